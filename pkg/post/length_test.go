@@ -1,0 +1,86 @@
+package post
+
+import (
+	"strings"
+	"testing"
+)
+
+// The wants below are twitter-text 3.1.0's parseTweet(text).weightedLength.
+func TestWeightedLength(t *testing.T) {
+	tests := []struct {
+		name string
+		text string
+		want int
+	}{
+		{name: "empty", text: "", want: 0},
+		{name: "ascii", text: "hello world", want: 11},
+		{name: "ascii at limit", text: strings.Repeat("a", 280), want: 280},
+		{name: "ascii over limit", text: strings.Repeat("a", 281), want: 281},
+		{name: "url with path", text: "Visit https://example.com/path?q=1 now", want: 33},
+		{name: "bare domain, trailing dot", text: "see example.com.", want: 28},
+		{name: "www host", text: "go to www.example.org/x", want: 29},
+		{name: "two urls", text: "https://t.co/abc https://t.co/def", want: 47},
+		{name: "url trailing punctuation", text: "trailing https://example.com/a).", want: 34},
+		{name: "bare two-letter tld", text: "x.co", want: 23},
+		{name: "email is not a url", text: "mail me a@b.com", want: 15},
+		{name: "mention and hashtag", text: "@user hi #tag", want: 13},
+		{name: "one emoji", text: "🔥", want: 2},
+		{name: "three emoji", text: "🔥🔥🔥", want: 6},
+		{name: "zwj family", text: "👨‍👩‍👧‍👦", want: 2},
+		{name: "skin tone", text: "👍🏽", want: 2},
+		{name: "flag", text: "🇫🇷", want: 2},
+		{name: "subdivision flag", text: "🏴󠁧󠁢󠁳󠁣󠁴󠁿", want: 2},
+		{name: "keycap", text: "1️⃣", want: 2},
+		{name: "copyright text", text: "©", want: 1},
+		{name: "copyright emoji", text: "©️", want: 2},
+		{name: "heart with selector", text: "❤️", want: 2},
+		{name: "emoji then word", text: "😈 sin", want: 6},
+		{name: "japanese", text: "日本語", want: 6},
+		{name: "chinese", text: "你好世界", want: 8},
+		{name: "korean", text: "한국어", want: 6},
+		{name: "combining mark composes", text: "e\u0301", want: 1},
+		{name: "precomposed", text: "é", want: 1},
+		{name: "greek", text: "ελληνικά", want: 8},
+		{name: "cyrillic", text: "привет", want: 6},
+		{name: "arabic", text: "مرحبا", want: 5},
+		{name: "devanagari", text: "हिन्दी", want: 6},
+		{name: "dashes and quotes", text: "\u2014 dash \u2019", want: 8},
+		{name: "astral letter", text: "\U00010400", want: 2},
+		{name: "zwj alone", text: "\u200d", want: 1},
+		{name: "prime", text: "\u2032", want: 1},
+		{name: "caret outside ranges", text: "\u2038", want: 2},
+		{name: "dagger outside ranges", text: "\u2020", want: 2},
+		{name: "trademark", text: "™", want: 2},
+		{name: "not a tld", text: "http://a.b", want: 10},
+		{name: "bare generic tld", text: "foo.bar", want: 23},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := WeightedLength(tt.text); got != tt.want {
+				t.Errorf("WeightedLength(%q) = %d, want %d", tt.text, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestWithinLimit(t *testing.T) {
+	tests := []struct {
+		name string
+		text string
+		want bool
+	}{
+		{name: "empty", text: "", want: false},
+		{name: "short", text: "burn", want: true},
+		{name: "exactly 280", text: strings.Repeat("x", 280), want: true},
+		{name: "281", text: strings.Repeat("x", 281), want: false},
+		{name: "140 cjk is 280", text: strings.Repeat("地", 140), want: true},
+		{name: "141 cjk is 282", text: strings.Repeat("地", 141), want: false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := WithinLimit(tt.text); got != tt.want {
+				t.Errorf("WithinLimit = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,125 @@
+// Package post holds the domain of the persona's work: where a post came from,
+// where it stands in review, the sin it is filed under, and the figures derived
+// from it. It knows nothing of storage or transport.
+package post
+
+import (
+	"fmt"
+	"time"
+)
+
+// Source says how a post reached the persona; each source is one admin tab.
+type Source string
+
+// The four sources, one per admin tab.
+const (
+	// SourceConversation is a post found by searching the configured topics.
+	SourceConversation Source = "conversation"
+	// SourceMention is a post that mentions the persona's account.
+	SourceMention Source = "mention"
+	// SourceProfile is the persona's own standalone post.
+	SourceProfile Source = "profile"
+	// SourceTargeted is a recent post of a configured account.
+	SourceTargeted Source = "targeted"
+)
+
+// Sources lists every source in tab order.
+var Sources = []Source{SourceConversation, SourceMention, SourceProfile, SourceTargeted}
+
+// Valid reports whether s is one of the known sources.
+func (s Source) Valid() bool {
+	for _, k := range Sources {
+		if s == k {
+			return true
+		}
+	}
+	return false
+}
+
+// Status is where a post stands in its life.
+type Status string
+
+// The statuses: drafting → pending → approved → posted, or pending → rejected,
+// or approved → failed; a draft the writer cannot produce also ends failed.
+const (
+	// StatusDrafting means the writer has not produced a response yet.
+	StatusDrafting Status = "drafting"
+	// StatusPending means a response waits for the administrator.
+	StatusPending Status = "pending"
+	// StatusApproved means the administrator approved it and sending is under way.
+	StatusApproved Status = "approved"
+	// StatusPosted means the response is live on the platform.
+	StatusPosted Status = "posted"
+	// StatusRejected means the administrator rejected it.
+	StatusRejected Status = "rejected"
+	// StatusFailed means drafting or sending failed for good; Error says why.
+	StatusFailed Status = "failed"
+)
+
+// Category is the deadly sin a post is filed under in the Sin Registry.
+type Category string
+
+// Categories lists the seven deadly sins, the only categories a post may carry.
+var Categories = []Category{"pride", "greed", "wrath", "envy", "lust", "gluttony", "sloth"}
+
+// ParseCategory returns the category named by s, or an error when s is not a sin.
+func ParseCategory(s string) (Category, error) {
+	for _, c := range Categories {
+		if string(c) == s {
+			return c, nil
+		}
+	}
+	return "", fmt.Errorf("post: unknown category %q", s)
+}
+
+// Sort is an order of the admin lists.
+type Sort string
+
+// The orders offered by the dashboard's Sort By control.
+const (
+	SortDate       Sort = "date"
+	SortEngagement Sort = "engagement"
+	SortLikes      Sort = "likes"
+	SortRetweets   Sort = "retweets"
+	SortReplies    Sort = "replies"
+)
+
+// ParseSort returns the order named by s; the empty string means SortDate.
+func ParseSort(s string) (Sort, error) {
+	switch Sort(s) {
+	case "":
+		return SortDate, nil
+	case SortDate, SortEngagement, SortLikes, SortRetweets, SortReplies:
+		return Sort(s), nil
+	}
+	return "", fmt.Errorf("sortBy must be one of date, engagement, likes, retweets, replies")
+}
+
+// DefaultLLMParameter is the temperature and penalties recorded on a draft
+// when the writer reports none, as the spec's logs default to 0.3.
+const DefaultLLMParameter = 0.3
+
+// EngagementScore weighs a post's public metrics: likes count once, reposts
+// and replies twice, since they spread the post further.
+func EngagementScore(likes, retweets, replies int) int {
+	return likes + 2*retweets + 2*replies
+}
+
+// AgeSeconds is how long ago created was, never negative.
+func AgeSeconds(created, now time.Time) int64 {
+	d := now.Sub(created)
+	if d < 0 {
+		return 0
+	}
+	return int64(d / time.Second)
+}
+
+// SuccessRate is posted / (posted + rejected) × 100 to one decimal, 0 when
+// nothing has been judged yet.
+func SuccessRate(posted, rejected int) float64 {
+	if posted+rejected == 0 {
+		return 0
+	}
+	r := float64(posted) * 1000 / float64(posted+rejected)
+	return float64(int(r+0.5)) / 10
+}

@@ -1,0 +1,82 @@
+// Package writer drafts the persona's words. Two implementations live below
+// it: openai (any OpenAI-compatible chat server) and offline (deterministic,
+// no network, the embedded default).
+package writer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"infernal/pkg/post"
+)
+
+// Kind says what the writer is asked for.
+type Kind string
+
+// The kinds of request.
+const (
+	// KindReply answers a mortal's post.
+	KindReply Kind = "reply"
+	// KindProfile is a standalone post for the persona's own profile.
+	KindProfile Kind = "profile"
+)
+
+// Request is what a draft is written from.
+type Request struct {
+	Kind Kind
+	// Persona is the persona's handle, without the @.
+	Persona string
+	// PostText and Author describe the mortal's post; empty for KindProfile.
+	PostText string
+	Author   string
+	// PreviousDraft and PreviousLength are set when an earlier draft was too
+	// long, so the writer can be asked for a shorter one.
+	PreviousDraft  string
+	PreviousLength int
+}
+
+// Draft is a written response.
+type Draft struct {
+	Text             string
+	Category         post.Category
+	Temperature      float64
+	PresencePenalty  float64
+	FrequencyPenalty float64
+}
+
+// Writer drafts one response.
+type Writer interface {
+	// Name identifies the writer in logs ("openai" or "offline").
+	Name() string
+	// Write drafts a response to req. It returns an error wrapping ErrRefused
+	// when the model declines or answers nothing; other errors may pass.
+	Write(ctx context.Context, req Request) (Draft, error)
+}
+
+// ErrRefused marks a model's refusal or empty answer: retrying will not help.
+var ErrRefused = errors.New("writer: refused")
+
+// MaxShortenings is how many times an over-long draft is asked for again.
+const MaxShortenings = 2
+
+// Compose asks w for a draft and, while it is over the platform's weighted
+// limit, asks again for a shorter one, at most MaxShortenings times; the last
+// draft is returned as it is, too long or not, for the administrator to edit.
+func Compose(ctx context.Context, w Writer, req Request) (Draft, error) {
+	d, err := w.Write(ctx, req)
+	if err != nil {
+		return Draft{}, fmt.Errorf("writer: %s: %w", w.Name(), err)
+	}
+	for i := 0; i < MaxShortenings; i++ {
+		n := post.WeightedLength(d.Text)
+		if n <= post.MaxLength {
+			break
+		}
+		req.PreviousDraft, req.PreviousLength = d.Text, n
+		if d, err = w.Write(ctx, req); err != nil {
+			return Draft{}, fmt.Errorf("writer: %s: shortening: %w", w.Name(), err)
+		}
+	}
+	return d, nil
+}
