@@ -123,3 +123,49 @@ func SuccessRate(posted, rejected int) float64 {
 	r := float64(posted) * 1000 / float64(posted+rejected)
 	return float64(int(r+0.5)) / 10
 }
+
+// Post is one post the persona considers, with its drafted response and
+// where the response stands.
+type Post struct {
+	ID       int64
+	Platform string
+	Source   Source
+	Status   Status
+
+	OriginalPostID     string
+	ConversationID     string
+	OriginalPostText   string
+	OriginalPostUser   string
+	AuthorUsername     string
+	AuthorProfileImage string
+	MediaURL           string
+	// CreatedAt is when the original post was made; for a profile post, when
+	// its draft was asked for.
+	CreatedAt time.Time
+	Category  Category
+	Likes     int
+	Retweets  int
+	Replies   int
+
+	ProposedResponse string
+	Temperature      float64
+	PresencePenalty  float64
+	FrequencyPenalty float64
+
+	ApprovedAt     *time.Time
+	RejectedAt     *time.Time
+	SendStartedAt  *time.Time
+	PostedAt       *time.Time
+	ResponsePostID string
+	Error          string
+	UpdatedAt      time.Time
+}
+
+// EngagementScore is the post's weighed public metrics.
+func (p Post) EngagementScore() int { return EngagementScore(p.Likes, p.Retweets, p.Replies) }
+
+// IsMention reports whether the post came from a mention of the persona.
+func (p Post) IsMention() bool { return p.Source == SourceMention }
+
+// IsProfile reports whether the post is the persona's own standalone post.
+func (p Post) IsProfile() bool { return p.Source == SourceProfile }

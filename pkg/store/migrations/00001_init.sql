@@ -25,9 +25,9 @@ CREATE TABLE posts (
     -- engagement_score = likes + 2·retweets + 2·replies, kept by Postgres so it can be indexed.
     engagement_score     integer     GENERATED ALWAYS AS (likes_count + 2 * retweets_count + 2 * replies_count) STORED,
     proposed_response    text        NOT NULL DEFAULT '',
-    temperature          real        NOT NULL DEFAULT 0.3,
-    presence_penalty     real        NOT NULL DEFAULT 0.3,
-    frequency_penalty    real        NOT NULL DEFAULT 0.3,
+    temperature          double precision NOT NULL DEFAULT 0.3,
+    presence_penalty     double precision NOT NULL DEFAULT 0.3,
+    frequency_penalty    double precision NOT NULL DEFAULT 0.3,
     draft_attempts       integer     NOT NULL DEFAULT 0,
     approved_at          timestamptz,
     rejected_at          timestamptz,

@@ -1,0 +1,105 @@
+package config
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func env(m map[string]string) func(string) string {
+	return func(k string) string { return m[k] }
+}
+
+func TestLoadDefaults(t *testing.T) {
+	c, err := Load(env(nil))
+	if err != nil {
+		t.Fatalf("Load: %v", err)
+	}
+	if c.Platform != PlatformSandbox || c.Writer != WriterOffline {
+		t.Errorf("defaults: platform %q writer %q, want sandbox/offline", c.Platform, c.Writer)
+	}
+	if c.HTTPAddr != ":8080" || c.SessionTTL != 12*time.Hour || c.AdminUsername != "admin" {
+		t.Errorf("defaults: %+v", c)
+	}
+	if c.Schedules.Mentions != "@every 2m" || c.Schedules.Reconcile != "@every 1m" {
+		t.Errorf("schedules: %+v", c.Schedules)
+	}
+}
+
+func TestLoadChoices(t *testing.T) {
+	tests := []struct {
+		name         string
+		env          map[string]string
+		wantPlatform string
+		wantWriter   string
+	}{
+		{name: "x credentials pick x", env: map[string]string{"X_API_KEY": "k", "X_API_SECRET": "s", "X_ACCESS_TOKEN": "t", "X_ACCESS_SECRET": "a"}, wantPlatform: PlatformX, wantWriter: WriterOffline},
+		{name: "explicit sandbox wins over credentials", env: map[string]string{"PLATFORM": "sandbox", "X_API_KEY": "k"}, wantPlatform: PlatformSandbox, wantWriter: WriterOffline},
+		{name: "openai key picks openai", env: map[string]string{"OPENAI_API_KEY": "sk"}, wantPlatform: PlatformSandbox, wantWriter: WriterOpenAI},
+		{name: "base url alone picks openai (ollama)", env: map[string]string{"OPENAI_BASE_URL": "http://127.0.0.1:11434/v1"}, wantPlatform: PlatformSandbox, wantWriter: WriterOpenAI},
+		{name: "explicit offline wins", env: map[string]string{"WRITER": "offline", "OPENAI_API_KEY": "sk"}, wantPlatform: PlatformSandbox, wantWriter: WriterOffline},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := Load(env(tt.env))
+			if err != nil {
+				t.Fatalf("Load: %v", err)
+			}
+			if c.Platform != tt.wantPlatform || c.Writer != tt.wantWriter {
+				t.Errorf("got %s/%s, want %s/%s", c.Platform, c.Writer, tt.wantPlatform, tt.wantWriter)
+			}
+		})
+	}
+}
+
+func TestLoadTargets(t *testing.T) {
+	c, err := Load(env(map[string]string{"TARGET_USERNAMES": " @alice, bob_2 ,,", "PERSONA_HANDLE": "@devil"}))
+	if err != nil {
+		t.Fatalf("Load: %v", err)
+	}
+	if strings.Join(c.TargetUsernames, "|") != "alice|bob_2" || c.PersonaHandle != "devil" {
+		t.Errorf("got targets %q handle %q", c.TargetUsernames, c.PersonaHandle)
+	}
+}
+
+func TestLoadRejectsGarbage(t *testing.T) {
+	tests := []struct {
+		name string
+		env  map[string]string
+		want string
+	}{
+		{name: "database url scheme", env: map[string]string{"DATABASE_URL": "mysql://x/y"}, want: "DATABASE_URL"},
+		{name: "database url garbage", env: map[string]string{"DATABASE_URL": "::::"}, want: "DATABASE_URL"},
+		{name: "redis url", env: map[string]string{"REDIS_URL": "localhost:6379"}, want: "REDIS_URL"},
+		{name: "http addr", env: map[string]string{"HTTP_ADDR": "8080"}, want: "HTTP_ADDR"},
+		{name: "http port", env: map[string]string{"HTTP_ADDR": ":99999"}, want: "HTTP_ADDR"},
+		{name: "platform", env: map[string]string{"PLATFORM": "myspace"}, want: "PLATFORM"},
+		{name: "writer", env: map[string]string{"WRITER": "gpt"}, want: "WRITER"},
+		{name: "x without credentials", env: map[string]string{"PLATFORM": "x"}, want: "X_API_KEY"},
+		{name: "cron", env: map[string]string{"SCHEDULE_MENTIONS": "every two minutes"}, want: "SCHEDULE_MENTIONS"},
+		{name: "cron fields", env: map[string]string{"SCHEDULE_RECONCILE": "* * *"}, want: "SCHEDULE_RECONCILE"},
+		{name: "ttl", env: map[string]string{"SESSION_TTL": "forever"}, want: "SESSION_TTL"},
+		{name: "ttl too short", env: map[string]string{"SESSION_TTL": "1s"}, want: "SESSION_TTL"},
+		{name: "pace", env: map[string]string{"SANDBOX_PACE": "-5s"}, want: "SANDBOX_PACE"},
+		{name: "handle", env: map[string]string{"PERSONA_HANDLE": "not a handle!"}, want: "PERSONA_HANDLE"},
+		{name: "targets", env: map[string]string{"TARGET_USERNAMES": "ok,bad name"}, want: "TARGET_USERNAMES"},
+		{name: "short password", env: map[string]string{"ADMIN_PASSWORD": "short"}, want: "ADMIN_PASSWORD"},
+		{name: "openai url", env: map[string]string{"OPENAI_BASE_URL": "ftp://x"}, want: "OPENAI_BASE_URL"},
+		{name: "log level", env: map[string]string{"LOG_LEVEL": "loud"}, want: "LOG_LEVEL"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Load(env(tt.env))
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("Load error = %v, want one naming %s", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestLoadRedactsPassword(t *testing.T) {
+	_, err := Load(env(map[string]string{"DATABASE_URL": "mysql://u:secret@h/db"}))
+	if err == nil || strings.Contains(err.Error(), "secret") {
+		t.Fatalf("error %v must not print the password", err)
+	}
+}

@@ -1,0 +1,127 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"infernal/pkg/post"
+)
+
+// Thread types of the public log.
+const (
+	// ThreadInteraction is a conversation with mortals: their posts and the persona's replies.
+	ThreadInteraction = "MORTAL_INTERACTION"
+	// ThreadBroadcast is one of the persona's own profile posts.
+	ThreadBroadcast = "CONSCIOUSNESS_BROADCAST"
+)
+
+// Thread is one entry of the public log.
+type Thread struct {
+	ID              int64
+	Type            string
+	LatestTimestamp time.Time
+	Messages        []Message
+}
+
+// Message is one posted exchange: the mortal's post, if any, and the
+// persona's answer as it was posted.
+type Message struct {
+	PostID           int64
+	OriginalPostID   string
+	OriginalPostText string
+	OriginalPostUser string
+	AuthorUsername   string
+	Response         string
+	Category         post.Category
+	Timestamp        time.Time
+	Temperature      float64
+	PresencePenalty  float64
+	FrequencyPenalty float64
+}
+
+// appendLog files a just-posted post in the public log: replies join the
+// thread of their conversation, a profile post opens a thread of its own.
+func appendLog(ctx context.Context, tx pgx.Tx, p post.Post) error {
+	typ, key := ThreadInteraction, p.Platform+":"+p.ConversationID
+	switch {
+	case p.IsProfile():
+		typ, key = ThreadBroadcast, "profile:"+strconv.FormatInt(p.ID, 10)
+	case p.ConversationID == "":
+		key = p.Platform + ":" + p.OriginalPostID
+	}
+	var threadID int64
+	err := tx.QueryRow(ctx, `
+		INSERT INTO log_threads (type, thread_key, latest_timestamp) VALUES ($1, $2, $3)
+		ON CONFLICT (thread_key) DO UPDATE SET latest_timestamp = greatest(log_threads.latest_timestamp, excluded.latest_timestamp)
+		RETURNING id`, typ, key, *p.PostedAt).Scan(&threadID)
+	if err != nil {
+		return fmt.Errorf("store: log thread: %w", err)
+	}
+	if _, err := tx.Exec(ctx, `INSERT INTO log_messages (thread_id, post_id, timestamp) VALUES ($1, $2, $3)
+		ON CONFLICT (post_id) DO NOTHING`, threadID, p.ID, *p.PostedAt); err != nil {
+		return fmt.Errorf("store: log message: %w", err)
+	}
+	return nil
+}
+
+// Logs returns up to limit threads of the public log, newest first, starting
+// at offset, and whether more follow.
+func (s *Store) Logs(ctx context.Context, offset, limit int) ([]Thread, bool, error) {
+	if offset < 0 || limit < 1 {
+		return nil, false, fmt.Errorf("store: logs: %w: offset %d limit %d", ErrInvalid, offset, limit)
+	}
+	rows, err := s.pool.Query(ctx, `SELECT id, type, latest_timestamp FROM log_threads
+		ORDER BY latest_timestamp DESC, id DESC LIMIT $1 OFFSET $2`, limit+1, offset)
+	if err != nil {
+		return nil, false, fmt.Errorf("store: logs: %w", err)
+	}
+	threads, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Thread, error) {
+		var t Thread
+		err := r.Scan(&t.ID, &t.Type, &t.LatestTimestamp)
+		return t, err
+	})
+	if err != nil {
+		return nil, false, fmt.Errorf("store: logs: %w", err)
+	}
+	hasMore := len(threads) > limit
+	if hasMore {
+		threads = threads[:limit]
+	}
+	if len(threads) == 0 {
+		return []Thread{}, false, nil
+	}
+	ids := make([]int64, len(threads))
+	index := make(map[int64]int, len(threads))
+	for i, t := range threads {
+		ids[i], index[t.ID] = t.ID, i
+	}
+	rows, err = s.pool.Query(ctx, `
+		SELECT m.thread_id, p.id, coalesce(p.original_post_id, ''), p.original_post_text, p.original_post_user,
+			p.author_username, p.proposed_response, p.category, m.timestamp,
+			p.temperature, p.presence_penalty, p.frequency_penalty
+		FROM log_messages m JOIN posts p ON p.id = m.post_id
+		WHERE m.thread_id = ANY($1) ORDER BY m.timestamp, m.id`, ids)
+	if err != nil {
+		return nil, false, fmt.Errorf("store: log messages: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var threadID int64
+		var m Message
+		if err := rows.Scan(&threadID, &m.PostID, &m.OriginalPostID, &m.OriginalPostText, &m.OriginalPostUser,
+			&m.AuthorUsername, &m.Response, &m.Category, &m.Timestamp,
+			&m.Temperature, &m.PresencePenalty, &m.FrequencyPenalty); err != nil {
+			return nil, false, fmt.Errorf("store: log messages: %w", err)
+		}
+		t := &threads[index[threadID]]
+		t.Messages = append(t.Messages, m)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, false, fmt.Errorf("store: log messages: %w", err)
+	}
+	return threads, hasMore, nil
+}

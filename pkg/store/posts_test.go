@@ -1,0 +1,206 @@
+package store_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"infernal/pkg/post"
+	"infernal/pkg/store"
+	"infernal/pkg/store/storetest"
+)
+
+func found(id string, src post.Source) post.Post {
+	return post.Post{Platform: "sandbox", Source: src, OriginalPostID: id, ConversationID: "c" + id,
+		OriginalPostText: "text " + id, OriginalPostUser: "Mortal", AuthorUsername: "mortal",
+		CreatedAt: time.Now().Add(-time.Hour), Likes: 1}
+}
+
+// pending makes a pending post with the given response.
+func pending(t *testing.T, s *store.Store, id string, src post.Source, response string) int64 {
+	t.Helper()
+	ctx := context.Background()
+	rowID, created, err := s.UpsertFound(ctx, found(id, src))
+	if err != nil || !created {
+		t.Fatalf("UpsertFound: %v created=%v", err, created)
+	}
+	if err := s.SaveDraft(ctx, rowID, store.Draft{Response: response, Category: "wrath", Temperature: 0.3, PresencePenalty: 0.3, FrequencyPenalty: 0.3}); err != nil {
+		t.Fatalf("SaveDraft: %v", err)
+	}
+	return rowID
+}
+
+func TestUpsertFoundIsUnique(t *testing.T) {
+	s := storetest.New(t)
+	ctx := context.Background()
+	p := found("1", post.SourceMention)
+	id1, created1, err := s.UpsertFound(ctx, p)
+	if err != nil || !created1 {
+		t.Fatalf("first upsert: %v %v", err, created1)
+	}
+	p.Likes = 9
+	id2, created2, err := s.UpsertFound(ctx, p)
+	if err != nil || created2 || id2 != id1 {
+		t.Fatalf("second upsert: id %d vs %d created %v err %v", id2, id1, created2, err)
+	}
+	got, err := s.Post(ctx, id1)
+	if err != nil || got.Likes != 9 || got.Status != post.StatusDrafting {
+		t.Fatalf("Post = %+v, %v", got, err)
+	}
+	if _, _, err := s.UpsertFound(ctx, post.Post{Platform: "sandbox", Source: post.SourceMention}); !errors.Is(err, store.ErrInvalid) {
+		t.Errorf("upsert without id: %v, want ErrInvalid", err)
+	}
+}
+
+func TestApproveRejectTransitions(t *testing.T) {
+	s := storetest.New(t)
+	ctx := context.Background()
+	id := pending(t, s, "1", post.SourceMention, "burn")
+	long := pending(t, s, "2", post.SourceMention, strings.Repeat("x", 281))
+	other := pending(t, s, "3", post.SourceConversation, "sizzle")
+
+	if _, err := s.Approve(ctx, long, nil); !errors.Is(err, store.ErrInvalid) {
+		t.Errorf("approve too long: %v, want ErrInvalid", err)
+	}
+	empty := ""
+	if _, err := s.Approve(ctx, long, &empty); !errors.Is(err, store.ErrInvalid) {
+		t.Errorf("approve empty edit: %v, want ErrInvalid", err)
+	}
+	edited := "shorter now"
+	p, err := s.Approve(ctx, long, &edited)
+	if err != nil || p.Status != post.StatusApproved || p.ProposedResponse != edited || p.ApprovedAt == nil {
+		t.Fatalf("approve edited: %+v %v", p, err)
+	}
+	if _, err := s.Approve(ctx, id, nil); err != nil {
+		t.Fatalf("approve: %v", err)
+	}
+	if _, err := s.Approve(ctx, id, nil); !errors.Is(err, store.ErrConflict) {
+		t.Errorf("second approve: %v, want ErrConflict", err)
+	}
+	if _, err := s.Reject(ctx, id); !errors.Is(err, store.ErrConflict) {
+		t.Errorf("reject approved: %v, want ErrConflict", err)
+	}
+	if _, err := s.Approve(ctx, 999999, nil); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("approve unknown: %v, want ErrNotFound", err)
+	}
+	if _, err := s.Reject(ctx, 999999); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("reject unknown: %v, want ErrNotFound", err)
+	}
+	r, err := s.Reject(ctx, other)
+	if err != nil || r.Status != post.StatusRejected {
+		t.Fatalf("reject: %+v %v", r, err)
+	}
+	if err := s.SaveDraft(ctx, other, store.Draft{Response: "again"}); !errors.Is(err, store.ErrConflict) {
+		t.Errorf("draft over a rejected post: %v, want ErrConflict", err)
+	}
+}
+
+func TestSendAndLogs(t *testing.T) {
+	s := storetest.New(t)
+	ctx := context.Background()
+	id := pending(t, s, "1", post.SourceMention, "burn")
+	if _, _, err := s.BeginSend(ctx, id); !errors.Is(err, store.ErrConflict) {
+		t.Fatalf("send before approval: %v, want ErrConflict", err)
+	}
+	if _, err := s.Approve(ctx, id, nil); err != nil {
+		t.Fatal(err)
+	}
+	_, started, err := s.BeginSend(ctx, id)
+	if err != nil || started != nil {
+		t.Fatalf("first BeginSend: started %v err %v", started, err)
+	}
+	_, started, err = s.BeginSend(ctx, id)
+	if err != nil || started == nil {
+		t.Fatalf("second BeginSend must report the first: started %v err %v", started, err)
+	}
+	now := time.Now().UTC().Truncate(time.Millisecond)
+	if err := s.MarkPosted(ctx, id, "r1", now); err != nil {
+		t.Fatalf("MarkPosted: %v", err)
+	}
+	if err := s.MarkPosted(ctx, id, "r1", now); !errors.Is(err, store.ErrConflict) {
+		t.Errorf("second MarkPosted: %v, want ErrConflict", err)
+	}
+	profile, err := s.CreateProfileDraft(ctx, "sandbox", "devil")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SaveDraft(ctx, profile, store.Draft{Response: "a thought", Category: "pride"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Approve(ctx, profile, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := s.BeginSend(ctx, profile); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.MarkPosted(ctx, profile, "r2", now.Add(time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	threads, more, err := s.Logs(ctx, 0, 15)
+	if err != nil || more || len(threads) != 2 {
+		t.Fatalf("Logs = %d threads, more %v, err %v", len(threads), more, err)
+	}
+	if threads[0].Type != store.ThreadBroadcast || threads[1].Type != store.ThreadInteraction {
+		t.Errorf("thread order/types: %s, %s", threads[0].Type, threads[1].Type)
+	}
+	m := threads[1].Messages
+	if len(m) != 1 || m[0].Response != "burn" || m[0].OriginalPostText != "text 1" || m[0].Temperature != 0.3 {
+		t.Errorf("messages: %+v", m)
+	}
+	if _, _, err := s.Logs(ctx, -1, 15); !errors.Is(err, store.ErrInvalid) {
+		t.Errorf("negative offset: %v", err)
+	}
+}
+
+func TestListPendingSortsAndPages(t *testing.T) {
+	s := storetest.New(t)
+	ctx := context.Background()
+	for i, likes := range []int{5, 1, 9} {
+		p := found(string(rune('a'+i)), post.SourceConversation)
+		p.Likes = likes
+		p.CreatedAt = time.Now().Add(time.Duration(i) * time.Minute)
+		id, _, err := s.UpsertFound(ctx, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.SaveDraft(ctx, id, store.Draft{Response: "r"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pending(t, s, "m", post.SourceMention, "r")
+	tests := []struct {
+		name      string
+		sort      post.Sort
+		page      int
+		size      int
+		wantLikes []int
+	}{
+		{name: "date newest first", sort: post.SortDate, page: 1, size: 10, wantLikes: []int{9, 1, 5}},
+		{name: "likes", sort: post.SortLikes, page: 1, size: 10, wantLikes: []int{9, 5, 1}},
+		{name: "engagement", sort: post.SortEngagement, page: 1, size: 10, wantLikes: []int{9, 5, 1}},
+		{name: "second page", sort: post.SortLikes, page: 2, size: 2, wantLikes: []int{1}},
+		{name: "past the end", sort: post.SortLikes, page: 5, size: 2, wantLikes: nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			posts, total, err := s.ListPending(ctx, post.SourceConversation, tt.sort, tt.page, tt.size)
+			if err != nil || total != 3 {
+				t.Fatalf("ListPending: total %d err %v", total, err)
+			}
+			var likes []int
+			for _, p := range posts {
+				likes = append(likes, p.Likes)
+			}
+			if len(likes) != len(tt.wantLikes) {
+				t.Fatalf("likes %v, want %v", likes, tt.wantLikes)
+			}
+			for i := range likes {
+				if likes[i] != tt.wantLikes[i] {
+					t.Fatalf("likes %v, want %v", likes, tt.wantLikes)
+				}
+			}
+		})
+	}
+}

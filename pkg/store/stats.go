@@ -1,0 +1,181 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"infernal/pkg/post"
+)
+
+// AdminStats are the counts of the dashboard's statistics panel.
+type AdminStats struct {
+	// Pending counts every draft awaiting judgment, of any source.
+	Pending int
+	Posted  int
+	// Rejected counts rejected drafts.
+	Rejected int
+	// PendingMentions counts the pending drafts that answer mentions.
+	PendingMentions int
+}
+
+// AdminStats counts posts by state.
+func (s *Store) AdminStats(ctx context.Context) (AdminStats, error) {
+	var a AdminStats
+	err := s.pool.QueryRow(ctx, `
+		SELECT count(*) FILTER (WHERE status = 'pending'),
+		       count(*) FILTER (WHERE status = 'posted'),
+		       count(*) FILTER (WHERE status = 'rejected'),
+		       count(*) FILTER (WHERE status = 'pending' AND source = 'mention')
+		FROM posts`).Scan(&a.Pending, &a.Posted, &a.Rejected, &a.PendingMentions)
+	if err != nil {
+		return AdminStats{}, fmt.Errorf("store: admin stats: %w", err)
+	}
+	return a, nil
+}
+
+// CategoryCount is one line of the Sin Registry.
+type CategoryCount struct {
+	Category post.Category
+	Count    int
+	// Last24h counts the posts of the last 24 hours (posted categories only).
+	Last24h int
+}
+
+// Engagement is the persona's engagement over a 24-hour window.
+type Engagement struct {
+	Likes, Retweets, Replies int
+	// WindowStart is when the window began; nil before the first refresh.
+	WindowStart *time.Time
+}
+
+// HomeStats are the figures of the public home page.
+type HomeStats struct {
+	Posted            int
+	Pending           int
+	Rejected          int
+	PostedCategories  []CategoryCount
+	PendingCategories []CategoryCount
+	Engagement        Engagement
+	TotalMentions     int
+	TotalReplies      int
+	Mentions24h       int
+	Replies24h        int
+}
+
+// HomeStats computes the public figures as of now.
+func (s *Store) HomeStats(ctx context.Context, now time.Time) (HomeStats, error) {
+	var h HomeStats
+	dayAgo := now.Add(-24 * time.Hour)
+	err := s.pool.QueryRow(ctx, `
+		SELECT count(*) FILTER (WHERE status = 'posted'),
+		       count(*) FILTER (WHERE status = 'pending'),
+		       count(*) FILTER (WHERE status = 'rejected'),
+		       count(*) FILTER (WHERE source = 'mention'),
+		       count(*) FILTER (WHERE source = 'mention' AND status = 'posted'),
+		       count(*) FILTER (WHERE source = 'mention' AND created_at >= $1),
+		       count(*) FILTER (WHERE source = 'mention' AND status = 'posted' AND posted_at >= $1)
+		FROM posts`, dayAgo).Scan(&h.Posted, &h.Pending, &h.Rejected,
+		&h.TotalMentions, &h.TotalReplies, &h.Mentions24h, &h.Replies24h)
+	if err != nil {
+		return HomeStats{}, fmt.Errorf("store: home stats: %w", err)
+	}
+	if h.PostedCategories, err = s.categories(ctx, `
+		SELECT category, count(*), count(*) FILTER (WHERE posted_at >= $1) FROM posts
+		WHERE status = 'posted' AND category <> '' GROUP BY category ORDER BY count(*) DESC, category`, dayAgo); err != nil {
+		return HomeStats{}, err
+	}
+	if h.PendingCategories, err = s.categories(ctx, `
+		SELECT category, count(*), 0 FROM posts
+		WHERE status = 'pending' AND category <> '' GROUP BY category ORDER BY count(*) DESC, category`); err != nil {
+		return HomeStats{}, err
+	}
+	if h.Engagement, err = s.LatestEngagement(ctx); err != nil {
+		return HomeStats{}, err
+	}
+	return h, nil
+}
+
+func (s *Store) categories(ctx context.Context, sql string, args ...any) ([]CategoryCount, error) {
+	rows, err := s.pool.Query(ctx, sql, args...)
+	if err != nil {
+		return nil, fmt.Errorf("store: category counts: %w", err)
+	}
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (CategoryCount, error) {
+		var c CategoryCount
+		err := r.Scan(&c.Category, &c.Count, &c.Last24h)
+		return c, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store: category counts: %w", err)
+	}
+	return out, nil
+}
+
+// RecordEngagement keeps the persona's engagement of the window starting at windowStart.
+func (s *Store) RecordEngagement(ctx context.Context, e Engagement, windowStart time.Time) error {
+	if _, err := s.pool.Exec(ctx, `INSERT INTO engagement_snapshots (window_start, likes, retweets, replies) VALUES ($1, $2, $3, $4)`,
+		windowStart, e.Likes, e.Retweets, e.Replies); err != nil {
+		return fmt.Errorf("store: record engagement: %w", err)
+	}
+	return nil
+}
+
+// LatestEngagement returns the last recorded engagement, zero with a nil
+// WindowStart before the first refresh.
+func (s *Store) LatestEngagement(ctx context.Context) (Engagement, error) {
+	var e Engagement
+	var start time.Time
+	err := s.pool.QueryRow(ctx, `SELECT window_start, likes, retweets, replies FROM engagement_snapshots
+		ORDER BY taken_at DESC, id DESC LIMIT 1`).Scan(&start, &e.Likes, &e.Retweets, &e.Replies)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return Engagement{}, nil
+	}
+	if err != nil {
+		return Engagement{}, fmt.Errorf("store: latest engagement: %w", err)
+	}
+	e.WindowStart = &start
+	return e, nil
+}
+
+// ResponseEngagementSince sums the public metrics of the responses posted at or after since.
+func (s *Store) ResponseEngagementSince(ctx context.Context, since time.Time) (Engagement, error) {
+	var e Engagement
+	err := s.pool.QueryRow(ctx, `SELECT coalesce(sum(response_likes), 0), coalesce(sum(response_retweets), 0),
+		coalesce(sum(response_replies), 0) FROM posts WHERE status = 'posted' AND posted_at >= $1`, since).
+		Scan(&e.Likes, &e.Retweets, &e.Replies)
+	if err != nil {
+		return Engagement{}, fmt.Errorf("store: response engagement: %w", err)
+	}
+	return e, nil
+}
+
+// MemorableQuotes returns the texts of the most engaging posted responses.
+func (s *Store) MemorableQuotes(ctx context.Context, n int) ([]string, error) {
+	rows, err := s.pool.Query(ctx, `SELECT proposed_response FROM posts WHERE status = 'posted'
+		ORDER BY response_likes + 2 * response_retweets + 2 * response_replies DESC, posted_at DESC LIMIT $1`, n)
+	if err != nil {
+		return nil, fmt.Errorf("store: memorable quotes: %w", err)
+	}
+	quotes, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, fmt.Errorf("store: memorable quotes: %w", err)
+	}
+	if quotes == nil {
+		quotes = []string{}
+	}
+	return quotes, nil
+}
+
+// LatestPosted returns the most recently posted response; ErrNotFound when none.
+func (s *Store) LatestPosted(ctx context.Context) (post.Post, error) {
+	p, err := scanPost(s.pool.QueryRow(ctx, `SELECT `+postColumns+` FROM posts WHERE status = 'posted'
+		ORDER BY posted_at DESC, id DESC LIMIT 1`))
+	if err != nil {
+		return post.Post{}, notFound(err, "latest posted")
+	}
+	return p, nil
+}

@@ -1,0 +1,130 @@
+// Package store is the only place that speaks SQL. It keeps every entity in
+// PostgreSQL, the source of truth, through a pgx pool, and applies the
+// embedded migrations at start.
+package store
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/jackc/pgx/v5/stdlib"
+	"github.com/pressly/goose/v3"
+	"github.com/pressly/goose/v3/lock"
+)
+
+// Sentinel errors; callers test them with errors.Is.
+var (
+	// ErrNotFound means no row has the given key.
+	ErrNotFound = errors.New("not found")
+	// ErrConflict means the row is not in a state that allows the change.
+	ErrConflict = errors.New("conflict")
+	// ErrInvalid means the change would store content the domain forbids.
+	ErrInvalid = errors.New("invalid")
+)
+
+//go:embed migrations/*.sql
+var migrations embed.FS
+
+// Store reads and writes every entity.
+type Store struct {
+	pool *pgxpool.Pool
+}
+
+// Open connects to databaseURL and brings the schema up to date. Migrations
+// run under a Postgres advisory lock, so several replicas may start at once.
+func Open(ctx context.Context, databaseURL string) (*Store, error) {
+	cfg, err := pgxpool.ParseConfig(databaseURL)
+	if err != nil {
+		return nil, fmt.Errorf("store: parse DATABASE_URL: %w", err)
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("store: connect: %w", err)
+	}
+	if err := pool.Ping(ctx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("store: ping: %w", err)
+	}
+	if err := migrate(ctx, pool); err != nil {
+		pool.Close()
+		return nil, err
+	}
+	return &Store{pool: pool}, nil
+}
+
+func migrate(ctx context.Context, pool *pgxpool.Pool) error {
+	sub, err := fs.Sub(migrations, "migrations")
+	if err != nil {
+		return fmt.Errorf("store: migrations: %w", err)
+	}
+	locker, err := lock.NewPostgresSessionLocker()
+	if err != nil {
+		return fmt.Errorf("store: migration lock: %w", err)
+	}
+	db := stdlib.OpenDBFromPool(pool)
+	defer db.Close()
+	provider, err := goose.NewProvider(goose.DialectPostgres, db, sub, goose.WithSessionLocker(locker))
+	if err != nil {
+		return fmt.Errorf("store: migrations: %w", err)
+	}
+	if _, err := provider.Up(ctx); err != nil {
+		return fmt.Errorf("store: migrate: %w", err)
+	}
+	return nil
+}
+
+// Close releases every connection.
+func (s *Store) Close() { s.pool.Close() }
+
+// Ping checks that PostgreSQL answers.
+func (s *Store) Ping(ctx context.Context) error {
+	if err := s.pool.Ping(ctx); err != nil {
+		return fmt.Errorf("store: ping: %w", err)
+	}
+	return nil
+}
+
+// inTx runs fn in a transaction, committed when fn returns nil.
+func (s *Store) inTx(ctx context.Context, fn func(tx pgx.Tx) error) error {
+	if err := pgx.BeginFunc(ctx, s.pool, fn); err != nil {
+		return err
+	}
+	return nil
+}
+
+// notFound turns pgx's "no rows" into ErrNotFound, naming what was looked for.
+func notFound(err error, what string) error {
+	if errors.Is(err, pgx.ErrNoRows) {
+		return fmt.Errorf("store: %s: %w", what, ErrNotFound)
+	}
+	return fmt.Errorf("store: %s: %w", what, err)
+}
+
+// SchemaDigest identifies the embedded migrations, so that a prepared
+// database can be reused exactly as long as the schema is unchanged.
+func SchemaDigest() (string, error) {
+	h := sha256.New()
+	err := fs.WalkDir(migrations, "migrations", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := migrations.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		h.Write([]byte(path))
+		h.Write(b)
+		return nil
+	})
+	if err != nil {
+		return "", fmt.Errorf("store: schema digest: %w", err)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16], nil
+}

@@ -1,0 +1,150 @@
+// Package storetest gives each test a fresh, migrated PostgreSQL database of
+// its own on the server named by TEST_DATABASE_URL, and drops it afterwards.
+// It never touches a database it did not create.
+package storetest
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"infernal/pkg/store"
+)
+
+// New returns a store on a fresh database, closed and dropped when t ends.
+func New(t testing.TB) *store.Store {
+	t.Helper()
+	dbURL := NewDatabase(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	s, err := store.Open(ctx, dbURL)
+	if err != nil {
+		t.Fatalf("storetest: open: %v", err)
+	}
+	t.Cleanup(s.Close)
+	return s
+}
+
+// NewDatabase creates a fresh migrated database and returns its URL; it is
+// dropped when t ends, after every cleanup registered later has run.
+func NewDatabase(t testing.TB) string {
+	t.Helper()
+	server := os.Getenv("TEST_DATABASE_URL")
+	if server == "" {
+		t.Fatal("storetest: TEST_DATABASE_URL is unset; run the tests with `make test`, which starts a private PostgreSQL")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	template, err := ensureTemplate(ctx, server)
+	if err != nil {
+		t.Fatalf("storetest: %v", err)
+	}
+	name := "infernal_test_" + randomHex(6)
+	if err := withConn(ctx, server, func(c *pgx.Conn) error { return createFrom(ctx, c, name, template) }); err != nil {
+		t.Fatalf("storetest: %v", err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		err := withConn(ctx, server, func(c *pgx.Conn) error {
+			_, err := c.Exec(ctx, `DROP DATABASE IF EXISTS `+pgx.Identifier{name}.Sanitize()+` WITH (FORCE)`)
+			return err
+		})
+		if err != nil {
+			t.Errorf("storetest: drop %s: %v", name, err)
+		}
+	})
+	return databaseURL(server, name)
+}
+
+// ensureTemplate makes, once per schema, a migrated database to copy from.
+// An advisory lock keeps test packages running in parallel from racing.
+func ensureTemplate(ctx context.Context, server string) (string, error) {
+	digest, err := store.SchemaDigest()
+	if err != nil {
+		return "", err
+	}
+	name := "infernal_template_" + digest
+	err = withConn(ctx, server, func(c *pgx.Conn) error {
+		if _, err := c.Exec(ctx, `SELECT pg_advisory_lock(66600666)`); err != nil {
+			return fmt.Errorf("lock: %w", err)
+		}
+		var exists bool
+		if err := c.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)`, name).Scan(&exists); err != nil {
+			return fmt.Errorf("look for template: %w", err)
+		}
+		if exists {
+			return nil
+		}
+		building := name + "_building"
+		if _, err := c.Exec(ctx, `DROP DATABASE IF EXISTS `+pgx.Identifier{building}.Sanitize()); err != nil {
+			return fmt.Errorf("drop half-built template: %w", err)
+		}
+		if _, err := c.Exec(ctx, `CREATE DATABASE `+pgx.Identifier{building}.Sanitize()); err != nil {
+			return fmt.Errorf("create template: %w", err)
+		}
+		s, err := store.Open(ctx, databaseURL(server, building))
+		if err != nil {
+			return fmt.Errorf("migrate template: %w", err)
+		}
+		s.Close()
+		// Renamed only once complete, so a crash never leaves a half-migrated template behind.
+		if _, err := c.Exec(ctx, `ALTER DATABASE `+pgx.Identifier{building}.Sanitize()+` RENAME TO `+pgx.Identifier{name}.Sanitize()); err != nil {
+			return fmt.Errorf("finish template: %w", err)
+		}
+		return nil
+	})
+	return name, err
+}
+
+func createFrom(ctx context.Context, c *pgx.Conn, name, template string) error {
+	for attempt := 0; ; attempt++ {
+		_, err := c.Exec(ctx, `CREATE DATABASE `+pgx.Identifier{name}.Sanitize()+` TEMPLATE `+pgx.Identifier{template}.Sanitize())
+		var pgErr *pgconn.PgError
+		// 55006: another session is copying the template right now; wait a moment and copy again.
+		if errors.As(err, &pgErr) && pgErr.Code == "55006" && attempt < 50 {
+			time.Sleep(100 * time.Millisecond)
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("create %s: %w", name, err)
+		}
+		return nil
+	}
+}
+
+func withConn(ctx context.Context, server string, fn func(*pgx.Conn) error) error {
+	c, err := pgx.Connect(ctx, server)
+	if err != nil {
+		return fmt.Errorf("connect to TEST_DATABASE_URL: %w", err)
+	}
+	defer c.Close(context.Background())
+	return fn(c)
+}
+
+// databaseURL is server's URL pointing at database name instead.
+func databaseURL(server, name string) string {
+	u, err := url.Parse(server)
+	if err != nil {
+		return server
+	}
+	u.Path = "/" + name
+	return u.String()
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	if _, err := rand.Read(b); err != nil {
+		panic(fmt.Sprintf("storetest: random: %v", err))
+	}
+	return hex.EncodeToString(b)
+}

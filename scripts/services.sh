@@ -1,0 +1,92 @@
+# Start private PostgreSQL and Redis servers from the local binaries.
+# Sourced by scripts/test.sh and scripts/dev.sh; defines functions only.
+#
+#   start_postgres DIR PORT   initialises DIR if empty, starts postgres on 127.0.0.1:PORT
+#   stop_postgres DIR
+#   start_redis DIR PORT      starts redis-server on 127.0.0.1:PORT, data kept in DIR
+#   stop_redis PORT [save|nosave]
+#   free_port                 prints a TCP port nobody listens on
+
+pg_bin() {
+	# Debian keeps the server binaries off PATH, one folder per major version.
+	local d
+	d=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
+	if [ -n "$d" ] && [ -x "$d/initdb" ]; then
+		echo "$d"
+		return
+	fi
+	d=$(dirname "$(command -v initdb 2>/dev/null || echo /nonexistent/initdb)")
+	if [ -x "$d/initdb" ]; then
+		echo "$d"
+		return
+	fi
+	echo "services: no PostgreSQL server binaries found (install Debian's postgresql package)" >&2
+	return 1
+}
+
+# as_pg runs a command as the postgres user when we are root, since postgres refuses root.
+as_pg() {
+	if [ "$(id -u)" = 0 ]; then
+		runuser -u postgres -- "$@"
+	else
+		"$@"
+	fi
+}
+
+free_port() {
+	local p
+	for _ in $(seq 1 50); do
+		p=$((20000 + RANDOM % 40000))
+		if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
+			echo "$p"
+			return
+		fi
+	done
+	echo "services: no free port found" >&2
+	return 1
+}
+
+start_postgres() {
+	local dir=$1 port=$2 bin
+	bin=$(pg_bin) || return 1
+	mkdir -p "$dir"
+	if [ "$(id -u)" = 0 ]; then
+		chown -R postgres "$dir"
+		chmod 700 "$dir"
+	fi
+	if [ ! -f "$dir/PG_VERSION" ]; then
+		as_pg "$bin/initdb" -D "$dir" -U postgres --auth=trust -E UTF8 --locale=C.UTF-8 --no-sync >"$dir.initdb.log" 2>&1 || {
+			cat "$dir.initdb.log" >&2
+			return 1
+		}
+	fi
+	as_pg "$bin/pg_ctl" -D "$dir" -l "$dir/server.log" -w -t 60 \
+		-o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c max_connections=200" \
+		start >/dev/null || {
+		cat "$dir/server.log" >&2
+		return 1
+	}
+}
+
+stop_postgres() {
+	local dir=$1 bin
+	bin=$(pg_bin) || return 1
+	as_pg "$bin/pg_ctl" -D "$dir" -m fast -w stop >/dev/null 2>&1 || true
+}
+
+start_redis() {
+	local dir=$1 port=$2
+	mkdir -p "$dir"
+	redis-server --daemonize yes --bind 127.0.0.1 --port "$port" --dir "$dir" \
+		--save 60 1 --appendonly no --logfile "$dir/redis.log" --pidfile "$dir/redis.pid" >/dev/null || return 1
+	for _ in $(seq 1 100); do
+		redis-cli -p "$port" ping >/dev/null 2>&1 && return 0
+		sleep 0.1
+	done
+	echo "services: redis did not start on port $port" >&2
+	return 1
+}
+
+stop_redis() {
+	redis-cli -p "$1" shutdown "${2:-nosave}" >/dev/null 2>&1 || true
+}

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# The one test command: formatting, vet, every Go test with the race detector
+# against real PostgreSQL and Redis, the frontend's lint, type check, unit
+# tests and browser tests, and the compose file check.
+#
+# When TEST_DATABASE_URL / TEST_REDIS_URL are unset it starts private
+# throwaway servers from the local binaries and removes them afterwards. The
+# tests only ever create and drop databases of their own on those servers.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. scripts/services.sh
+
+tmp=$(mktemp -d /tmp/infernal-test.XXXXXX)
+chmod 755 "$tmp"
+pg_dir="" redis_port=""
+cleanup() {
+	[ -n "$pg_dir" ] && stop_postgres "$pg_dir"
+	[ -n "$redis_port" ] && stop_redis "$redis_port"
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+echo "== gofmt"
+unformatted=$(gofmt -l cmd pkg e2e 2>/dev/null || true)
+if [ -n "$unformatted" ]; then
+	echo "gofmt: these files need formatting:" >&2
+	echo "$unformatted" >&2
+	exit 1
+fi
+
+echo "== go vet"
+go vet ./...
+
+if [ -z "${TEST_DATABASE_URL:-}" ]; then
+	pg_dir="$tmp/pg"
+	port=$(free_port)
+	start_postgres "$pg_dir" "$port"
+	export TEST_DATABASE_URL="postgres://postgres@127.0.0.1:$port/postgres?sslmode=disable"
+	echo "== private PostgreSQL on port $port"
+fi
+if [ -z "${TEST_REDIS_URL:-}" ]; then
+	redis_port=$(free_port)
+	start_redis "$tmp/redis" "$redis_port"
+	export TEST_REDIS_URL="redis://127.0.0.1:$redis_port/0"
+	echo "== private Redis on port $redis_port"
+fi
+
+echo "== go test -race"
+go test -race -count=1 ./...
+
+if command -v docker-compose >/dev/null 2>&1; then
+	echo "== docker-compose config"
+	docker-compose -f docker-compose.yml config -q
+fi
+
+if [ -f frontend/package.json ]; then
+	echo "== frontend"
+	(
+		cd frontend
+		[ -d node_modules ] || npm ci --no-audit --no-fund
+		npm run check
+		npm run build
+		npm run test:e2e
+	)
+fi
