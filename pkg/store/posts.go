@@ -323,3 +323,16 @@ func (s *Store) SetResponseMetrics(ctx context.Context, metrics map[int64]Metric
 	}
 	return nil
 }
+
+// DeleteDraft removes a post still in drafting, when the work to draft it
+// could not even be queued; a post in any other state is kept (ErrConflict).
+func (s *Store) DeleteDraft(ctx context.Context, id int64) error {
+	tag, err := s.pool.Exec(ctx, `DELETE FROM posts WHERE id = $1 AND status = 'drafting'`, id)
+	if err != nil {
+		return fmt.Errorf("store: delete draft %d: %w", id, err)
+	}
+	if tag.RowsAffected() == 0 {
+		return s.stateError(ctx, id, "delete draft")
+	}
+	return nil
+}

@@ -11,8 +11,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net"
+	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/pressly/goose/v3"
@@ -48,15 +51,35 @@ func Open(ctx context.Context, databaseURL string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: connect: %w", err)
 	}
-	if err := pool.Ping(ctx); err != nil {
+	if err := waitForServer(ctx, pool); err != nil {
 		pool.Close()
-		return nil, fmt.Errorf("store: ping: %w", err)
+		return nil, err
 	}
 	if err := migrate(ctx, pool); err != nil {
 		pool.Close()
 		return nil, err
 	}
 	return &Store{pool: pool}, nil
+}
+
+// waitForServer pings until PostgreSQL answers, for up to 30 seconds, so that
+// processes started together with the database wait for it instead of dying.
+func waitForServer(ctx context.Context, pool *pgxpool.Pool) error {
+	deadline := time.Now().Add(30 * time.Second)
+	for delay := 100 * time.Millisecond; ; delay = min(2*delay, 2*time.Second) {
+		err := pool.Ping(ctx)
+		if err == nil {
+			return nil
+		}
+		if !IsUnavailable(err) || time.Now().Add(delay).After(deadline) {
+			return fmt.Errorf("store: ping: %w", err)
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("store: ping: %w", ctx.Err())
+		case <-time.After(delay):
+		}
+	}
 }
 
 func migrate(ctx context.Context, pool *pgxpool.Pool) error {
@@ -127,4 +150,12 @@ func SchemaDigest() (string, error) {
 		return "", fmt.Errorf("store: schema digest: %w", err)
 	}
 	return hex.EncodeToString(h.Sum(nil))[:16], nil
+}
+
+// IsUnavailable reports whether err means PostgreSQL could not be reached,
+// rather than that it refused the request.
+func IsUnavailable(err error) bool {
+	var netErr net.Error
+	var connectErr *pgconn.ConnectError
+	return errors.As(err, &netErr) || errors.As(err, &connectErr) || pgconn.Timeout(err)
 }

@@ -1,0 +1,172 @@
+package api
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"log/slog"
+	"net/http"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/go-chi/chi/v5/middleware"
+
+	"infernal/pkg/auth"
+)
+
+type ctxKey int
+
+const requestIDKey ctxKey = iota
+
+// requestID returns the id given to the request by withRequestID.
+func requestID(ctx context.Context) string {
+	id, _ := ctx.Value(requestIDKey).(string)
+	return id
+}
+
+// withRequestID gives every request an id, echoed in X-Request-Id, that ties
+// its log lines together. A sane id sent by a proxy is kept.
+func withRequestID(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		id := r.Header.Get("X-Request-Id")
+		if !validRequestID(id) {
+			b := make([]byte, 8)
+			_, _ = rand.Read(b)
+			id = hex.EncodeToString(b)
+		}
+		w.Header().Set("X-Request-Id", id)
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), requestIDKey, id)))
+	})
+}
+
+func validRequestID(id string) bool {
+	if id == "" || len(id) > 64 {
+		return false
+	}
+	for _, c := range id {
+		if !(c == '-' || c == '_' || c == '.' || ('0' <= c && c <= '9') || ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z')) {
+			return false
+		}
+	}
+	return true
+}
+
+// logRequests writes one structured line per request.
+func (s *Server) logRequests(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ww := middleware.NewWrapResponseWriter(w, r.ProtoMajor)
+		start := time.Now()
+		next.ServeHTTP(ww, r)
+		level := slog.LevelInfo
+		if ww.Status() >= 500 {
+			level = slog.LevelError
+		}
+		s.log.Log(r.Context(), level, "http", "method", r.Method, "path", r.URL.Path, "status", ww.Status(),
+			"bytes", ww.BytesWritten(), "duration_ms", time.Since(start).Milliseconds(), "request_id", requestID(r.Context()))
+	})
+}
+
+// recoverPanics turns a panic into a 500 JSON answer; the stack goes to the
+// log only, never to the client.
+func (s *Server) recoverPanics(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer func() {
+			rec := recover()
+			if rec == nil {
+				return
+			}
+			if rec == http.ErrAbortHandler {
+				panic(rec)
+			}
+			s.log.ErrorContext(r.Context(), "panic", "panic", rec, "stack", string(debug.Stack()), "request_id", requestID(r.Context()))
+			respondJSON(w, http.StatusInternalServerError, map[string]string{"error": "internal error"})
+		}()
+		next.ServeHTTP(w, r)
+	})
+}
+
+// contentSecurityPolicy fits a Vite build: scripts and styles from the site
+// itself (style attributes allowed for React's inline styles), images from
+// anywhere over https for avatars and media.
+const contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; " +
+	"img-src 'self' data: https:; font-src 'self' data:; connect-src 'self'; object-src 'none'; " +
+	"base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
+
+// securityHeaders sets the headers every answer carries.
+func securityHeaders(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("Content-Security-Policy", contentSecurityPolicy)
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("X-Frame-Options", "DENY")
+		h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
+		h.Set("Cross-Origin-Opener-Policy", "same-origin")
+		h.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=()")
+		next.ServeHTTP(w, r)
+	})
+}
+
+// opsPolicy loosens the content security policy for the queue dashboard,
+// whose page boots from inline scripts; it is reachable only after login.
+func opsPolicy(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Security-Policy", strings.Replace(contentSecurityPolicy,
+			"script-src 'self'", "script-src 'self' 'unsafe-inline'", 1))
+		next.ServeHTTP(w, r)
+	})
+}
+
+// limitBody caps every request body at maxBody.
+func limitBody(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r.Body = http.MaxBytesReader(w, r.Body, maxBody)
+		next.ServeHTTP(w, r)
+	})
+}
+
+// sessionCookie carries the token for the ops pages, which a browser opens
+// by navigation and so cannot send a bearer header.
+const sessionCookie = "diaries666op_session"
+
+// bearerToken returns the token of an "Authorization: Bearer" header.
+func bearerToken(r *http.Request) string {
+	h := r.Header.Get("Authorization")
+	if len(h) > 7 && strings.EqualFold(h[:7], "bearer ") {
+		return strings.TrimSpace(h[7:])
+	}
+	return ""
+}
+
+// requireAdmin lets through only requests with a live bearer token.
+func (s *Server) requireAdmin(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := s.auth.Authenticate(r.Context(), bearerToken(r)); err != nil {
+			s.respondError(w, r, err)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// requireAdminPage lets through ops pages with a live token, from the header
+// or the session cookie; a browser without one is sent to the login page.
+func (s *Server) requireAdminPage(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		token := bearerToken(r)
+		if c, err := r.Cookie(sessionCookie); token == "" && err == nil {
+			token = c.Value
+		}
+		err := s.auth.Authenticate(r.Context(), token)
+		if errors.Is(err, auth.ErrUnauthenticated) && r.Method == http.MethodGet && strings.Contains(r.Header.Get("Accept"), "text/html") {
+			http.Redirect(w, r, "/diaries666op/login", http.StatusSeeOther)
+			return
+		}
+		if err != nil {
+			s.respondError(w, r, err)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}

@@ -1,0 +1,204 @@
+package api
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"path"
+	"strconv"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+
+	"infernal/pkg/post"
+	"infernal/pkg/tasks"
+)
+
+// pageSize is the number of posts on one page of an admin list.
+const pageSize = 10
+
+// maxPage bounds page numbers so that offsets cannot overflow.
+const maxPage = 100000
+
+// errQueueDown marks work that could not be handed to Redis.
+var errQueueDown = errors.New("queue unavailable")
+
+// tabSources maps each admin list's last path element to the source it shows.
+var tabSources = map[string]post.Source{
+	"pending":  post.SourceConversation,
+	"mentions": post.SourceMention,
+	"profile":  post.SourceProfile,
+	"targeted": post.SourceTargeted,
+}
+
+type listResponse struct {
+	Posts      []postView `json:"posts"`
+	Pagination pagination `json:"pagination"`
+}
+
+type pagination struct {
+	Page       int `json:"page"`
+	PageSize   int `json:"pageSize"`
+	Total      int `json:"total"`
+	TotalPages int `json:"totalPages"`
+}
+
+// listPosts answers one page of the pending posts of the tab named by the path.
+func (s *Server) listPosts(w http.ResponseWriter, r *http.Request) error {
+	source := tabSources[path.Base(r.URL.Path)]
+	q := r.URL.Query()
+	page, err := intParam(q.Get("page"), "page", 1, 1, maxPage)
+	if err != nil {
+		return err
+	}
+	sort, err := post.ParseSort(q.Get("sortBy"))
+	if err != nil {
+		return badRequest("%v", err)
+	}
+	posts, total, err := s.store.ListPending(r.Context(), source, sort, page, pageSize)
+	if err != nil {
+		return err
+	}
+	now := s.now()
+	out := listResponse{Posts: []postView{}, Pagination: pagination{
+		Page: page, PageSize: pageSize, Total: total, TotalPages: (total + pageSize - 1) / pageSize,
+	}}
+	for _, p := range posts {
+		out.Posts = append(out.Posts, viewPost(p, now))
+	}
+	respondJSON(w, http.StatusOK, out)
+	return nil
+}
+
+// intParam parses an integer query parameter within [min, max]; empty means def.
+func intParam(raw, name string, def, min, max int) (int, error) {
+	if raw == "" {
+		return def, nil
+	}
+	n, err := strconv.Atoi(raw)
+	if err != nil || n < min || n > max {
+		return 0, badRequest("%s must be an integer from %d to %d", name, min, max)
+	}
+	return n, nil
+}
+
+// adminStats answers the dashboard's counts.
+func (s *Server) adminStats(w http.ResponseWriter, r *http.Request) error {
+	a, err := s.store.AdminStats(r.Context())
+	if err != nil {
+		return err
+	}
+	respondJSON(w, http.StatusOK, adminStatsView{
+		Pending: count{a.Pending}, Posted: count{a.Posted}, Rejected: count{a.Rejected}, Mentions: count{a.PendingMentions},
+	})
+	return nil
+}
+
+// postID reads the {id} of the path.
+func postID(r *http.Request) (int64, error) {
+	id, err := strconv.ParseInt(chi.URLParam(r, "id"), 10, 64)
+	if err != nil || id <= 0 {
+		return 0, badRequest("post id must be a positive integer")
+	}
+	return id, nil
+}
+
+type approveRequest struct {
+	// Response, when present, replaces the drafted text before approval.
+	Response *string `json:"response"`
+}
+
+// approve approves a pending post and hands it to the workers to send. The
+// approval is recorded first; if Redis is down the reconcile task sends it later.
+func (s *Server) approve(w http.ResponseWriter, r *http.Request) error {
+	id, err := postID(r)
+	if err != nil {
+		return err
+	}
+	var req approveRequest
+	if err := decodeJSON(r, &req, true); err != nil {
+		return err
+	}
+	p, err := s.store.Approve(r.Context(), id, req.Response)
+	if err != nil {
+		return err
+	}
+	if err := s.queue.EnqueueSend(r.Context(), id); err != nil {
+		s.log.WarnContext(r.Context(), "approved post not queued yet; reconcile will send it", "post_id", id, "error", err)
+	}
+	respondJSON(w, http.StatusOK, viewPost(p, s.now()))
+	return nil
+}
+
+// reject rejects a pending post.
+func (s *Server) reject(w http.ResponseWriter, r *http.Request) error {
+	id, err := postID(r)
+	if err != nil {
+		return err
+	}
+	var req struct{}
+	if err := decodeJSON(r, &req, true); err != nil {
+		return err
+	}
+	p, err := s.store.Reject(r.Context(), id)
+	if err != nil {
+		return err
+	}
+	respondJSON(w, http.StatusOK, viewPost(p, s.now()))
+	return nil
+}
+
+// generateProfile asks for a new profile post and waits a little for its
+// draft: 201 with the post when it is ready, else 202 while a worker writes it.
+func (s *Server) generateProfile(w http.ResponseWriter, r *http.Request) error {
+	ctx := r.Context()
+	if err := s.queue.Ping(ctx); err != nil {
+		return fmt.Errorf("generate profile: %w: %v", errQueueDown, err)
+	}
+	id, err := s.store.CreateProfileDraft(ctx, s.platform, s.persona)
+	if err != nil {
+		return err
+	}
+	if err := s.queue.EnqueueDraft(ctx, id); err != nil {
+		// Nothing will draft it: take the row back so the refused request changes nothing.
+		if derr := s.store.DeleteDraft(ctx, id); derr != nil {
+			s.log.WarnContext(ctx, "could not remove an unqueued profile draft; reconcile will draft it", "post_id", id, "error", derr)
+		}
+		return fmt.Errorf("generate profile: %w: %v", errQueueDown, err)
+	}
+	deadline := time.NewTimer(s.generateWait)
+	defer deadline.Stop()
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-deadline.C:
+			respondJSON(w, http.StatusAccepted, map[string]any{"status": "queued", "id": id})
+			return nil
+		case <-tick.C:
+			p, err := s.store.Post(ctx, id)
+			if err != nil {
+				return err
+			}
+			switch p.Status {
+			case post.StatusDrafting:
+				continue
+			case post.StatusFailed:
+				return &Error{Status: http.StatusBadGateway, Message: "the writer could not draft a profile post: " + p.Error}
+			}
+			respondJSON(w, http.StatusCreated, viewPost(p, s.now()))
+			return nil
+		}
+	}
+}
+
+// generateTargeted runs a scan of the targeted accounts now.
+func (s *Server) generateTargeted(w http.ResponseWriter, r *http.Request) error {
+	if err := s.queue.EnqueuePeriodic(r.Context(), tasks.TypeScanTargeted); err != nil {
+		return fmt.Errorf("generate targeted: %w: %v", errQueueDown, err)
+	}
+	respondJSON(w, http.StatusAccepted, map[string]string{"status": "queued"})
+	return nil
+}

@@ -1,0 +1,132 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"infernal/pkg/auth"
+	"infernal/pkg/store"
+)
+
+// maxBody is the largest request body any call accepts.
+const maxBody = 64 << 10
+
+// Error is an answer with a status and a message meant for the client.
+type Error struct {
+	Status  int
+	Message string
+}
+
+// Error returns the message.
+func (e *Error) Error() string { return e.Message }
+
+// badRequest is a 400 with a message naming what is wrong.
+func badRequest(format string, args ...any) error {
+	return &Error{Status: http.StatusBadRequest, Message: fmt.Sprintf(format, args...)}
+}
+
+// handlerFunc is the shape of every handler: it answers, or returns an error
+// that respondError turns into the JSON error answer.
+type handlerFunc func(w http.ResponseWriter, r *http.Request) error
+
+// handle adapts a handlerFunc to net/http.
+func (s *Server) handle(h handlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if err := h(w, r); err != nil {
+			s.respondError(w, r, err)
+		}
+	}
+}
+
+// respondJSON writes v as JSON with status.
+func respondJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	// The status is already sent; an encoding failure can only be a broken connection.
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+// respondError maps an error to its status in one place and answers
+// {"error": message}. Unexpected errors are logged and answered without detail.
+func (s *Server) respondError(w http.ResponseWriter, r *http.Request, err error) {
+	status, msg := http.StatusInternalServerError, "internal error"
+	var apiErr *Error
+	var throttled *auth.ThrottledError
+	var tooBig *http.MaxBytesError
+	switch {
+	case errors.As(err, &apiErr):
+		status, msg = apiErr.Status, apiErr.Message
+	case errors.As(err, &tooBig):
+		status, msg = http.StatusRequestEntityTooLarge, fmt.Sprintf("request body is larger than %d bytes", maxBody)
+	case errors.As(err, &throttled):
+		status, msg = http.StatusTooManyRequests, throttled.Error()
+		w.Header().Set("Retry-After", strconv.Itoa(int(throttled.RetryAfter.Seconds()+0.999)))
+	case errors.Is(err, auth.ErrInvalidCredentials):
+		status, msg = http.StatusUnauthorized, auth.ErrInvalidCredentials.Error()
+	case errors.Is(err, auth.ErrUnauthenticated):
+		status, msg = http.StatusUnauthorized, "authentication required"
+		w.Header().Set("WWW-Authenticate", `Bearer realm="diaries666op"`)
+	case errors.Is(err, store.ErrNotFound):
+		status, msg = http.StatusNotFound, "not found"
+	case errors.Is(err, store.ErrConflict):
+		status, msg = http.StatusConflict, clientMessage(err, store.ErrConflict)
+	case errors.Is(err, store.ErrInvalid):
+		status, msg = http.StatusUnprocessableEntity, clientMessage(err, store.ErrInvalid)
+	case errors.Is(err, errQueueDown), store.IsUnavailable(err), errors.Is(err, context.DeadlineExceeded):
+		status, msg = http.StatusServiceUnavailable, "a dependency is unavailable; try again shortly"
+	}
+	if status >= 500 {
+		s.log.ErrorContext(r.Context(), "request failed", "error", err, "status", status, "request_id", requestID(r.Context()))
+	}
+	respondJSON(w, status, map[string]string{"error": msg})
+}
+
+// clientMessage keeps what follows the sentinel in a wrapped store error: the
+// part written for people ("it is rejected, not pending").
+func clientMessage(err, sentinel error) string {
+	s, prefix := err.Error(), sentinel.Error()+": "
+	if i := strings.Index(s, prefix); i >= 0 {
+		return s[i+len(prefix):]
+	}
+	return sentinel.Error()
+}
+
+// decodeJSON reads one JSON value into v, refusing unknown fields, trailing
+// data and bodies over maxBody. An empty body leaves v as it is when
+// allowEmpty is set.
+func decodeJSON(r *http.Request, v any, allowEmpty bool) error {
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		return err
+	}
+	if len(body) == 0 {
+		if allowEmpty {
+			return nil
+		}
+		return badRequest("request body must be a JSON object")
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		var typeErr *json.UnmarshalTypeError
+		if errors.As(err, &typeErr) {
+			if typeErr.Field == "" {
+				return badRequest("request body must be a JSON object")
+			}
+			return badRequest("field %q must be a %s", typeErr.Field, typeErr.Type)
+		}
+		return badRequest("malformed JSON: %v", err)
+	}
+	if err := dec.Decode(&struct{}{}); err != io.EOF {
+		return badRequest("malformed JSON: unexpected data after the object")
+	}
+	return nil
+}

@@ -1,0 +1,96 @@
+// Package api is the web tier: the JSON API under /api, the admin's ops
+// pages, and the built frontend, on one chi router (see routes.go).
+package api
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"infernal/pkg/auth"
+	"infernal/pkg/store"
+)
+
+// Queue is the work the web tier hands to the workers.
+type Queue interface {
+	// EnqueueSend asks for an approved post to be sent.
+	EnqueueSend(ctx context.Context, id int64) error
+	// EnqueueDraft asks for a post to be drafted.
+	EnqueueDraft(ctx context.Context, id int64) error
+	// EnqueuePeriodic runs one of the periodic tasks now.
+	EnqueuePeriodic(ctx context.Context, typ string) error
+	// Ping checks that Redis answers.
+	Ping(ctx context.Context) error
+}
+
+// Config holds the Server's dependencies and settings.
+type Config struct {
+	Store   *store.Store
+	Auth    *auth.Service
+	Queue   Queue
+	Log     *slog.Logger
+	Now     func() time.Time
+	Persona string
+	// Platform names the platform new profile posts are made for.
+	Platform string
+	// StaticDir holds the built frontend; empty or missing serves the API only.
+	StaticDir string
+	// Ops is mounted at /diaries666op/queues behind the admin login (asynqmon); may be nil.
+	Ops http.Handler
+	// Metrics is served at /metrics behind the admin login; may be nil.
+	Metrics http.Handler
+	// GenerateWait is how long a profile generation waits for its draft
+	// before answering 202; zero means 8 seconds.
+	GenerateWait time.Duration
+}
+
+// Server answers every HTTP request of the web tier.
+type Server struct {
+	store        *store.Store
+	auth         *auth.Service
+	queue        Queue
+	log          *slog.Logger
+	now          func() time.Time
+	persona      string
+	platform     string
+	generateWait time.Duration
+	router       http.Handler
+}
+
+// New returns the web tier's handler.
+func New(cfg Config) *Server {
+	s := &Server{
+		store: cfg.Store, auth: cfg.Auth, queue: cfg.Queue, log: cfg.Log, now: cfg.Now,
+		persona: cfg.Persona, platform: cfg.Platform, generateWait: cfg.GenerateWait,
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	if s.log == nil {
+		s.log = slog.Default()
+	}
+	if s.generateWait == 0 {
+		s.generateWait = 8 * time.Second
+	}
+	s.router = s.routes(cfg.StaticDir, cfg.Ops, cfg.Metrics)
+	return s
+}
+
+// ServeHTTP routes the request.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.router.ServeHTTP(w, r) }
+
+// NewHTTPServer wraps h in an http.Server with timeouts fit for the API.
+func NewHTTPServer(addr string, h http.Handler, log *slog.Logger) *http.Server {
+	return &http.Server{
+		Addr:              addr,
+		Handler:           h,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       15 * time.Second,
+		// Profile generation may wait several seconds for its draft.
+		WriteTimeout:   30 * time.Second,
+		IdleTimeout:    90 * time.Second,
+		MaxHeaderBytes: 32 << 10,
+		ErrorLog:       slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+}

@@ -1,0 +1,61 @@
+package api
+
+import (
+	"net"
+	"net/http"
+	"time"
+)
+
+type loginRequest struct {
+	Username string `json:"username"`
+	Password string `json:"password"`
+}
+
+type loginResponse struct {
+	Token     string    `json:"token"`
+	ExpiresAt time.Time `json:"expires_at"`
+}
+
+// login exchanges the administrator's name and password for a bearer token.
+func (s *Server) login(w http.ResponseWriter, r *http.Request) error {
+	var req loginRequest
+	if err := decodeJSON(r, &req, false); err != nil {
+		return err
+	}
+	if req.Username == "" || req.Password == "" {
+		return badRequest("username and password are required")
+	}
+	if len(req.Username) > 128 || len(req.Password) > 1024 {
+		return badRequest("username or password is too long")
+	}
+	token, expires, err := s.auth.Login(r.Context(), req.Username, req.Password, clientAddress(r))
+	if err != nil {
+		return err
+	}
+	http.SetCookie(w, &http.Cookie{
+		Name: sessionCookie, Value: token, Path: "/diaries666op", Expires: expires,
+		HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil,
+	})
+	respondJSON(w, http.StatusOK, loginResponse{Token: token, ExpiresAt: expires.UTC()})
+	return nil
+}
+
+// logout revokes the request's token.
+func (s *Server) logout(w http.ResponseWriter, r *http.Request) error {
+	if err := s.auth.Logout(r.Context(), bearerToken(r)); err != nil {
+		return err
+	}
+	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: "", Path: "/diaries666op", MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteStrictMode})
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+// clientAddress is the peer's IP. Forwarding headers are ignored, since any
+// client can forge them to dodge the login throttle.
+func clientAddress(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}

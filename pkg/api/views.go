@@ -1,0 +1,172 @@
+package api
+
+import (
+	"time"
+
+	"infernal/pkg/post"
+	"infernal/pkg/store"
+)
+
+// postView is a post as the admin dashboard reads it.
+type postView struct {
+	ID                 int64      `json:"id"`
+	Source             string     `json:"source"`
+	Status             string     `json:"status"`
+	OriginalPostID     string     `json:"original_post_id"`
+	OriginalPostText   string     `json:"original_post_text"`
+	OriginalPostUser   string     `json:"original_post_user"`
+	AuthorUsername     string     `json:"author_username"`
+	AuthorProfileImage string     `json:"author_profile_image"`
+	CreatedAt          time.Time  `json:"created_at"`
+	Category           string     `json:"category"`
+	MediaURL           string     `json:"media_url"`
+	LikesCount         int        `json:"likes_count"`
+	RetweetsCount      int        `json:"retweets_count"`
+	RepliesCount       int        `json:"replies_count"`
+	EngagementScore    int        `json:"engagement_score"`
+	AgeSeconds         int64      `json:"age_seconds"`
+	ProposedResponse   string     `json:"proposed_response"`
+	IsMention          bool       `json:"is_mention"`
+	IsProfileTweet     bool       `json:"is_profile_tweet"`
+	Temperature        float64    `json:"temperature"`
+	PresencePenalty    float64    `json:"presence_penalty"`
+	FrequencyPenalty   float64    `json:"frequency_penalty"`
+	PostedAt           *time.Time `json:"posted_at"`
+	ResponsePostID     string     `json:"response_post_id"`
+	Error              string     `json:"error"`
+}
+
+func viewPost(p post.Post, now time.Time) postView {
+	return postView{
+		ID: p.ID, Source: string(p.Source), Status: string(p.Status),
+		OriginalPostID: p.OriginalPostID, OriginalPostText: p.OriginalPostText, OriginalPostUser: p.OriginalPostUser,
+		AuthorUsername: p.AuthorUsername, AuthorProfileImage: p.AuthorProfileImage, CreatedAt: p.CreatedAt.UTC(),
+		Category: string(p.Category), MediaURL: p.MediaURL,
+		LikesCount: p.Likes, RetweetsCount: p.Retweets, RepliesCount: p.Replies,
+		EngagementScore: p.EngagementScore(), AgeSeconds: post.AgeSeconds(p.CreatedAt, now),
+		ProposedResponse: p.ProposedResponse, IsMention: p.IsMention(), IsProfileTweet: p.IsProfile(),
+		Temperature: p.Temperature, PresencePenalty: p.PresencePenalty, FrequencyPenalty: p.FrequencyPenalty,
+		PostedAt: utc(p.PostedAt), ResponsePostID: p.ResponsePostID, Error: p.Error,
+	}
+}
+
+func utc(t *time.Time) *time.Time {
+	if t == nil {
+		return nil
+	}
+	u := t.UTC()
+	return &u
+}
+
+// latestView is the featured latest response: what was posted, and to whom.
+type latestView struct {
+	ID               int64      `json:"id"`
+	ProposedResponse string     `json:"proposed_response"`
+	OriginalPostText string     `json:"original_post_text"`
+	OriginalPostUser string     `json:"original_post_user"`
+	AuthorUsername   string     `json:"author_username"`
+	Category         string     `json:"category"`
+	IsMention        bool       `json:"is_mention"`
+	IsProfileTweet   bool       `json:"is_profile_tweet"`
+	PostedAt         *time.Time `json:"posted_at"`
+}
+
+type threadView struct {
+	ID              int64         `json:"id"`
+	Type            string        `json:"type"`
+	LatestTimestamp time.Time     `json:"latestTimestamp"`
+	Messages        []messageView `json:"messages"`
+}
+
+type messageView struct {
+	ID               int64     `json:"id"`
+	OriginalPostID   string    `json:"original_post_id"`
+	OriginalPostText string    `json:"original_post_text"`
+	OriginalPostUser string    `json:"original_post_user"`
+	AuthorUsername   string    `json:"author_username"`
+	ProposedResponse string    `json:"proposed_response"`
+	Category         string    `json:"category"`
+	Timestamp        time.Time `json:"timestamp"`
+	Temperature      float64   `json:"temperature"`
+	PresencePenalty  float64   `json:"presence_penalty"`
+	FrequencyPenalty float64   `json:"frequency_penalty"`
+}
+
+func viewThread(t store.Thread) threadView {
+	v := threadView{ID: t.ID, Type: t.Type, LatestTimestamp: t.LatestTimestamp.UTC(), Messages: []messageView{}}
+	for _, m := range t.Messages {
+		v.Messages = append(v.Messages, messageView{
+			ID: m.PostID, OriginalPostID: m.OriginalPostID, OriginalPostText: m.OriginalPostText,
+			OriginalPostUser: m.OriginalPostUser, AuthorUsername: m.AuthorUsername, ProposedResponse: m.Response,
+			Category: string(m.Category), Timestamp: m.Timestamp.UTC(),
+			Temperature: m.Temperature, PresencePenalty: m.PresencePenalty, FrequencyPenalty: m.FrequencyPenalty,
+		})
+	}
+	return v
+}
+
+type count struct {
+	Count int `json:"count"`
+}
+
+type adminStatsView struct {
+	Pending  count `json:"pending"`
+	Posted   count `json:"posted"`
+	Rejected count `json:"rejected"`
+	Mentions count `json:"mentions"`
+}
+
+type postedCategoryView struct {
+	Category string `json:"category"`
+	Count    int    `json:"count"`
+	Last24h  int    `json:"last_24h"`
+}
+
+type pendingCategoryView struct {
+	Category string `json:"category"`
+	Count    int    `json:"count"`
+}
+
+type engagementView struct {
+	Total     int        `json:"total"`
+	Likes     int        `json:"likes"`
+	Retweets  int        `json:"retweets"`
+	Replies   int        `json:"replies"`
+	Timestamp *time.Time `json:"timestamp,omitempty"`
+}
+
+type homeStatsView struct {
+	PostedSins  int     `json:"posted_sins"`
+	PendingSins int     `json:"pending_sins"`
+	SuccessRate float64 `json:"success_rate"`
+	Categories  struct {
+		Posted  []postedCategoryView  `json:"posted"`
+		Pending []pendingCategoryView `json:"pending"`
+	} `json:"categories"`
+	Engagement         engagementView `json:"engagement"`
+	MortalInteractions struct {
+		TotalMentions int `json:"total_mentions"`
+		TotalReplies  int `json:"total_replies"`
+		Mentions24h   int `json:"mentions_24h"`
+		Replies24h    int `json:"replies_24h"`
+	} `json:"mortal_interactions"`
+}
+
+func viewHomeStats(h store.HomeStats) homeStatsView {
+	var v homeStatsView
+	v.PostedSins, v.PendingSins = h.Posted, h.Pending
+	v.SuccessRate = post.SuccessRate(h.Posted, h.Rejected)
+	v.Categories.Posted = []postedCategoryView{}
+	for _, c := range h.PostedCategories {
+		v.Categories.Posted = append(v.Categories.Posted, postedCategoryView{Category: string(c.Category), Count: c.Count, Last24h: c.Last24h})
+	}
+	v.Categories.Pending = []pendingCategoryView{}
+	for _, c := range h.PendingCategories {
+		v.Categories.Pending = append(v.Categories.Pending, pendingCategoryView{Category: string(c.Category), Count: c.Count})
+	}
+	e := h.Engagement
+	v.Engagement = engagementView{Total: e.Likes + e.Retweets + e.Replies, Likes: e.Likes, Retweets: e.Retweets, Replies: e.Replies, Timestamp: utc(e.WindowStart)}
+	m := &v.MortalInteractions
+	m.TotalMentions, m.TotalReplies, m.Mentions24h, m.Replies24h = h.TotalMentions, h.TotalReplies, h.Mentions24h, h.Replies24h
+	return v
+}

@@ -1,0 +1,317 @@
+package x
+
+import (
+	"encoding/json"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"infernal/pkg/platform"
+)
+
+// The shapes below follow the X API v2 JSON documentation; fields the client
+// does not use are left out.
+
+// apiError is one entry of an "errors" array: a partial error inside a 200
+// (v2: title, detail, type, resource_id...) or a v1-style {message, code}.
+type apiError struct {
+	Title        string `json:"title"`
+	Detail       string `json:"detail"`
+	Type         string `json:"type"`
+	ResourceType string `json:"resource_type"`
+	ResourceID   string `json:"resource_id"`
+	Parameter    string `json:"parameter"`
+	Message      string `json:"message"`
+	Code         int    `json:"code"`
+}
+
+// problem is the body of a refused request: an RFC 7807-like problem, with
+// v1-style or parameter errors possibly listed under "errors".
+type problem struct {
+	Title  string     `json:"title"`
+	Detail string     `json:"detail"`
+	Type   string     `json:"type"`
+	Status int        `json:"status"`
+	Errors []apiError `json:"errors"`
+}
+
+type apiUser struct {
+	ID              string `json:"id"`
+	Name            string `json:"name"`
+	Username        string `json:"username"`
+	ProfileImageURL string `json:"profile_image_url"`
+}
+
+func (u apiUser) user() platform.User {
+	return platform.User{ID: u.ID, Username: u.Username, Name: u.Name, ProfileImage: u.ProfileImageURL}
+}
+
+type userResponse struct {
+	Data   *apiUser   `json:"data"`
+	Errors []apiError `json:"errors"`
+}
+
+type publicMetrics struct {
+	RetweetCount int `json:"retweet_count"`
+	ReplyCount   int `json:"reply_count"`
+	LikeCount    int `json:"like_count"`
+	QuoteCount   int `json:"quote_count"`
+}
+
+func (m publicMetrics) metrics() platform.Metrics {
+	return platform.Metrics{Likes: m.LikeCount, Retweets: m.RetweetCount, Replies: m.ReplyCount}
+}
+
+type referencedTweet struct {
+	Type string `json:"type"`
+	ID   string `json:"id"`
+}
+
+type tweet struct {
+	ID               string            `json:"id"`
+	Text             string            `json:"text"`
+	AuthorID         string            `json:"author_id"`
+	ConversationID   string            `json:"conversation_id"`
+	CreatedAt        string            `json:"created_at"`
+	PublicMetrics    publicMetrics     `json:"public_metrics"`
+	ReferencedTweets []referencedTweet `json:"referenced_tweets"`
+	Attachments      struct {
+		MediaKeys []string `json:"media_keys"`
+	} `json:"attachments"`
+}
+
+type media struct {
+	MediaKey        string `json:"media_key"`
+	Type            string `json:"type"`
+	URL             string `json:"url"`
+	PreviewImageURL string `json:"preview_image_url"`
+}
+
+type meta struct {
+	ResultCount int    `json:"result_count"`
+	NewestID    string `json:"newest_id"`
+	OldestID    string `json:"oldest_id"`
+	NextToken   string `json:"next_token"`
+}
+
+// timelineResponse is a page of posts: mentions, search, a user's posts, or
+// a lookup by ids.
+type timelineResponse struct {
+	Data     []tweet `json:"data"`
+	Includes struct {
+		Users []apiUser `json:"users"`
+		Media []media   `json:"media"`
+	} `json:"includes"`
+	Meta   meta       `json:"meta"`
+	Errors []apiError `json:"errors"`
+}
+
+type createTweetReply struct {
+	InReplyToTweetID string `json:"in_reply_to_tweet_id"`
+}
+
+type createTweetRequest struct {
+	Text  string            `json:"text"`
+	Reply *createTweetReply `json:"reply,omitempty"`
+}
+
+type createTweetResponse struct {
+	Data struct {
+		ID   string `json:"id"`
+		Text string `json:"text"`
+	} `json:"data"`
+}
+
+// posts resolves the page's posts against its includes, in the page's order.
+func (r *timelineResponse) posts() []platform.Post {
+	users := make(map[string]apiUser, len(r.Includes.Users))
+	for _, u := range r.Includes.Users {
+		users[u.ID] = u
+	}
+	medias := make(map[string]media, len(r.Includes.Media))
+	for _, m := range r.Includes.Media {
+		medias[m.MediaKey] = m
+	}
+	out := make([]platform.Post, 0, len(r.Data))
+	for _, t := range r.Data {
+		if t.ID == "" {
+			continue
+		}
+		p := platform.Post{
+			ID:             t.ID,
+			ConversationID: t.ConversationID,
+			Text:           unescapeText(t.Text),
+			Author:         platform.User{ID: t.AuthorID},
+			Metrics:        t.PublicMetrics.metrics(),
+		}
+		if u, ok := users[t.AuthorID]; ok && t.AuthorID != "" {
+			p.Author = u.user()
+		}
+		if ts, err := time.Parse(time.RFC3339, t.CreatedAt); err == nil {
+			p.CreatedAt = ts.UTC()
+		}
+		for _, ref := range t.ReferencedTweets {
+			if ref.Type == "replied_to" {
+				p.InReplyToID = ref.ID
+				break
+			}
+		}
+		for _, k := range t.Attachments.MediaKeys {
+			m := medias[k]
+			if m.URL != "" {
+				p.MediaURL = m.URL
+				break
+			}
+			if m.PreviewImageURL != "" {
+				p.MediaURL = m.PreviewImageURL
+				break
+			}
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// partialError turns an entry of "errors" inside a 200 into the refusal it
+// stands for, with the HTTP status its problem type implies.
+func partialError(e apiError) *platform.Error {
+	status := http.StatusBadRequest
+	switch {
+	case strings.HasSuffix(e.Type, "/resource-not-found") || e.Title == "Not Found Error":
+		status = http.StatusNotFound
+	case strings.HasSuffix(e.Type, "/not-authorized-for-resource") || e.Title == "Authorization Error",
+		strings.HasSuffix(e.Type, "/resource-unavailable"):
+		status = http.StatusForbidden
+	}
+	title, detail := e.Title, e.Detail
+	if title == "" {
+		title = http.StatusText(status)
+	}
+	if detail == "" {
+		detail = e.Message
+	}
+	return &platform.Error{Status: status, Title: title, Detail: detail}
+}
+
+// responseError turns a non-2xx answer into a *platform.Error, in X's words.
+func responseError(resp *http.Response, body []byte) *platform.Error {
+	pe := &platform.Error{Status: resp.StatusCode}
+	var p problem
+	if err := json.Unmarshal(body, &p); err == nil {
+		pe.Title, pe.Detail = p.Title, p.Detail
+		var msgs []string
+		for _, e := range p.Errors {
+			switch {
+			case e.Message != "":
+				msgs = append(msgs, e.Message)
+			case e.Detail != "":
+				msgs = append(msgs, e.Detail)
+			}
+		}
+		if len(msgs) > 0 {
+			switch {
+			case strings.HasSuffix(pe.Detail, "."):
+				pe.Detail += " "
+			case pe.Detail != "":
+				pe.Detail += ": "
+			}
+			pe.Detail += strings.Join(msgs, "; ")
+		}
+	} else if s := snippet(body); s != "" {
+		pe.Detail = s
+	}
+	if pe.Title == "" {
+		pe.Title = http.StatusText(resp.StatusCode)
+	}
+	if resp.StatusCode == http.StatusTooManyRequests {
+		pe.RetryAt = retryAt(resp.Header)
+	}
+	return pe
+}
+
+// retryAt reads when a rate limit lifts: x-rate-limit-reset (unix seconds),
+// or else Retry-After (seconds or an HTTP date).
+func retryAt(h http.Header) time.Time {
+	if v := strings.TrimSpace(h.Get("x-rate-limit-reset")); v != "" {
+		if sec, err := strconv.ParseInt(v, 10, 64); err == nil && sec > 0 {
+			return time.Unix(sec, 0).UTC()
+		}
+	}
+	if v := strings.TrimSpace(h.Get("Retry-After")); v != "" {
+		if sec, err := strconv.Atoi(v); err == nil && sec >= 0 {
+			return time.Now().Add(time.Duration(sec) * time.Second).UTC()
+		}
+		if t, err := http.ParseTime(v); err == nil {
+			return t.UTC()
+		}
+	}
+	return time.Time{}
+}
+
+// unescapeText undoes the HTML escaping X applies to post text (only &, <
+// and >). "&amp;" goes last so that an escaped "&lt;" stays literal.
+func unescapeText(s string) string {
+	if !strings.Contains(s, "&") {
+		return s
+	}
+	s = strings.ReplaceAll(s, "&lt;", "<")
+	s = strings.ReplaceAll(s, "&gt;", ">")
+	return strings.ReplaceAll(s, "&amp;", "&")
+}
+
+// normalizeText is s as FindPublished compares it: unescaped, with runs of
+// white space made single spaces and every link (which X rewrites to t.co)
+// reduced to a placeholder.
+func normalizeText(s string) string {
+	words := strings.Fields(unescapeText(s))
+	for i, w := range words {
+		if strings.HasPrefix(w, "https://") || strings.HasPrefix(w, "http://") {
+			words[i] = "<link>"
+		}
+	}
+	return strings.Join(words, " ")
+}
+
+// idLess reports whether post id a is older than b: numerically for X's
+// decimal ids, by string otherwise, decimal ids before any other (a total
+// order, so that sorting odd ids stays consistent).
+func idLess(a, b string) bool {
+	da, db := isDigits(a), isDigits(b)
+	if da != db {
+		return da
+	}
+	if da {
+		a, b = strings.TrimLeft(a, "0"), strings.TrimLeft(b, "0")
+		if len(a) != len(b) {
+			return len(a) < len(b)
+		}
+	}
+	return a < b
+}
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// sortNewestFirst orders posts by id, newest first.
+func sortNewestFirst(posts []platform.Post) {
+	slices.SortStableFunc(posts, func(a, b platform.Post) int {
+		switch {
+		case idLess(b.ID, a.ID):
+			return -1
+		case idLess(a.ID, b.ID):
+			return 1
+		}
+		return 0
+	})
+}

@@ -1,0 +1,474 @@
+// Package x is a thin typed client for the X API v2, implementing
+// platform.Platform with OAuth 1.0a user-context requests.
+//
+// The client never retries: every refusal is returned as a *platform.Error
+// (wrapped with an "x: " prefix) so that the task layer can decide, with
+// platform.Temporary and platform.RateLimited, whether and when to try again.
+package x
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/dghubble/oauth1"
+
+	"infernal/pkg/platform"
+)
+
+// DefaultBaseURL is the X API's address, used when Config.BaseURL is empty.
+const DefaultBaseURL = "https://api.x.com"
+
+// UserAgent is the User-Agent header sent with every request.
+const UserAgent = "infernal-x/1.0 (+https://github.com/dghubble/oauth1)"
+
+const (
+	// maxBodyBytes bounds how much of a response body is read.
+	maxBodyBytes = 5 << 20
+	// maxPages bounds how many pages of one timeline a single read follows.
+	maxPages = 5
+	// pageSize is max_results for timelines (X allows 5..100, search 10..100).
+	pageSize = 100
+	// lookupBatch is how many ids GET /2/tweets accepts at once.
+	lookupBatch = 100
+	// defaultTimeout is the HTTP timeout when Config.HTTPClient is nil.
+	defaultTimeout = 30 * time.Second
+)
+
+// Field lists requested for every post read, so that a Post can be filled.
+const (
+	tweetFields = "created_at,conversation_id,public_metrics,referenced_tweets,attachments,author_id"
+	expansions  = "author_id,attachments.media_keys"
+	userFields  = "username,name,profile_image_url"
+	mediaFields = "url,preview_image_url"
+)
+
+// Config holds what the client needs to reach X on the persona's behalf.
+type Config struct {
+	// BaseURL is the API root, DefaultBaseURL when empty.
+	BaseURL string
+	// APIKey and APISecret are the app's consumer credentials.
+	APIKey    string
+	APISecret string
+	// AccessToken and AccessSecret are the persona's user-context token.
+	AccessToken  string
+	AccessSecret string
+	// HTTPClient, when set, supplies the transport, timeout, redirect policy
+	// and cookie jar; requests are signed on top of its transport.
+	HTTPClient *http.Client
+}
+
+// Client talks to the X API v2. It is safe for concurrent use.
+type Client struct {
+	base string
+	http *http.Client
+}
+
+var _ platform.Platform = (*Client)(nil)
+
+// New checks cfg and returns a client signing every request with OAuth 1.0a.
+func New(cfg Config) (*Client, error) {
+	var missing []string
+	for _, f := range []struct{ name, value string }{
+		{"APIKey", cfg.APIKey},
+		{"APISecret", cfg.APISecret},
+		{"AccessToken", cfg.AccessToken},
+		{"AccessSecret", cfg.AccessSecret},
+	} {
+		if strings.TrimSpace(f.value) == "" {
+			missing = append(missing, f.name)
+		}
+	}
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("x: config: missing %s", strings.Join(missing, ", "))
+	}
+	base := strings.TrimSpace(cfg.BaseURL)
+	if base == "" {
+		base = DefaultBaseURL
+	}
+	u, err := url.Parse(base)
+	if err != nil {
+		return nil, fmt.Errorf("x: config: BaseURL: %w", err)
+	}
+	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
+		return nil, fmt.Errorf("x: config: BaseURL %q is not an http(s) URL without query", base)
+	}
+
+	hc := cfg.HTTPClient
+	if hc == nil {
+		hc = &http.Client{Timeout: defaultTimeout}
+	}
+	// oauth1 takes its base transport from a client stored in the context.
+	ctx := context.WithValue(context.Background(), oauth1.HTTPClient, hc)
+	signed := oauth1.NewConfig(cfg.APIKey, cfg.APISecret).
+		Client(ctx, oauth1.NewToken(cfg.AccessToken, cfg.AccessSecret))
+	signed.Timeout = hc.Timeout
+	signed.CheckRedirect = hc.CheckRedirect
+	signed.Jar = hc.Jar
+
+	return &Client{base: strings.TrimRight(base, "/"), http: signed}, nil
+}
+
+// Name returns "x", the platform's name in stored rows.
+func (c *Client) Name() string { return "x" }
+
+// Me returns the persona's own account (GET /2/users/me).
+func (c *Client) Me(ctx context.Context) (platform.User, error) {
+	var resp userResponse
+	if err := c.get(ctx, "/2/users/me", url.Values{"user.fields": {userFields}}, &resp); err != nil {
+		return platform.User{}, fmt.Errorf("x: me: %w", err)
+	}
+	if resp.Data == nil || resp.Data.ID == "" {
+		if len(resp.Errors) > 0 {
+			return platform.User{}, fmt.Errorf("x: me: %w", partialError(resp.Errors[0]))
+		}
+		return platform.User{}, errors.New("x: me: response has no user")
+	}
+	return resp.Data.user(), nil
+}
+
+// Mentions returns posts mentioning userID newer than sinceID, newest first
+// (GET /2/users/:id/mentions), following at most a few pages.
+func (c *Client) Mentions(ctx context.Context, userID, sinceID string) (platform.Page, error) {
+	if err := required("user id", userID); err != nil {
+		return platform.Page{}, fmt.Errorf("x: mentions: %w", err)
+	}
+	page, err := c.timeline(ctx, "/2/users/"+url.PathEscape(userID)+"/mentions", sinceID, nil, "pagination_token")
+	if err != nil {
+		return platform.Page{}, fmt.Errorf("x: mentions of %s: %w", userID, err)
+	}
+	return page, nil
+}
+
+// Search returns recent posts matching query newer than sinceID, newest
+// first (GET /2/tweets/search/recent). Recent search refuses a since_id older
+// than its seven-day window; such a stale cursor is dropped, since every
+// post the search can still see is newer than it.
+func (c *Client) Search(ctx context.Context, query, sinceID string) (platform.Page, error) {
+	if err := required("query", query); err != nil {
+		return platform.Page{}, fmt.Errorf("x: search: %w", err)
+	}
+	q := url.Values{"query": {query}}
+	page, err := c.timeline(ctx, "/2/tweets/search/recent", sinceID, q, "next_token")
+	if err != nil && sinceID != "" && staleSinceID(err) {
+		page, err = c.timeline(ctx, "/2/tweets/search/recent", "", q, "next_token")
+	}
+	if err != nil {
+		return platform.Page{}, fmt.Errorf("x: search %q: %w", query, err)
+	}
+	return page, nil
+}
+
+// UserByUsername looks an account up by its handle, with or without the @
+// (GET /2/users/by/username/:username). An unknown handle gives a
+// *platform.Error with Status 404.
+func (c *Client) UserByUsername(ctx context.Context, username string) (platform.User, error) {
+	name := strings.TrimPrefix(strings.TrimSpace(username), "@")
+	if err := required("username", name); err != nil {
+		return platform.User{}, fmt.Errorf("x: user by username: %w", err)
+	}
+	var resp userResponse
+	err := c.get(ctx, "/2/users/by/username/"+url.PathEscape(name), url.Values{"user.fields": {userFields}}, &resp)
+	if err != nil {
+		return platform.User{}, fmt.Errorf("x: user @%s: %w", name, err)
+	}
+	if resp.Data == nil || resp.Data.ID == "" {
+		perr := &platform.Error{Status: http.StatusNotFound, Title: "Not Found Error", Detail: "Could not find user with username: [" + name + "]."}
+		if len(resp.Errors) > 0 {
+			perr = partialError(resp.Errors[0])
+		}
+		return platform.User{}, fmt.Errorf("x: user @%s not found: %w", name, perr)
+	}
+	return resp.Data.user(), nil
+}
+
+// UserPosts returns userID's own posts newer than sinceID, newest first
+// (GET /2/users/:id/tweets), following at most a few pages.
+func (c *Client) UserPosts(ctx context.Context, userID, sinceID string) (platform.Page, error) {
+	if err := required("user id", userID); err != nil {
+		return platform.Page{}, fmt.Errorf("x: user posts: %w", err)
+	}
+	page, err := c.timeline(ctx, userTweetsPath(userID), sinceID, nil, "pagination_token")
+	if err != nil {
+		return platform.Page{}, fmt.Errorf("x: posts of %s: %w", userID, err)
+	}
+	return page, nil
+}
+
+// Publish posts text (POST /2/tweets), as a reply to inReplyToID when it is
+// not empty. The returned Post has the new id and the text as X stored it;
+// its CreatedAt is when X accepted it, by this machine's clock, and its
+// Author is left empty (X does not say it; Me does).
+func (c *Client) Publish(ctx context.Context, text, inReplyToID string) (platform.Post, error) {
+	body := createTweetRequest{Text: text}
+	if inReplyToID != "" {
+		body.Reply = &createTweetReply{InReplyToTweetID: inReplyToID}
+	}
+	var resp createTweetResponse
+	if err := c.post(ctx, "/2/tweets", body, &resp); err != nil {
+		return platform.Post{}, fmt.Errorf("x: publish: %w", err)
+	}
+	if resp.Data.ID == "" {
+		return platform.Post{}, errors.New("x: publish: response has no post id")
+	}
+	stored := resp.Data.Text
+	if stored == "" {
+		stored = text
+	}
+	return platform.Post{
+		ID:          resp.Data.ID,
+		InReplyToID: inReplyToID,
+		Text:        unescapeText(stored),
+		CreatedAt:   time.Now().UTC(),
+	}, nil
+}
+
+// FindPublished reads authorID's recent posts (GET /2/users/:id/tweets) for
+// one that replies to inReplyToID or, when inReplyToID is empty, one with the
+// same text (X's HTML escaping undone, white space runs collapsed and links
+// compared as links, since X rewrites them to t.co). For a reply it stops at
+// posts older than the one answered, which the reply cannot precede.
+func (c *Client) FindPublished(ctx context.Context, authorID, inReplyToID, text string) (platform.Post, bool, error) {
+	if err := required("author id", authorID); err != nil {
+		return platform.Post{}, false, fmt.Errorf("x: find published: %w", err)
+	}
+	var (
+		found  platform.Post
+		ok     bool
+		target = normalizeText(text)
+	)
+	err := c.pages(ctx, userTweetsPath(authorID), timelineQuery(nil, ""), "pagination_token", func(r *timelineResponse) bool {
+		older := false
+		for _, p := range r.posts() {
+			switch {
+			case inReplyToID != "" && p.InReplyToID == inReplyToID:
+				found, ok = p, true
+				return false
+			case inReplyToID == "" && p.InReplyToID == "" && (p.Text == text || normalizeText(p.Text) == target):
+				found, ok = p, true
+				return false
+			case inReplyToID != "" && idLess(p.ID, inReplyToID):
+				older = true
+			}
+		}
+		return !older
+	})
+	if err != nil {
+		return platform.Post{}, false, fmt.Errorf("x: find published by %s: %w", authorID, err)
+	}
+	return found, ok, nil
+}
+
+// Metrics returns the public counters of ids (GET /2/tweets?ids=, up to 100
+// ids a request). Ids X reports as errors (deleted, protected, unknown) are
+// absent from the map.
+func (c *Client) Metrics(ctx context.Context, ids []string) (map[string]platform.Metrics, error) {
+	uniq := make([]string, 0, len(ids))
+	seen := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		if id != "" && !seen[id] {
+			seen[id] = true
+			uniq = append(uniq, id)
+		}
+	}
+	out := make(map[string]platform.Metrics, len(uniq))
+	for batch := range slices.Chunk(uniq, lookupBatch) {
+		var resp timelineResponse
+		q := url.Values{"ids": {strings.Join(batch, ",")}, "tweet.fields": {"public_metrics"}}
+		if err := c.get(ctx, "/2/tweets", q, &resp); err != nil {
+			return nil, fmt.Errorf("x: metrics: %w", err)
+		}
+		for _, t := range resp.Data {
+			if seen[t.ID] {
+				out[t.ID] = t.PublicMetrics.metrics()
+			}
+		}
+	}
+	return out, nil
+}
+
+// timeline reads up to maxPages pages of path newer than sinceID and returns
+// them newest first, with the newest id as the next cursor.
+func (c *Client) timeline(ctx context.Context, path, sinceID string, extra url.Values, tokenParam string) (platform.Page, error) {
+	var (
+		page platform.Page
+		seen = map[string]bool{}
+	)
+	err := c.pages(ctx, path, timelineQuery(extra, sinceID), tokenParam, func(r *timelineResponse) bool {
+		if page.NewestID == "" && r.Meta.NewestID != "" {
+			page.NewestID = r.Meta.NewestID
+		}
+		for _, p := range r.posts() {
+			if !seen[p.ID] {
+				seen[p.ID] = true
+				page.Posts = append(page.Posts, p)
+			}
+		}
+		return true
+	})
+	if err != nil {
+		return platform.Page{}, err
+	}
+	sortNewestFirst(page.Posts)
+	if len(page.Posts) > 0 && (page.NewestID == "" || idLess(page.NewestID, page.Posts[0].ID)) {
+		page.NewestID = page.Posts[0].ID
+	}
+	return page, nil
+}
+
+// pages GETs path, then follows meta.next_token (sent back as tokenParam)
+// while each returns true, for at most maxPages requests.
+func (c *Client) pages(ctx context.Context, path string, q url.Values, tokenParam string, each func(*timelineResponse) bool) error {
+	for range maxPages {
+		var resp timelineResponse
+		if err := c.get(ctx, path, q, &resp); err != nil {
+			return err
+		}
+		if len(resp.Data) == 0 && len(resp.Errors) > 0 && resp.Meta == (meta{}) {
+			// Nothing but errors: the timeline itself is unreadable.
+			return partialError(resp.Errors[0])
+		}
+		if !each(&resp) || resp.Meta.NextToken == "" || len(resp.Data) == 0 {
+			return nil
+		}
+		q.Set(tokenParam, resp.Meta.NextToken)
+	}
+	return nil
+}
+
+// timelineQuery is extra plus the fields and expansions every post read asks
+// for, and since_id when set.
+func timelineQuery(extra url.Values, sinceID string) url.Values {
+	q := url.Values{
+		"max_results":  {strconv.Itoa(pageSize)},
+		"tweet.fields": {tweetFields},
+		"expansions":   {expansions},
+		"user.fields":  {userFields},
+		"media.fields": {mediaFields},
+	}
+	for k, v := range extra {
+		q[k] = slices.Clone(v)
+	}
+	if sinceID != "" {
+		q.Set("since_id", sinceID)
+	}
+	return q
+}
+
+func userTweetsPath(userID string) string {
+	return "/2/users/" + url.PathEscape(userID) + "/tweets"
+}
+
+// required refuses an empty argument the way X would, as a final 400, so
+// that a caller's mistake is not retried forever.
+func required(what, value string) error {
+	if strings.TrimSpace(value) != "" {
+		return nil
+	}
+	return &platform.Error{Status: http.StatusBadRequest, Title: "Invalid Request", Detail: what + " is empty (refused before sending)"}
+}
+
+// staleSinceID reports whether err is recent search refusing its since_id.
+func staleSinceID(err error) bool {
+	var pe *platform.Error
+	return errors.As(err, &pe) && pe.Status == http.StatusBadRequest &&
+		strings.Contains(strings.ToLower(pe.Detail), "since_id")
+}
+
+// get sends a signed GET and decodes the JSON answer into out.
+func (c *Client) get(ctx context.Context, path string, q url.Values, out any) error {
+	return c.do(ctx, http.MethodGet, path, q, nil, out)
+}
+
+// post sends a signed POST with body as JSON and decodes the answer into out.
+func (c *Client) post(ctx context.Context, path string, body, out any) error {
+	b, err := json.Marshal(body)
+	if err != nil {
+		return fmt.Errorf("encode request: %w", err)
+	}
+	return c.do(ctx, http.MethodPost, path, nil, b, out)
+}
+
+// do sends one request. A non-2xx answer becomes a *platform.Error, a
+// transport failure a *platform.Error with Status 0.
+func (c *Client) do(ctx context.Context, method, path string, q url.Values, body []byte, out any) error {
+	u := c.base + path
+	if len(q) > 0 {
+		u += "?" + encodeQuery(q)
+	}
+	var rd io.Reader
+	if body != nil {
+		rd = bytes.NewReader(body)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, u, rd)
+	if err != nil {
+		return fmt.Errorf("build request: %w", err)
+	}
+	req.Header.Set("User-Agent", UserAgent)
+	req.Header.Set("Accept", "application/json")
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return &platform.Error{Err: err}
+	}
+	defer resp.Body.Close()
+	data, readErr := io.ReadAll(io.LimitReader(resp.Body, maxBodyBytes+1))
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		return responseError(resp, data)
+	}
+	if readErr != nil {
+		return &platform.Error{Status: 0, Err: fmt.Errorf("read %s %s: %w", method, path, readErr)}
+	}
+	if len(data) > maxBodyBytes {
+		return fmt.Errorf("%s %s: response body exceeds %d bytes", method, path, maxBodyBytes)
+	}
+	if err := json.Unmarshal(data, out); err != nil {
+		return fmt.Errorf("%s %s: decode %d response: %w (body starts %q)", method, path, resp.StatusCode, err, snippet(data))
+	}
+	return nil
+}
+
+// encodeQuery percent-encodes q per RFC 3986 (spaces as %20, not +), with
+// sorted keys, the form X documents and OAuth 1.0a signs.
+func encodeQuery(q url.Values) string {
+	keys := slices.Sorted(func(yield func(string) bool) {
+		for k := range q {
+			if !yield(k) {
+				return
+			}
+		}
+	})
+	var b strings.Builder
+	for _, k := range keys {
+		for _, v := range q[k] {
+			if b.Len() > 0 {
+				b.WriteByte('&')
+			}
+			b.WriteString(oauth1.PercentEncode(k))
+			b.WriteByte('=')
+			b.WriteString(oauth1.PercentEncode(v))
+		}
+	}
+	return b.String()
+}
+
+// snippet is the start of a body, for error messages.
+func snippet(b []byte) string {
+	const n = 120
+	s := strings.TrimSpace(string(b))
+	if len(s) > n {
+		s = s[:n] + "…"
+	}
+	return s
+}

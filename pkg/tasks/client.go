@@ -1,0 +1,89 @@
+package tasks
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/hibiken/asynq"
+	"github.com/redis/go-redis/v9"
+)
+
+// Client enqueues the pipeline's tasks.
+type Client struct {
+	asynq     *asynq.Client
+	inspector *asynq.Inspector
+	redis     redis.UniversalClient
+}
+
+// NewClient connects to the Redis at redisURL.
+func NewClient(redisURL string) (*Client, error) {
+	opt, err := asynq.ParseRedisURI(redisURL)
+	if err != nil {
+		return nil, fmt.Errorf("tasks: REDIS_URL: %w", err)
+	}
+	rc, ok := opt.MakeRedisClient().(redis.UniversalClient)
+	if !ok {
+		return nil, errors.New("tasks: REDIS_URL: unsupported redis connection")
+	}
+	return &Client{asynq: asynq.NewClientFromRedisClient(rc), inspector: asynq.NewInspectorFromRedisClient(rc), redis: rc}, nil
+}
+
+// Close releases the Redis connections.
+func (c *Client) Close() error {
+	return c.redis.Close()
+}
+
+// Ping checks that Redis answers.
+func (c *Client) Ping(ctx context.Context) error {
+	if err := c.redis.Ping(ctx).Err(); err != nil {
+		return fmt.Errorf("tasks: redis ping: %w", err)
+	}
+	return nil
+}
+
+// Inspector returns the asynq inspector on the same Redis.
+func (c *Client) Inspector() *asynq.Inspector { return c.inspector }
+
+// Redis returns the underlying Redis client, for the queue dashboard.
+func (c *Client) Redis() redis.UniversalClient { return c.redis }
+
+// EnqueueDraft asks for post id to be drafted. A draft task already queued or
+// kept for the post is not doubled.
+func (c *Client) EnqueueDraft(ctx context.Context, id int64) error {
+	t, err := NewDraftTask(id)
+	if err != nil {
+		return err
+	}
+	return c.enqueueOnce(ctx, t)
+}
+
+// EnqueueSend asks for the approved post id to be sent, once.
+func (c *Client) EnqueueSend(ctx context.Context, id int64) error {
+	t, err := NewSendTask(id)
+	if err != nil {
+		return err
+	}
+	return c.enqueueOnce(ctx, t)
+}
+
+// EnqueuePeriodic enqueues one run of a periodic task now; a run already
+// queued within its uniqueness window is not doubled.
+func (c *Client) EnqueuePeriodic(ctx context.Context, typ string) error {
+	t, err := NewPeriodicTask(typ)
+	if err != nil {
+		return err
+	}
+	if _, err := c.asynq.EnqueueContext(ctx, t); err != nil && !errors.Is(err, asynq.ErrDuplicateTask) {
+		return fmt.Errorf("tasks: enqueue %s: %w", typ, err)
+	}
+	return nil
+}
+
+// enqueueOnce enqueues a task with a TaskID; one that already exists counts as done.
+func (c *Client) enqueueOnce(ctx context.Context, t *asynq.Task) error {
+	if _, err := c.asynq.EnqueueContext(ctx, t); err != nil && !errors.Is(err, asynq.ErrTaskIDConflict) {
+		return fmt.Errorf("tasks: enqueue %s: %w", t.Type(), err)
+	}
+	return nil
+}

@@ -1,0 +1,109 @@
+// Package tasks is the pipeline's work carried by Redis through asynq: the
+// task type names, their payloads and constructors, the queues they run in,
+// and (in handlers.go) what the worker does with each.
+package tasks
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/hibiken/asynq"
+)
+
+// Task type names.
+const (
+	TypeScanMentions      = "scan:mentions"
+	TypeScanConversations = "scan:conversations"
+	TypeScanTargeted      = "scan:targeted"
+	TypeGenerateProfile   = "generate:profile"
+	TypeDraftPost         = "draft:post"
+	TypeSendPost          = "send:post"
+	TypeRefreshMetrics    = "refresh:metrics"
+	TypeReconcile         = "reconcile"
+)
+
+// Queues, by priority: sending first, drafting next, scanning last.
+const (
+	QueueCritical = "critical"
+	QueueDefault  = "default"
+	QueueLow      = "low"
+)
+
+// QueuePriorities weighs the queues for the worker.
+var QueuePriorities = map[string]int{QueueCritical: 6, QueueDefault: 3, QueueLow: 1}
+
+// PostPayload names the post a draft or send task works on.
+type PostPayload struct {
+	PostID int64 `json:"post_id"`
+}
+
+// ScanPayload is the payload of the periodic tasks; it carries nothing but
+// is decoded strictly, so garbage is refused.
+type ScanPayload struct{}
+
+// NewDraftTask asks for a draft of post id. Its TaskID makes one post
+// drafted by one task.
+func NewDraftTask(id int64) (*asynq.Task, error) {
+	return newPostTask(TypeDraftPost, id,
+		asynq.TaskID(DraftTaskID(id)), asynq.Queue(QueueDefault),
+		asynq.MaxRetry(8), asynq.Timeout(2*time.Minute), asynq.Retention(24*time.Hour))
+}
+
+// NewSendTask asks for the approved post id to be sent. Its TaskID is the row
+// id, so one approval is sent by one task.
+func NewSendTask(id int64) (*asynq.Task, error) {
+	return newPostTask(TypeSendPost, id,
+		asynq.TaskID(SendTaskID(id)), asynq.Queue(QueueCritical),
+		asynq.MaxRetry(25), asynq.Timeout(time.Minute), asynq.Retention(24*time.Hour))
+}
+
+// DraftTaskID is the TaskID of post id's draft task.
+func DraftTaskID(id int64) string { return "draft:" + strconv.FormatInt(id, 10) }
+
+// SendTaskID is the TaskID of post id's send task.
+func SendTaskID(id int64) string { return "send:" + strconv.FormatInt(id, 10) }
+
+func newPostTask(typ string, id int64, opts ...asynq.Option) (*asynq.Task, error) {
+	if id <= 0 {
+		return nil, fmt.Errorf("tasks: %s: bad post id %d", typ, id)
+	}
+	b, err := json.Marshal(PostPayload{PostID: id})
+	if err != nil {
+		return nil, fmt.Errorf("tasks: %s: %w", typ, err)
+	}
+	return asynq.NewTask(typ, b, opts...), nil
+}
+
+// periodic lists the periodic task types with their queue, timeout and the
+// Unique TTL that keeps two schedulers from doubling a run. The TTL stays
+// below the shortest sensible period; a fixed TaskID is never used, since an
+// archived run would then block every later one.
+var periodic = map[string]struct {
+	queue   string
+	timeout time.Duration
+	unique  time.Duration
+	retry   int
+}{
+	TypeScanMentions:      {QueueLow, 2 * time.Minute, 25 * time.Second, 3},
+	TypeScanConversations: {QueueLow, 2 * time.Minute, 25 * time.Second, 3},
+	TypeScanTargeted:      {QueueLow, 3 * time.Minute, 25 * time.Second, 3},
+	TypeGenerateProfile:   {QueueDefault, 2 * time.Minute, 25 * time.Second, 3},
+	TypeRefreshMetrics:    {QueueLow, 2 * time.Minute, 25 * time.Second, 2},
+	TypeReconcile:         {QueueDefault, time.Minute, 25 * time.Second, 1},
+}
+
+// NewPeriodicTask builds a task of one of the periodic types.
+func NewPeriodicTask(typ string) (*asynq.Task, error) {
+	p, ok := periodic[typ]
+	if !ok {
+		return nil, fmt.Errorf("tasks: %q is not a periodic task", typ)
+	}
+	b, err := json.Marshal(ScanPayload{})
+	if err != nil {
+		return nil, fmt.Errorf("tasks: %s: %w", typ, err)
+	}
+	return asynq.NewTask(typ, b, asynq.Queue(p.queue), asynq.Timeout(p.timeout), asynq.MaxRetry(p.retry),
+		asynq.Unique(p.unique), asynq.Retention(time.Hour)), nil
+}
