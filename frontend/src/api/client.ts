@@ -1,0 +1,81 @@
+// The one way the app talks to the server: the SWR fetcher for reads and
+// send() for actions. Both add the admin's bearer token when one is stored
+// and turn a non-OK answer into an ApiError that carries the HTTP status.
+
+export const TOKEN_KEY = 'token';
+
+export function getToken(): string | null {
+  try {
+    return window.localStorage.getItem(TOKEN_KEY);
+  } catch {
+    return null;
+  }
+}
+
+export function setToken(token: string): void {
+  window.localStorage.setItem(TOKEN_KEY, token);
+}
+
+export function clearToken(): void {
+  try {
+    window.localStorage.removeItem(TOKEN_KEY);
+  } catch {
+    // Storage unavailable: nothing to clear.
+  }
+}
+
+/** An error answer: status is the HTTP status, message the server's `error` text when it sent one. */
+export class ApiError extends Error {
+  readonly status: number;
+  /** The server's own message ({"error": "..."}), when there was one. */
+  readonly serverMessage?: string;
+
+  constructor(status: number, serverMessage?: string) {
+    super(serverMessage || `HTTP ${status}`);
+    this.name = 'ApiError';
+    this.status = status;
+    this.serverMessage = serverMessage;
+  }
+}
+
+export function statusOf(err: unknown): number | undefined {
+  return err instanceof ApiError ? err.status : undefined;
+}
+
+async function request<T>(method: string, url: string, body?: unknown): Promise<T> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  const token = getToken();
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+
+  const res = await fetch(url, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!res.ok) {
+    let message: string | undefined;
+    try {
+      const data: unknown = await res.json();
+      if (data && typeof data === 'object' && typeof (data as { error?: unknown }).error === 'string') {
+        message = (data as { error: string }).error;
+      }
+    } catch {
+      // Not JSON: keep the status alone.
+    }
+    throw new ApiError(res.status, message);
+  }
+  if (res.status === 204) return null as T;
+  const text = await res.text();
+  return (text ? JSON.parse(text) : null) as T;
+}
+
+/** The SWR fetcher registered in <SWRConfig>: GET the key. */
+export function fetcher<T>(url: string): Promise<T> {
+  return request<T>('GET', url);
+}
+
+/** POST an action; body is sent as JSON when given. */
+export function send<T>(url: string, body?: unknown): Promise<T> {
+  return request<T>('POST', url, body);
+}

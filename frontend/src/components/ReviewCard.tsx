@@ -1,0 +1,161 @@
+import { useId, useState } from 'react';
+import type { Post } from '../api/types';
+import { isTooLong, weightedLength } from '../lib/length';
+import { num } from '../lib/numbers';
+import { formatAge, formatTimestamp, relativeTime } from '../lib/time';
+import { CharCounter } from './CharCounter';
+
+export const TOO_LONG_BUTTON = 'Response Too Long';
+export const TOO_LONG_NOTE = "Response exceeds Twitter's limit";
+
+interface Props {
+  post: Post;
+  now: number;
+  busy: boolean;
+  /** edited is the admin's text when it differs from the draft, else undefined. */
+  onApprove: (post: Post, edited: string | undefined) => void;
+  onReject: (post: Post) => void;
+}
+
+/** One draft under review: the original post, its figures, the editable response and the verdict buttons. */
+export function ReviewCard({ post, now, busy, onApprove, onReject }: Props) {
+  const original = post.proposed_response ?? '';
+  const [draft, setDraft] = useState(original);
+  const [avatarFailed, setAvatarFailed] = useState(false);
+  const ids = useId();
+  const length = weightedLength(draft);
+  const tooLong = isTooLong(length);
+  const empty = draft.trim() === '';
+  const edited = draft !== original;
+  const handle = post.author_username ? `@${post.author_username}` : '';
+  const name = post.original_post_user || handle || 'The persona';
+
+  return (
+    <article
+      className={`review-card${tooLong ? ' is-too-long' : ''}`}
+      aria-labelledby={`${ids}-title`}
+      data-testid="review-card"
+      data-post-id={post.id}
+    >
+      <header className="review-head">
+        {post.author_profile_image && !avatarFailed ? (
+          <img
+            className="avatar"
+            src={post.author_profile_image}
+            alt=""
+            width={44}
+            height={44}
+            loading="lazy"
+            referrerPolicy="no-referrer"
+            onError={() => setAvatarFailed(true)}
+          />
+        ) : (
+          <span className="avatar avatar-placeholder" aria-hidden="true">
+            {name.replace(/^@/, '').charAt(0).toUpperCase() || '?'}
+          </span>
+        )}
+        <div className="review-who">
+          <h3 id={`${ids}-title`} className="review-name">
+            {name}
+          </h3>
+          <p className="review-sub">
+            {handle && <span>{handle}</span>}
+            <time dateTime={post.created_at} title={formatTimestamp(post.created_at)}>
+              {relativeTime(post.created_at, now)}
+            </time>
+          </p>
+        </div>
+        <ul className="badges" aria-label="Tags">
+          {post.category && <li className="badge badge-sin">{post.category}</li>}
+          {post.is_mention && <li className="badge">Mention</li>}
+          {post.is_profile_tweet && <li className="badge">Profile Tweet</li>}
+        </ul>
+      </header>
+
+      {post.original_post_text && (
+        <blockquote className="review-original" data-testid="original-text">
+          {post.original_post_text}
+        </blockquote>
+      )}
+      {post.media_url && (
+        <p className="review-media">
+          <a href={post.media_url} target="_blank" rel="noopener noreferrer">
+            View attached media<span className="visually-hidden"> (opens in a new tab)</span>
+          </a>
+        </p>
+      )}
+
+      <dl className="review-metrics">
+        <div>
+          <dt>Likes</dt>
+          <dd data-testid="likes">{num(post.likes_count)}</dd>
+        </div>
+        <div>
+          <dt>Retweets</dt>
+          <dd data-testid="retweets">{num(post.retweets_count)}</dd>
+        </div>
+        <div>
+          <dt>Replies</dt>
+          <dd data-testid="replies">{num(post.replies_count)}</dd>
+        </div>
+        <div>
+          <dt>Engagement</dt>
+          <dd data-testid="engagement">{num(post.engagement_score)}</dd>
+        </div>
+        <div>
+          <dt>Age</dt>
+          <dd>{formatAge(post.age_seconds)}</dd>
+        </div>
+        <div>
+          <dt>Post</dt>
+          <dd>#{post.id}</dd>
+        </div>
+        <div className="review-metric-wide">
+          <dt>Original post</dt>
+          <dd className="mono">{post.original_post_id || '—'}</dd>
+        </div>
+      </dl>
+
+      <div className="field">
+        <label htmlFor={`${ids}-response`}>Proposed response</label>
+        <textarea
+          id={`${ids}-response`}
+          className="review-response"
+          rows={4}
+          value={draft}
+          onChange={(e) => setDraft(e.target.value)}
+          aria-describedby={`${ids}-count`}
+          aria-invalid={tooLong || undefined}
+        />
+      </div>
+      <CharCounter length={length} id={`${ids}-count`} />
+      {tooLong && (
+        <p className="review-warning" data-testid="too-long">
+          {TOO_LONG_NOTE}
+        </p>
+      )}
+      {edited && (
+        <p className="review-edited">
+          Edited: the edited text will be posted.{' '}
+          <button type="button" className="link-button" onClick={() => setDraft(original)}>
+            Undo edits
+          </button>
+        </p>
+      )}
+
+      <div className="review-actions">
+        <button
+          type="button"
+          className="btn btn-success"
+          disabled={busy || tooLong || empty}
+          onClick={() => onApprove(post, edited ? draft : undefined)}
+        >
+          {tooLong ? TOO_LONG_BUTTON : 'Approve'}
+        </button>
+        <button type="button" className="btn btn-danger" disabled={busy} onClick={() => onReject(post)}>
+          Reject
+        </button>
+      </div>
+    </article>
+  );
+}

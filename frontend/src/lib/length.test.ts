@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { counterLevel, fillPercent, isTooLong, RESPONSE_LIMIT, weightedLength } from './length';
+
+describe('weightedLength', () => {
+  it('counts plain Latin text one per character', () => {
+    expect(weightedLength('')).toBe(0);
+    expect(weightedLength('hello')).toBe(5);
+    expect(weightedLength('a'.repeat(280))).toBe(280);
+  });
+
+  it('counts an emoji as two', () => {
+    expect(weightedLength('hi 😀')).toBe(5);
+    expect(weightedLength('👨‍👩‍👧')).toBe(2);
+  });
+
+  it('counts CJK characters as two', () => {
+    expect(weightedLength('地獄')).toBe(4);
+  });
+
+  it('counts any link as 23', () => {
+    expect(weightedLength('https://example.com/a/very/long/path/indeed/that/goes/on')).toBe(23);
+    expect(weightedLength('see example.com')).toBe(4 + 23);
+  });
+});
+
+describe('counterLevel', () => {
+  it('is normal up to 90% of the limit', () => {
+    expect(counterLevel(0)).toBe('normal');
+    expect(counterLevel(252)).toBe('normal');
+  });
+
+  it('warns above 90%', () => {
+    expect(counterLevel(253)).toBe('warning');
+    expect(counterLevel(280)).toBe('warning');
+  });
+
+  it('is an error over the limit', () => {
+    expect(counterLevel(281)).toBe('error');
+  });
+
+  it('follows a custom limit', () => {
+    expect(counterLevel(9, 10)).toBe('normal');
+    expect(counterLevel(10, 10)).toBe('warning');
+    expect(counterLevel(11, 10)).toBe('error');
+  });
+});
+
+describe('isTooLong and fillPercent', () => {
+  it('allows exactly the limit', () => {
+    expect(isTooLong(RESPONSE_LIMIT)).toBe(false);
+    expect(isTooLong(RESPONSE_LIMIT + 1)).toBe(true);
+  });
+
+  it('caps the bar at 100%', () => {
+    expect(fillPercent(0)).toBe(0);
+    expect(fillPercent(140)).toBe(50);
+    expect(fillPercent(560)).toBe(100);
+  });
+});

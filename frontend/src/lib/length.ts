@@ -1,0 +1,33 @@
+import twitterText from 'twitter-text';
+
+/** The platform's limit on a response's weighted length. */
+export const RESPONSE_LIMIT = 280;
+/** Above this share of the limit the counter warns. */
+export const WARNING_RATIO = 0.9;
+
+export type CounterLevel = 'normal' | 'warning' | 'error';
+
+/**
+ * The length of a text as the platform counts it (twitter-text v3 weighting:
+ * links count 23, emoji and most non-Latin characters count 2).
+ */
+export function weightedLength(text: string): number {
+  return twitterText.parseTweet(text).weightedLength;
+}
+
+/** normal up to 90 % of the limit, warning above 90 %, error over the limit. */
+export function counterLevel(length: number, limit: number = RESPONSE_LIMIT): CounterLevel {
+  if (length > limit) return 'error';
+  if (length > limit * WARNING_RATIO) return 'warning';
+  return 'normal';
+}
+
+export function isTooLong(length: number, limit: number = RESPONSE_LIMIT): boolean {
+  return length > limit;
+}
+
+/** The share of the limit used, as a percentage for a progress bar, capped at 100. */
+export function fillPercent(length: number, limit: number = RESPONSE_LIMIT): number {
+  if (limit <= 0 || length <= 0) return 0;
+  return Math.min(100, (length / limit) * 100);
+}
