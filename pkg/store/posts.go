@@ -141,14 +141,14 @@ func (s *Store) SaveDraft(ctx context.Context, id int64, d Draft) error {
 		return fmt.Errorf("store: save draft %d: %w", id, err)
 	}
 	if tag.RowsAffected() == 0 {
-		return s.stateError(ctx, id, "save draft")
+		return s.stateError(ctx, id, "save draft", post.StatusDrafting)
 	}
 	return nil
 }
 
 // FailDraft marks a post that could not be drafted as failed, keeping why.
 func (s *Store) FailDraft(ctx context.Context, id int64, reason string) error {
-	return s.transition(ctx, id, "fail draft", `status = 'failed', error = $2`, `status = 'drafting'`, reason)
+	return s.transition(ctx, id, "fail draft", `status = 'failed', error = $2`, post.StatusDrafting, reason)
 }
 
 // Approve moves a pending post to approved, storing an edited response first
@@ -193,7 +193,7 @@ func (s *Store) Reject(ctx context.Context, id int64) (post.Post, error) {
 	if !errors.Is(err, pgx.ErrNoRows) {
 		return post.Post{}, fmt.Errorf("store: reject post %d: %w", id, err)
 	}
-	return post.Post{}, s.stateError(ctx, id, "reject post")
+	return post.Post{}, s.stateError(ctx, id, "reject post", post.StatusPending)
 }
 
 // BeginSend marks an approved post as being sent and returns it; started is
@@ -236,7 +236,7 @@ func (s *Store) MarkPosted(ctx context.Context, id int64, responseID string, pos
 
 // FailSend marks an approved post as failed with the platform's message.
 func (s *Store) FailSend(ctx context.Context, id int64, reason string) error {
-	return s.transition(ctx, id, "fail send", `status = 'failed', error = $2`, `status = 'approved'`, reason)
+	return s.transition(ctx, id, "fail send", `status = 'failed', error = $2`, post.StatusApproved, reason)
 }
 
 // NoteError keeps the latest transient error on a post without changing its state.
@@ -247,27 +247,27 @@ func (s *Store) NoteError(ctx context.Context, id int64, reason string) error {
 	return nil
 }
 
-// transition applies set to post id when where holds, else reports why not.
-func (s *Store) transition(ctx context.Context, id int64, what, set, where, reason string) error {
-	tag, err := s.pool.Exec(ctx, `UPDATE posts SET `+set+`, updated_at = now() WHERE id = $1 AND `+where, id, reason)
+// transition applies set to post id when it is in status from, else reports why not.
+func (s *Store) transition(ctx context.Context, id int64, what, set string, from post.Status, reason string) error {
+	tag, err := s.pool.Exec(ctx, `UPDATE posts SET `+set+`, updated_at = now() WHERE id = $1 AND status = $3`, id, reason, from)
 	if err != nil {
 		return fmt.Errorf("store: %s %d: %w", what, id, err)
 	}
 	if tag.RowsAffected() == 0 {
-		return s.stateError(ctx, id, what)
+		return s.stateError(ctx, id, what, from)
 	}
 	return nil
 }
 
-// stateError explains why a guarded update touched nothing: no such post, or
-// a post in another state.
-func (s *Store) stateError(ctx context.Context, id int64, what string) error {
+// stateError explains why an update guarded by status want touched nothing:
+// no such post, or a post in another state.
+func (s *Store) stateError(ctx context.Context, id int64, what string, want post.Status) error {
 	var status string
 	err := s.pool.QueryRow(ctx, `SELECT status FROM posts WHERE id = $1`, id).Scan(&status)
 	if err != nil {
 		return notFound(err, fmt.Sprintf("%s %d", what, id))
 	}
-	return fmt.Errorf("store: %s %d: %w: it is %s", what, id, ErrConflict, status)
+	return fmt.Errorf("store: %s %d: %w: it is %s, not %s", what, id, ErrConflict, status, want)
 }
 
 // IDsInStatus returns the ids of posts in status whose last change is older
@@ -332,7 +332,7 @@ func (s *Store) DeleteDraft(ctx context.Context, id int64) error {
 		return fmt.Errorf("store: delete draft %d: %w", id, err)
 	}
 	if tag.RowsAffected() == 0 {
-		return s.stateError(ctx, id, "delete draft")
+		return s.stateError(ctx, id, "delete draft", post.StatusDrafting)
 	}
 	return nil
 }
