@@ -1,0 +1,340 @@
+// Package offline is the embedded default writer: a deterministic,
+// in-character generator that needs no network and no model. It files each
+// post under a sin by keyword cues, picks one of several dozen lines written
+// for that sin, and weaves in the post's topic, always within the platform's
+// weighted limit.
+package offline
+
+import (
+	"bufio"
+	"context"
+	_ "embed"
+	"fmt"
+	"hash/fnv"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"infernal/pkg/post"
+	"infernal/pkg/writer"
+)
+
+//go:embed lines.txt
+var linesFile string
+
+// Name is what the offline writer calls itself in logs.
+const Name = "offline"
+
+// anySin is the header of the lines that serve every sin.
+const anySin = "any"
+
+// maxTopicRunes caps a word taken from a post, so that no line outgrows the limit.
+const maxTopicRunes = 24
+
+// Writer is the offline writer. Its zero value is not usable; call New.
+type Writer struct {
+	persona string
+	// lines holds the lines per kind and sin; sin anySin serves every sin.
+	lines map[lineKey][]string
+	// now seeds profile posts that carry no text; see Write.
+	now func() time.Time
+}
+
+type lineKey struct {
+	kind writer.Kind
+	sin  string
+}
+
+// New returns an offline writer speaking as persona (the handle, without the
+// @), used when a request names no persona. It panics if the embedded lines
+// are malformed, which the package's tests rule out.
+func New(persona string) *Writer {
+	lines, err := parseLines(linesFile)
+	if err != nil {
+		panic(err)
+	}
+	return &Writer{persona: strings.TrimPrefix(persona, "@"), lines: lines, now: time.Now}
+}
+
+// Name identifies the writer in logs.
+func (w *Writer) Name() string { return Name }
+
+// Write drafts a response to req.
+//
+// A reply is a pure function of the request: the same post gets the same
+// answer. Its sin comes from keyword cues in the post (see Classify) or, when
+// there are none, from a hash of the post; its topic is the cue's subject, or
+// a word quoted from the post, or a stand-in when the post has no usable word.
+//
+// A profile post uses req.PostText, when set, as its theme and seed, so it is
+// deterministic too; with no PostText it is seeded by the clock, so that each
+// "Generate New Profile Tweet" gives a new post.
+//
+// When req.PreviousDraft is set the answer is shorter than PreviousLength (or
+// than the previous draft's weighted length). Every answer fits the platform's
+// limit. The parameters recorded are post.DefaultLLMParameter.
+func (w *Writer) Write(ctx context.Context, req writer.Request) (writer.Draft, error) {
+	if err := ctx.Err(); err != nil {
+		return writer.Draft{}, fmt.Errorf("offline: %w", err)
+	}
+	var sin post.Category
+	var topic string
+	var seed uint64
+	switch req.Kind {
+	case writer.KindReply:
+		seed = hash(string(req.Kind), req.Author, req.PostText)
+		sin, topic = replySubject(req.PostText, seed)
+	case writer.KindProfile:
+		if req.PostText != "" {
+			seed = hash(string(req.Kind), req.PostText)
+		} else {
+			seed = hash(string(req.Kind), w.now().UTC().Format(time.RFC3339Nano))
+		}
+		sin, topic = profileSubject(req.PostText, seed)
+	default:
+		return writer.Draft{}, fmt.Errorf("offline: unknown kind %q", req.Kind)
+	}
+
+	persona := strings.TrimPrefix(req.Persona, "@")
+	if persona == "" {
+		persona = w.persona
+	}
+	if persona == "" {
+		persona = "infernal"
+	}
+	limit := post.MaxLength
+	if req.PreviousDraft != "" {
+		prev := req.PreviousLength
+		if prev <= 0 {
+			prev = post.WeightedLength(req.PreviousDraft)
+		}
+		limit = min(limit, prev-1)
+	}
+
+	pool := append(append([]string(nil), w.lines[lineKey{req.Kind, string(sin)}]...), w.lines[lineKey{req.Kind, anySin}]...)
+	text := choose(pool, seed, limit, req.PreviousDraft, func(line string) string {
+		return render(line, topic, sin, persona)
+	})
+	return writer.Draft{
+		Text:             text,
+		Category:         sin,
+		Temperature:      post.DefaultLLMParameter,
+		PresencePenalty:  post.DefaultLLMParameter,
+		FrequencyPenalty: post.DefaultLLMParameter,
+	}, nil
+}
+
+// choose renders the lines of pool from the one seed picks onwards and
+// returns the first whose weighted length is within limit and which differs
+// from previous; when none is, it returns the shortest rendering.
+func choose(pool []string, seed uint64, limit int, previous string, render func(string) string) string {
+	start := int(seed % uint64(len(pool)))
+	shortest, shortestLen := "", 0
+	for i := range pool {
+		text := render(pool[(start+i)%len(pool)])
+		n := post.WeightedLength(text)
+		if n > 0 && n <= limit && text != previous {
+			return text
+		}
+		if shortest == "" || n < shortestLen {
+			shortest, shortestLen = text, n
+		}
+	}
+	return shortest
+}
+
+// replySubject returns the sin and topic of a mortal's post.
+func replySubject(text string, seed uint64) (post.Category, string) {
+	if m := findCue(text); m.found {
+		return m.cue.sin, m.cue.topic
+	}
+	sin := post.Categories[seed%uint64(len(post.Categories))]
+	if word := salientWord(text, seed); word != "" {
+		return sin, "\u201c" + word + "\u201d"
+	}
+	standIns := []string{"this confession", "this little post", "that thought", "this mood", "your take", "this whole situation"}
+	return sin, standIns[(seed>>8)%uint64(len(standIns))]
+}
+
+// profileSubject returns the sin and topic of a profile post: the theme's cue
+// when it has one, else a sin and one of its subjects picked by seed.
+func profileSubject(theme string, seed uint64) (post.Category, string) {
+	if m := findCue(theme); m.found {
+		return m.cue.sin, m.cue.topic
+	}
+	sin := post.Categories[seed%uint64(len(post.Categories))]
+	var topics []string
+	for _, c := range cueTable() {
+		if c.sin == sin {
+			topics = append(topics, c.topic)
+		}
+	}
+	return sin, topics[(seed>>8)%uint64(len(topics))]
+}
+
+var (
+	linkPattern    = regexp.MustCompile(`(?i)\b(?:https?://|www\.)\S+`)
+	mentionPattern = regexp.MustCompile(`@\w+`)
+)
+
+// salientWord picks a word of the post worth quoting back: a hashtag's word
+// when there is one, else one of the two longest words that are no stop words,
+// by seed. It returns "" when the post has none (a post in a script written
+// without spaces, say).
+func salientWord(text string, seed uint64) string {
+	text = linkPattern.ReplaceAllString(text, " ")
+	text = mentionPattern.ReplaceAllString(text, " ")
+	var tags, words []string
+	seen, stop := map[string]bool{}, stopWords()
+	for _, field := range strings.Fields(text) {
+		isTag := strings.HasPrefix(field, "#")
+		for _, w := range strings.FieldsFunc(field, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsMark(r) }) {
+			lw := strings.ToLower(w)
+			if seen[lw] || stop[lw] || !wordSized(w) {
+				continue
+			}
+			seen[lw] = true
+			if isTag {
+				tags = append(tags, w)
+			} else {
+				words = append(words, w)
+			}
+		}
+	}
+	if len(tags) > 0 {
+		return tags[seed%uint64(len(tags))]
+	}
+	if len(words) == 0 {
+		return ""
+	}
+	sort.SliceStable(words, func(i, j int) bool {
+		return utf8.RuneCountInString(words[i]) > utf8.RuneCountInString(words[j])
+	})
+	// Among the two longest words, short ones only when nothing longer exists.
+	n := 1
+	if len(words) > 1 && utf8.RuneCountInString(words[1]) >= 5 {
+		n = 2
+	}
+	return words[(seed>>16)%uint64(n)]
+}
+
+// wordSized reports whether w is long enough to mean something and short
+// enough to quote: four letters or more, two or more in Hangul or Han.
+func wordSized(w string) bool {
+	n := utf8.RuneCountInString(w)
+	if n > maxTopicRunes {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(w)
+	if unicode.In(r, unicode.Hangul, unicode.Han, unicode.Hiragana, unicode.Katakana) {
+		return n >= 2 && n <= 8
+	}
+	return n >= 4
+}
+
+// stopWordList holds common words of the spaced languages mortals post in
+// that say nothing about a post.
+const stopWordList = `
+		this that with have from they what when your just like about been were will would there their them then than
+		some more very really only also into over after before because could should being doing going every still even
+		much make made know think today time here where which while these those thing things people again never always
+		something anything nothing everyone someone anyone everything guys literally actually right need want getting
+		said says tell told went back well good sure maybe yeah okay gonna wanna kinda pretty another first last
+		para pero como esto esta este todo todos porque cuando donde algo nada mucho tengo estoy otra otro hace
+		pour avec dans mais plus tout tous cette comme sont suis être avoir fait quand aussi très jour encore rien
+		oder aber nicht eine einen sich auch noch schon heute wieder mein meine dass wenn immer für über sehr habe
+		isso esse essa está estou muito hoje ainda tudo mais quem você
+		это что как когда меня очень сегодня опять снова потому просто тоже`
+
+// stopWords returns stopWordList as a set.
+func stopWords() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(stopWordList) {
+		m[w] = true
+	}
+	return m
+}
+
+// render fills a line's placeholders.
+func render(line, topic string, sin post.Category, persona string) string {
+	return strings.NewReplacer(
+		"{topic}", topic,
+		"{Topic}", capitalise(topic),
+		"{sin}", string(sin),
+		"{Sin}", capitalise(string(sin)),
+		"{persona}", persona,
+	).Replace(line)
+}
+
+// capitalise upper-cases the first letter of s, past any opening quote.
+func capitalise(s string) string {
+	for i, r := range s {
+		if unicode.IsLetter(r) {
+			return s[:i] + string(unicode.ToUpper(r)) + s[i+utf8.RuneLen(r):]
+		}
+	}
+	return s
+}
+
+// hash is the FNV-1a hash of parts, each followed by a zero byte.
+func hash(parts ...string) uint64 {
+	h := fnv.New64a()
+	for _, p := range parts {
+		h.Write([]byte(p))
+		h.Write([]byte{0})
+	}
+	return h.Sum64()
+}
+
+// parseLines reads the embedded lines file: [kind sin] headers, one line per
+// line, # comments and blank lines skipped.
+func parseLines(src string) (map[lineKey][]string, error) {
+	lines := map[lineKey][]string{}
+	var key *lineKey
+	sc := bufio.NewScanner(strings.NewReader(src))
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		switch {
+		case line == "" || strings.HasPrefix(line, "#"):
+		case strings.HasPrefix(line, "["):
+			f := strings.Fields(strings.Trim(line, "[]"))
+			if len(f) != 2 || !strings.HasSuffix(line, "]") {
+				return nil, fmt.Errorf("offline: lines.txt:%d: bad header %q", n, line)
+			}
+			k := lineKey{kind: writer.Kind(f[0]), sin: f[1]}
+			if k.kind != writer.KindReply && k.kind != writer.KindProfile {
+				return nil, fmt.Errorf("offline: lines.txt:%d: unknown kind %q", n, f[0])
+			}
+			if _, err := post.ParseCategory(k.sin); err != nil && k.sin != anySin {
+				return nil, fmt.Errorf("offline: lines.txt:%d: %w", n, err)
+			}
+			key = &k
+		case key == nil:
+			return nil, fmt.Errorf("offline: lines.txt:%d: line before any header", n)
+		default:
+			lines[*key] = append(lines[*key], line)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("offline: lines.txt: %w", err)
+	}
+	for _, kind := range []writer.Kind{writer.KindReply, writer.KindProfile} {
+		for _, sin := range append([]string{anySin}, categoryNames()...) {
+			if len(lines[lineKey{kind, sin}]) == 0 {
+				return nil, fmt.Errorf("offline: lines.txt: no lines for %s %s", kind, sin)
+			}
+		}
+	}
+	return lines, nil
+}
+
+func categoryNames() []string {
+	out := make([]string, len(post.Categories))
+	for i, c := range post.Categories {
+		out[i] = string(c)
+	}
+	return out
+}

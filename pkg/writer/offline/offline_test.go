@@ -1,0 +1,363 @@
+package offline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"infernal/pkg/post"
+	"infernal/pkg/writer"
+)
+
+func reply(text string) writer.Request {
+	return writer.Request{Kind: writer.KindReply, Persona: "infernal_ai", PostText: text, Author: "mortal_1"}
+}
+
+func TestClassify(t *testing.T) {
+	tests := []struct {
+		name   string
+		text   string
+		want   post.Category
+		wantOK bool
+	}{
+		{name: "coffee", text: "Third coffee and it's not even 10am", want: "gluttony", wantOK: true},
+		{name: "pineapple pizza beats pizza", text: "pineapple pizza is elite, fight me", want: "gluttony", wantOK: true},
+		{name: "monday beats hate", text: "I hate Mondays so much", want: "sloth", wantOK: true},
+		{name: "camel hashtag", text: "#MondayMotivation who?", want: "sloth", wantOK: true},
+		{name: "crypto", text: "Bought the dip. The dip kept dipping. #bitcoin", want: "greed", wantOK: true},
+		{name: "deadline", text: "Deadline at 5, started at 4:30.", want: "wrath", wantOK: true},
+		{name: "due date is not a date", text: "the due date moved again", want: "wrath", wantOK: true},
+		{name: "ex", text: "my ex just got engaged lol", want: "envy", wantOK: true},
+		{name: "date", text: "first date tonight, wish me luck", want: "lust", wantOK: true},
+		{name: "gym", text: "Leg day done. Can't feel anything.", want: "pride", wantOK: true},
+		{name: "ai", text: "An AI wrote my wedding speech", want: "pride", wantOK: true},
+		{name: "spanish", text: "Odio los lunes, de verdad", want: "sloth", wantOK: true},
+		{name: "french j'ai is not ai", text: "j'ai trop mangé de gâteau", want: "gluttony", wantOK: true},
+		{name: "german", text: "Schon wieder Stau auf der A9", want: "wrath", wantOK: true},
+		{name: "portuguese", text: "O aluguel subiu de novo", want: "greed", wantOK: true},
+		{name: "japanese", text: "月曜日の朝はつらい", want: "sloth", wantOK: true},
+		{name: "korean", text: "커피 없이는 못 살아", want: "gluttony", wantOK: true},
+		{name: "chinese", text: "比特币又跌了", want: "greed", wantOK: true},
+		{name: "russian", text: "Опять пробки на МКАДе", want: "wrath", wantOK: true},
+		{name: "arabic", text: "أحتاج قهوة الآن", want: "gluttony", wantOK: true},
+		{name: "weak cue alone", text: "I'm so angry right now", want: "wrath", wantOK: true},
+		{name: "no cue", text: "The moon looks nice tonight", want: "", wantOK: false},
+		{name: "word inside another word", text: "the synthetic syntax of rentals", want: "", wantOK: false},
+		{name: "empty", text: "", want: "", wantOK: false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, ok := Classify(tt.text)
+			if got != tt.want || ok != tt.wantOK {
+				t.Errorf("Classify(%q) = %q, %v; want %q, %v", tt.text, got, ok, tt.want, tt.wantOK)
+			}
+		})
+	}
+}
+
+func TestWriteReply(t *testing.T) {
+	tests := []struct {
+		name    string
+		text    string
+		want    post.Category
+		wantAny []string // the text mentions one of these
+	}{
+		{name: "cue topic woven in", text: "Need coffee. Immediately.", want: "gluttony", wantAny: []string{"coffee"}},
+		{name: "monday", text: "It's Monday again, somehow", want: "sloth", wantAny: []string{"Monday"}},
+		{name: "quoted word", text: "Synergy, said the man", wantAny: []string{"\u201csynergy\u201d"}},
+		{name: "hashtag preferred", text: "Thinking about the void #existentialism", wantAny: []string{"\u201cexistentialism\u201d"}},
+		{name: "short cjk post quoted whole", text: "今日は雨です", wantAny: []string{"\u201c今日は雨です\u201d"}},
+		{name: "no word uses a stand-in", text: "🔥🔥 https://example.com @someone", wantAny: []string{"this confession", "this little post", "that thought", "this mood", "your take", "this whole situation"}},
+	}
+	w := New("infernal_ai")
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d, err := w.Write(context.Background(), reply(tt.text))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.want != "" && d.Category != tt.want {
+				t.Errorf("category = %q, want %q", d.Category, tt.want)
+			}
+			if _, err := post.ParseCategory(string(d.Category)); err != nil {
+				t.Errorf("category %q is not a sin", d.Category)
+			}
+			found := false
+			for _, sub := range tt.wantAny {
+				found = found || strings.Contains(strings.ToLower(d.Text), strings.ToLower(sub))
+			}
+			if !found {
+				t.Errorf("text %q mentions none of %q", d.Text, tt.wantAny)
+			}
+			if strings.ContainsAny(d.Text, "{}") {
+				t.Errorf("text %q has an unfilled placeholder", d.Text)
+			}
+			if d.Temperature != 0.3 || d.PresencePenalty != 0.3 || d.FrequencyPenalty != 0.3 {
+				t.Errorf("parameters = %v/%v/%v, want 0.3 each", d.Temperature, d.PresencePenalty, d.FrequencyPenalty)
+			}
+		})
+	}
+}
+
+func TestWriteDeterministic(t *testing.T) {
+	w1, w2 := New("infernal_ai"), New("infernal_ai")
+	texts := []string{"coffee", "Mondays, am I right", "見て！新しいiPhone", "", "🔥🔥🔥", "https://example.com/x"}
+	for _, text := range texts {
+		a, err := w1.Write(context.Background(), reply(text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := w2.Write(context.Background(), reply(text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a != b {
+			t.Errorf("Write(%q) not deterministic: %+v vs %+v", text, a, b)
+		}
+	}
+	profile := writer.Request{Kind: writer.KindProfile, Persona: "infernal_ai", PostText: "theme: taxes"}
+	a, _ := w1.Write(context.Background(), profile)
+	b, _ := w2.Write(context.Background(), profile)
+	if a != b {
+		t.Errorf("profile with a theme not deterministic: %+v vs %+v", a, b)
+	}
+}
+
+func TestWriteVariety(t *testing.T) {
+	w := New("infernal_ai")
+	texts := map[string]bool{}
+	sins := map[post.Category]bool{}
+	for i := 0; i < 200; i++ {
+		d, err := w.Write(context.Background(), reply(fmt.Sprintf("Post number %d about my coffee and the weather", i)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		texts[d.Text] = true
+		d, err = w.Write(context.Background(), reply(fmt.Sprintf("random thought %d about the universe", i)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sins[d.Category] = true
+	}
+	if len(texts) < 30 {
+		t.Errorf("200 coffee posts got only %d distinct answers", len(texts))
+	}
+	if len(sins) != len(post.Categories) {
+		t.Errorf("posts without cues fell under %d sins, want all %d", len(sins), len(post.Categories))
+	}
+}
+
+func TestWriteProfileSeededByClock(t *testing.T) {
+	w := New("infernal_ai")
+	base := time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
+	req := writer.Request{Kind: writer.KindProfile, Persona: "infernal_ai"}
+	seen := map[string]bool{}
+	for i := 0; i < 50; i++ {
+		at := base.Add(time.Duration(i) * time.Second)
+		w.now = func() time.Time { return at }
+		a, err := w.Write(context.Background(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := w.Write(context.Background(), req)
+		if a != b {
+			t.Fatalf("same clock, different posts: %q vs %q", a.Text, b.Text)
+		}
+		seen[a.Text] = true
+	}
+	if len(seen) < 30 {
+		t.Errorf("50 profile posts at different times gave only %d distinct texts", len(seen))
+	}
+}
+
+func TestWriteWithinLimit(t *testing.T) {
+	long := strings.Repeat("Mondays are a crime against humanity and coffee is the only witness. ", 20)
+	inputs := []string{
+		"", "a", "ok", long, strings.Repeat("🔥", 300), strings.Repeat("👩‍👩‍👧‍👦🇯🇵", 100),
+		strings.Repeat("漢字", 200), strings.Repeat("월요일은 싫어 ", 50),
+		strings.Repeat("https://example.com/very/long/path?with=query ", 10),
+		"Supercalifragilisticexpialidocious-antidisestablishmentarianism pneumonoultramicroscopicsilicovolcanoconiosis",
+		"#ThisIsAVeryLongHashtagThatGoesOnAndOnForeverAndEver", "@someone @else", "¿Por qué el café es tan caro?",
+		"لماذا القهوة غالية جدا", "Почему кофе такой дорогой?", "コーヒー高すぎ", "咖啡太贵了",
+	}
+	for i := 0; i < 300; i++ {
+		inputs = append(inputs, fmt.Sprintf("mortal post %d: %s", i, strings.Repeat("word ", i%60)))
+	}
+	personas := []string{"infernal_ai", "", "a_very_long_persona_handle_x"}
+	w := New("infernal_ai")
+	for _, persona := range personas {
+		for _, in := range inputs {
+			for _, kind := range []writer.Kind{writer.KindReply, writer.KindProfile} {
+				req := writer.Request{Kind: kind, Persona: persona, PostText: in, Author: "someone"}
+				d, err := w.Write(context.Background(), req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !post.WithinLimit(d.Text) {
+					t.Errorf("%s %q: %q weighs %d", kind, in, d.Text, post.WeightedLength(d.Text))
+				}
+			}
+		}
+	}
+}
+
+func TestWriteShorter(t *testing.T) {
+	w := New("infernal_ai")
+	tests := []struct {
+		name string
+		text string
+	}{
+		{name: "coffee", text: "coffee"},
+		{name: "monday", text: "monday"},
+		{name: "no cue", text: "the void stares back"},
+		{name: "cjk", text: "今日は雨です"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req := reply(tt.text)
+			first, err := w.Write(context.Background(), req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			req.PreviousDraft, req.PreviousLength = first.Text, post.WeightedLength(first.Text)
+			second, err := w.Write(context.Background(), req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := post.WeightedLength(second.Text); got >= req.PreviousLength {
+				t.Errorf("asked for shorter than %d, got %d: %q", req.PreviousLength, got, second.Text)
+			}
+			// A previous draft longer than the limit, as from a model, is answered within the limit.
+			req.PreviousDraft, req.PreviousLength = strings.Repeat("x", 400), 400
+			third, _ := w.Write(context.Background(), req)
+			if !post.WithinLimit(third.Text) {
+				t.Errorf("after a 400-long draft got %d", post.WeightedLength(third.Text))
+			}
+			// PreviousLength left at zero is measured from the draft.
+			req.PreviousDraft, req.PreviousLength = first.Text, 0
+			fourth, _ := w.Write(context.Background(), req)
+			if post.WeightedLength(fourth.Text) >= post.WeightedLength(first.Text) {
+				t.Errorf("unmeasured previous: got %q, not shorter than %q", fourth.Text, first.Text)
+			}
+			// No line is shorter than 10: the shortest is returned rather than nothing.
+			req.PreviousDraft, req.PreviousLength = "tiny", 10
+			fifth, _ := w.Write(context.Background(), req)
+			if !post.WithinLimit(fifth.Text) {
+				t.Errorf("impossible request gave %q", fifth.Text)
+			}
+		})
+	}
+}
+
+func TestWriteErrors(t *testing.T) {
+	w := New("infernal_ai")
+	canceled, cancel := context.WithCancel(context.Background())
+	cancel()
+	tests := []struct {
+		name string
+		ctx  context.Context
+		req  writer.Request
+		want error
+	}{
+		{name: "unknown kind", ctx: context.Background(), req: writer.Request{Kind: "haiku"}},
+		{name: "canceled", ctx: canceled, req: reply("hi"), want: context.Canceled},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := w.Write(tt.ctx, tt.req)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			if tt.want != nil && !errors.Is(err, tt.want) {
+				t.Errorf("err = %v, want %v", err, tt.want)
+			}
+			if errors.Is(err, writer.ErrRefused) {
+				t.Errorf("err = %v should not be a refusal", err)
+			}
+		})
+	}
+}
+
+func TestLines(t *testing.T) {
+	lines, err := parseLines(linesFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for key, ls := range lines {
+		for _, l := range ls {
+			if seen[l] {
+				t.Errorf("duplicate line %q", l)
+			}
+			seen[l] = true
+			filled := render(l, "the longest topic in the table", "gluttony", "infernal_ai")
+			if strings.ContainsAny(filled, "{}") {
+				t.Errorf("%v: unknown placeholder in %q", key, l)
+			}
+			if n := post.WeightedLength(render(l, "\u201c"+strings.Repeat("w", maxTopicRunes)+"\u201d", "gluttony", strings.Repeat("p", 15))); n > post.MaxLength {
+				t.Errorf("%v: %q can weigh %d", key, l, n)
+			}
+		}
+	}
+	for _, kind := range []writer.Kind{writer.KindReply, writer.KindProfile} {
+		for _, sin := range post.Categories {
+			n := len(lines[lineKey{kind, string(sin)}]) + len(lines[lineKey{kind, anySin}])
+			if n < 36 {
+				t.Errorf("%s %s has %d lines, want several dozen", kind, sin, n)
+			}
+		}
+	}
+	// Every cue topic fits the lines: no topic is longer than a quoted word.
+	for _, c := range cueTable() {
+		if utf8Len := len([]rune(c.topic)); utf8Len > maxTopicRunes+2 {
+			t.Errorf("topic %q is too long", c.topic)
+		}
+	}
+}
+
+func TestParseLinesErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		src  string
+		want string
+	}{
+		{name: "line before header", src: "hello\n", want: "before any header"},
+		{name: "bad header", src: "[reply]\n", want: "bad header"},
+		{name: "unknown kind", src: "[haiku pride]\nx\n", want: "unknown kind"},
+		{name: "unknown sin", src: "[reply charity]\nx\n", want: "unknown category"},
+		{name: "missing section", src: "[reply pride]\nx\n", want: "no lines for"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := parseLines(tt.src)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("err = %v, want it to mention %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestImplementsWriter(t *testing.T) {
+	var w writer.Writer = New("x")
+	if w.Name() != "offline" {
+		t.Errorf("Name() = %q", w.Name())
+	}
+	d, err := writer.Compose(context.Background(), w, reply("coffee"))
+	if err != nil || !post.WithinLimit(d.Text) {
+		t.Errorf("Compose = %+v, %v", d, err)
+	}
+}
+
+func TestSamples(t *testing.T) {
+	if !testing.Verbose() {
+		t.Skip("prints samples with -v")
+	}
+	w := New("infernal_ai")
+	for _, text := range []string{"Need coffee. Immediately.", "I hate Mondays", "my ex just posted a vacation pic", "Synergy synergy synergy, said the consultant", "今日は雨です", "Bought the dip #crypto"} {
+		d, _ := w.Write(context.Background(), reply(text))
+		t.Logf("%-45q → [%s] %s", text, d.Category, d.Text)
+	}
+}
