@@ -18,4 +18,9 @@ export default defineConfig(
     files: ['e2e/**/*.mjs', 'scripts/**/*.mjs', '*.config.{js,ts}'],
     languageOptions: { globals: globals.node },
   },
+  {
+    // Browser tests hand functions to page.evaluate, which run in the page.
+    files: ['e2e/**/*.mjs'],
+    languageOptions: { globals: { ...globals.node, ...globals.browser } },
+  },
 );

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useNavigate } from 'react-router';
+import { useSWRConfig } from 'swr';
 import { approvePost, generateProfileTweet, logout, rejectPost } from '../api/admin';
 import { ApiError, clearToken, statusOf } from '../api/client';
 import type { Post, PostList, SortBy } from '../api/types';
@@ -68,6 +69,7 @@ export default function AdminDashboard() {
   const [message, setMessage] = useState<string | null>(null);
   const [busyId, setBusyId] = useState<number | null>(null);
   const [generating, setGenerating] = useState(false);
+  const { mutate: mutateCache } = useSWRConfig();
   const tabRefs = useRef<(HTMLButtonElement | null)[]>([]);
 
   const list = useAdminPosts(tab, page, sortBy);
@@ -115,22 +117,22 @@ export default function AdminDashboard() {
     tabRefs.current[next]?.focus();
   }
 
-  function refresh() {
-    void list.mutate();
-    void stats.mutate();
+  /** Every cached admin read is stale: fetch again (cached pages not shown are refetched when shown). */
+  function revalidateAdmin() {
+    void mutateCache((key) => typeof key === 'string' && key.startsWith('/api/posts/'));
   }
 
-  /** After a card left the list: back one page if it was the page's only card, else reload. */
+  /**
+   * After a card left the list: drop it at once, go back one page if it was
+   * the page's only card, and fetch every admin list and the stats again.
+   */
   function afterRemoval(id: number) {
+    void list.mutate((current) => current && { ...current, posts: current.posts.filter((p) => p.id !== id) }, {
+      revalidate: false,
+    });
     const next = pageAfterRemoval(page, posts.length);
-    if (next !== page) {
-      setPage(next);
-    } else {
-      void list.mutate((current) => current && { ...current, posts: current.posts.filter((p) => p.id !== id) }, {
-        revalidate: true,
-      });
-    }
-    void stats.mutate();
+    if (next !== page) setPage(next);
+    revalidateAdmin();
   }
 
   async function approve(post: Post, edited: string | undefined) {
@@ -170,8 +172,7 @@ export default function AdminDashboard() {
     try {
       await generateProfileTweet();
       setMessage(MESSAGES.generated);
-      void list.mutate();
-      void stats.mutate();
+      revalidateAdmin();
     } catch (err) {
       if (!unauthorized(err)) setError(MESSAGES.generateFailed);
     } finally {
@@ -201,7 +202,7 @@ export default function AdminDashboard() {
           <a className="btn btn-ghost" href={OPS_PATH} target="_blank" rel="noopener noreferrer">
             Ops<span className="visually-hidden"> (queue dashboard, opens in a new tab)</span>
           </a>
-          <button type="button" className="btn btn-ghost" onClick={refresh}>
+          <button type="button" className="btn btn-ghost" onClick={revalidateAdmin}>
             Refresh
           </button>
           <button type="button" className="btn btn-primary" onClick={() => void onLogout()}>

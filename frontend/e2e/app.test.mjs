@@ -1,0 +1,581 @@
+// Browser tests: headless Chromium against the real web binary, a seeded
+// Postgres and Redis (see stack.mjs and seed.sql). Run with `npm run test:e2e`
+// after `npm run build`; TEST_DATABASE_URL and TEST_REDIS_URL must be set.
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { gzipSync } from 'node:zlib';
+import twitterText from 'twitter-text';
+import { ADMIN_PASSWORD, ADMIN_USERNAME, DIST, SCREENSHOTS, startStack } from './stack.mjs';
+
+let stack;
+const pageErrors = [];
+
+before(async () => {
+  stack = await startStack();
+}, { timeout: 900_000 });
+
+after(async () => {
+  if (stack) await stack.stop();
+});
+
+/** A new page in a fresh context (own storage and cookies). */
+async function openPage({ width = 1280, height = 900, ...options } = {}) {
+  const context = await stack.browser.newContext({ baseURL: stack.baseURL, viewport: { width, height }, ...options });
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  page.on('pageerror', (err) => pageErrors.push(`${page.url()}: ${err.message}`));
+  return page;
+}
+
+/** Retries fn until it stops throwing, or throws its last error after timeout ms. */
+async function eventually(fn, timeout = 15_000) {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    try {
+      return await fn();
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
+async function text(locator) {
+  await locator.first().waitFor();
+  return (await locator.first().textContent()).trim();
+}
+
+async function expectText(locator, expected) {
+  await eventually(async () => assert.equal(await text(locator), expected));
+}
+
+async function expectCount(locator, n) {
+  await eventually(async () => assert.equal(await locator.count(), n));
+}
+
+function pathOf(page) {
+  return new URL(page.url()).pathname;
+}
+
+async function expectPath(page, path) {
+  await eventually(async () => assert.equal(pathOf(page), path));
+}
+
+function postId(ref) {
+  return Number(stack.db(`SELECT id FROM posts WHERE original_post_id = '${ref}'`));
+}
+
+function statusOf(id) {
+  return stack.db(`SELECT status FROM posts WHERE id = ${id}`);
+}
+
+async function login(page) {
+  await page.goto('/diaries666op/login');
+  await page.getByLabel('Username').fill(ADMIN_USERNAME);
+  await page.getByLabel('Password').fill(ADMIN_PASSWORD);
+  await page.getByRole('button', { name: 'Login', exact: true }).click();
+  await expectPath(page, '/diaries666op/dashboard');
+}
+
+describe('public pages', () => {
+  it('home shows the seeded figures', async () => {
+    const page = await openPage();
+    const scripts = [];
+    page.on('response', (res) => {
+      if (res.url().endsWith('.js')) scripts.push(new URL(res.url()).pathname);
+    });
+    await page.goto('/');
+
+    await expectText(page.getByTestId('posted-sins'), '20');
+    await expectText(page.getByTestId('pending-sins'), '18');
+    await expectText(page.getByTestId('success-rate'), '90.9%');
+
+    // Sin Registry: posted by category with the last 24 h, and the purgatory list.
+    await expectText(page.getByTestId('posted-category-wrath'), 'wrath4+3 (24h)');
+    await expectText(page.getByTestId('posted-category-envy'), 'envy3+3 (24h)');
+    await expectText(page.getByTestId('posted-category-lust'), 'lust1+1 (24h)');
+    await page.getByText('Paperwork Pending in Purgatory', { exact: true }).waitFor();
+    await expectText(page.getByTestId('pending-category-gluttony'), 'gluttony12');
+    await expectText(page.getByTestId('pending-category-pride'), 'pride3');
+
+    // Infernal Metrics.
+    await expectText(page.getByTestId('engagement-total'), '30');
+    await expectText(page.getByTestId('engagement-likes'), '20');
+    await expectText(page.getByTestId('engagement-retweets'), '5');
+    await expectText(page.getByTestId('engagement-replies'), '5');
+    const since = await text(page.getByTestId('engagement-since'));
+    assert.notEqual(since, 'Eternal');
+    assert.notEqual(since, 'TEMPORAL ANOMALY');
+    for (const label of ['Soul Bonds', 'Hellish Echoes', 'Mortal Pleas', '24h Statistics From']) {
+      await page.getByText(label, { exact: true }).waitFor();
+    }
+
+    // Interactions with Mortals: 3 of 6 mentions answered; 3 of the 5 of the last 24 h.
+    await expectText(page.getByTestId('total-mentions'), '6');
+    await expectText(page.getByTestId('total-replies'), '3');
+    await expectText(page.getByTestId('response-rate'), '50%');
+    await expectText(page.getByTestId('mentions-24h'), '5');
+    await expectText(page.getByTestId('replies-24h'), '3');
+    await expectText(page.getByTestId('response-rate-24h'), '60%');
+
+    // The featured latest response is the newest posted item.
+    const latest = stack.db(`SELECT proposed_response FROM posts WHERE status = 'posted' ORDER BY posted_at DESC LIMIT 1`);
+    await expectText(page.getByTestId('latest-response'), latest);
+
+    for (const title of [
+      'WORDS OF THE DAMNED',
+      'Souls Claimed',
+      'Sin Registry',
+      'Infernal Metrics',
+      'Interactions with Mortals',
+      'Infernal Processing',
+      'Infernal Disclaimer',
+    ]) {
+      await page.getByRole('heading', { name: title, exact: true }).waitFor();
+    }
+    await page.getByText('666ms', { exact: true }).waitFor();
+    await page.getByText('24/7', { exact: true }).waitFor();
+    assert.match(await text(page.getByTestId('iso-clock')), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+
+    const follow = page.getByRole('link', { name: /^Follow @infernal_ai/ });
+    assert.equal(await follow.getAttribute('href'), 'https://x.com/infernal_ai');
+    assert.equal(await follow.getAttribute('target'), '_blank');
+    await page.getByRole('link', { name: 'About', exact: true }).waitFor();
+    await page.getByRole('link', { name: "Access Hell's Backroom", exact: true }).waitFor();
+    assert.equal(await page.locator('.particle').count(), 30);
+
+    // The public first load carries no admin code; report its size.
+    assert.ok(scripts.length > 0, 'no script loaded');
+    assert.ok(!scripts.some((s) => /Admin/.test(s)), `admin code on the home page: ${scripts.join(', ')}`);
+    let gz = 0;
+    for (const s of scripts) gz += gzipSync(readFileSync(join(DIST, s)), { level: 9 }).length;
+    console.log(`home page JS: ${scripts.join(', ')}: ${gz} bytes gzip`);
+    await page.context().close();
+  });
+
+  it('home shows the loading screen, then the fallback when nothing was posted', async () => {
+    const page = await openPage();
+    let release;
+    const held = new Promise((r) => (release = r));
+    await page.route('**/api/public/stats', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.route('**/api/public/latest', (route) =>
+      route.fulfill({ status: 404, contentType: 'application/json', body: '{"error":"nothing posted yet"}' }),
+    );
+    await page.goto('/');
+    await page.getByText('BREACHING THE GATES OF HELL', { exact: true }).waitFor();
+    assert.equal(await page.locator('.loading-screen .particle').count(), 15);
+    release();
+    await expectText(page.getByTestId('latest-response'), 'The gates of hell are momentarily sealed...');
+    await page.context().close();
+  });
+
+  it('home defaults every missing number to 0', async () => {
+    const page = await openPage();
+    await page.route('**/api/public/stats', (route) =>
+      route.fulfill({ status: 200, contentType: 'application/json', body: '{"stats":{},"memorable_quotes":[]}' }),
+    );
+    await page.goto('/');
+    for (const id of ['posted-sins', 'pending-sins', 'engagement-total', 'engagement-likes', 'total-mentions', 'mentions-24h']) {
+      await expectText(page.getByTestId(id), '0');
+    }
+    await expectText(page.getByTestId('success-rate'), '0%');
+    await expectText(page.getByTestId('response-rate'), '0%');
+    await expectText(page.getByTestId('response-rate-24h'), '0%');
+    await expectText(page.getByTestId('engagement-since'), 'Eternal');
+    await page.context().close();
+  });
+
+  it('about page', async () => {
+    const page = await openPage({ width: 360, height: 700 });
+    await page.goto('/');
+    await page.getByRole('link', { name: 'About', exact: true }).click();
+    await expectPath(page, '/about');
+    for (const title of ['Advanced Intelligence', 'Complex Network Understanding', 'Dynamic Interactions', 'Community Catalyst']) {
+      await page.getByRole('heading', { name: title, exact: true }).waitFor();
+    }
+    await page.getByRole('heading', { name: 'The Infernal Manifesto' }).waitFor();
+    await page.getByRole('heading', { name: 'Summoning Guidelines' }).waitFor();
+    const bar = page.getByRole('progressbar', { name: 'Reading progress' });
+    assert.equal(await bar.getAttribute('aria-valuenow'), '0');
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    await eventually(async () => assert.equal(await bar.getAttribute('aria-valuenow'), '100'));
+    assert.equal(await page.getByRole('link', { name: /^Follow @infernal_ai/ }).getAttribute('target'), '_blank');
+    await page.getByRole('link', { name: 'Back to the Gates' }).click();
+    await expectPath(page, '/');
+    await page.context().close();
+  });
+
+  it('logs terminal pages through threads and shows one', async () => {
+    const page = await openPage();
+    await page.goto('/');
+    await page.getByRole('link', { name: "Access Hell's Backroom", exact: true }).click();
+    await expectPath(page, '/backroom');
+
+    await expectText(page.getByTestId('terminal-status'), 'INFERNAL CONNECTION ESTABLISHED');
+    const items = page.getByTestId('thread-item');
+    await expectCount(items, 15);
+    await page.getByText('SELECT A CONSCIOUSNESS STREAM', { exact: true }).waitFor();
+    await expectText(page.getByTestId('logs-page'), 'PAGE 1');
+    const prev = page.getByRole('button', { name: 'PREVIOUS', exact: true });
+    const next = page.getByRole('button', { name: 'NEXT', exact: true });
+    assert.equal(await prev.isDisabled(), true);
+
+    // Newest first: the profile broadcast, its preview cut at 100 characters.
+    const broadcast = stack.db(`SELECT proposed_response FROM posts WHERE source = 'profile' AND status = 'posted'`);
+    assert.ok(broadcast.length > 100);
+    await expectText(items.first().locator('.thread-preview'), `${broadcast.slice(0, 100)}...`);
+    await expectText(items.first().locator('.thread-type'), 'CONSCIOUSNESS BROADCAST');
+
+    await next.click();
+    await expectText(page.getByTestId('logs-page'), 'PAGE 2');
+    await expectCount(items, 4);
+    assert.equal(await next.isDisabled(), true);
+    await page.getByText('Mortal musing number 16:', { exact: false }).waitFor();
+    await prev.click();
+    await expectText(page.getByTestId('logs-page'), 'PAGE 1');
+    await expectCount(items, 15);
+
+    // The shared mention conversation holds two messages.
+    await items.filter({ hasText: 'is it ok to skip the gym today?' }).click();
+    const detail = page.getByTestId('thread-detail');
+    await detail.waitFor();
+    await expectCount(detail.getByTestId('log-message'), 2);
+    await detail.getByText('Skipping is a sin. I approve.', { exact: true }).waitFor();
+    await detail.getByText('Patience, mortal. Eternity is long.', { exact: true }).waitFor();
+    await detail.getByText('@lazy_lou', { exact: false }).first().waitFor();
+    assert.equal(await items.filter({ hasText: 'is it ok to skip the gym today?' }).getAttribute('aria-pressed'), 'true');
+
+    await page.getByRole('link', { name: 'Return to the Gates' }).click();
+    await expectPath(page, '/');
+    await page.context().close();
+  });
+
+  it('logs terminal reports errors, bad data, emptiness and bad dates', async () => {
+    const cases = [
+      { status: 500, body: '{"error":"boom"}', expect: ['INFERNAL ERROR: 500', 'INFERNAL CONNECTION DISRUPTED'] },
+      { status: 200, body: '{"nothing":"here"}', expect: ['Invalid data structure', 'INFERNAL CONNECTION DISRUPTED'] },
+      { status: 200, body: '{"threads":[],"pagination":{"hasMore":false}}', expect: ['NO LOGS AVAILABLE'] },
+      {
+        status: 200,
+        body: JSON.stringify({ threads: [{ id: 1, latestTimestamp: 'not-a-date', proposed_response: 'lost in time' }] }),
+        expect: ['TEMPORAL ANOMALY', 'lost in time'],
+      },
+    ];
+    for (const c of cases) {
+      const page = await openPage();
+      await page.route('**/api/public/logs*', (route) =>
+        route.fulfill({ status: c.status, contentType: 'application/json', body: c.body }),
+      );
+      await page.goto('/backroom');
+      for (const t of c.expect) await page.getByText(t, { exact: true }).first().waitFor();
+      const status = await text(page.getByTestId('terminal-status'));
+      assert.equal(
+        status,
+        c.expect[1] === 'INFERNAL CONNECTION DISRUPTED' ? 'CONNECTION TO HELL TEMPORARILY DISRUPTED' : 'INFERNAL CONNECTION ESTABLISHED',
+      );
+      if (status !== 'INFERNAL CONNECTION ESTABLISHED') assert.equal(await page.getByTestId('thread-item').count(), 0);
+      await page.context().close();
+    }
+  });
+
+  it('redirects /login, /dashboard and unknown paths home, replacing history', async () => {
+    const page = await openPage();
+    for (const path of ['/login', '/dashboard', '/no/such/page']) {
+      await page.goto('/about');
+      await expectPath(page, '/about');
+      await page.goto(path);
+      await expectPath(page, '/');
+      await page.getByTestId('posted-sins').waitFor();
+      await page.goBack();
+      await expectPath(page, '/about');
+    }
+    await page.context().close();
+  });
+
+  it('the dashboard without a token sends to the login', async () => {
+    const page = await openPage();
+    await page.goto('/diaries666op/dashboard');
+    await expectPath(page, '/diaries666op/login');
+    await page.getByRole('heading', { name: 'Infernal Bot Admin' }).waitFor();
+    await page.context().close();
+  });
+});
+
+describe('admin', () => {
+  let page;
+
+  before(async () => {
+    page = await openPage();
+  });
+
+  after(async () => {
+    await page?.context().close();
+  });
+
+  it('login needs both fields, and a failure shows Invalid credentials', async () => {
+    await page.goto('/diaries666op/login');
+    const user = page.getByLabel('Username');
+    const pass = page.getByLabel('Password');
+    assert.equal(await user.getAttribute('required'), '');
+    assert.equal(await pass.getAttribute('required'), '');
+    let posted = 0;
+    page.on('request', (req) => {
+      if (req.url().endsWith('/api/auth/login')) posted++;
+    });
+    await page.getByRole('button', { name: 'Login', exact: true }).click();
+    assert.equal(await user.evaluate((el) => el.validity.valueMissing), true);
+    assert.equal(posted, 0, 'the form was sent with empty fields');
+
+    await user.fill(ADMIN_USERNAME);
+    await pass.fill('not-the-password');
+    await page.getByRole('button', { name: 'Login', exact: true }).click();
+    await expectText(page.getByRole('alert'), 'Invalid credentials');
+    assert.equal(pathOf(page), '/diaries666op/login');
+    assert.equal(await page.evaluate(() => localStorage.getItem('token')), null);
+  });
+
+  it('login stores the token and opens the dashboard', async () => {
+    await login(page);
+    assert.ok(await page.evaluate(() => localStorage.getItem('token')));
+    await expectText(page.getByTestId('stat-pending'), '18');
+    await expectText(page.getByTestId('stat-posted'), '20');
+    await expectText(page.getByTestId('stat-rejected'), '2');
+    await expectText(page.getByTestId('stat-mentions'), '3');
+    const tabs = page.getByRole('tab');
+    await expectCount(tabs, 4);
+    assert.deepEqual(await tabs.allTextContents(), ['Pending Sins', 'Mentions', 'Profile Tweets', 'Targeted Users']);
+    assert.equal(await tabs.first().getAttribute('aria-selected'), 'true');
+    await page.getByRole('button', { name: 'Refresh', exact: true }).waitFor();
+    const ops = page.getByRole('link', { name: /^Ops/ });
+    assert.equal(await ops.getAttribute('href'), '/diaries666op/queues/');
+    assert.equal(await ops.getAttribute('target'), '_blank');
+    const res = await page.request.get('/diaries666op/queues/', { headers: { Accept: 'text/html' }, maxRedirects: 0 });
+    assert.equal(res.status(), 200, 'the queue dashboard opens for the logged-in admin');
+  });
+
+  it('pending tab lists ten cards a page with every field, and sorts', async () => {
+    const cards = page.getByTestId('review-card');
+    await expectCount(cards, 10);
+    await expectText(page.getByTestId('page-status'), 'Page 1 of 2');
+    for (const name of ['First', 'Previous', 'Next', 'Last']) {
+      await page.getByRole('button', { name, exact: true }).waitFor();
+    }
+    const first = cards.first();
+    await expectText(first.getByTestId('original-text'), 'Pending mortal post 1: my coffee went cold again');
+    await first.getByRole('heading', { name: 'Coffee Mortal 1' }).waitFor();
+    await first.getByText('@coffee_1', { exact: true }).waitFor();
+    await first.getByText('gluttony', { exact: true }).waitFor();
+    await first.getByText('10m ago', { exact: true }).waitFor();
+    await first.getByRole('link', { name: /View attached media/ }).waitFor();
+    await expectText(first.getByTestId('likes'), '3');
+    await expectText(first.getByTestId('retweets'), '1');
+    await expectText(first.getByTestId('replies'), '1');
+    await expectText(first.getByTestId('engagement'), '7');
+    await first.getByText('conv-pending-1', { exact: true }).waitFor();
+    const draft = stack.db(`SELECT proposed_response FROM posts WHERE original_post_id = 'conv-pending-1'`);
+    assert.equal(await first.getByLabel('Proposed response').inputValue(), draft);
+    await expectText(first.getByTestId('char-counter'), `${twitterText.parseTweet(draft).weightedLength} / 280 characters`);
+
+    const sort = page.getByLabel('Sort By');
+    assert.deepEqual(await sort.locator('option').allTextContents(), [
+      'Most Recent',
+      'Highest Engagement',
+      'Most Likes',
+      'Most Retweets',
+      'Most Replies',
+    ]);
+    await sort.selectOption('likes');
+    await expectText(cards.first().getByTestId('original-text'), 'Pending mortal post 12: my coffee went cold again');
+    await sort.selectOption('retweets');
+    await expectText(cards.first().getByTestId('original-text'), 'Pending mortal post 5: my coffee went cold again');
+
+    // Changing sort goes back to page 1.
+    await page.getByRole('button', { name: 'Next', exact: true }).click();
+    await expectText(page.getByTestId('page-status'), 'Page 2 of 2');
+    await sort.selectOption('date');
+    await expectText(page.getByTestId('page-status'), 'Page 1 of 2');
+    await expectText(cards.first().getByTestId('original-text'), 'Pending mortal post 1: my coffee went cold again');
+  });
+
+  it('approve, with an edited response, and the last card of a page goes back one page', async () => {
+    const cards = page.getByTestId('review-card');
+    await page.getByRole('button', { name: 'Last', exact: true }).click();
+    await expectText(page.getByTestId('page-status'), 'Page 2 of 2');
+    await expectCount(cards, 2);
+
+    const id11 = postId('conv-pending-11');
+    const id12 = postId('conv-pending-12');
+    const card11 = page.locator(`[data-testid="review-card"][data-post-id="${id11}"]`);
+    const edited = 'Edited in the fire.';
+    await card11.getByLabel('Proposed response').fill(edited);
+    await expectText(card11.getByTestId('char-counter'), '19 / 280 characters');
+    await card11.getByRole('button', { name: 'Approve', exact: true }).click();
+    await expectText(page.getByTestId('banner-success'), 'Post approved and response sent successfully!');
+    await expectCount(card11, 0);
+    await expectCount(cards, 1);
+    assert.match(statusOf(id11), /^(approved|posted)$/);
+    assert.equal(stack.db(`SELECT proposed_response FROM posts WHERE id = ${id11}`), edited);
+
+    // The only card left on page 2: approving it goes back to page 1.
+    await page.locator(`[data-testid="review-card"][data-post-id="${id12}"]`).getByRole('button', { name: 'Approve' }).click();
+    await expectText(page.getByTestId('banner-success'), 'Post approved and response sent successfully!');
+    await expectCount(cards, 10);
+    await expectCount(page.getByTestId('pagination'), 0);
+    assert.match(statusOf(id12), /^(approved|posted)$/);
+    const draft12 = stack.db(`SELECT proposed_response FROM posts WHERE id = ${id12}`);
+    assert.match(draft12, /^Draft reply 12:/, 'an unedited approval keeps the draft');
+  });
+
+  it('an approve the server refuses shows its message', async () => {
+    const id = postId('conv-pending-1');
+    stack.db(`UPDATE posts SET status = 'rejected', rejected_at = now() WHERE id = ${id}`);
+    const card = page.locator(`[data-testid="review-card"][data-post-id="${id}"]`);
+    await card.getByRole('button', { name: 'Approve', exact: true }).click();
+    const banner = await text(page.getByTestId('banner-error'));
+    assert.match(banner, /^Failed to approve post: .+/);
+    assert.equal(statusOf(id), 'rejected');
+  });
+
+  it('mentions tab: a too-long draft cannot be approved, and reject works', async () => {
+    await page.getByRole('tab', { name: 'Mentions' }).click();
+    // Changing tab clears the banners.
+    await expectCount(page.getByTestId('banner-error'), 0);
+    await expectCount(page.getByTestId('banner-success'), 0);
+    const cards = page.getByTestId('review-card');
+    await expectCount(cards, 3);
+
+    const long = page.locator(`[data-testid="review-card"][data-post-id="${postId('mention-pending-long')}"]`);
+    const tooLong = long.getByRole('button', { name: 'Response Too Long', exact: true });
+    assert.equal(await tooLong.isDisabled(), true);
+    await long.getByText("Response exceeds Twitter's limit", { exact: true }).waitFor();
+    await expectText(long.getByTestId('char-counter'), '325 / 280 characters');
+    assert.equal(await long.locator('.counter').getAttribute('data-level'), 'error');
+    assert.equal(await long.getByRole('button', { name: 'Approve', exact: true }).count(), 0);
+
+    // The counter follows an edit: 260 is a warning, 100 is normal and approvable.
+    await long.getByLabel('Proposed response').fill('x'.repeat(260));
+    await expectText(long.getByTestId('char-counter'), '260 / 280 characters');
+    assert.equal(await long.locator('.counter').getAttribute('data-level'), 'warning');
+    await long.getByLabel('Proposed response').fill('y'.repeat(100));
+    assert.equal(await long.locator('.counter').getAttribute('data-level'), 'normal');
+    assert.equal(await long.getByRole('button', { name: 'Approve', exact: true }).isDisabled(), false);
+    await expectCount(long.getByText("Response exceeds Twitter's limit"), 0);
+    await long.getByRole('button', { name: 'Undo edits' }).click();
+    assert.equal(await long.getByRole('button', { name: 'Response Too Long' }).isDisabled(), true);
+
+    const id = postId('mention-pending-1');
+    await page.locator(`[data-testid="review-card"][data-post-id="${id}"]`).getByRole('button', { name: 'Reject' }).click();
+    await expectText(page.getByTestId('banner-success'), 'Post rejected successfully');
+    await expectCount(cards, 2);
+    assert.equal(statusOf(id), 'rejected');
+    await expectText(page.getByTestId('stat-mentions'), '2');
+  });
+
+  it('profile tab generates a new profile tweet', async () => {
+    assert.equal(await page.getByRole('button', { name: 'Generate New Profile Tweet' }).count(), 0);
+    await page.getByRole('tab', { name: 'Profile Tweets' }).click();
+    await expectCount(page.getByTestId('banner-success'), 0);
+    await expectCount(page.getByTestId('review-card'), 2);
+    const before = Number(stack.db(`SELECT count(*) FROM posts WHERE source = 'profile'`));
+    await page.getByRole('button', { name: 'Generate New Profile Tweet', exact: true }).click();
+    await expectText(page.getByTestId('banner-success'), 'New profile tweet generated!');
+    assert.equal(Number(stack.db(`SELECT count(*) FROM posts WHERE source = 'profile'`)), before + 1);
+  });
+
+  it('targeted tab: reject the last one and see the empty message', async () => {
+    await page.getByRole('tab', { name: 'Targeted Users' }).click();
+    const cards = page.getByTestId('review-card');
+    await expectCount(cards, 1);
+    await cards.first().getByRole('heading', { name: 'Hustle Corp' }).waitFor();
+    await cards.first().getByRole('button', { name: 'Reject' }).click();
+    await expectText(page.getByTestId('banner-success'), 'Post rejected successfully');
+    await expectText(page.getByTestId('empty-message'), 'No pending targeted posts');
+    assert.equal(statusOf(postId('targeted-pending-1')), 'rejected');
+  });
+
+  it('tabs work from the keyboard', async () => {
+    const tab = page.getByRole('tab', { name: 'Targeted Users' });
+    await tab.focus();
+    await page.keyboard.press('Home');
+    assert.equal(await page.getByRole('tab', { name: 'Pending Sins' }).getAttribute('aria-selected'), 'true');
+    await page.keyboard.press('ArrowRight');
+    assert.equal(await page.getByRole('tab', { name: 'Mentions' }).getAttribute('aria-selected'), 'true');
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Mentions');
+  });
+
+  it('logout revokes the session and returns to the login', async () => {
+    const token = await page.evaluate(() => localStorage.getItem('token'));
+    await page.getByRole('button', { name: 'Logout', exact: true }).click();
+    await expectPath(page, '/diaries666op/login');
+    assert.equal(await page.evaluate(() => localStorage.getItem('token')), null);
+    const res = await fetch(`${stack.baseURL}/api/posts/stats`, { headers: { Authorization: `Bearer ${token}` } });
+    assert.equal(res.status, 401, 'the old token still works after logout');
+    await page.goto('/diaries666op/dashboard');
+    await expectPath(page, '/diaries666op/login');
+  });
+
+  it('a token the server refuses is dropped, back to the login', async () => {
+    await page.evaluate(() => localStorage.setItem('token', 'not-a-real-token'));
+    await page.goto('/diaries666op/dashboard');
+    await expectPath(page, '/diaries666op/login');
+    assert.equal(await page.evaluate(() => localStorage.getItem('token')), null);
+  });
+});
+
+describe('screenshots', () => {
+  it('every page at 360 px and 1280 px', async () => {
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    const res = await fetch(`${stack.baseURL}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ username: ADMIN_USERNAME, password: ADMIN_PASSWORD }),
+    });
+    assert.equal(res.status, 200);
+    const { token } = await res.json();
+
+    for (const width of [360, 1280]) {
+      const page = await openPage({ width, height: width < 600 ? 780 : 900 });
+      const shot = (name) => page.screenshot({ path: join(SCREENSHOTS, `${name}-${width}.png`), fullPage: true });
+
+      await page.goto('/');
+      await page.getByTestId('posted-sins').waitFor();
+      await shot('home');
+      await page.goto('/about');
+      await page.getByRole('heading', { name: 'Community Catalyst' }).waitFor();
+      await shot('about');
+      await page.goto('/backroom');
+      await page.getByTestId('thread-item').first().waitFor();
+      await page.getByTestId('thread-item').nth(1).click();
+      await page.getByTestId('thread-detail').waitFor();
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await shot('backroom');
+      await page.goto('/diaries666op/login');
+      await page.getByLabel('Username').fill('admin');
+      await page.getByLabel('Password').fill('wrong-password');
+      await page.getByRole('button', { name: 'Login', exact: true }).click();
+      await page.getByRole('alert').waitFor();
+      await shot('login');
+
+      await page.evaluate((t) => localStorage.setItem('token', t), token);
+      await page.goto('/diaries666op/dashboard');
+      await page.getByTestId('review-card').first().waitFor();
+      await shot('dashboard-pending');
+      await page.getByRole('tab', { name: 'Mentions' }).click();
+      await page.getByRole('button', { name: 'Response Too Long' }).waitFor();
+      await shot('dashboard-mentions');
+      await page.getByRole('tab', { name: 'Targeted Users' }).click();
+      await page.getByTestId('empty-message').waitFor();
+      await shot('dashboard-targeted');
+      await page.context().close();
+    }
+  });
+
+  it('no page threw an uncaught error', () => {
+    assert.deepEqual(pageErrors, []);
+  });
+});

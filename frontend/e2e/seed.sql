@@ -1,0 +1,120 @@
+-- Seed data for the browser tests, loaded into a fresh database after the web
+-- binary has applied its migrations. Times are relative to now() so that the
+-- "last 24 hours" figures are stable. The tests assert on these numbers:
+--
+--   posted 20 (16 conversation, 3 mention, 1 profile), rejected 2,
+--   pending 18 (12 conversation, 3 mention, 2 profile, 1 targeted),
+--   success rate 20 / 22 = 90.9 %,
+--   mentions ever 6 (3 posted), mentions created in 24 h 5 (3 posted in 24 h),
+--   19 public log threads (the two replies in mention conversation m-conv share one),
+--   engagement snapshot 20 likes, 5 retweets, 5 replies.
+
+BEGIN;
+
+-- Posted conversation replies: categories rotate wrath, pride, sloth, greed;
+-- posted 1 h, 3 h, ... 31 h ago, so 12 of them (3 per sin) fall in the last 24 h.
+INSERT INTO posts (platform, source, status, original_post_id, conversation_id, original_post_text,
+                   original_post_user, author_username, created_at, category, likes_count, retweets_count,
+                   replies_count, proposed_response, approved_at, posted_at, response_post_id)
+SELECT 'sandbox', 'conversation', 'posted', 'conv-posted-' || i, 'conv-posted-' || i,
+       'Mortal musing number ' || i || ': why is every Monday like this?',
+       'Mortal ' || i, 'mortal_' || i, now() - make_interval(hours => 2 * i),
+       (ARRAY['wrath', 'pride', 'sloth', 'greed'])[((i - 1) % 4) + 1], i, 0, 0,
+       'Infernal reply number ' || i || ': Mondays were my idea.',
+       now() - make_interval(hours => 2 * i - 1), now() - make_interval(hours => 2 * i - 1), 'resp-conv-' || i
+FROM generate_series(1, 16) AS i;
+
+-- Posted replies to mentions, all in the last 24 hours; 2 and 3 share a conversation.
+INSERT INTO posts (platform, source, status, original_post_id, conversation_id, original_post_text,
+                   original_post_user, author_username, created_at, category, proposed_response,
+                   approved_at, posted_at, response_post_id)
+VALUES
+  ('sandbox', 'mention', 'posted', 'mention-posted-1', 'mention-posted-1', '@infernal_ai what do you think of my sourdough?',
+   'Baker Bob', 'baker_bob', now() - interval '50 minutes', 'envy',
+   'Your sourdough rises. So will your hubris.', now() - interval '40 minutes', now() - interval '40 minutes', 'resp-m1'),
+  ('sandbox', 'mention', 'posted', 'mention-posted-2', 'm-conv', '@infernal_ai is it ok to skip the gym today?',
+   'Lazy Lou', 'lazy_lou', now() - interval '45 minutes', 'envy',
+   'Skipping is a sin. I approve.', now() - interval '35 minutes', now() - interval '35 minutes', 'resp-m2'),
+  ('sandbox', 'mention', 'posted', 'mention-posted-3', 'm-conv', '@infernal_ai you did not answer my follow-up',
+   'Lazy Lou', 'lazy_lou', now() - interval '30 minutes', 'envy',
+   'Patience, mortal. Eternity is long.', now() - interval '25 minutes', now() - interval '25 minutes', 'resp-m3');
+
+-- The newest posted item: a profile broadcast whose text is longer than a log preview.
+INSERT INTO posts (platform, source, status, original_post_id, original_post_text, author_username, created_at,
+                   category, proposed_response, approved_at, posted_at, response_post_id)
+VALUES ('sandbox', 'profile', 'posted', NULL, '', 'infernal_ai', now() - interval '15 minutes', 'lust',
+        'Hear me, mortals of the feed: the gates are open, the coffee is burnt, and every deadline you missed is now a small demon that follows you home.',
+        now() - interval '10 minutes', now() - interval '10 minutes', 'resp-profile-1');
+
+-- The public log: one thread per conversation (or profile post), one message per posted reply.
+INSERT INTO log_threads (type, thread_key, latest_timestamp)
+SELECT CASE WHEN p.source = 'profile' THEN 'CONSCIOUSNESS_BROADCAST' ELSE 'MORTAL_INTERACTION' END,
+       CASE WHEN p.source = 'profile' THEN 'profile:' || p.id ELSE p.platform || ':' || p.conversation_id END,
+       max(p.posted_at)
+FROM posts p
+WHERE p.status = 'posted'
+GROUP BY 1, 2;
+
+INSERT INTO log_messages (thread_id, post_id, timestamp)
+SELECT t.id, p.id, p.posted_at
+FROM posts p
+JOIN log_threads t ON t.thread_key =
+     CASE WHEN p.source = 'profile' THEN 'profile:' || p.id ELSE p.platform || ':' || p.conversation_id END
+WHERE p.status = 'posted';
+
+-- Rejected drafts.
+INSERT INTO posts (platform, source, status, original_post_id, original_post_text, original_post_user,
+                   author_username, created_at, category, proposed_response, rejected_at)
+SELECT 'sandbox', 'conversation', 'rejected', 'conv-rejected-' || i, 'A post we chose to ignore ' || i,
+       'Ignored ' || i, 'ignored_' || i, now() - interval '2 days', 'sloth', 'Too cruel, even for me.', now() - interval '1 day'
+FROM generate_series(1, 2) AS i;
+
+-- Pending conversation drafts (Pending Sins tab): 12, so two pages of 10.
+-- Draft i was made i×10 minutes ago and has 3·i likes: newest first by date,
+-- oldest first by likes. Retweets peak at draft 5 for the retweets order.
+INSERT INTO posts (platform, source, status, original_post_id, conversation_id, original_post_text,
+                   original_post_user, author_username, author_profile_image, media_url, created_at, category,
+                   likes_count, retweets_count, replies_count, proposed_response)
+SELECT 'sandbox', 'conversation', 'pending', 'conv-pending-' || i, 'conv-pending-' || i,
+       'Pending mortal post ' || i || ': my coffee went cold again',
+       'Coffee Mortal ' || i, 'coffee_' || i, '', CASE WHEN i = 1 THEN 'https://example.com/cold-coffee.jpg' ELSE '' END,
+       now() - make_interval(mins => 10 * i), 'gluttony', 3 * i, CASE WHEN i = 5 THEN 50 ELSE 1 END, i % 3,
+       'Draft reply ' || i || ': cold coffee is my favourite form of suffering.'
+FROM generate_series(1, 12) AS i;
+
+-- Pending mentions: one of them is far over the 280-character limit, one was made 3 days ago.
+INSERT INTO posts (platform, source, status, original_post_id, conversation_id, original_post_text,
+                   original_post_user, author_username, created_at, category, likes_count, proposed_response)
+VALUES
+  ('sandbox', 'mention', 'pending', 'mention-pending-1', 'mention-pending-1', '@infernal_ai roast my playlist',
+   'Music Mortal', 'music_mortal', now() - interval '5 minutes', 'pride', 4,
+   'Your playlist is the soundtrack of the seventh circle.'),
+  ('sandbox', 'mention', 'pending', 'mention-pending-long', 'mention-pending-long', '@infernal_ai tell me everything',
+   'Curious Cat', 'curious_cat', now() - interval '20 minutes', 'pride', 2,
+   repeat('Burn bright. ', 25)),
+  ('sandbox', 'mention', 'pending', 'mention-pending-old', 'mention-pending-old', '@infernal_ai hello from the past',
+   'Old Timer', 'old_timer', now() - interval '3 days', 'pride', 1,
+   'Three days late, and still not the latest of my sins.');
+
+-- Pending profile drafts.
+INSERT INTO posts (platform, source, status, original_post_id, original_post_text, author_username, created_at,
+                   category, proposed_response)
+VALUES
+  ('sandbox', 'profile', 'pending', NULL, '', 'infernal_ai', now() - interval '2 hours', 'lust',
+   'Profile draft one: the brimstone is lovely this time of year.'),
+  ('sandbox', 'profile', 'pending', NULL, '', 'infernal_ai', now() - interval '3 hours', 'lust',
+   'Profile draft two: I have read your drafts folder. Bold.');
+
+-- One pending targeted draft.
+INSERT INTO posts (platform, source, status, original_post_id, conversation_id, original_post_text,
+                   original_post_user, author_username, created_at, category, likes_count, retweets_count,
+                   proposed_response)
+VALUES ('sandbox', 'targeted', 'pending', 'targeted-pending-1', 'targeted-pending-1',
+        'Announcing our new productivity app!', 'Hustle Corp', 'hustle_corp', now() - interval '1 hour', 'greed', 40, 12,
+        'Another app to make you busy. My favourite kind of torment.');
+
+-- The persona's engagement over the last 24 hours, as of the last metrics refresh.
+INSERT INTO engagement_snapshots (window_start, taken_at, likes, retweets, replies)
+VALUES (now() - interval '24 hours', now() - interval '5 minutes', 20, 5, 5);
+
+COMMIT;

@@ -1,0 +1,214 @@
+// The system under test for the browser tests: a fresh Postgres database, the
+// real web binary built from this repository, the seed data, and a headless
+// Chromium. Everything is torn down by stop(), even after a failed start.
+import { execFile, execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { chromium } from 'playwright-core';
+
+const execFileAsync = promisify(execFile);
+
+export const FRONTEND = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+export const REPO = resolve(FRONTEND, '..');
+export const DIST = join(FRONTEND, 'dist');
+export const SCREENSHOTS = join(FRONTEND, 'screenshots');
+export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+export const ADMIN_USERNAME = 'admin';
+export const ADMIN_PASSWORD = 'e2e-brimstone-' + randomBytes(4).toString('hex');
+/** The Redis database the browser tests own: flushed before and after. */
+const REDIS_DB = '9';
+
+function requireEnv(name, example) {
+  const value = process.env[name];
+  if (!value) {
+    throw new Error(
+      `${name} is not set. The browser tests need it to reach a real server ` +
+        `(e.g. ${name}=${example}); scripts/test.sh provides it.`,
+    );
+  }
+  return value;
+}
+
+/** Runs one SQL command with psql against url and returns its unaligned, tuples-only output. */
+export function psql(url, sql) {
+  return execFileSync('psql', [url, '-X', '-q', '-A', '-t', '-v', 'ON_ERROR_STOP=1', '-c', sql], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  }).trim();
+}
+
+function freePort() {
+  return new Promise((res, rej) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on('error', rej);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => res(port));
+    });
+  });
+}
+
+/** FLUSHDB on the tests' own Redis database, with a minimal RESP client. */
+function flushRedis(redisUrl) {
+  const u = new URL(redisUrl);
+  const cmd = (...args) => `*${args.length}\r\n${args.map((a) => `$${Buffer.byteLength(a)}\r\n${a}\r\n`).join('')}`;
+  let payload = '';
+  if (u.password) {
+    payload += u.username ? cmd('AUTH', decodeURIComponent(u.username), decodeURIComponent(u.password)) : cmd('AUTH', decodeURIComponent(u.password));
+  }
+  payload += cmd('SELECT', REDIS_DB) + cmd('FLUSHDB') + cmd('QUIT');
+  return new Promise((res, rej) => {
+    const sock = net.connect({ host: u.hostname, port: Number(u.port || 6379) });
+    let reply = '';
+    sock.setTimeout(5000, () => sock.destroy(new Error('redis: timeout')));
+    sock.on('connect', () => sock.write(payload));
+    sock.on('data', (d) => (reply += d));
+    sock.on('error', rej);
+    sock.on('close', () => (reply.includes('-ERR') ? rej(new Error(`redis: ${reply.trim()}`)) : res()));
+  });
+}
+
+async function waitReady(baseURL, server, logFile) {
+  const deadline = Date.now() + 60_000;
+  let last = '';
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null) {
+      throw new Error(`web binary exited with ${server.exitCode} before it was ready:\n${tail(logFile)}`);
+    }
+    try {
+      const res = await fetch(`${baseURL}/readyz`);
+      if (res.status === 200) return;
+      last = `${res.status} ${await res.text()}`;
+    } catch (err) {
+      last = String(err);
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`web binary not ready after 60 s (last answer: ${last}):\n${tail(logFile)}`);
+}
+
+function tail(file, lines = 40) {
+  try {
+    return readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n');
+  } catch {
+    return '(no log)';
+  }
+}
+
+/**
+ * Starts everything. Returns { baseURL, db(sql), browser, stop() }.
+ * stop() is safe to call whatever point the start reached.
+ */
+export async function startStack() {
+  const adminDbUrl = requireEnv('TEST_DATABASE_URL', 'postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable');
+  const redisBase = requireEnv('TEST_REDIS_URL', 'redis://127.0.0.1:6379/0');
+
+  const tmp = mkdtempSync(join(tmpdir(), 'infernal-e2e-'));
+  const dbName = `e2e_${randomBytes(6).toString('hex')}`;
+  const dbUrl = new URL(adminDbUrl);
+  dbUrl.pathname = `/${dbName}`;
+  const redisUrl = new URL(redisBase);
+  redisUrl.pathname = `/${REDIS_DB}`;
+  const logFile = join(tmp, 'web.log');
+
+  const state = { tmp, dbCreated: false, server: null, browser: null };
+  const stack = {
+    baseURL: '',
+    dbUrl: dbUrl.toString(),
+    logFile,
+    db: (sql) => psql(dbUrl.toString(), sql),
+    browser: null,
+    async stop() {
+      if (state.browser) await state.browser.close().catch(() => {});
+      if (state.server && state.server.exitCode === null) {
+        const exited = new Promise((r) => state.server.once('exit', r));
+        state.server.kill('SIGTERM');
+        const timer = setTimeout(() => state.server.kill('SIGKILL'), 10_000);
+        await exited;
+        clearTimeout(timer);
+      }
+      if (state.dbCreated) {
+        try {
+          psql(adminDbUrl, `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+        } catch (err) {
+          console.error(`could not drop ${dbName}: ${err.stderr || err}`);
+        }
+      }
+      await flushRedis(redisUrl.toString()).catch(() => {});
+      rmSync(tmp, { recursive: true, force: true });
+    },
+  };
+
+  try {
+    if (!existsSync(join(DIST, 'index.html'))) {
+      console.log('# dist/ missing: running npm run build');
+      execFileSync('npm', ['run', 'build'], { cwd: FRONTEND, stdio: ['ignore', 'inherit', 'inherit'] });
+    }
+    if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM} (apt-get install chromium)`);
+
+    const bin = join(tmp, 'web');
+    const build = execFileAsync('go', ['build', '-o', bin, './cmd/web'], { cwd: REPO, maxBuffer: 16 << 20 }).catch(
+      (err) => {
+        throw new Error(`go build ./cmd/web failed:\n${err.stderr || err}`);
+      },
+    );
+
+    psql(adminDbUrl, `CREATE DATABASE ${dbName}`);
+    state.dbCreated = true;
+    await flushRedis(redisUrl.toString());
+    await build;
+
+    const port = await freePort();
+    stack.baseURL = `http://127.0.0.1:${port}`;
+    const log = createWriteStream(logFile);
+    state.server = spawn(bin, [], {
+      cwd: REPO,
+      env: {
+        ...process.env,
+        DATABASE_URL: dbUrl.toString(),
+        REDIS_URL: redisUrl.toString(),
+        HTTP_ADDR: `127.0.0.1:${port}`,
+        ADMIN_USERNAME,
+        ADMIN_PASSWORD,
+        STATIC_DIR: DIST,
+        PLATFORM: 'sandbox',
+        WRITER: 'offline',
+        PERSONA_HANDLE: 'infernal_ai',
+        LOG_LEVEL: 'warn',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    state.server.stdout.pipe(log);
+    state.server.stderr.pipe(log);
+    await waitReady(stack.baseURL, state.server, logFile);
+
+    execFileSync('psql', [dbUrl.toString(), '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-f', join(FRONTEND, 'e2e', 'seed.sql')], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+
+    state.browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+    stack.browser = state.browser;
+    return stack;
+  } catch (err) {
+    await stack.stop();
+    throw err;
+  }
+}
