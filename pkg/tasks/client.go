@@ -87,3 +87,25 @@ func (c *Client) enqueueOnce(ctx context.Context, t *asynq.Task) error {
 	}
 	return nil
 }
+
+// Requeue enqueues a task again, through enqueue, when the task with that id
+// is gone from queue, or archived or completed while its work is still
+// undone. It reports whether it did; a task still waiting or running is left.
+func (c *Client) Requeue(ctx context.Context, queue, taskID string, enqueue func() error) (bool, error) {
+	info, err := c.inspector.GetTaskInfo(queue, taskID)
+	switch {
+	case errors.Is(err, asynq.ErrTaskNotFound), errors.Is(err, asynq.ErrQueueNotFound):
+	case err != nil:
+		return false, fmt.Errorf("tasks: inspect %s: %w", taskID, err)
+	case info.State == asynq.TaskStateArchived || info.State == asynq.TaskStateCompleted:
+		if err := c.inspector.DeleteTask(queue, taskID); err != nil && !errors.Is(err, asynq.ErrTaskNotFound) {
+			return false, fmt.Errorf("tasks: delete %s: %w", taskID, err)
+		}
+	default:
+		return false, nil
+	}
+	if err := enqueue(); err != nil {
+		return false, err
+	}
+	return true, nil
+}

@@ -76,10 +76,10 @@ func newPostTask(typ string, id int64, opts ...asynq.Option) (*asynq.Task, error
 	return asynq.NewTask(typ, b, opts...), nil
 }
 
-// periodic lists the periodic task types with their queue, timeout and the
-// Unique TTL that keeps two schedulers from doubling a run. The TTL stays
-// below the shortest sensible period; a fixed TaskID is never used, since an
-// archived run would then block every later one.
+// periodic lists the periodic task types with their queue, timeout, retries
+// and the Unique TTL of a run asked for by hand (the scheduler sets its own,
+// just under each period). A fixed TaskID is never used, since an archived
+// run would then block every later one.
 var periodic = map[string]struct {
 	queue   string
 	timeout time.Duration
@@ -94,8 +94,12 @@ var periodic = map[string]struct {
 	TypeReconcile:         {QueueDefault, time.Minute, 25 * time.Second, 1},
 }
 
-// NewPeriodicTask builds a task of one of the periodic types.
+// NewPeriodicTask builds a run of one of the periodic types, asked for by hand.
 func NewPeriodicTask(typ string) (*asynq.Task, error) {
+	return newPeriodicTask(typ, periodic[typ].unique)
+}
+
+func newPeriodicTask(typ string, unique time.Duration) (*asynq.Task, error) {
 	p, ok := periodic[typ]
 	if !ok {
 		return nil, fmt.Errorf("tasks: %q is not a periodic task", typ)
@@ -105,5 +109,5 @@ func NewPeriodicTask(typ string) (*asynq.Task, error) {
 		return nil, fmt.Errorf("tasks: %s: %w", typ, err)
 	}
 	return asynq.NewTask(typ, b, asynq.Queue(p.queue), asynq.Timeout(p.timeout), asynq.MaxRetry(p.retry),
-		asynq.Unique(p.unique), asynq.Retention(time.Hour)), nil
+		asynq.Unique(unique), asynq.Retention(time.Hour)), nil
 }

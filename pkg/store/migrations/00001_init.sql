@@ -137,17 +137,18 @@ CREATE TABLE sandbox_posts (
     id              bigserial PRIMARY KEY,
     author_username text        NOT NULL,
     author_name     text        NOT NULL,
+    -- kind is what the simulated post is: a mention of the persona, a post on a topic, or a targeted account's post.
+    kind            text        NOT NULL CHECK (kind IN ('mention', 'topic', 'target', 'persona')),
     text            text        NOT NULL,
     in_reply_to_id  bigint,
     conversation_id bigint,
-    mentions_persona boolean    NOT NULL DEFAULT false,
-    by_persona      boolean     NOT NULL DEFAULT false,
     likes           integer     NOT NULL DEFAULT 0,
     retweets        integer     NOT NULL DEFAULT 0,
     replies         integer     NOT NULL DEFAULT 0,
     created_at      timestamptz NOT NULL DEFAULT now()
 );
 CREATE INDEX sandbox_posts_author_idx ON sandbox_posts (author_username, id);
+CREATE INDEX sandbox_posts_kind_idx ON sandbox_posts (kind, id);
 CREATE INDEX sandbox_posts_reply_idx ON sandbox_posts (in_reply_to_id) WHERE in_reply_to_id IS NOT NULL;
 
 -- sandbox_clock: when the simulated world last moved on.

@@ -1,0 +1,52 @@
+// Command scheduler enqueues the periodic tasks on their cron specs. Several
+// may run; one leads at a time (see tasks.Scheduler).
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"infernal/pkg/config"
+	"infernal/pkg/tasks"
+)
+
+func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "scheduler:", err)
+		os.Exit(1)
+	}
+}
+
+func run() error {
+	cfg, err := config.Load(os.Getenv)
+	if err != nil {
+		return err
+	}
+	log := cfg.NewLogger("scheduler")
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	client, err := tasks.NewClient(cfg.RedisURL)
+	if err != nil {
+		return err
+	}
+	defer client.Close()
+	s := cfg.Schedules
+	sched, err := tasks.NewScheduler(client, cfg.RedisURL, []tasks.Schedule{
+		{Type: tasks.TypeScanMentions, Spec: s.Mentions},
+		{Type: tasks.TypeScanConversations, Spec: s.Conversations},
+		{Type: tasks.TypeScanTargeted, Spec: s.Targeted},
+		{Type: tasks.TypeGenerateProfile, Spec: s.Profile},
+		{Type: tasks.TypeRefreshMetrics, Spec: s.Metrics},
+		{Type: tasks.TypeReconcile, Spec: s.Reconcile},
+	}, log)
+	if err != nil {
+		return err
+	}
+	log.Info("scheduling", "mentions", s.Mentions, "conversations", s.Conversations, "targeted", s.Targeted,
+		"profile", s.Profile, "metrics", s.Metrics, "reconcile", s.Reconcile)
+	return sched.Run(ctx)
+}

@@ -1,0 +1,249 @@
+// Package sandbox is the embedded default platform: a simulated microblog
+// kept in PostgreSQL. Mortals post from a bundled corpus at a steady pace
+// (mentions of the persona, posts on topics, posts of targeted accounts), the
+// persona's posts and replies are accepted, and engagement grows over time,
+// so every screen has live data without any credentials.
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"infernal/pkg/platform"
+	"infernal/pkg/post"
+	"infernal/pkg/store"
+)
+
+// Entry is one mortal post of the corpus the sandbox draws from.
+type Entry struct {
+	Username string
+	Name     string
+	// Kind is "mention" (Text holds "@{persona}"), "topic" or "target".
+	Kind string
+	Text string
+}
+
+// PersonaPlaceholder is replaced by the persona's handle in mentions, which
+// write it as "@{persona}".
+const PersonaPlaceholder = "{persona}"
+
+const (
+	// openingBurst is how many posts a fresh sandbox starts with.
+	openingBurst = 12
+	// maxCatchUp bounds the posts made at once after a long pause.
+	maxCatchUp = 20
+	// pageLimit bounds one read of a timeline, as a real platform does.
+	pageLimit = 50
+)
+
+// Sandbox is the simulated platform.
+type Sandbox struct {
+	store   *store.Store
+	persona string
+	pace    time.Duration
+	corpus  []Entry
+	now     func() time.Time
+}
+
+// New returns a sandbox where mortals post one corpus entry per pace.
+func New(s *store.Store, persona string, pace time.Duration, corpus []Entry, now func() time.Time) (*Sandbox, error) {
+	if len(corpus) == 0 {
+		return nil, errors.New("sandbox: empty corpus")
+	}
+	if pace <= 0 {
+		return nil, fmt.Errorf("sandbox: pace must be positive, got %s", pace)
+	}
+	for i, e := range corpus {
+		if e.Username == "" || e.Text == "" || (e.Kind != "mention" && e.Kind != "topic" && e.Kind != "target") {
+			return nil, fmt.Errorf("sandbox: corpus entry %d is malformed: %+v", i, e)
+		}
+	}
+	return &Sandbox{store: s, persona: persona, pace: pace, corpus: corpus, now: now}, nil
+}
+
+// Name identifies the platform in stored rows.
+func (s *Sandbox) Name() string { return "sandbox" }
+
+// personaID is the persona's account id in the sandbox.
+const personaID = "persona"
+
+// Me returns the persona's account.
+func (s *Sandbox) Me(context.Context) (platform.User, error) {
+	return platform.User{ID: personaID, Username: s.persona, Name: s.persona}, nil
+}
+
+// advance lets the world move on: the posts due since the last call are
+// made, and engagement grows.
+func (s *Sandbox) advance(ctx context.Context) error {
+	now := s.now()
+	first, n, err := s.store.SandboxClaim(ctx, now, s.pace, openingBurst, maxCatchUp)
+	if err != nil {
+		return err
+	}
+	for i := 0; i < n; i++ {
+		seq := first + int64(i)
+		// A stride coprime with most corpus sizes walks the corpus in a varied order.
+		e := s.corpus[int((seq*7919)%int64(len(s.corpus)))]
+		text := strings.ReplaceAll(e.Text, PersonaPlaceholder, s.persona)
+		if _, err := s.store.SandboxInsert(ctx, store.SandboxPost{
+			AuthorUsername: e.Username, AuthorName: e.Name, Kind: e.Kind, Text: text,
+			CreatedAt: now.Add(-time.Duration(n-1-i) * s.pace),
+		}); err != nil {
+			return err
+		}
+	}
+	if n > 0 {
+		return s.store.SandboxGrow(ctx, now)
+	}
+	return nil
+}
+
+// read advances the world and returns the posts of q as a platform page.
+func (s *Sandbox) read(ctx context.Context, q store.SandboxQuery, sinceID string) (platform.Page, error) {
+	if err := s.advance(ctx); err != nil {
+		return platform.Page{}, fmt.Errorf("sandbox: %w", err)
+	}
+	q.SinceID = parseID(sinceID)
+	q.Limit = pageLimit
+	rows, err := s.store.SandboxPosts(ctx, q)
+	if err != nil {
+		return platform.Page{}, fmt.Errorf("sandbox: %w", err)
+	}
+	page := platform.Page{NewestID: sinceID}
+	for _, r := range rows {
+		page.Posts = append(page.Posts, s.toPost(r))
+	}
+	if len(rows) > 0 {
+		page.NewestID = strconv.FormatInt(rows[0].ID, 10)
+	}
+	return page, nil
+}
+
+// Mentions returns the mortals' posts that mention the persona.
+func (s *Sandbox) Mentions(ctx context.Context, _ string, sinceID string) (platform.Page, error) {
+	return s.read(ctx, store.SandboxQuery{Kind: "mention"}, sinceID)
+}
+
+// Search returns the mortals' posts on topics; in the sandbox every topic
+// post matches, whatever the query.
+func (s *Sandbox) Search(ctx context.Context, _ string, sinceID string) (platform.Page, error) {
+	return s.read(ctx, store.SandboxQuery{Kind: "topic"}, sinceID)
+}
+
+// UserByUsername finds an account of the corpus by its handle.
+func (s *Sandbox) UserByUsername(ctx context.Context, username string) (platform.User, error) {
+	for _, e := range s.corpus {
+		if strings.EqualFold(e.Username, username) {
+			return platform.User{ID: "user:" + e.Username, Username: e.Username, Name: e.Name}, nil
+		}
+	}
+	return platform.User{}, &platform.Error{Status: 404, Title: "Not Found Error", Detail: "Could not find user with username: [" + username + "]."}
+}
+
+// UserPosts returns a corpus account's own posts.
+func (s *Sandbox) UserPosts(ctx context.Context, userID, sinceID string) (platform.Page, error) {
+	username, ok := strings.CutPrefix(userID, "user:")
+	if !ok {
+		return platform.Page{}, &platform.Error{Status: 400, Title: "Invalid Request", Detail: "unknown user id " + userID}
+	}
+	return s.read(ctx, store.SandboxQuery{Author: username}, sinceID)
+}
+
+// Publish posts the persona's text, as a reply when inReplyToID is set. Like
+// the real platform it refuses text over the limit, a reply to a post that
+// does not exist, and the same standalone text twice.
+func (s *Sandbox) Publish(ctx context.Context, text, inReplyToID string) (platform.Post, error) {
+	if !post.WithinLimit(text) {
+		return platform.Post{}, &platform.Error{Status: 400, Title: "Invalid Request", Detail: "text must be 1 to 280 characters"}
+	}
+	parent := parseID(inReplyToID)
+	if inReplyToID != "" && parent == 0 {
+		return platform.Post{}, &platform.Error{Status: 400, Title: "Invalid Request", Detail: "bad in_reply_to_tweet_id"}
+	}
+	if parent == 0 {
+		_, err := s.store.SandboxFindPersonaPost(ctx, 0, text)
+		if err == nil {
+			return platform.Post{}, &platform.Error{Status: 403, Title: "Forbidden", Detail: "You are not allowed to create a Tweet with duplicate content."}
+		}
+		if !errors.Is(err, store.ErrNotFound) {
+			return platform.Post{}, fmt.Errorf("sandbox: %w", err)
+		}
+	}
+	p, err := s.store.SandboxInsert(ctx, store.SandboxPost{
+		AuthorUsername: s.persona, AuthorName: s.persona, Kind: "persona", Text: text,
+		InReplyToID: parent, CreatedAt: s.now(),
+	})
+	if errors.Is(err, store.ErrNotFound) {
+		return platform.Post{}, &platform.Error{Status: 403, Title: "Forbidden", Detail: "You attempted to reply to a Tweet that is deleted or not visible to you."}
+	}
+	if err != nil {
+		return platform.Post{}, fmt.Errorf("sandbox: %w", err)
+	}
+	return s.toPost(p), nil
+}
+
+// FindPublished looks for the persona's post answering inReplyToID (or a
+// standalone post with exactly text).
+func (s *Sandbox) FindPublished(ctx context.Context, _ string, inReplyToID, text string) (platform.Post, bool, error) {
+	p, err := s.store.SandboxFindPersonaPost(ctx, parseID(inReplyToID), text)
+	if errors.Is(err, store.ErrNotFound) {
+		return platform.Post{}, false, nil
+	}
+	if err != nil {
+		return platform.Post{}, false, fmt.Errorf("sandbox: %w", err)
+	}
+	return s.toPost(p), true, nil
+}
+
+// Metrics returns the public counters of the given posts.
+func (s *Sandbox) Metrics(ctx context.Context, ids []string) (map[string]platform.Metrics, error) {
+	if err := s.advance(ctx); err != nil {
+		return nil, fmt.Errorf("sandbox: %w", err)
+	}
+	var nums []int64
+	for _, id := range ids {
+		if n := parseID(id); n != 0 {
+			nums = append(nums, n)
+		}
+	}
+	rows, err := s.store.SandboxByIDs(ctx, nums)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: %w", err)
+	}
+	out := make(map[string]platform.Metrics, len(rows))
+	for _, r := range rows {
+		out[strconv.FormatInt(r.ID, 10)] = platform.Metrics{Likes: r.Likes, Retweets: r.Retweets, Replies: r.Replies}
+	}
+	return out, nil
+}
+
+func (s *Sandbox) toPost(r store.SandboxPost) platform.Post {
+	p := platform.Post{
+		ID:             strconv.FormatInt(r.ID, 10),
+		ConversationID: strconv.FormatInt(r.ConversationID, 10),
+		Text:           r.Text,
+		Author:         platform.User{ID: "user:" + r.AuthorUsername, Username: r.AuthorUsername, Name: r.AuthorName},
+		CreatedAt:      r.CreatedAt,
+		Metrics:        platform.Metrics{Likes: r.Likes, Retweets: r.Retweets, Replies: r.Replies},
+	}
+	if r.Kind == "persona" {
+		p.Author.ID = personaID
+	}
+	if r.InReplyToID != 0 {
+		p.InReplyToID = strconv.FormatInt(r.InReplyToID, 10)
+	}
+	return p
+}
+
+// parseID reads a sandbox post id; anything else is 0.
+func parseID(s string) int64 {
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < 0 {
+		return 0
+	}
+	return n
+}

@@ -1,0 +1,184 @@
+package tasks
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/hibiken/asynq"
+	"github.com/redis/go-redis/v9"
+	"github.com/robfig/cron/v3"
+)
+
+// Schedule is one periodic task and its cron spec.
+type Schedule struct {
+	Type string
+	Spec string
+}
+
+// leaderKey is the Redis key the running schedulers compete for.
+const leaderKey = "infernal:scheduler:leader"
+
+// Lease timings: the leader renews every leaseRenew; a crashed leader is
+// replaced within leaseTTL.
+const (
+	leaseTTL   = 15 * time.Second
+	leaseRenew = 5 * time.Second
+)
+
+// renewScript extends the lease only while it is still ours.
+var renewScript = redis.NewScript(`
+if redis.call("GET", KEYS[1]) == ARGV[1] then
+	return redis.call("PEXPIRE", KEYS[1], ARGV[2])
+end
+return 0`)
+
+// releaseScript gives the lease up only while it is still ours.
+var releaseScript = redis.NewScript(`
+if redis.call("GET", KEYS[1]) == ARGV[1] then
+	return redis.call("DEL", KEYS[1])
+end
+return 0`)
+
+// Scheduler enqueues the periodic tasks. Any number may run; they elect one
+// leader through a lease in Redis and only the leader schedules, so two
+// schedulers never double the work. Each task is also enqueued with
+// asynq.Unique for a little less than its period, which covers the moment
+// a new leader takes over.
+type Scheduler struct {
+	client   *Client
+	redisOpt asynq.RedisConnOpt
+	entries  []Schedule
+	log      *slog.Logger
+	id       string
+}
+
+// NewScheduler checks every spec and returns a scheduler for them.
+func NewScheduler(client *Client, redisURL string, entries []Schedule, log *slog.Logger) (*Scheduler, error) {
+	opt, err := asynq.ParseRedisURI(redisURL)
+	if err != nil {
+		return nil, fmt.Errorf("tasks: REDIS_URL: %w", err)
+	}
+	for _, e := range entries {
+		if _, err := Period(e.Spec); err != nil {
+			return nil, fmt.Errorf("tasks: schedule %s: %w", e.Type, err)
+		}
+		if _, ok := periodic[e.Type]; !ok {
+			return nil, fmt.Errorf("tasks: %q is not a periodic task", e.Type)
+		}
+	}
+	b := make([]byte, 8)
+	_, _ = rand.Read(b)
+	return &Scheduler{client: client, redisOpt: opt, entries: entries, log: log, id: hex.EncodeToString(b)}, nil
+}
+
+// Period is the shortest time between two runs of a cron spec.
+func Period(spec string) (time.Duration, error) {
+	sched, err := cron.ParseStandard(spec)
+	if err != nil {
+		return 0, err
+	}
+	shortest := time.Duration(1<<63 - 1)
+	t := sched.Next(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	for i := 0; i < 50; i++ {
+		next := sched.Next(t)
+		if d := next.Sub(t); d < shortest {
+			shortest = d
+		}
+		t = next
+	}
+	return shortest, nil
+}
+
+// uniqueFor is how long a periodic run blocks the next: just under its period.
+func uniqueFor(period time.Duration) time.Duration {
+	d := period - period/10
+	if d < time.Second {
+		d = time.Second
+	}
+	return d
+}
+
+// Run competes for leadership and schedules while it leads, until ctx ends.
+func (s *Scheduler) Run(ctx context.Context) error {
+	rc := s.client.Redis()
+	defer s.release(rc)
+	for {
+		ok, err := rc.SetNX(ctx, leaderKey, s.id, leaseTTL).Result()
+		if err != nil && ctx.Err() == nil {
+			s.log.Warn("scheduler: Redis unreachable; retrying", "error", err)
+		}
+		if ok {
+			s.log.Info("scheduler: leading", "id", s.id)
+			if err := s.lead(ctx, rc); err != nil {
+				return err
+			}
+			s.log.Info("scheduler: leadership lost or stopping", "id", s.id)
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(leaseRenew):
+		}
+	}
+}
+
+// lead runs an asynq scheduler while the lease can be renewed.
+func (s *Scheduler) lead(ctx context.Context, rc redis.UniversalClient) error {
+	sched := asynq.NewScheduler(s.redisOpt, &asynq.SchedulerOpts{
+		Location: time.UTC,
+		LogLevel: asynq.WarnLevel,
+		PostEnqueueFunc: func(info *asynq.TaskInfo, err error) {
+			switch {
+			case errors.Is(err, asynq.ErrDuplicateTask):
+				s.log.Debug("scheduler: previous run still holds its slot", "error", err)
+			case err != nil:
+				s.log.Warn("scheduler: enqueue failed", "error", err)
+			default:
+				s.log.Debug("scheduler: enqueued", "type", info.Type, "id", info.ID)
+			}
+		},
+	})
+	for _, e := range s.entries {
+		period, err := Period(e.Spec)
+		if err != nil {
+			return err
+		}
+		t, err := newPeriodicTask(e.Type, uniqueFor(period))
+		if err != nil {
+			return err
+		}
+		if _, err := sched.Register(e.Spec, t); err != nil {
+			return fmt.Errorf("tasks: register %s %q: %w", e.Type, e.Spec, err)
+		}
+	}
+	if err := sched.Start(); err != nil {
+		return fmt.Errorf("tasks: start scheduler: %w", err)
+	}
+	defer sched.Shutdown()
+	tick := time.NewTicker(leaseRenew)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-tick.C:
+			n, err := renewScript.Run(ctx, rc, []string{leaderKey}, s.id, leaseTTL.Milliseconds()).Int()
+			if err != nil || n == 0 {
+				return nil
+			}
+		}
+	}
+}
+
+func (s *Scheduler) release(rc redis.UniversalClient) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if err := releaseScript.Run(ctx, rc, []string{leaderKey}, s.id).Err(); err != nil {
+		s.log.Warn("scheduler: could not release leadership; it lapses on its own", "error", err)
+	}
+}
