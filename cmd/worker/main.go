@@ -1,0 +1,156 @@
+// Command worker runs the pipeline's tasks: scanning, drafting, sending,
+// metrics and reconciliation. It only wires the parts; see pkg/tasks.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/hibiken/asynq"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"infernal/pkg/config"
+	"infernal/pkg/platform"
+	"infernal/pkg/platform/sandbox"
+	"infernal/pkg/platform/sandbox/corpus"
+	"infernal/pkg/platform/x"
+	"infernal/pkg/store"
+	"infernal/pkg/tasks"
+	"infernal/pkg/writer"
+	"infernal/pkg/writer/offline"
+	"infernal/pkg/writer/openai"
+)
+
+func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "worker:", err)
+		os.Exit(1)
+	}
+}
+
+func run() error {
+	cfg, err := config.Load(os.Getenv)
+	if err != nil {
+		return err
+	}
+	log := cfg.NewLogger("worker")
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	st, err := store.Open(ctx, cfg.DatabaseURL)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	client, err := tasks.NewClient(cfg.RedisURL)
+	if err != nil {
+		return err
+	}
+	defer client.Close()
+
+	targets := cfg.TargetUsernames
+	var plat platform.Platform
+	switch cfg.Platform {
+	case config.PlatformX:
+		plat, err = x.New(x.Config{BaseURL: cfg.XAPIBaseURL, APIKey: cfg.XAPIKey, APISecret: cfg.XAPISecret,
+			AccessToken: cfg.XAccessToken, AccessSecret: cfg.XAccessSecret})
+	default:
+		var entries []sandbox.Entry
+		entries, err = sandboxCorpus()
+		if err != nil {
+			return err
+		}
+		if len(targets) == 0 {
+			// The sandbox's own targeted accounts, so the Targeted tab fills without configuration.
+			targets = corpus.TargetUsernames()
+		}
+		plat, err = sandbox.New(st, cfg.PersonaHandle, cfg.SandboxPace, entries, time.Now)
+	}
+	if err != nil {
+		return err
+	}
+	var w writer.Writer
+	switch cfg.Writer {
+	case config.WriterOpenAI:
+		w, err = openai.New(openai.Config{BaseURL: cfg.OpenAIBaseURL, APIKey: cfg.OpenAIAPIKey, Model: cfg.OpenAIModel,
+			Temperature: 0.3, PresencePenalty: 0.3, FrequencyPenalty: 0.3})
+		if err != nil {
+			return err
+		}
+	default:
+		w = offline.New(cfg.PersonaHandle)
+	}
+
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	observer, err := tasks.NewObserver(reg, log)
+	if err != nil {
+		return err
+	}
+	handlers := &tasks.Handlers{
+		Store: st, Platform: plat, Writer: w, Queue: client, Log: log, Now: time.Now,
+		Persona: cfg.PersonaHandle, SearchQuery: cfg.SearchQuery, Targets: targets,
+	}
+	mux := asynq.NewServeMux()
+	mux.Use(observer.Middleware)
+	handlers.Register(mux)
+
+	redisOpt, err := asynq.ParseRedisURI(cfg.RedisURL)
+	if err != nil {
+		return fmt.Errorf("REDIS_URL: %w", err)
+	}
+	srv := asynq.NewServer(redisOpt, asynq.Config{
+		Concurrency:     8,
+		Queues:          tasks.QueuePriorities,
+		RetryDelayFunc:  tasks.RetryDelay,
+		ShutdownTimeout: 25 * time.Second,
+		LogLevel:        asynq.WarnLevel,
+	})
+	if err := srv.Start(mux); err != nil {
+		return fmt.Errorf("start: %w", err)
+	}
+	metricsAddr := cfg.MetricsAddr
+	if metricsAddr == "" {
+		metricsAddr = "127.0.0.1:9091"
+	}
+	metrics := &http.Server{Addr: metricsAddr, Handler: promhttp.HandlerFor(reg, promhttp.HandlerOpts{}), ReadHeaderTimeout: 5 * time.Second}
+	go func() {
+		if err := metrics.ListenAndServe(); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			log.Warn("metrics server stopped", "addr", metricsAddr, "error", err)
+		}
+	}()
+	log.Info("working", "platform", plat.Name(), "writer", w.Name(), "targets", targets, "metrics", metricsAddr)
+
+	<-ctx.Done()
+	log.Info("shutting down: in-flight tasks get 25 s to finish, the rest go back to the queue")
+	// Shutdown waits for running handlers up to ShutdownTimeout, then hands unfinished tasks back.
+	srv.Shutdown()
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := metrics.Shutdown(shutdownCtx); err != nil {
+		return fmt.Errorf("metrics shutdown: %w", err)
+	}
+	return nil
+}
+
+// sandboxCorpus loads the bundled mortal posts for the sandbox.
+func sandboxCorpus() ([]sandbox.Entry, error) {
+	raw, err := corpus.Load()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]sandbox.Entry, 0, len(raw))
+	for _, e := range raw {
+		out = append(out, sandbox.Entry{Username: e.Username, Name: e.Name, Kind: e.Kind, Text: e.Text})
+	}
+	return out, nil
+}
+
