@@ -85,4 +85,3 @@ func run() error {
 	}
 	return nil
 }
-

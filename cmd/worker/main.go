@@ -153,4 +153,3 @@ func sandboxCorpus() ([]sandbox.Entry, error) {
 	}
 	return out, nil
 }
-
