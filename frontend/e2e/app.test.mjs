@@ -155,6 +155,28 @@ describe('public pages', () => {
     await page.context().close();
   });
 
+  it('particles stay still for reduced motion, and focus is visible', async () => {
+    const page = await openPage({ reducedMotion: 'reduce' });
+    await page.goto('/');
+    await page.getByTestId('posted-sins').waitFor();
+    assert.equal(await page.locator('.particle').count(), 30);
+    assert.equal(await page.locator('.particles').evaluate((el) => getComputedStyle(el).display), 'none');
+    await page.keyboard.press('Tab');
+    const focused = page.locator(':focus');
+    assert.equal(await focused.textContent(), 'Skip to content');
+    assert.equal(await focused.evaluate((el) => getComputedStyle(el).outlineStyle), 'solid');
+    await page.keyboard.press('Tab');
+    assert.match(await page.locator(':focus').textContent(), /^Follow @infernal_ai/);
+    await page.context().close();
+
+    const moving = await openPage();
+    await moving.goto('/');
+    await moving.getByTestId('posted-sins').waitFor();
+    assert.equal(await moving.locator('.particles').evaluate((el) => getComputedStyle(el).display), 'block');
+    assert.notEqual(await moving.locator('.particle').first().evaluate((el) => getComputedStyle(el).animationName), 'none');
+    await moving.context().close();
+  });
+
   it('home shows the loading screen, then the fallback when nothing was posted', async () => {
     const page = await openPage();
     let release;
@@ -565,6 +587,7 @@ describe('screenshots', () => {
       await page.goto('/diaries666op/dashboard');
       await page.getByTestId('review-card').first().waitFor();
       await shot('dashboard-pending');
+      await page.screenshot({ path: join(SCREENSHOTS, `dashboard-pending-${width}-top.png`) });
       await page.getByRole('tab', { name: 'Mentions' }).click();
       await page.getByRole('button', { name: 'Response Too Long' }).waitFor();
       await shot('dashboard-mentions');
