@@ -180,32 +180,43 @@ var (
 	mentionPattern = regexp.MustCompile(`@\w+`)
 )
 
-// salientWord picks a word of the post worth quoting back: a hashtag's word
-// when there is one, else one of the two longest words that are no stop words,
-// by seed. It returns "" when the post has none (a post in a script written
-// without spaces, say).
+// salientWord picks a word of the post worth quoting back, or "" when the
+// post has none (a post in a script written without spaces, say). It takes a
+// hashtag's word when there is one; else, by seed, one of the two longest
+// words that are no stop words, preferring those that are not the post's
+// first word (often a verb or an interjection) and do not look like an
+// English verb form or adverb (-ed, -ing, -ly).
 func salientWord(text string, seed uint64) string {
 	text = linkPattern.ReplaceAllString(text, " ")
 	text = mentionPattern.ReplaceAllString(text, " ")
-	var tags, words []string
+	var tags, words, weak []string
 	seen, stop := map[string]bool{}, stopWords()
+	first := true
 	for _, field := range strings.Fields(text) {
 		isTag := strings.HasPrefix(field, "#")
 		for _, w := range strings.FieldsFunc(field, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsMark(r) }) {
 			lw := strings.ToLower(w)
+			wasFirst := first
+			first = false
 			if seen[lw] || stop[lw] || !wordSized(w) {
 				continue
 			}
 			seen[lw] = true
-			if isTag {
+			switch {
+			case isTag:
 				tags = append(tags, w)
-			} else {
+			case wasFirst || strings.HasSuffix(lw, "ed") || strings.HasSuffix(lw, "ing") || strings.HasSuffix(lw, "ly"):
+				weak = append(weak, w)
+			default:
 				words = append(words, w)
 			}
 		}
 	}
 	if len(tags) > 0 {
 		return tags[seed%uint64(len(tags))]
+	}
+	if len(words) == 0 {
+		words = weak
 	}
 	if len(words) == 0 {
 		return ""
@@ -279,14 +290,19 @@ func capitalise(s string) string {
 	return s
 }
 
-// hash is the FNV-1a hash of parts, each followed by a zero byte.
+// hash is the FNV-1a hash of parts, each followed by a zero byte, with its
+// bits mixed (the SplitMix64 finaliser) since FNV's low bits vary little
+// between similar texts and the writer takes several picks from them.
 func hash(parts ...string) uint64 {
 	h := fnv.New64a()
 	for _, p := range parts {
 		h.Write([]byte(p))
 		h.Write([]byte{0})
 	}
-	return h.Sum64()
+	x := h.Sum64()
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
+	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
+	return x ^ (x >> 31)
 }
 
 // parseLines reads the embedded lines file: [kind sin] headers, one line per

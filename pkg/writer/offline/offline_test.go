@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"infernal/pkg/platform/sandbox/corpus"
 	"infernal/pkg/post"
 	"infernal/pkg/writer"
 )
@@ -43,6 +44,10 @@ func TestClassify(t *testing.T) {
 		{name: "chinese", text: "比特币又跌了", want: "greed", wantOK: true},
 		{name: "russian", text: "Опять пробки на МКАДе", want: "wrath", wantOK: true},
 		{name: "arabic", text: "أحتاج قهوة الآن", want: "gluttony", wantOK: true},
+		{name: "italian", text: "Lunedì mattina, caffè numero tre", want: "sloth", wantOK: true},
+		{name: "dev", text: "pushed to prod and the stack trace is longer than my will to live", want: "wrath", wantOK: true},
+		{name: "wellness", text: "Healed my inner child with a crystal", want: "pride", wantOK: true},
+		{name: "bought the dip", text: "bought the dip, it kept dipping", want: "greed", wantOK: true},
 		{name: "weak cue alone", text: "I'm so angry right now", want: "wrath", wantOK: true},
 		{name: "no cue", text: "The moon looks nice tonight", want: "", wantOK: false},
 		{name: "word inside another word", text: "the synthetic syntax of rentals", want: "", wantOK: false},
@@ -201,6 +206,37 @@ func TestWriteWithinLimit(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestCorpus answers every post of the sandbox's corpus.
+func TestCorpus(t *testing.T) {
+	entries, err := corpus.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := New("infernal_ai")
+	sins := map[post.Category]int{}
+	cued := 0
+	for _, e := range entries {
+		text := e.TextFor("infernal_ai")
+		if _, ok := Classify(text); ok {
+			cued++
+		}
+		d, err := w.Write(context.Background(), writer.Request{Kind: writer.KindReply, Persona: "infernal_ai", PostText: text, Author: e.Username})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sins[d.Category]++
+		if !post.WithinLimit(d.Text) || strings.ContainsAny(d.Text, "{}") {
+			t.Errorf("%q → %q", text, d.Text)
+		}
+	}
+	if len(sins) != len(post.Categories) {
+		t.Errorf("corpus answered under %v, want every sin", sins)
+	}
+	if cued*10 < len(entries)*9 {
+		t.Errorf("only %d of %d corpus posts have a keyword cue", cued, len(entries))
 	}
 }
 

@@ -1,0 +1,141 @@
+// Package corpus holds the mortal posts the sandbox platform draws from,
+// written for this project: mentions of the persona, posts on the topics a
+// conversation search finds, and posts of a few targeted accounts, in a dozen
+// languages and every length up to the platform's limit, with emoji, links
+// and hashtags. The data is the embedded file corpus.json.
+package corpus
+
+import (
+	"bytes"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+//go:embed corpus.json
+var corpusFile []byte
+
+// The kinds of entry.
+const (
+	// KindMention is a post that mentions the persona: its text holds Placeholder.
+	KindMention = "mention"
+	// KindTopic is a post a search for conversations finds.
+	KindTopic = "topic"
+	// KindTarget is a post of one of the targeted accounts (TargetUsernames).
+	KindTarget = "target"
+)
+
+// Placeholder stands for the persona's mention in the text of a KindMention
+// entry; Entry.TextFor replaces it with "@" and the persona's handle.
+const Placeholder = "@{persona}"
+
+// TargetUsernames returns the usernames of the accounts whose posts are the
+// KindTarget entries, for a sandbox's targeted scans (TARGET_USERNAMES).
+func TargetUsernames() []string {
+	return []string{"hustle_harold", "crypto_cassandra", "guru_gwen", "techbro_tyler"}
+}
+
+// Entry is one mortal post.
+type Entry struct {
+	// Username is the author's handle, without the @.
+	Username string
+	// Name is the author's display name.
+	Name string
+	// Lang is the post's language as an ISO 639-1 code ("en", "ja").
+	Lang string
+	// Kind is KindMention, KindTopic or KindTarget.
+	Kind string
+	// Text is the post; for a mention it holds Placeholder.
+	Text string
+}
+
+// TextFor returns the entry's text as posted in a world where the persona's
+// handle (without the @) is handle.
+func (e Entry) TextFor(handle string) string {
+	return strings.ReplaceAll(e.Text, Placeholder, "@"+strings.TrimPrefix(handle, "@"))
+}
+
+// file is the shape of corpus.json: the accounts once, and their posts.
+type file struct {
+	Accounts []struct {
+		Username string `json:"username"`
+		Name     string `json:"name"`
+		Lang     string `json:"lang"`
+		Target   bool   `json:"target"`
+	} `json:"accounts"`
+	Posts []struct {
+		Author string `json:"author"`
+		Kind   string `json:"kind"`
+		Text   string `json:"text"`
+		// Lang overrides the author's language for this post.
+		Lang string `json:"lang"`
+	} `json:"posts"`
+}
+
+// Load parses the embedded corpus and returns its entries in file order, a
+// fresh slice at every call. It fails if the file is malformed: an unknown
+// author or kind, an empty text, a mention without Placeholder, or a targeted
+// account that is not in TargetUsernames (or the other way round).
+func Load() ([]Entry, error) {
+	return parse(corpusFile)
+}
+
+func parse(data []byte) ([]Entry, error) {
+	var f file
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&f); err != nil {
+		return nil, fmt.Errorf("corpus: %w", err)
+	}
+	targets := map[string]bool{}
+	for _, u := range TargetUsernames() {
+		targets[u] = true
+	}
+	type account struct {
+		name, lang string
+		target     bool
+	}
+	accounts := map[string]account{}
+	for i, a := range f.Accounts {
+		switch {
+		case a.Username == "" || strings.ContainsAny(a.Username, "@ \t\n"):
+			return nil, fmt.Errorf("corpus: account %d: bad username %q", i, a.Username)
+		case a.Name == "" || a.Lang == "":
+			return nil, fmt.Errorf("corpus: account %q: name and lang are required", a.Username)
+		case a.Target != targets[a.Username]:
+			return nil, fmt.Errorf("corpus: account %q: target is %v, but TargetUsernames says %v", a.Username, a.Target, targets[a.Username])
+		}
+		if _, dup := accounts[a.Username]; dup {
+			return nil, fmt.Errorf("corpus: account %q listed twice", a.Username)
+		}
+		accounts[a.Username] = account{name: a.Name, lang: a.Lang, target: a.Target}
+	}
+	for u := range targets {
+		if _, ok := accounts[u]; !ok {
+			return nil, fmt.Errorf("corpus: target %q has no account", u)
+		}
+	}
+	entries := make([]Entry, 0, len(f.Posts))
+	for i, p := range f.Posts {
+		a, ok := accounts[p.Author]
+		switch {
+		case !ok:
+			return nil, fmt.Errorf("corpus: post %d: unknown author %q", i, p.Author)
+		case strings.TrimSpace(p.Text) == "":
+			return nil, fmt.Errorf("corpus: post %d: empty text", i)
+		case p.Kind != KindMention && p.Kind != KindTopic && p.Kind != KindTarget:
+			return nil, fmt.Errorf("corpus: post %d: unknown kind %q", i, p.Kind)
+		case (p.Kind == KindMention) != strings.Contains(p.Text, Placeholder):
+			return nil, fmt.Errorf("corpus: post %d: a %s must hold %s exactly when it is a mention", i, p.Kind, Placeholder)
+		case (p.Kind == KindTarget) != a.target:
+			return nil, fmt.Errorf("corpus: post %d: a %s by %q, whose target flag is %v", i, p.Kind, p.Author, a.target)
+		}
+		lang := a.lang
+		if p.Lang != "" {
+			lang = p.Lang
+		}
+		entries = append(entries, Entry{Username: p.Author, Name: a.name, Lang: lang, Kind: p.Kind, Text: p.Text})
+	}
+	return entries, nil
+}
