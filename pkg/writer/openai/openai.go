@@ -291,6 +291,9 @@ var (
 // but does not parse is an error.
 func parseAnswer(content string) (text, label string, err error) {
 	s := strings.TrimSpace(thinkBlock.ReplaceAllString(content, ""))
+	if strings.HasPrefix(s, "<think>") {
+		return "", "", errors.New("answer is cut off in the model's reasoning")
+	}
 	if m := codeFence.FindStringSubmatch(s); m != nil {
 		s = strings.TrimSpace(m[1])
 	}

@@ -297,6 +297,7 @@ func TestWriteErrors(t *testing.T) {
 		{name: "rate limited", answer: always(http.StatusTooManyRequests, `{"error":{"message":"Rate limit reached","type":"requests"}}`), want: "Rate limit"},
 		{name: "garbage body", answer: always(http.StatusOK, `this is not json`), want: "openai"},
 		{name: "truncated json answer", answer: answering(`{"response": "I was going to say someth`, "length"), want: "not the JSON"},
+		{name: "reasoning cut off", answer: answering("<think>the user wants a joke about coffee, maybe", "length"), want: "reasoning"},
 		{name: "json without response", answer: answering(`{"joke": 42}`, "stop"), want: "not the JSON"},
 	}
 	for _, tt := range tests {
