@@ -20,6 +20,12 @@ cleanup() {
 }
 trap cleanup EXIT
 
+if [ "${BENCH:-}" = 1 ]; then
+	bench_only=1
+else
+	bench_only=0
+fi
+
 echo "== gofmt"
 unformatted=$(gofmt -l cmd pkg e2e 2>/dev/null || true)
 if [ -n "$unformatted" ]; then
@@ -43,6 +49,12 @@ if [ -z "${TEST_REDIS_URL:-}" ]; then
 	start_redis "$tmp/redis" "$redis_port"
 	export TEST_REDIS_URL="redis://127.0.0.1:$redis_port/0"
 	echo "== private Redis on port $redis_port"
+fi
+
+if [ "$bench_only" = 1 ]; then
+	echo "== go benchmarks"
+	go test -run '^$' -bench . -benchmem -count=1 ./...
+	exit 0
 fi
 
 echo "== go test -race"
