@@ -45,6 +45,9 @@ export const MESSAGES = {
   generated: 'New profile tweet generated!',
   rejectFailed: 'Failed to reject post',
   generateFailed: 'Failed to generate profile tweet',
+  // The targeted scan call exists (generateTargetedScan) but, as the spec says, no button uses it.
+  targetedGenerated: 'New targeted scan completed!',
+  targetedFailed: 'Failed to generate targeted scan',
 } as const;
 
 /** The Pending tab lists only the conversation posts: never a mention or a profile tweet. */
