@@ -238,3 +238,52 @@ func TestParseAuthorization(t *testing.T) {
 		})
 	}
 }
+
+// TestVerifierDetectsTampering signs a real request through the client and
+// checks that the verifier accepts it as sent and refuses any change to what
+// the signature covers.
+func TestVerifierDetectsTampering(t *testing.T) {
+	tests := []struct {
+		name    string
+		tamper  func(r *http.Request)
+		wantErr bool
+	}{
+		{name: "as sent", tamper: func(*http.Request) {}},
+		{name: "query value changed", tamper: func(r *http.Request) {
+			r.URL.RawQuery = strings.Replace(r.URL.RawQuery, "since_id=42", "since_id=43", 1)
+		}, wantErr: true},
+		{name: "query parameter added", tamper: func(r *http.Request) { r.URL.RawQuery += "&max_results=5" }, wantErr: true},
+		{name: "path changed", tamper: func(r *http.Request) { r.URL.Path = "/2/users/8/mentions"; r.URL.RawPath = "" }, wantErr: true},
+		{name: "method changed", tamper: func(r *http.Request) { r.Method = http.MethodPost }, wantErr: true},
+		{name: "host changed", tamper: func(r *http.Request) { r.Host = "evil.example" }, wantErr: true},
+		{name: "stale timestamp", tamper: func(r *http.Request) {
+			h := r.Header.Get("Authorization")
+			i := strings.Index(h, `oauth_timestamp="`) + len(`oauth_timestamp="`)
+			j := i + strings.Index(h[i:], `"`)
+			r.Header.Set("Authorization", h[:i]+"1318622958"+h[j:])
+		}, wantErr: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var captured *http.Request
+			hc := &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+				captured = r
+				return nil, errors.New("captured")
+			})}
+			c, err := New(Config{BaseURL: "http://api.example:8080", APIKey: testKey, APISecret: testSecret, AccessToken: testToken, AccessSecret: testTokenSecret, HTTPClient: hc})
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, _ = c.Mentions(t.Context(), "7", "42")
+			if captured == nil {
+				t.Fatal("no request captured")
+			}
+			captured.Host = captured.URL.Host
+			tt.tamper(captured)
+			err = verifyOAuth(captured, nil, testKey, testSecret, testToken, testTokenSecret)
+			if (err != nil) != tt.wantErr {
+				t.Errorf("verifyOAuth = %v, wantErr %v", err, tt.wantErr)
+			}
+		})
+	}
+}

@@ -29,7 +29,7 @@ import (
 const DefaultBaseURL = "https://api.x.com"
 
 // UserAgent is the User-Agent header sent with every request.
-const UserAgent = "infernal-x/1.0 (+https://github.com/dghubble/oauth1)"
+const UserAgent = "infernal-x/1.0"
 
 const (
 	// maxBodyBytes bounds how much of a response body is read.
@@ -137,7 +137,9 @@ func (c *Client) Me(ctx context.Context) (platform.User, error) {
 }
 
 // Mentions returns posts mentioning userID newer than sinceID, newest first
-// (GET /2/users/:id/mentions), following at most a few pages.
+// (GET /2/users/:id/mentions). It follows at most five pages of 100; when
+// more are newer than sinceID, the oldest of them are not returned and the
+// cursor moves past them.
 func (c *Client) Mentions(ctx context.Context, userID, sinceID string) (platform.Page, error) {
 	if err := required("user id", userID); err != nil {
 		return platform.Page{}, fmt.Errorf("x: mentions: %w", err)
@@ -150,7 +152,8 @@ func (c *Client) Mentions(ctx context.Context, userID, sinceID string) (platform
 }
 
 // Search returns recent posts matching query newer than sinceID, newest
-// first (GET /2/tweets/search/recent). Recent search refuses a since_id older
+// first (GET /2/tweets/search/recent), with the same five-page bound as
+// Mentions. Recent search refuses a since_id older
 // than its seven-day window; such a stale cursor is dropped, since every
 // post the search can still see is newer than it.
 func (c *Client) Search(ctx context.Context, query, sinceID string) (platform.Page, error) {
@@ -192,7 +195,7 @@ func (c *Client) UserByUsername(ctx context.Context, username string) (platform.
 }
 
 // UserPosts returns userID's own posts newer than sinceID, newest first
-// (GET /2/users/:id/tweets), following at most a few pages.
+// (GET /2/users/:id/tweets), with the same five-page bound as Mentions.
 func (c *Client) UserPosts(ctx context.Context, userID, sinceID string) (platform.Page, error) {
 	if err := required("user id", userID); err != nil {
 		return platform.Page{}, fmt.Errorf("x: user posts: %w", err)

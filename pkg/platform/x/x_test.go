@@ -332,7 +332,9 @@ func checkTimelineQuery(t *testing.T, q url.Values) {
 func TestTimelines(t *testing.T) {
 	type call func(ctx context.Context, c *Client) (platform.Page, error)
 	mentions := func(since string) call {
-		return func(ctx context.Context, c *Client) (platform.Page, error) { return c.Mentions(ctx, "2244994945", since) }
+		return func(ctx context.Context, c *Client) (platform.Page, error) {
+			return c.Mentions(ctx, "2244994945", since)
+		}
 	}
 	tests := []struct {
 		name       string
@@ -347,8 +349,8 @@ func TestTimelines(t *testing.T) {
 		{
 			name: "mentions two pages with includes and partial errors", call: mentions(""),
 			path: "/2/users/2244994945/mentions", tokenParam: "pagination_token",
-			pages: map[string]string{"": mentionsPage1, "7140dibdnow9c7btw3w29grvxfcgvpb9n9coehpk7xz5i": mentionsPage2},
-			want:  platform.Page{Posts: []platform.Post{postAnn, postBob, postCy}, NewestID: "1800000000000000003"},
+			pages:    map[string]string{"": mentionsPage1, "7140dibdnow9c7btw3w29grvxfcgvpb9n9coehpk7xz5i": mentionsPage2},
+			want:     platform.Page{Posts: []platform.Post{postAnn, postBob, postCy}, NewestID: "1800000000000000003"},
 			wantReqs: 2,
 		},
 		{
@@ -373,8 +375,8 @@ func TestTimelines(t *testing.T) {
 		{
 			name: "author missing from includes keeps its id",
 			call: mentions(""), path: "/2/users/2244994945/mentions", tokenParam: "pagination_token",
-			pages: map[string]string{"": `{"data":[{"id":"3","text":"t","author_id":"77","created_at":"not a time"}],"meta":{"result_count":1,"newest_id":"3"}}`},
-			want:  platform.Page{NewestID: "3", Posts: []platform.Post{{ID: "3", Text: "t", Author: platform.User{ID: "77"}}}},
+			pages:    map[string]string{"": `{"data":[{"id":"3","text":"t","author_id":"77","created_at":"not a time"}],"meta":{"result_count":1,"newest_id":"3"}}`},
+			want:     platform.Page{NewestID: "3", Posts: []platform.Post{{ID: "3", Text: "t", Author: platform.User{ID: "77"}}}},
 			wantReqs: 1,
 		},
 		{
@@ -383,8 +385,8 @@ func TestTimelines(t *testing.T) {
 				return c.Search(ctx, `(#sin OR "deadly sins") -is:retweet lang:en ☃ a+b`, "1700000000000000000")
 			},
 			path: "/2/tweets/search/recent", tokenParam: "next_token",
-			pages: map[string]string{"": mentionsPage1, "7140dibdnow9c7btw3w29grvxfcgvpb9n9coehpk7xz5i": mentionsPage2},
-			want:  platform.Page{Posts: []platform.Post{postAnn, postBob, postCy}, NewestID: "1800000000000000003"},
+			pages:     map[string]string{"": mentionsPage1, "7140dibdnow9c7btw3w29grvxfcgvpb9n9coehpk7xz5i": mentionsPage2},
+			want:      platform.Page{Posts: []platform.Post{postAnn, postBob, postCy}, NewestID: "1800000000000000003"},
 			wantSince: "1700000000000000000", wantReqs: 2,
 		},
 		{
@@ -652,9 +654,9 @@ func TestRefusals(t *testing.T) {
 		},
 		{
 			name: "rate limited", status: 429,
-			header: map[string]string{"x-rate-limit-limit": "100", "x-rate-limit-remaining": "0", "x-rate-limit-reset": strconv.FormatInt(reset.Unix(), 10)},
-			body:   `{"title":"Too Many Requests","detail":"Too Many Requests","type":"about:blank","status":429}`,
-			want:   platform.Error{Status: 429, Title: "Too Many Requests", Detail: "Too Many Requests", RetryAt: reset},
+			header:        map[string]string{"x-rate-limit-limit": "100", "x-rate-limit-remaining": "0", "x-rate-limit-reset": strconv.FormatInt(reset.Unix(), 10)},
+			body:          `{"title":"Too Many Requests","detail":"Too Many Requests","type":"about:blank","status":429}`,
+			want:          platform.Error{Status: 429, Title: "Too Many Requests", Detail: "Too Many Requests", RetryAt: reset},
 			wantTemporary: true, wantRetryAt: true,
 		},
 		{
@@ -940,8 +942,15 @@ func TestTransportFailures(t *testing.T) {
 		{
 			name: "context deadline",
 			setup: func(t *testing.T) (string, context.Context) {
-				srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() }))
+				release := make(chan struct{})
+				srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					select {
+					case <-r.Context().Done():
+					case <-release:
+					}
+				}))
 				t.Cleanup(srv.Close)
+				t.Cleanup(func() { close(release) }) // runs before Close
 				ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
 				t.Cleanup(cancel)
 				return srv.URL, ctx
