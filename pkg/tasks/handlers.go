@@ -201,10 +201,23 @@ func (h *Handlers) scan(ctx context.Context, cursor string, source post.Source, 
 	return nil
 }
 
-// GenerateProfile makes a new profile post and asks for its draft.
+// maxUnreviewedProfiles is how many profile drafts may wait for review
+// before scheduled generation pauses, so they never pile up unread.
+const maxUnreviewedProfiles = 3
+
+// GenerateProfile makes a new profile post and asks for its draft, unless
+// enough profile drafts already wait for the administrator.
 func (h *Handlers) GenerateProfile(ctx context.Context, t *asynq.Task) error {
 	if err := decode(t, &ScanPayload{}); err != nil {
 		return err
+	}
+	_, waiting, err := h.Store.ListPending(ctx, post.SourceProfile, post.SortDate, 1, 1)
+	if err != nil {
+		return err
+	}
+	if waiting >= maxUnreviewedProfiles {
+		h.Log.InfoContext(ctx, "profile post skipped: drafts await review", "waiting", waiting)
+		return nil
 	}
 	id, err := h.Store.CreateProfileDraft(ctx, h.Platform.Name(), h.Persona)
 	if err != nil {

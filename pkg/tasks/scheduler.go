@@ -160,6 +160,13 @@ func (s *Scheduler) lead(ctx context.Context, rc redis.UniversalClient) error {
 		return fmt.Errorf("tasks: start scheduler: %w", err)
 	}
 	defer sched.Shutdown()
+	// Run everything once now, so a fresh start does not wait a whole period
+	// (six hours for profile posts) before there is anything to see.
+	for _, e := range s.entries {
+		if err := s.client.EnqueuePeriodic(ctx, e.Type); err != nil {
+			s.log.Warn("scheduler: first run not queued", "type", e.Type, "error", err)
+		}
+	}
 	tick := time.NewTicker(leaseRenew)
 	defer tick.Stop()
 	for {

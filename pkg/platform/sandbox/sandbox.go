@@ -40,13 +40,18 @@ const (
 	pageLimit = 50
 )
 
+// kinds is the order in which the sandbox's mortals take turns, so that
+// mentions, topic posts and targeted accounts' posts all appear from the start.
+var kinds = [...]string{"mention", "topic", "target"}
+
 // Sandbox is the simulated platform.
 type Sandbox struct {
 	store   *store.Store
 	persona string
 	pace    time.Duration
-	corpus  []Entry
-	now     func() time.Time
+	// byKind holds the corpus split by kind; every kind has at least one entry.
+	byKind map[string][]Entry
+	now    func() time.Time
 }
 
 // New returns a sandbox where mortals post one corpus entry per pace.
@@ -57,12 +62,19 @@ func New(s *store.Store, persona string, pace time.Duration, corpus []Entry, now
 	if pace <= 0 {
 		return nil, fmt.Errorf("sandbox: pace must be positive, got %s", pace)
 	}
+	byKind := map[string][]Entry{}
 	for i, e := range corpus {
 		if e.Username == "" || e.Text == "" || (e.Kind != "mention" && e.Kind != "topic" && e.Kind != "target") {
 			return nil, fmt.Errorf("sandbox: corpus entry %d is malformed: %+v", i, e)
 		}
+		byKind[e.Kind] = append(byKind[e.Kind], e)
 	}
-	return &Sandbox{store: s, persona: persona, pace: pace, corpus: corpus, now: now}, nil
+	for _, k := range kinds {
+		if len(byKind[k]) == 0 {
+			return nil, fmt.Errorf("sandbox: the corpus has no %s posts", k)
+		}
+	}
+	return &Sandbox{store: s, persona: persona, pace: pace, byKind: byKind, now: now}, nil
 }
 
 // Name identifies the platform in stored rows.
@@ -86,8 +98,9 @@ func (s *Sandbox) advance(ctx context.Context) error {
 	}
 	for i := 0; i < n; i++ {
 		seq := first + int64(i)
-		// A stride coprime with most corpus sizes walks the corpus in a varied order.
-		e := s.corpus[int((seq*7919)%int64(len(s.corpus)))]
+		list := s.byKind[kinds[seq%int64(len(kinds))]]
+		// A prime stride walks each list in a varied order, visiting every entry.
+		e := list[int((seq/int64(len(kinds))*7919)%int64(len(list)))]
 		text := strings.ReplaceAll(e.Text, PersonaPlaceholder, s.persona)
 		if _, err := s.store.SandboxInsert(ctx, store.SandboxPost{
 			AuthorUsername: e.Username, AuthorName: e.Name, Kind: e.Kind, Text: text,
@@ -136,9 +149,11 @@ func (s *Sandbox) Search(ctx context.Context, _ string, sinceID string) (platfor
 
 // UserByUsername finds an account of the corpus by its handle.
 func (s *Sandbox) UserByUsername(ctx context.Context, username string) (platform.User, error) {
-	for _, e := range s.corpus {
-		if strings.EqualFold(e.Username, username) {
-			return platform.User{ID: "user:" + e.Username, Username: e.Username, Name: e.Name}, nil
+	for _, list := range s.byKind {
+		for _, e := range list {
+			if strings.EqualFold(e.Username, username) {
+				return platform.User{ID: "user:" + e.Username, Username: e.Username, Name: e.Name}, nil
+			}
 		}
 	}
 	return platform.User{}, &platform.Error{Status: 404, Title: "Not Found Error", Detail: "Could not find user with username: [" + username + "]."}
