@@ -520,6 +520,23 @@ describe('admin', () => {
     assert.equal(statusOf(postId('targeted-pending-1')), 'rejected');
   });
 
+  it('a post whose send failed stays in its tab with the reason, and can be approved again', async () => {
+    stack.db(`INSERT INTO posts (platform, source, status, original_post_id, original_post_text, original_post_user,
+      author_username, category, proposed_response, approved_at, send_started_at, error)
+      VALUES ('sandbox', 'targeted', 'failed', 'targeted-failed-1', 'Buy my course', 'Hustle Corp', 'hustle_corp', 'greed',
+      'Your course is a pyramid with extra steps.', now(), now(),
+      'platform: 403 Forbidden: You are not allowed to create a Tweet with duplicate content.')`);
+    await page.getByRole('button', { name: 'Refresh', exact: true }).click();
+    const card = page.getByTestId('review-card');
+    await expectCount(card, 1);
+    await expectText(card.first().getByTestId('failure'), 'Sending failed: platform: 403 Forbidden: You are not allowed to create a Tweet with duplicate content. Edit and approve to try again, or reject.');
+    await card.first().getByRole('textbox').fill('A pyramid, but make it eternal.');
+    await card.first().getByRole('button', { name: /Approve/ }).click();
+    await expectText(page.getByTestId('banner-success'), 'Post approved and response sent successfully!');
+    await expectText(page.getByTestId('empty-message'), 'No pending targeted posts');
+    assert.equal(statusOf(postId('targeted-failed-1')), 'approved');
+  });
+
   it('tabs work from the keyboard', async () => {
     const tab = page.getByRole('tab', { name: 'Targeted Users' });
     await tab.focus();

@@ -95,18 +95,20 @@ var orderBy = map[post.Sort]string{
 	post.SortReplies:    "replies_count DESC, id DESC",
 }
 
-// ListPending returns one page (1-based) of the pending posts of a source, and
-// how many there are in all.
+// ListPending returns one page (1-based) of the posts of a source that await
+// the administrator, and how many there are in all: the pending ones, and
+// the failed ones, kept in view with their error to be fixed and approved
+// again, or rejected.
 func (s *Store) ListPending(ctx context.Context, source post.Source, sort post.Sort, page, pageSize int) ([]post.Post, int, error) {
 	order, ok := orderBy[sort]
 	if !ok || !source.Valid() || page < 1 || pageSize < 1 {
 		return nil, 0, fmt.Errorf("store: list pending: %w: source %q sort %q page %d", ErrInvalid, source, sort, page)
 	}
 	var total int
-	if err := s.pool.QueryRow(ctx, `SELECT count(*) FROM posts WHERE source = $1 AND status = 'pending'`, source).Scan(&total); err != nil {
+	if err := s.pool.QueryRow(ctx, `SELECT count(*) FROM posts WHERE source = $1 AND status IN ('pending', 'failed')`, source).Scan(&total); err != nil {
 		return nil, 0, fmt.Errorf("store: count pending: %w", err)
 	}
-	rows, err := s.pool.Query(ctx, `SELECT `+postColumns+` FROM posts WHERE source = $1 AND status = 'pending'
+	rows, err := s.pool.Query(ctx, `SELECT `+postColumns+` FROM posts WHERE source = $1 AND status IN ('pending', 'failed')
 		ORDER BY `+order+` LIMIT $2 OFFSET $3`, source, pageSize, (page-1)*pageSize)
 	if err != nil {
 		return nil, 0, fmt.Errorf("store: list pending: %w", err)
@@ -151,9 +153,9 @@ func (s *Store) FailDraft(ctx context.Context, id int64, reason string) error {
 	return s.transition(ctx, id, "fail draft", `status = 'failed', error = $2`, post.StatusDrafting, reason)
 }
 
-// Approve moves a pending post to approved, storing an edited response first
-// when edited is not nil. The response must be within the platform's limit
-// (ErrInvalid); a post that is not pending gets ErrConflict.
+// Approve moves a pending (or failed) post to approved, storing an edited
+// response first when edited is not nil. The response must be within the
+// platform's limit (ErrInvalid); a post in any other state gets ErrConflict.
 func (s *Store) Approve(ctx context.Context, id int64, edited *string) (post.Post, error) {
 	var out post.Post
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
@@ -161,7 +163,7 @@ func (s *Store) Approve(ctx context.Context, id int64, edited *string) (post.Pos
 		if err != nil {
 			return notFound(err, fmt.Sprintf("approve post %d", id))
 		}
-		if p.Status != post.StatusPending {
+		if p.Status != post.StatusPending && p.Status != post.StatusFailed {
 			return fmt.Errorf("store: approve post %d: %w: it is %s, not pending", id, ErrConflict, p.Status)
 		}
 		text := p.ProposedResponse
@@ -172,7 +174,7 @@ func (s *Store) Approve(ctx context.Context, id int64, edited *string) (post.Pos
 			return fmt.Errorf("store: approve post %d: %w: the response is %d characters; it must be 1 to %d", id, ErrInvalid, n, post.MaxLength)
 		}
 		out, err = scanPost(tx.QueryRow(ctx, `
-			UPDATE posts SET status = 'approved', proposed_response = $2, approved_at = now(), updated_at = now()
+			UPDATE posts SET status = 'approved', proposed_response = $2, approved_at = now(), error = '', updated_at = now()
 			WHERE id = $1 RETURNING `+postColumns, id, text))
 		if err != nil {
 			return fmt.Errorf("store: approve post %d: %w", id, err)
@@ -182,11 +184,11 @@ func (s *Store) Approve(ctx context.Context, id int64, edited *string) (post.Pos
 	return out, err
 }
 
-// Reject moves a pending post to rejected; any other state gets ErrConflict.
+// Reject moves a pending (or failed) post to rejected; any other state gets ErrConflict.
 func (s *Store) Reject(ctx context.Context, id int64) (post.Post, error) {
 	p, err := scanPost(s.pool.QueryRow(ctx, `
 		UPDATE posts SET status = 'rejected', rejected_at = now(), updated_at = now()
-		WHERE id = $1 AND status = 'pending' RETURNING `+postColumns, id))
+		WHERE id = $1 AND status IN ('pending', 'failed') RETURNING `+postColumns, id))
 	if err == nil {
 		return p, nil
 	}

@@ -154,6 +154,40 @@ func TestSendAndLogs(t *testing.T) {
 	}
 }
 
+func TestFailedPostsStayInViewAndCanBeRetried(t *testing.T) {
+	s := storetest.New(t)
+	ctx := context.Background()
+	id := pending(t, s, "1", post.SourceMention, "burn")
+	if _, err := s.Approve(ctx, id, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := s.BeginSend(ctx, id); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.FailSend(ctx, id, "platform: 403 Forbidden: duplicate content"); err != nil {
+		t.Fatal(err)
+	}
+	list, total, err := s.ListPending(ctx, post.SourceMention, post.SortDate, 1, 10)
+	if err != nil || total != 1 || list[0].Status != post.StatusFailed || list[0].Error == "" {
+		t.Fatalf("failed post not listed with its error: %+v %d %v", list, total, err)
+	}
+	edited := "burn, but differently"
+	p, err := s.Approve(ctx, id, &edited)
+	if err != nil || p.Status != post.StatusApproved || p.Error != "" || p.SendStartedAt == nil {
+		t.Fatalf("approve again: %+v %v (the earlier send mark must stay, so a retry checks the platform first)", p, err)
+	}
+	if err := s.FailDraft(ctx, id, "x"); !errors.Is(err, store.ErrConflict) {
+		t.Errorf("FailDraft on an approved post: %v, want ErrConflict", err)
+	}
+	other := pending(t, s, "2", post.SourceMention, "")
+	if _, err := s.Reject(ctx, other); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Reject(ctx, other); !errors.Is(err, store.ErrConflict) {
+		t.Errorf("reject twice: %v, want ErrConflict", err)
+	}
+}
+
 func TestListPendingSortsAndPages(t *testing.T) {
 	s := storetest.New(t)
 	ctx := context.Background()

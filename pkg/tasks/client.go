@@ -74,8 +74,14 @@ func (c *Client) EnqueuePeriodic(ctx context.Context, typ string) error {
 	if err != nil {
 		return err
 	}
+	return c.enqueueUnique(ctx, t)
+}
+
+// enqueueUnique enqueues a task made with asynq.Unique; one already held
+// within its uniqueness window counts as done.
+func (c *Client) enqueueUnique(ctx context.Context, t *asynq.Task) error {
 	if _, err := c.asynq.EnqueueContext(ctx, t); err != nil && !errors.Is(err, asynq.ErrDuplicateTask) {
-		return fmt.Errorf("tasks: enqueue %s: %w", typ, err)
+		return fmt.Errorf("tasks: enqueue %s: %w", t.Type(), err)
 	}
 	return nil
 }

@@ -94,9 +94,10 @@ func Period(spec string) (time.Duration, error) {
 	return shortest, nil
 }
 
-// uniqueFor is how long a periodic run blocks the next: just under its period.
+// uniqueFor is how long a periodic run blocks the next: just under its
+// period, in whole seconds as asynq keeps it, and at least one second.
 func uniqueFor(period time.Duration) time.Duration {
-	d := period - period/10
+	d := (period - period/10).Truncate(time.Second)
 	if d < time.Second {
 		d = time.Second
 	}
@@ -143,6 +144,7 @@ func (s *Scheduler) lead(ctx context.Context, rc redis.UniversalClient) error {
 			}
 		},
 	})
+	first := make([]*asynq.Task, 0, len(s.entries))
 	for _, e := range s.entries {
 		period, err := Period(e.Spec)
 		if err != nil {
@@ -155,6 +157,7 @@ func (s *Scheduler) lead(ctx context.Context, rc redis.UniversalClient) error {
 		if _, err := sched.Register(e.Spec, t); err != nil {
 			return fmt.Errorf("tasks: register %s %q: %w", e.Type, e.Spec, err)
 		}
+		first = append(first, t)
 	}
 	if err := sched.Start(); err != nil {
 		return fmt.Errorf("tasks: start scheduler: %w", err)
@@ -162,9 +165,9 @@ func (s *Scheduler) lead(ctx context.Context, rc redis.UniversalClient) error {
 	defer sched.Shutdown()
 	// Run everything once now, so a fresh start does not wait a whole period
 	// (six hours for profile posts) before there is anything to see.
-	for _, e := range s.entries {
-		if err := s.client.EnqueuePeriodic(ctx, e.Type); err != nil {
-			s.log.Warn("scheduler: first run not queued", "type", e.Type, "error", err)
+	for _, t := range first {
+		if err := s.client.enqueueUnique(ctx, t); err != nil {
+			s.log.Warn("scheduler: first run not queued", "type", t.Type(), "error", err)
 		}
 	}
 	tick := time.NewTicker(leaseRenew)

@@ -69,9 +69,16 @@ export function ReviewCard({ post, now, busy, onApprove, onReject }: Props) {
           {post.category && <li className="badge badge-sin">{post.category}</li>}
           {post.is_mention && <li className="badge">Mention</li>}
           {post.is_profile_tweet && <li className="badge">Profile Tweet</li>}
+          {post.status === 'failed' && <li className="badge badge-failed">Failed</li>}
         </ul>
       </header>
 
+      {post.status === 'failed' && (
+        <p className="review-warning" role="status" data-testid="failure">
+          {post.proposed_response ? 'Sending failed' : 'Drafting failed'}
+          {post.error ? `: ${post.error.replace(/\.$/, '')}` : ''}. Edit and approve to try again, or reject.
+        </p>
+      )}
       {post.original_post_text && (
         <blockquote className="review-original" data-testid="original-text">
           {post.original_post_text}
