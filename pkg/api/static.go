@@ -31,7 +31,7 @@ func spa(dir string) http.HandlerFunc {
 			} else {
 				w.Header().Set("Cache-Control", "public, max-age=3600")
 			}
-			http.ServeFile(w, r, file)
+			serveFile(w, r, file)
 			return
 		}
 		if strings.HasPrefix(clean, "/assets/") {
@@ -39,8 +39,25 @@ func spa(dir string) http.HandlerFunc {
 			return
 		}
 		w.Header().Set("Cache-Control", "no-cache")
-		http.ServeFile(w, r, index)
+		serveFile(w, r, index)
 	}
+}
+
+// serveFile sends one file of the build. Unlike http.ServeFile it takes the
+// path as already resolved, so odd request paths get the app, not a 400.
+func serveFile(w http.ResponseWriter, r *http.Request, name string) {
+	f, err := os.Open(name)
+	if err != nil {
+		respondJSON(w, http.StatusNotFound, map[string]string{"error": "not found"})
+		return
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		respondJSON(w, http.StatusNotFound, map[string]string{"error": "not found"})
+		return
+	}
+	http.ServeContent(w, r, name, st.ModTime(), f)
 }
 
 func isFile(p string) bool {

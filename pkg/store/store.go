@@ -155,6 +155,11 @@ func SchemaDigest() (string, error) {
 // IsUnavailable reports whether err means PostgreSQL could not be reached,
 // rather than that it refused the request.
 func IsUnavailable(err error) bool {
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		// The server answered: it is there, and said no.
+		return false
+	}
 	var netErr net.Error
 	var connectErr *pgconn.ConnectError
 	return errors.As(err, &netErr) || errors.As(err, &connectErr) || pgconn.Timeout(err)

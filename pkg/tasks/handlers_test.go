@@ -180,8 +180,8 @@ func TestDraftPost(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := *e.handlers
-	h.Writer = refusingWriter{}
+	h := &tasks.Handlers{Store: e.store, Platform: e.plat, Writer: refusingWriter{}, Queue: e.queue,
+		Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Now: time.Now, Persona: "devil"}
 	if err := h.DraftPost(ctx, task(tasks.TypeDraftPost, tasks.PostPayload{PostID: refused})); err != nil {
 		t.Fatal(err)
 	}

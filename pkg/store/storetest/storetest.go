@@ -38,16 +38,36 @@ func New(t testing.TB) *store.Store {
 // dropped when t ends, after every cleanup registered later has run.
 func NewDatabase(t testing.TB) string {
 	t.Helper()
-	server := os.Getenv("TEST_DATABASE_URL")
-	if server == "" {
-		t.Fatal("storetest: TEST_DATABASE_URL is unset; run the tests with `make test`, which starts a private PostgreSQL")
-	}
+	server := serverURL(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	template, err := ensureTemplate(ctx, server)
 	if err != nil {
 		t.Fatalf("storetest: %v", err)
 	}
+	return newDatabase(t, server, template)
+}
+
+// NewEmptyDatabase creates a fresh database with no schema at all, for
+// tests of the migrations themselves, and returns its URL.
+func NewEmptyDatabase(t testing.TB) string {
+	t.Helper()
+	return newDatabase(t, serverURL(t), "template0")
+}
+
+func serverURL(t testing.TB) string {
+	t.Helper()
+	server := os.Getenv("TEST_DATABASE_URL")
+	if server == "" {
+		t.Fatal("storetest: TEST_DATABASE_URL is unset; run the tests with `make test`, which starts a private PostgreSQL")
+	}
+	return server
+}
+
+func newDatabase(t testing.TB, server, template string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
 	name := "infernal_test_" + randomHex(6)
 	if err := withConn(ctx, server, func(c *pgx.Conn) error { return createFrom(ctx, c, name, template) }); err != nil {
 		t.Fatalf("storetest: %v", err)

@@ -1,0 +1,169 @@
+package sandbox_test
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"infernal/pkg/platform"
+	"infernal/pkg/platform/sandbox"
+	"infernal/pkg/store/storetest"
+)
+
+var corpus = []sandbox.Entry{
+	{Username: "m1", Name: "M One", Kind: "mention", Text: "@{persona} why mondays?"},
+	{Username: "m2", Name: "M Two", Kind: "mention", Text: "dear @{persona}, coffee"},
+	{Username: "t1", Name: "T One", Kind: "topic", Text: "deadlines 🔥"},
+	{Username: "g1", Name: "G One", Kind: "target", Text: "buy my course"},
+}
+
+// clock is a test time source that only moves when told.
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *clock) now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *clock) add(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}
+
+func newSandbox(t *testing.T) (*sandbox.Sandbox, *clock) {
+	t.Helper()
+	clk := &clock{t: time.Now()}
+	sb, err := sandbox.New(storetest.New(t), "devil", time.Minute, corpus, clk.now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sb, clk
+}
+
+func TestNewRefusesBadCorpus(t *testing.T) {
+	tests := []struct {
+		name   string
+		corpus []sandbox.Entry
+		pace   time.Duration
+	}{
+		{name: "empty", corpus: nil, pace: time.Second},
+		{name: "bad kind", corpus: []sandbox.Entry{{Username: "a", Text: "b", Kind: "rant"}}, pace: time.Second},
+		{name: "missing kind", corpus: corpus[:3], pace: time.Second},
+		{name: "no pace", corpus: corpus, pace: 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, err := sandbox.New(nil, "devil", tt.pace, tt.corpus, time.Now); err == nil {
+				t.Error("New accepted it")
+			}
+		})
+	}
+}
+
+func TestTimelinesGrowAtThePace(t *testing.T) {
+	sb, clk := newSandbox(t)
+	ctx := context.Background()
+	me, err := sb.Me(ctx)
+	if err != nil || me.Username != "devil" {
+		t.Fatalf("Me: %+v %v", me, err)
+	}
+	page, err := sb.Mentions(ctx, me.ID, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The opening burst of 12 takes turns by kind: 4 mentions.
+	if len(page.Posts) != 4 || page.NewestID == "" {
+		t.Fatalf("opening mentions: %d, newest %q", len(page.Posts), page.NewestID)
+	}
+	for _, p := range page.Posts {
+		if !strings.Contains(p.Text, "@devil") || strings.Contains(p.Text, "{persona}") {
+			t.Errorf("mention text %q does not name the persona", p.Text)
+		}
+	}
+	again, err := sb.Mentions(ctx, me.ID, page.NewestID)
+	if err != nil || len(again.Posts) != 0 || again.NewestID != page.NewestID {
+		t.Fatalf("nothing new yet: %d posts, newest %q", len(again.Posts), again.NewestID)
+	}
+	clk.add(3 * time.Minute)
+	later, err := sb.Mentions(ctx, me.ID, page.NewestID)
+	if err != nil || len(later.Posts) != 1 {
+		t.Fatalf("after three paces: %d new mentions, want 1 (%v)", len(later.Posts), err)
+	}
+	topics, err := sb.Search(ctx, "anything", "")
+	if err != nil || len(topics.Posts) != 5 {
+		t.Fatalf("topic posts: %d (%v)", len(topics.Posts), err)
+	}
+	u, err := sb.UserByUsername(ctx, "G1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	own, err := sb.UserPosts(ctx, u.ID, "")
+	if err != nil || len(own.Posts) != 5 || own.Posts[0].Author.Username != "g1" {
+		t.Fatalf("target posts: %d (%v)", len(own.Posts), err)
+	}
+	if _, err := sb.UserByUsername(ctx, "nobody"); platform.Temporary(err) {
+		t.Errorf("unknown user: %v, want a lasting refusal", err)
+	}
+	if _, err := sb.UserPosts(ctx, "garbage", ""); platform.Temporary(err) {
+		t.Errorf("bad user id: %v, want a lasting refusal", err)
+	}
+}
+
+func TestPublishFindAndMetrics(t *testing.T) {
+	sb, clk := newSandbox(t)
+	ctx := context.Background()
+	page, err := sb.Mentions(ctx, "persona", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	target := page.Posts[0]
+	if _, found, err := sb.FindPublished(ctx, "persona", target.ID, "x"); err != nil || found {
+		t.Fatalf("found a reply before any: %v %v", found, err)
+	}
+	reply, err := sb.Publish(ctx, "burn 🔥", target.ID)
+	if err != nil || reply.InReplyToID != target.ID || reply.ConversationID != target.ConversationID {
+		t.Fatalf("Publish reply: %+v %v", reply, err)
+	}
+	got, found, err := sb.FindPublished(ctx, "persona", target.ID, "")
+	if err != nil || !found || got.ID != reply.ID {
+		t.Fatalf("FindPublished reply: %+v %v %v", got, found, err)
+	}
+	standalone, err := sb.Publish(ctx, "a thought from below", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, found, err := sb.FindPublished(ctx, "persona", "", "a thought from below"); err != nil || !found || got.ID != standalone.ID {
+		t.Fatalf("FindPublished standalone: %+v %v %v", got, found, err)
+	}
+	refusals := []struct {
+		name      string
+		text      string
+		inReplyTo string
+		want      int
+	}{
+		{name: "duplicate", text: "a thought from below", want: 403},
+		{name: "too long", text: strings.Repeat("x", 281), want: 400},
+		{name: "empty", text: "", want: 400},
+		{name: "reply to nothing", text: "hi", inReplyTo: "999999", want: 403},
+		{name: "bad id", text: "hi", inReplyTo: "abc", want: 400},
+	}
+	for _, tt := range refusals {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := sb.Publish(ctx, tt.text, tt.inReplyTo)
+			pe, ok := err.(*platform.Error)
+			if !ok || pe.Status != tt.want || platform.Temporary(err) {
+				t.Errorf("Publish: %v, want a %d refusal", err, tt.want)
+			}
+		})
+	}
+	clk.add(10 * time.Minute)
+	m, err := sb.Metrics(ctx, []string{reply.ID, target.ID, "999999", "junk"})
+	if err != nil || len(m) != 2 {
+		t.Fatalf("Metrics: %v %v", m, err)
+	}
+	if m[target.ID].Replies < 1 {
+		t.Errorf("the answered post counts %d replies, want at least 1", m[target.ID].Replies)
+	}
+}
