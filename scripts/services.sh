@@ -54,6 +54,10 @@ start_postgres() {
 		chown -R postgres "$dir"
 		chmod 700 "$dir"
 	fi
+	if [ -f "$dir/PG_VERSION" ] && as_pg "$bin/pg_ctl" -D "$dir" status >/dev/null 2>&1; then
+		# Left running by a run that was killed without cleaning up: use it as it is.
+		return 0
+	fi
 	if [ ! -f "$dir/PG_VERSION" ]; then
 		as_pg "$bin/initdb" -D "$dir" -U postgres --auth=trust -E UTF8 --locale=C.UTF-8 --no-sync >"$dir.initdb.log" 2>&1 || {
 			cat "$dir.initdb.log" >&2
@@ -77,6 +81,10 @@ stop_postgres() {
 start_redis() {
 	local dir=$1 port=$2
 	mkdir -p "$dir"
+	if redis-cli -p "$port" ping >/dev/null 2>&1; then
+		# Left running by a run that was killed without cleaning up: use it as it is.
+		return 0
+	fi
 	redis-server --daemonize yes --bind 127.0.0.1 --port "$port" --dir "$dir" \
 		--save 60 1 --appendonly no --logfile "$dir/redis.log" --pidfile "$dir/redis.pid" >/dev/null || return 1
 	for _ in $(seq 1 100); do

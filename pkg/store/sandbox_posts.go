@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -35,47 +34,47 @@ func scanSandboxPost(row pgx.Row) (SandboxPost, error) {
 	return p, err
 }
 
-// SandboxClaim moves the simulated world's clock on to now and returns how
-// many new mortal posts are due (one per pace, at most max; first the
-// opening burst) and the sequence number of the first. Concurrent callers
-// never claim the same numbers.
-func (s *Store) SandboxClaim(ctx context.Context, now time.Time, pace time.Duration, burst, max int) (first int64, n int, err error) {
-	err = s.inTx(ctx, func(tx pgx.Tx) error {
-		var at time.Time
-		var seq int64
-		err := tx.QueryRow(ctx, `SELECT advanced_at, seq FROM sandbox_clock FOR UPDATE`).Scan(&at, &seq)
-		switch {
-		case errors.Is(err, pgx.ErrNoRows):
-			n = burst
-			// Two first callers race to insert; the loser claims nothing this time.
-			tag, err := tx.Exec(ctx, `INSERT INTO sandbox_clock (advanced_at, seq) VALUES ($1, $2) ON CONFLICT DO NOTHING`, now, n)
-			if err != nil {
-				return err
-			}
-			if tag.RowsAffected() == 0 {
-				n = 0
-			}
-			return nil
-		case err != nil:
+// SandboxAdvance moves the simulated world's clock on to now, in one
+// transaction: the mortal posts due since the last call are made (one per
+// pace, at most max; on the very first call the opening burst), each written
+// by newPost from its sequence number, and engagement grows. Concurrent callers
+// wait for each other, so a reader that advances first sees the whole batch.
+func (s *Store) SandboxAdvance(ctx context.Context, now time.Time, pace time.Duration, burst, max int, newPost func(seq int64) SandboxPost) error {
+	err := s.inTx(ctx, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `INSERT INTO sandbox_clock (advanced_at, seq) VALUES ($1, 0) ON CONFLICT DO NOTHING`,
+			now.Add(-time.Duration(burst)*pace)); err != nil {
 			return err
 		}
-		n = int(now.Sub(at) / pace)
+		var at time.Time
+		var seq int64
+		if err := tx.QueryRow(ctx, `SELECT advanced_at, seq FROM sandbox_clock FOR UPDATE`).Scan(&at, &seq); err != nil {
+			return err
+		}
+		n := int(now.Sub(at) / pace)
 		if n <= 0 {
-			n = 0
 			return nil
 		}
 		next := at.Add(time.Duration(n) * pace)
 		if n > max {
 			n, next = max, now
 		}
-		first = seq
-		_, err = tx.Exec(ctx, `UPDATE sandbox_clock SET advanced_at = $1, seq = seq + $2`, next, n)
-		return err
+		for i := 0; i < n; i++ {
+			p := newPost(seq + int64(i))
+			p.CreatedAt = next.Add(-time.Duration(n-1-i) * pace)
+			if _, err := tx.Exec(ctx, `INSERT INTO sandbox_posts (author_username, author_name, kind, text, created_at)
+				VALUES ($1, $2, $3, $4, $5)`, p.AuthorUsername, p.AuthorName, p.Kind, p.Text, p.CreatedAt); err != nil {
+				return err
+			}
+		}
+		if _, err := tx.Exec(ctx, `UPDATE sandbox_clock SET advanced_at = $1, seq = seq + $2`, next, n); err != nil {
+			return err
+		}
+		return growSandbox(ctx, tx, now)
 	})
 	if err != nil {
-		return 0, 0, fmt.Errorf("store: sandbox claim: %w", err)
+		return fmt.Errorf("store: sandbox advance: %w", err)
 	}
-	return first, n, nil
+	return nil
 }
 
 // SandboxInsert adds a post to the simulated microblog and returns it with its id.
@@ -110,17 +109,15 @@ func (s *Store) SandboxInsert(ctx context.Context, p SandboxPost) (SandboxPost, 
 	return out, nil
 }
 
-// SandboxGrow lets engagement grow on the posts of the last two days: each
+// growSandbox lets engagement grow on the posts of the last two days: each
 // gains a few likes, fewer reposts and replies, the persona's a little more.
-func (s *Store) SandboxGrow(ctx context.Context, now time.Time) error {
-	if _, err := s.pool.Exec(ctx, `UPDATE sandbox_posts SET
+func growSandbox(ctx context.Context, tx pgx.Tx, now time.Time) error {
+	_, err := tx.Exec(ctx, `UPDATE sandbox_posts SET
 			likes = likes + floor(random() * CASE WHEN kind = 'persona' THEN 6 ELSE 4 END)::int,
 			retweets = retweets + floor(random() * 1.6)::int,
 			replies = replies + floor(random() * 1.3)::int
-		WHERE created_at > $1`, now.Add(-48*time.Hour)); err != nil {
-		return fmt.Errorf("store: sandbox grow: %w", err)
-	}
-	return nil
+		WHERE created_at > $1`, now.Add(-48*time.Hour))
+	return err
 }
 
 // SandboxQuery selects simulated posts newer than SinceID, newest first.

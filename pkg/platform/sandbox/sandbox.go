@@ -91,28 +91,13 @@ func (s *Sandbox) Me(context.Context) (platform.User, error) {
 // advance lets the world move on: the posts due since the last call are
 // made, and engagement grows.
 func (s *Sandbox) advance(ctx context.Context) error {
-	now := s.now()
-	first, n, err := s.store.SandboxClaim(ctx, now, s.pace, openingBurst, maxCatchUp)
-	if err != nil {
-		return err
-	}
-	for i := 0; i < n; i++ {
-		seq := first + int64(i)
+	return s.store.SandboxAdvance(ctx, s.now(), s.pace, openingBurst, maxCatchUp, func(seq int64) store.SandboxPost {
 		list := s.byKind[kinds[seq%int64(len(kinds))]]
 		// A prime stride walks each list in a varied order, visiting every entry.
 		e := list[int((seq/int64(len(kinds))*7919)%int64(len(list)))]
-		text := strings.ReplaceAll(e.Text, PersonaPlaceholder, s.persona)
-		if _, err := s.store.SandboxInsert(ctx, store.SandboxPost{
-			AuthorUsername: e.Username, AuthorName: e.Name, Kind: e.Kind, Text: text,
-			CreatedAt: now.Add(-time.Duration(n-1-i) * s.pace),
-		}); err != nil {
-			return err
-		}
-	}
-	if n > 0 {
-		return s.store.SandboxGrow(ctx, now)
-	}
-	return nil
+		return store.SandboxPost{AuthorUsername: e.Username, AuthorName: e.Name, Kind: e.Kind,
+			Text: strings.ReplaceAll(e.Text, PersonaPlaceholder, s.persona)}
+	})
 }
 
 // read advances the world and returns the posts of q as a platform page.
