@@ -699,3 +699,41 @@ func FuzzApproveBody(f *testing.F) {
 		}
 	})
 }
+
+// With Redis down, an approval still lands in Postgres (reconcile sends it
+// later), while a profile generation is refused whole and leaves no row.
+func TestRedisDownDuringRequests(t *testing.T) {
+	e := setup(t)
+	dead, err := tasks.NewClient("redis://127.0.0.1:1/0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dead.Close()
+	authn, err := auth.NewService(e.store, time.Hour, time.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(api.New(api.Config{Store: e.store, Auth: authn, Queue: dead,
+		Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Platform: "sandbox", Persona: "devil"}))
+	defer srv.Close()
+	e.srv = srv
+	id := e.pending("1", post.SourceMention, 0, "burn")
+	if status, body := e.do("POST", "/api/posts/"+strconv.FormatInt(id, 10)+"/approve", e.token, `{}`); status != 200 {
+		t.Fatalf("approve with Redis down: %d %s", status, body)
+	}
+	wantStatus(t, e, id, post.StatusApproved)
+	status, body := e.do("POST", "/api/posts/profile/generate", e.token, "")
+	if status != 503 || !strings.Contains(errorOf(t, body), "unavailable") {
+		t.Fatalf("generate with Redis down: %d %s", status, body)
+	}
+	if _, total, err := e.store.ListPending(context.Background(), post.SourceProfile, post.SortDate, 1, 10); err != nil || total != 0 {
+		t.Errorf("a refused generation left %d profile posts (%v)", total, err)
+	}
+	ids, err := e.store.IDsInStatus(context.Background(), post.StatusDrafting, time.Now().Add(time.Hour), 10)
+	if err != nil || len(ids) != 0 {
+		t.Errorf("a refused generation left drafts %v (%v)", ids, err)
+	}
+	if status, body := e.do("POST", "/api/posts/targeted/generate", e.token, ""); status != 503 {
+		t.Errorf("targeted scan with Redis down: %d %s", status, body)
+	}
+}
