@@ -59,5 +59,7 @@ bin/scheduler & pids+=($!)
 echo "== the site:  http://${HTTP_ADDR/#:/127.0.0.1:}/"
 echo "== the admin: http://${HTTP_ADDR/#:/127.0.0.1:}/diaries666op/login (user ${ADMIN_USERNAME:-admin}; without ADMIN_PASSWORD a generated password is printed once in the web log on first start)"
 echo "== Ctrl-C stops everything"
-wait -n "${pids[@]}" || true
-echo "== a process exited; stopping the rest"
+status=0
+wait -n "${pids[@]}" || status=$?
+# Ctrl-C reaches every process at once; only an exit on its own is news.
+[ "$status" -ge 128 ] || echo "== a process exited (status $status); stopping the rest"
