@@ -1,0 +1,1351 @@
+package e2e
+
+// The tests in this file run the pipeline with the real third-party clients,
+// the X API v2 client (pkg/platform/x) and the OpenAI-compatible writer
+// (pkg/writer/openai), against local fakes of X and of a chat completions
+// server that speak the documented JSON.
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/hibiken/asynq"
+
+	"infernal/pkg/api"
+	"infernal/pkg/auth"
+	"infernal/pkg/platform"
+	"infernal/pkg/platform/x"
+	"infernal/pkg/post"
+	"infernal/pkg/store/storetest"
+	"infernal/pkg/tasks"
+	"infernal/pkg/tasks/taskstest"
+	"infernal/pkg/writer/openai"
+)
+
+// Credentials and names shared by the fakes and the clients under test.
+const (
+	liveConsumerKey    = "live-consumer-key"
+	liveConsumerSecret = "live-consumer-secret"
+	liveAccessToken    = "1700000000000000001-live-access-token"
+	liveAccessSecret   = "live-access-secret"
+	livePersonaID      = "1700000000000000001"
+	liveModel          = "gpt-fake-inferno"
+	liveLLMKey         = "sk-live-fake-key"
+	liveSearchQuery    = "brimstone"
+	// liveWait bounds every poll of the tests in this file.
+	liveWait = 15 * time.Second
+)
+
+// duplicateBody is X's refusal of a post it has already seen.
+const duplicateBody = `{"title":"Forbidden","detail":"You are not allowed to create a Tweet with duplicate content.","type":"about:blank","status":403}`
+
+// ---------------------------------------------------------------------------
+// Fake X API v2.
+
+type xUser struct {
+	ID              string `json:"id"`
+	Username        string `json:"username"`
+	Name            string `json:"name"`
+	ProfileImageURL string `json:"profile_image_url,omitempty"`
+}
+
+type xTweet struct {
+	id             int64
+	text           string
+	authorID       string
+	conversationID string
+	inReplyTo      string
+	createdAt      time.Time
+	metrics        xMetricsJSON
+}
+
+type xMetricsJSON struct {
+	RetweetCount int `json:"retweet_count"`
+	ReplyCount   int `json:"reply_count"`
+	LikeCount    int `json:"like_count"`
+	QuoteCount   int `json:"quote_count"`
+}
+
+type xRefJSON struct {
+	Type string `json:"type"`
+	ID   string `json:"id"`
+}
+
+type xTweetJSON struct {
+	ID               string       `json:"id"`
+	Text             string       `json:"text"`
+	AuthorID         string       `json:"author_id"`
+	ConversationID   string       `json:"conversation_id"`
+	CreatedAt        string       `json:"created_at"`
+	PublicMetrics    xMetricsJSON `json:"public_metrics"`
+	ReferencedTweets []xRefJSON   `json:"referenced_tweets,omitempty"`
+}
+
+type xIncludesJSON struct {
+	Users []xUser `json:"users"`
+}
+
+type xMetaJSON struct {
+	NewestID    string `json:"newest_id,omitempty"`
+	OldestID    string `json:"oldest_id,omitempty"`
+	ResultCount int    `json:"result_count"`
+}
+
+type xPageJSON struct {
+	Data     []xTweetJSON   `json:"data,omitempty"`
+	Includes *xIncludesJSON `json:"includes,omitempty"`
+	Meta     xMetaJSON      `json:"meta"`
+}
+
+// xPartialError is an entry of the "errors" array X puts inside a 200.
+type xPartialError struct {
+	Value        string `json:"value"`
+	Detail       string `json:"detail"`
+	Title        string `json:"title"`
+	ResourceType string `json:"resource_type"`
+	Parameter    string `json:"parameter"`
+	ResourceID   string `json:"resource_id"`
+	Type         string `json:"type"`
+}
+
+// xRequest is one request the fake X accepted.
+type xRequest struct {
+	Method string
+	Path   string
+	Query  url.Values
+}
+
+// xPublish is one POST /2/tweets, accepted or not.
+type xPublish struct {
+	Text      string
+	InReplyTo string
+	At        time.Time
+	Status    int
+	// ID is the new post's id when X accepted it.
+	ID string
+	// Reset is the x-rate-limit-reset header X answered with, if any.
+	Reset string
+}
+
+// xAnswer scripts the answer to one POST /2/tweets; it may set headers.
+type xAnswer func(h http.Header) (status int, body string)
+
+// fakeX is a local X API v2 holding a few accounts and their posts. Every
+// request must carry an OAuth 1.0a header for the configured app and
+// persona; the x package's own tests verify the signatures themselves.
+type fakeX struct {
+	srv *httptest.Server
+
+	mu           sync.Mutex
+	lastID       int64
+	me           xUser
+	users        map[string]xUser
+	tweets       []xTweet // in creation order, so oldest first
+	requests     []xRequest
+	publishes    []xPublish
+	script       []xAnswer
+	unauthorized int
+	problems     []string
+}
+
+var xEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")
+
+func newFakeX(t *testing.T) *fakeX {
+	t.Helper()
+	f := &fakeX{
+		lastID: 1800000000000000000,
+		me:     xUser{ID: livePersonaID, Username: persona, Name: "Infernal AI"},
+		users:  map[string]xUser{},
+	}
+	f.users[f.me.ID] = f.me
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /2/users/me", f.getMe)
+	mux.HandleFunc("GET /2/users/by/username/{username}", f.getUserByUsername)
+	mux.HandleFunc("GET /2/users/{id}/mentions", f.getMentions)
+	mux.HandleFunc("GET /2/users/{id}/tweets", f.getUserTweets)
+	mux.HandleFunc("GET /2/tweets/search/recent", f.getSearch)
+	mux.HandleFunc("GET /2/tweets", f.getTweets)
+	mux.HandleFunc("POST /2/tweets", f.postTweet)
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		f.problem("unexpected request %s %s", r.Method, r.URL.Path)
+		writeRaw(w, http.StatusNotFound, `{"title":"Not Found","type":"about:blank","status":404,"detail":"Not Found"}`)
+	})
+	f.srv = httptest.NewServer(f.authorize(mux))
+	t.Cleanup(f.srv.Close)
+	t.Cleanup(func() {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		for _, p := range f.problems {
+			t.Errorf("fake X: %s", p)
+		}
+	})
+	return f
+}
+
+func (f *fakeX) problem(format string, args ...any) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.problems = append(f.problems, fmt.Sprintf(format, args...))
+}
+
+// oauthParams parses an `Authorization: OAuth k="v", ...` header.
+func oauthParams(h string) (map[string]string, error) {
+	rest, ok := strings.CutPrefix(h, "OAuth ")
+	if !ok {
+		return nil, errors.New("not an OAuth header")
+	}
+	out := map[string]string{}
+	for part := range strings.SplitSeq(rest, ",") {
+		k, v, ok := strings.Cut(strings.TrimSpace(part), "=")
+		if !ok || len(v) < 2 || v[0] != '"' || v[len(v)-1] != '"' {
+			return nil, fmt.Errorf("malformed parameter %q", part)
+		}
+		dec, err := url.PathUnescape(v[1 : len(v)-1])
+		if err != nil {
+			return nil, fmt.Errorf("parameter %s: %w", k, err)
+		}
+		out[k] = dec
+	}
+	return out, nil
+}
+
+func checkOAuth(h string) error {
+	p, err := oauthParams(h)
+	if err != nil {
+		return err
+	}
+	switch {
+	case p["oauth_consumer_key"] != liveConsumerKey:
+		return fmt.Errorf("oauth_consumer_key %q", p["oauth_consumer_key"])
+	case p["oauth_token"] != liveAccessToken:
+		return fmt.Errorf("oauth_token %q", p["oauth_token"])
+	case p["oauth_signature_method"] != "HMAC-SHA1":
+		return fmt.Errorf("oauth_signature_method %q", p["oauth_signature_method"])
+	case p["oauth_signature"] == "":
+		return errors.New("no oauth_signature")
+	}
+	return nil
+}
+
+// authorize refuses, as X does, any request not signed for the persona, and
+// records the others.
+func (f *fakeX) authorize(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := checkOAuth(r.Header.Get("Authorization")); err != nil {
+			f.mu.Lock()
+			f.unauthorized++
+			f.mu.Unlock()
+			w.Header().Set("x-fake-oauth-error", err.Error())
+			writeRaw(w, http.StatusUnauthorized, `{"title":"Unauthorized","type":"about:blank","status":401,"detail":"Unauthorized"}`)
+			return
+		}
+		f.mu.Lock()
+		f.requests = append(f.requests, xRequest{Method: r.Method, Path: r.URL.Path, Query: r.URL.Query()})
+		f.mu.Unlock()
+		next.ServeHTTP(w, r)
+	})
+}
+
+func writeRaw(w http.ResponseWriter, status int, body string) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	// A failed write means the client went away; it sees the failure itself.
+	_, _ = io.WriteString(w, body)
+}
+
+func (f *fakeX) writeJSON(w http.ResponseWriter, status int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		f.problem("encode answer: %v", err)
+		writeRaw(w, http.StatusInternalServerError, `{"title":"Internal Error","type":"about:blank","status":500}`)
+		return
+	}
+	writeRaw(w, status, string(b))
+}
+
+func (f *fakeX) badRequest(w http.ResponseWriter, detail string) {
+	f.problem("400: %s", detail)
+	f.writeJSON(w, http.StatusBadRequest, map[string]any{
+		"title": "Invalid Request", "detail": detail, "type": "https://api.twitter.com/2/problems/invalid-request", "status": 400,
+	})
+}
+
+// addUser creates an account.
+func (f *fakeX) addUser(username, name string) xUser {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.lastID++
+	u := xUser{ID: strconv.FormatInt(f.lastID, 10), Username: username, Name: name,
+		ProfileImageURL: "https://pbs.twimg.com/profile_images/" + username + "_normal.jpg"}
+	f.users[u.ID] = u
+	return u
+}
+
+// add stores a post of author's; the caller holds f.mu.
+func (f *fakeX) add(authorID, text, inReplyTo string) xTweet {
+	f.lastID++
+	t := xTweet{id: f.lastID, text: text, authorID: authorID, inReplyTo: inReplyTo, createdAt: time.Now().UTC()}
+	t.conversationID = strconv.FormatInt(t.id, 10)
+	if inReplyTo != "" {
+		for _, p := range f.tweets {
+			if strconv.FormatInt(p.id, 10) == inReplyTo {
+				t.conversationID = p.conversationID
+			}
+		}
+	}
+	f.tweets = append(f.tweets, t)
+	return t
+}
+
+// postAs publishes a standalone post of u's and returns its id.
+func (f *fakeX) postAs(u xUser, text string) string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return strconv.FormatInt(f.add(u.ID, text, "").id, 10)
+}
+
+func (f *fakeX) setMetrics(id string, m xMetricsJSON) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for i := range f.tweets {
+		if strconv.FormatInt(f.tweets[i].id, 10) == id {
+			f.tweets[i].metrics = m
+			return
+		}
+	}
+	f.problems = append(f.problems, "metrics set on unknown post "+id)
+}
+
+// scriptPublish makes the next POST /2/tweets get these answers, in order.
+func (f *fakeX) scriptPublish(answers ...xAnswer) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.script = append(f.script, answers...)
+}
+
+func (f *fakeX) publishesTo(inReplyTo string) []xPublish {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var out []xPublish
+	for _, p := range f.publishes {
+		if p.InReplyTo == inReplyTo {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func (f *fakeX) allPublishes() []xPublish {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.publishes)
+}
+
+func (f *fakeX) requestsTo(method, path string) []xRequest {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var out []xRequest
+	for _, r := range f.requests {
+		if r.Method == method && r.Path == path {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func (f *fakeX) unauthorizedCount() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.unauthorized
+}
+
+// tweetJSON is t as X serialises it, its text HTML-escaped as X does; the
+// caller holds f.mu.
+func tweetJSON(t xTweet) xTweetJSON {
+	out := xTweetJSON{
+		ID: strconv.FormatInt(t.id, 10), Text: xEscaper.Replace(t.text), AuthorID: t.authorID,
+		ConversationID: t.conversationID, CreatedAt: t.createdAt.Format("2006-01-02T15:04:05.000Z"),
+		PublicMetrics: t.metrics,
+	}
+	if t.inReplyTo != "" {
+		out.ReferencedTweets = []xRefJSON{{Type: "replied_to", ID: t.inReplyTo}}
+	}
+	return out
+}
+
+func (f *fakeX) getMe(w http.ResponseWriter, _ *http.Request) {
+	f.writeJSON(w, http.StatusOK, map[string]any{"data": f.me})
+}
+
+func (f *fakeX) getUserByUsername(w http.ResponseWriter, r *http.Request) {
+	name := r.PathValue("username")
+	f.mu.Lock()
+	var found *xUser
+	for _, u := range f.users {
+		if strings.EqualFold(u.Username, name) {
+			found = &u
+		}
+	}
+	f.mu.Unlock()
+	if found != nil {
+		f.writeJSON(w, http.StatusOK, map[string]any{"data": *found})
+		return
+	}
+	// X reports an unknown handle as a partial error inside a 200.
+	f.writeJSON(w, http.StatusOK, map[string]any{"errors": []xPartialError{{
+		Value: name, Detail: "Could not find user with username: [" + name + "].", Title: "Not Found Error",
+		ResourceType: "user", Parameter: "username", ResourceID: name,
+		Type: "https://api.twitter.com/2/problems/resource-not-found",
+	}}})
+}
+
+func (f *fakeX) getMentions(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	f.mu.Lock()
+	u, ok := f.users[id]
+	f.mu.Unlock()
+	if !ok {
+		f.badRequest(w, "mentions of unknown user "+id)
+		return
+	}
+	handle := "@" + strings.ToLower(u.Username)
+	f.timeline(w, r, func(t xTweet) bool {
+		return t.authorID != id && strings.Contains(strings.ToLower(t.text), handle)
+	})
+}
+
+func (f *fakeX) getUserTweets(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	f.timeline(w, r, func(t xTweet) bool { return t.authorID == id })
+}
+
+func (f *fakeX) getSearch(w http.ResponseWriter, r *http.Request) {
+	q := strings.ToLower(strings.TrimSpace(r.URL.Query().Get("query")))
+	if q == "" {
+		f.badRequest(w, "search without a query")
+		return
+	}
+	f.timeline(w, r, func(t xTweet) bool { return strings.Contains(strings.ToLower(t.text), q) })
+}
+
+// timeline answers the posts that match and are newer than since_id, newest
+// first, with their authors under includes.
+func (f *fakeX) timeline(w http.ResponseWriter, r *http.Request, match func(xTweet) bool) {
+	var since int64
+	if s := r.URL.Query().Get("since_id"); s != "" {
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			f.badRequest(w, "The `since_id` query parameter value ["+s+"] is not valid")
+			return
+		}
+		since = n
+	}
+	f.mu.Lock()
+	var page xPageJSON
+	seen := map[string]bool{}
+	for i := len(f.tweets) - 1; i >= 0; i-- {
+		t := f.tweets[i]
+		if t.id <= since || !match(t) {
+			continue
+		}
+		page.Data = append(page.Data, tweetJSON(t))
+		if !seen[t.authorID] {
+			seen[t.authorID] = true
+			if page.Includes == nil {
+				page.Includes = &xIncludesJSON{}
+			}
+			page.Includes.Users = append(page.Includes.Users, f.users[t.authorID])
+		}
+	}
+	f.mu.Unlock()
+	page.Meta.ResultCount = len(page.Data)
+	if n := len(page.Data); n > 0 {
+		page.Meta.NewestID, page.Meta.OldestID = page.Data[0].ID, page.Data[n-1].ID
+	}
+	f.writeJSON(w, http.StatusOK, page)
+}
+
+// getTweets looks posts up by id (GET /2/tweets?ids=), for their metrics.
+func (f *fakeX) getTweets(w http.ResponseWriter, r *http.Request) {
+	ids := r.URL.Query().Get("ids")
+	if ids == "" {
+		f.badRequest(w, "lookup without ids")
+		return
+	}
+	var out struct {
+		Data   []xTweetJSON    `json:"data,omitempty"`
+		Errors []xPartialError `json:"errors,omitempty"`
+	}
+	f.mu.Lock()
+	for id := range strings.SplitSeq(ids, ",") {
+		i := slices.IndexFunc(f.tweets, func(t xTweet) bool { return strconv.FormatInt(t.id, 10) == id })
+		if i < 0 {
+			out.Errors = append(out.Errors, xPartialError{
+				Value: id, Detail: "Could not find tweet with ids: [" + id + "].", Title: "Not Found Error",
+				ResourceType: "tweet", Parameter: "ids", ResourceID: id,
+				Type: "https://api.twitter.com/2/problems/resource-not-found",
+			})
+			continue
+		}
+		out.Data = append(out.Data, tweetJSON(f.tweets[i]))
+	}
+	f.mu.Unlock()
+	f.writeJSON(w, http.StatusOK, out)
+}
+
+// postTweet creates a post (POST /2/tweets) as the persona, unless a
+// scripted answer is waiting.
+func (f *fakeX) postTweet(w http.ResponseWriter, r *http.Request) {
+	var body struct {
+		Text  string `json:"text"`
+		Reply *struct {
+			InReplyToTweetID string `json:"in_reply_to_tweet_id"`
+		} `json:"reply"`
+	}
+	dec := json.NewDecoder(r.Body)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&body); err != nil {
+		f.badRequest(w, "create post body: "+err.Error())
+		return
+	}
+	if strings.TrimSpace(body.Text) == "" {
+		f.badRequest(w, "create post without text")
+		return
+	}
+	call := xPublish{Text: body.Text, At: time.Now()}
+	if body.Reply != nil {
+		call.InReplyTo = body.Reply.InReplyToTweetID
+	}
+	f.mu.Lock()
+	if len(f.script) > 0 {
+		answer := f.script[0]
+		f.script = f.script[1:]
+		status, b := answer(w.Header())
+		call.Status, call.Reset = status, w.Header().Get("x-rate-limit-reset")
+		f.publishes = append(f.publishes, call)
+		f.mu.Unlock()
+		writeRaw(w, status, b)
+		return
+	}
+	if call.InReplyTo != "" && !slices.ContainsFunc(f.tweets, func(t xTweet) bool { return strconv.FormatInt(t.id, 10) == call.InReplyTo }) {
+		f.mu.Unlock()
+		f.badRequest(w, "reply to unknown post "+call.InReplyTo)
+		return
+	}
+	t := f.add(f.me.ID, body.Text, call.InReplyTo)
+	call.Status, call.ID = http.StatusCreated, strconv.FormatInt(t.id, 10)
+	f.publishes = append(f.publishes, call)
+	f.mu.Unlock()
+	f.writeJSON(w, http.StatusCreated, map[string]any{"data": map[string]string{"id": call.ID, "text": xEscaper.Replace(t.text)}})
+}
+
+// ---------------------------------------------------------------------------
+// Fake OpenAI-compatible chat completions server.
+
+// llmAnswer is what the fake model answers to one mortal's post: response
+// filed under wrath as the JSON object the prompt asks for, or no content
+// at all when response is empty.
+type llmAnswer struct {
+	response     string
+	finishReason string
+}
+
+// fakeLLM answers POST /chat/completions by finding, in the user message,
+// one of the mortal post texts it was told about.
+type fakeLLM struct {
+	srv *httptest.Server
+
+	mu       sync.Mutex
+	answers  map[string]llmAnswer
+	asked    map[string]int
+	calls    int
+	problems []string
+}
+
+func newFakeLLM(t *testing.T) *fakeLLM {
+	t.Helper()
+	l := &fakeLLM{answers: map[string]llmAnswer{}, asked: map[string]int{}}
+	l.srv = httptest.NewServer(http.HandlerFunc(l.serve))
+	t.Cleanup(l.srv.Close)
+	t.Cleanup(func() {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		for _, p := range l.problems {
+			t.Errorf("fake model: %s", p)
+		}
+	})
+	return l
+}
+
+// reply makes the model answer postText with response filed under wrath.
+func (l *fakeLLM) reply(postText, response string) {
+	l.answer(postText, llmAnswer{response: response, finishReason: "stop"})
+}
+
+func (l *fakeLLM) answer(postText string, a llmAnswer) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.answers[postText] = a
+}
+
+func (l *fakeLLM) timesAsked(postText string) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.asked[postText]
+}
+
+func (l *fakeLLM) refuse(w http.ResponseWriter, status int, format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	l.mu.Lock()
+	l.problems = append(l.problems, msg)
+	l.mu.Unlock()
+	b, err := json.Marshal(map[string]any{"error": map[string]any{"message": msg, "type": "invalid_request_error", "code": nil}})
+	if err != nil {
+		b = []byte(`{"error":{"message":"fake model failed"}}`)
+	}
+	writeRaw(w, status, string(b))
+}
+
+func (l *fakeLLM) serve(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost || r.URL.Path != "/chat/completions" {
+		l.refuse(w, http.StatusNotFound, "unexpected request %s %s", r.Method, r.URL.Path)
+		return
+	}
+	if got := r.Header.Get("Authorization"); got != "Bearer "+liveLLMKey {
+		l.refuse(w, http.StatusUnauthorized, "Authorization %q", got)
+		return
+	}
+	var req struct {
+		Model    string `json:"model"`
+		Messages []struct {
+			Role    string `json:"role"`
+			Content string `json:"content"`
+		} `json:"messages"`
+	}
+	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+		l.refuse(w, http.StatusBadRequest, "body: %v", err)
+		return
+	}
+	if req.Model != liveModel {
+		l.refuse(w, http.StatusBadRequest, "model %q, want %q", req.Model, liveModel)
+		return
+	}
+	var user string
+	for _, m := range req.Messages {
+		if m.Role == "user" {
+			user += m.Content
+		}
+	}
+	l.mu.Lock()
+	key := ""
+	for text := range l.answers {
+		if strings.Contains(user, text) && len(text) > len(key) {
+			key = text
+		}
+	}
+	a, known := l.answers[key]
+	if known {
+		l.asked[key]++
+	}
+	l.calls++
+	n := l.calls
+	l.mu.Unlock()
+	if !known {
+		l.refuse(w, http.StatusBadRequest, "no known mortal post in the user message %q", user)
+		return
+	}
+	content := ""
+	if a.response != "" {
+		b, err := json.Marshal(map[string]string{"response": a.response, "category": "wrath"})
+		if err != nil {
+			l.refuse(w, http.StatusInternalServerError, "encode content: %v", err)
+			return
+		}
+		content = string(b)
+	}
+	resp := map[string]any{
+		"id": "chatcmpl-live-" + strconv.Itoa(n), "object": "chat.completion", "created": time.Now().Unix(), "model": req.Model,
+		"choices": []map[string]any{{
+			"index":         0,
+			"message":       map[string]any{"role": "assistant", "content": content},
+			"finish_reason": a.finishReason,
+		}},
+		"usage": map[string]int{"prompt_tokens": 200, "completion_tokens": 40, "total_tokens": 240},
+	}
+	b, err := json.Marshal(resp)
+	if err != nil {
+		l.refuse(w, http.StatusInternalServerError, "encode answer: %v", err)
+		return
+	}
+	writeRaw(w, http.StatusOK, string(b))
+}
+
+// ---------------------------------------------------------------------------
+// The system under test, wired with the real clients.
+
+type liveSystem struct {
+	*system
+	x   *fakeX
+	llm *fakeLLM
+}
+
+// startLive starts the web tier with the x client and the openai writer
+// pointed at fresh fakes; the worker is started by runWorker.
+func startLive(t *testing.T, targets ...string) *liveSystem {
+	t.Helper()
+	fx, llm := newFakeX(t), newFakeLLM(t)
+	st := storetest.New(t)
+	redisURL := taskstest.RedisURL(t)
+	queue, err := tasks.NewClient(redisURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := queue.Close(); err != nil {
+			t.Errorf("close queue: %v", err)
+		}
+	})
+	xc, err := x.New(x.Config{
+		BaseURL: fx.srv.URL, APIKey: liveConsumerKey, APISecret: liveConsumerSecret,
+		AccessToken: liveAccessToken, AccessSecret: liveAccessSecret,
+		HTTPClient: &http.Client{Timeout: 10 * time.Second},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wr, err := openai.New(openai.Config{
+		BaseURL: llm.srv.URL, APIKey: liveLLMKey, Model: liveModel,
+		HTTPClient: &http.Client{Timeout: 10 * time.Second},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	s := &system{t: t, store: st, queue: queue, redisURL: redisURL}
+	s.handlers = &tasks.Handlers{
+		Store: st, Platform: xc, Writer: wr, Queue: queue, Log: log, Now: time.Now,
+		Persona: persona, SearchQuery: liveSearchQuery, Targets: targets,
+	}
+	authn, err := auth.NewService(st, time.Hour, time.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := authn.Bootstrap(context.Background(), "admin", "hellfire666", log); err != nil {
+		t.Fatal(err)
+	}
+	s.web = httptest.NewServer(api.New(api.Config{Store: st, Auth: authn, Queue: queue, Log: log, Persona: persona, Platform: "x"}))
+	t.Cleanup(s.web.Close)
+	s.token = s.login()
+	t.Cleanup(func() {
+		if n := fx.unauthorizedCount(); n > 0 {
+			t.Errorf("the x client sent %d requests the fake X refused as unsigned", n)
+		}
+	})
+	return &liveSystem{system: s, x: fx, llm: llm}
+}
+
+// fixedRetry retries every failed task after 200 ms.
+func fixedRetry(int, error, *asynq.Task) time.Duration { return 200 * time.Millisecond }
+
+// runWorker runs the worker's handlers in an asynq server until the test
+// ends or stopWorker. Retries and scheduled tasks are checked for every
+// 100 ms so that a short retry delay is honoured promptly.
+func (s *liveSystem) runWorker(retry asynq.RetryDelayFunc) {
+	s.t.Helper()
+	if retry == nil {
+		retry = fixedRetry
+	}
+	opt, err := asynq.ParseRedisURI(s.redisURL)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	mux := asynq.NewServeMux()
+	s.handlers.Register(mux)
+	srv := asynq.NewServer(opt, asynq.Config{
+		Concurrency: 4, Queues: tasks.QueuePriorities, LogLevel: asynq.FatalLevel,
+		RetryDelayFunc: retry, DelayedTaskCheckInterval: 100 * time.Millisecond,
+		ShutdownTimeout: 5 * time.Second,
+	})
+	if err := srv.Start(mux); err != nil {
+		s.t.Fatal(err)
+	}
+	s.workerSrv = srv
+	s.t.Cleanup(s.stopWorker)
+}
+
+func (s *liveSystem) enqueue(typ string) {
+	s.t.Helper()
+	if err := s.queue.EnqueuePeriodic(context.Background(), typ); err != nil {
+		s.t.Fatal(err)
+	}
+}
+
+// do sends an authenticated request with a JSON body to the web tier.
+func (s *liveSystem) do(method, path, body string) (int, []byte) {
+	s.t.Helper()
+	req, err := http.NewRequest(method, s.web.URL+path, strings.NewReader(body))
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+s.token)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	return resp.StatusCode, b
+}
+
+// approve approves post id over HTTP, with edited text when not empty.
+func (s *liveSystem) approve(id int64, edited string) {
+	s.t.Helper()
+	body := "{}"
+	if edited != "" {
+		b, err := json.Marshal(map[string]string{"response": edited})
+		if err != nil {
+			s.t.Fatal(err)
+		}
+		body = string(b)
+	}
+	if status, out := s.do("POST", "/api/posts/"+strconv.FormatInt(id, 10)+"/approve", body); status != http.StatusOK {
+		s.t.Fatalf("approve %d: %d %s", id, status, out)
+	}
+}
+
+// liveView is a post as the admin lists show it.
+type liveView struct {
+	ID               int64  `json:"id"`
+	Source           string `json:"source"`
+	Status           string `json:"status"`
+	OriginalPostID   string `json:"original_post_id"`
+	OriginalPostText string `json:"original_post_text"`
+	AuthorUsername   string `json:"author_username"`
+	ProposedResponse string `json:"proposed_response"`
+	Category         string `json:"category"`
+	ResponsePostID   string `json:"response_post_id"`
+	Error            string `json:"error"`
+}
+
+func (s *liveSystem) list(path string) []liveView {
+	s.t.Helper()
+	status, body := s.do("GET", path, "")
+	if status != http.StatusOK {
+		s.t.Fatalf("%s: %d %s", path, status, body)
+	}
+	var out struct{ Posts []liveView }
+	if err := json.Unmarshal(body, &out); err != nil {
+		s.t.Fatalf("%s: %v", path, err)
+	}
+	return out.Posts
+}
+
+// waitListed polls an admin list until the post answering originalID shows
+// there with status want. When rescan is not empty, that scan is asked for
+// again every half second while waiting (a request made while a run is
+// still queued or running is dropped as a duplicate).
+func (s *liveSystem) waitListed(path, originalID string, want post.Status, rescan string) liveView {
+	s.t.Helper()
+	deadline := time.Now().Add(liveWait)
+	nextScan := time.Now().Add(500 * time.Millisecond)
+	var last []liveView
+	for time.Now().Before(deadline) {
+		last = s.list(path)
+		for _, v := range last {
+			if v.OriginalPostID == originalID && v.Status == string(want) {
+				return v
+			}
+		}
+		if rescan != "" && time.Now().After(nextScan) {
+			s.enqueue(rescan)
+			nextScan = time.Now().Add(500 * time.Millisecond)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	s.t.Fatalf("%s never listed the post answering %s as %s; last: %+v", path, originalID, want, last)
+	return liveView{}
+}
+
+// waitSendSettled waits until post id's send task has completed, after which
+// nothing can post it again.
+func (s *liveSystem) waitSendSettled(id int64) {
+	s.t.Helper()
+	deadline := time.Now().Add(liveWait)
+	var (
+		info *asynq.TaskInfo
+		err  error
+	)
+	for time.Now().Before(deadline) {
+		info, err = s.queue.Inspector().GetTaskInfo(tasks.QueueCritical, tasks.SendTaskID(id))
+		if err == nil && info.State == asynq.TaskStateCompleted {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	s.t.Fatalf("send task of post %d never completed: %+v %v", id, info, err)
+}
+
+// waitPostStatus is waitForStatus with this file's shorter deadline.
+func (s *liveSystem) waitPostStatus(id int64, want post.Status) post.Post {
+	s.t.Helper()
+	deadline := time.Now().Add(liveWait)
+	var (
+		p   post.Post
+		err error
+	)
+	for time.Now().Before(deadline) {
+		if p, err = s.store.Post(context.Background(), id); err == nil && p.Status == want {
+			return p
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	s.t.Fatalf("post %d is %s (error %q, %v), want %s", id, p.Status, p.Error, err, want)
+	return p
+}
+
+// ---------------------------------------------------------------------------
+// Tests.
+
+// TestLiveFakesRefuseBadRequests checks the fakes themselves: an unsigned
+// or wrongly signed request never reaches the fake X, and the fake model
+// only answers its documented path.
+func TestLiveFakesRefuseBadRequests(t *testing.T) {
+	fx, llm := newFakeX(t), newFakeLLM(t)
+
+	resp, err := http.Get(fx.srv.URL + "/2/users/me")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := io.ReadAll(resp.Body)
+	if cerr := resp.Body.Close(); cerr != nil {
+		t.Fatal(cerr)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != http.StatusUnauthorized || !strings.Contains(string(body), `"title":"Unauthorized"`) {
+		t.Errorf("unsigned request: %d %s, want 401 with X's problem", resp.StatusCode, body)
+	}
+
+	wrong, err := x.New(x.Config{BaseURL: fx.srv.URL, APIKey: liveConsumerKey, APISecret: liveConsumerSecret,
+		AccessToken: "someone-else", AccessSecret: liveAccessSecret})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = wrong.Me(context.Background())
+	var pe *platform.Error
+	if !errors.As(err, &pe) || pe.Status != http.StatusUnauthorized || platform.Temporary(err) {
+		t.Errorf("another account's token: %v, want a final 401", err)
+	}
+	if n := fx.unauthorizedCount(); n != 2 {
+		t.Errorf("fake X refused %d requests, want 2", n)
+	}
+
+	good, err := x.New(x.Config{BaseURL: fx.srv.URL, APIKey: liveConsumerKey, APISecret: liveConsumerSecret,
+		AccessToken: liveAccessToken, AccessSecret: liveAccessSecret})
+	if err != nil {
+		t.Fatal(err)
+	}
+	me, err := good.Me(context.Background())
+	if err != nil || me.ID != livePersonaID || me.Username != persona {
+		t.Errorf("Me = %+v, %v", me, err)
+	}
+
+	resp, err = http.Post(llm.srv.URL+"/v1/completions", "application/json", strings.NewReader("{}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cerr := resp.Body.Close(); cerr != nil {
+		t.Fatal(cerr)
+	}
+	if resp.StatusCode != http.StatusNotFound {
+		t.Errorf("model at a wrong path: %d, want 404", resp.StatusCode)
+	}
+	// That refusal was recorded as a problem on purpose; clear it so the
+	// fake's cleanup does not report it.
+	llm.mu.Lock()
+	if len(llm.problems) != 1 {
+		t.Errorf("fake model problems %q, want the one wrong path", llm.problems)
+	}
+	llm.problems = nil
+	llm.mu.Unlock()
+}
+
+// TestLiveMentionApprovedAndRejected: a mention read through the x client is
+// drafted by the openai writer, approved over HTTP and sent through the x
+// client exactly once; a second mention, read with the first one's id as
+// since_id, is rejected and never sent. The reply's metrics come back
+// through GET /2/tweets.
+func TestLiveMentionApprovedAndRejected(t *testing.T) {
+	s := startLive(t)
+	sinner := s.x.addUser("sinner1", "Sinner One")
+	glutton := s.x.addUser("glutton2", "Glutton Two")
+	// X escapes & < > in post text; the mortal's words must reach the model
+	// and the admin as written.
+	text1 := "@" + persona + " is monday & rain a punishment? <3"
+	text2 := "hey @" + persona + ", I ate the whole cake again"
+	reply1 := "Monday & rain are filed under wrath, mortal: form 666-B, in triplicate. 🔥"
+	reply2 := "The cake was the easy part; the paperwork is eternal."
+	s.llm.reply(text1, reply1)
+	s.llm.reply(text2, reply2)
+	id1 := s.x.postAs(sinner, text1)
+	s.runWorker(nil)
+	s.enqueue(tasks.TypeScanMentions)
+
+	approve := s.waitListed("/api/posts/mentions", id1, post.StatusPending, "")
+	if approve.ProposedResponse != reply1 || approve.Category != "wrath" {
+		t.Errorf("draft = %q (%s), want the model's %q (wrath)", approve.ProposedResponse, approve.Category, reply1)
+	}
+	if approve.OriginalPostText != text1 || approve.AuthorUsername != "sinner1" || approve.Source != "mention" {
+		t.Errorf("mention stored as %+v, want %q by sinner1", approve, text1)
+	}
+
+	// A later mention is read from the cursor the first scan left.
+	id2 := s.x.postAs(glutton, text2)
+	reject := s.waitListed("/api/posts/mentions", id2, post.StatusPending, tasks.TypeScanMentions)
+	if reject.ProposedResponse != reply2 {
+		t.Errorf("second draft = %q, want %q", reject.ProposedResponse, reply2)
+	}
+	scans := s.x.requestsTo("GET", "/2/users/"+livePersonaID+"/mentions")
+	if len(scans) < 2 || scans[0].Query.Get("since_id") != "" {
+		t.Fatalf("mention reads %+v: want a first read without since_id, then more", scans)
+	}
+	sawCursor := false
+	for _, r := range scans[1:] {
+		switch r.Query.Get("since_id") {
+		case id1:
+			sawCursor = true
+		case id2:
+		default:
+			t.Errorf("mentions read with since_id %q, want %s or %s", r.Query.Get("since_id"), id1, id2)
+		}
+	}
+	if !sawCursor {
+		t.Errorf("no mentions read continued from the first mention %s: %+v", id1, scans)
+	}
+	for _, text := range []string{text1, text2} {
+		if n := s.llm.timesAsked(text); n != 1 {
+			t.Errorf("the model was asked %d times about %q, want once", n, text)
+		}
+	}
+
+	s.approve(approve.ID, "")
+	if status, body := s.do("POST", "/api/posts/"+strconv.FormatInt(reject.ID, 10)+"/reject", "{}"); status != http.StatusOK {
+		t.Fatalf("reject: %d %s", status, body)
+	}
+	p := s.waitPostStatus(approve.ID, post.StatusPosted)
+	s.waitSendSettled(approve.ID)
+	sent := s.x.allPublishes()
+	if len(sent) != 1 {
+		t.Fatalf("X got %d POST /2/tweets, want exactly one: %+v", len(sent), sent)
+	}
+	if sent[0].InReplyTo != id1 || sent[0].Text != reply1 || sent[0].Status != http.StatusCreated {
+		t.Errorf("X got %+v, want %q in reply to %s", sent[0], reply1, id1)
+	}
+	if p.ResponsePostID != sent[0].ID || p.PostedAt == nil || p.Error != "" {
+		t.Errorf("posted row: response id %q posted at %v error %q, want X's id %s", p.ResponsePostID, p.PostedAt, p.Error, sent[0].ID)
+	}
+	if got := s.waitPostStatus(reject.ID, post.StatusRejected); got.ResponsePostID != "" || got.PostedAt != nil {
+		t.Errorf("rejected row was posted: %+v", got)
+	}
+	if _, err := s.queue.Inspector().GetTaskInfo(tasks.QueueCritical, tasks.SendTaskID(reject.ID)); !errors.Is(err, asynq.ErrTaskNotFound) && !errors.Is(err, asynq.ErrQueueNotFound) {
+		t.Errorf("rejected post has a send task: %v", err)
+	}
+	if n := len(s.x.publishesTo(id2)); n != 0 {
+		t.Errorf("rejected mention answered %d times on X", n)
+	}
+
+	// The reply's counters on X reach the stored engagement.
+	s.x.setMetrics(sent[0].ID, xMetricsJSON{LikeCount: 7, RetweetCount: 2, ReplyCount: 1, QuoteCount: 3})
+	s.enqueue(tasks.TypeRefreshMetrics)
+	deadline := time.Now().Add(liveWait)
+	for {
+		e, err := s.store.ResponseEngagementSince(context.Background(), time.Now().Add(-time.Hour))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e.Likes == 7 && e.Retweets == 2 && e.Replies == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("engagement %+v never reached X's counters 7/2/1", e)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	lookups := s.x.requestsTo("GET", "/2/tweets")
+	if len(lookups) == 0 || lookups[0].Query.Get("ids") != sent[0].ID {
+		t.Errorf("metrics lookups %+v, want ids=%s", lookups, sent[0].ID)
+	}
+}
+
+// TestLiveSendOutcomes approves one drafted mention and lets X answer the
+// send in different ways.
+func TestLiveSendOutcomes(t *testing.T) {
+	cases := []struct {
+		name string
+		// edit replaces the draft at approval when not empty.
+		edit string
+		// answers are X's scripted answers to POST /2/tweets; then it accepts.
+		answers func() []xAnswer
+		// retry is the worker's RetryDelayFunc; nil retries after 200 ms.
+		retry      asynq.RetryDelayFunc
+		want       post.Status
+		wantError  string // in the failed row and the admin list
+		wantTries  int    // POST /2/tweets received
+		waitOutErr string // noted on the approved row while the retry waits
+	}{
+		{
+			name:      "edited approval is what X receives",
+			edit:      "Edited in hell: your cake & your Monday are both <3 of the damned.",
+			want:      post.StatusPosted,
+			wantTries: 1,
+		},
+		{
+			name: "duplicate content is refused for good",
+			answers: func() []xAnswer {
+				return []xAnswer{func(http.Header) (int, string) { return http.StatusForbidden, duplicateBody }}
+			},
+			want:      post.StatusFailed,
+			wantError: "You are not allowed to create a Tweet with duplicate content.",
+			wantTries: 1,
+		},
+		{
+			name: "rate limit is waited out until its reset",
+			answers: func() []xAnswer {
+				return []xAnswer{func(h http.Header) (int, string) {
+					h.Set("x-rate-limit-limit", "100")
+					h.Set("x-rate-limit-remaining", "0")
+					h.Set("x-rate-limit-reset", strconv.FormatInt(time.Now().Add(2*time.Second).Unix(), 10))
+					return http.StatusTooManyRequests, `{"title":"Too Many Requests","detail":"Too Many Requests","type":"about:blank","status":429}`
+				}}
+			},
+			retry:      tasks.RetryDelay,
+			want:       post.StatusPosted,
+			wantTries:  2,
+			waitOutErr: "429",
+		},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			s := startLive(t)
+			mortal := s.x.addUser("mortal", "A Mortal")
+			text := "@" + persona + " my coffee is cold again"
+			draft := "Cold coffee is the first circle's welcome drink."
+			s.llm.reply(text, draft)
+			mention := s.x.postAs(mortal, text)
+			s.runWorker(tc.retry)
+			s.enqueue(tasks.TypeScanMentions)
+			v := s.waitListed("/api/posts/mentions", mention, post.StatusPending, "")
+			if tc.answers != nil {
+				s.x.scriptPublish(tc.answers()...)
+			}
+			s.approve(v.ID, tc.edit)
+			wantText := draft
+			if tc.edit != "" {
+				wantText = tc.edit
+			}
+
+			if tc.waitOutErr != "" {
+				// While asynq holds the retry, the row stays approved with X's words.
+				deadline := time.Now().Add(liveWait)
+				for {
+					p, err := s.store.Post(context.Background(), v.ID)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if p.Status == post.StatusApproved && strings.Contains(p.Error, tc.waitOutErr) {
+						break
+					}
+					if p.Status != post.StatusApproved || time.Now().After(deadline) {
+						t.Fatalf("while rate limited the row is %s with error %q, want approved with %q", p.Status, p.Error, tc.waitOutErr)
+					}
+					time.Sleep(20 * time.Millisecond)
+				}
+			}
+
+			p := s.waitPostStatus(v.ID, tc.want)
+			s.waitSendSettled(v.ID)
+			tries := s.x.publishesTo(mention)
+			if len(tries) != tc.wantTries || len(s.x.allPublishes()) != tc.wantTries {
+				t.Fatalf("X got %d POST /2/tweets (%d for the mention), want %d: %+v", len(s.x.allPublishes()), len(tries), tc.wantTries, tries)
+			}
+			for _, try := range tries {
+				if try.Text != wantText {
+					t.Errorf("X was sent %q, want %q", try.Text, wantText)
+				}
+			}
+			last := tries[len(tries)-1]
+			switch tc.want {
+			case post.StatusPosted:
+				if last.Status != http.StatusCreated || p.ResponsePostID != last.ID || p.Error != "" || p.ProposedResponse != wantText {
+					t.Errorf("posted row %q (response %q, error %q) for X's %+v", p.ProposedResponse, p.ResponsePostID, p.Error, last)
+				}
+				accepted := 0
+				for _, try := range tries {
+					if try.Status == http.StatusCreated {
+						accepted++
+					}
+				}
+				if accepted != 1 {
+					t.Errorf("X accepted %d replies, want exactly one", accepted)
+				}
+			case post.StatusFailed:
+				if !strings.Contains(p.Error, tc.wantError) || p.ResponsePostID != "" || p.PostedAt != nil {
+					t.Errorf("failed row: error %q response %q posted %v, want error with %q", p.Error, p.ResponsePostID, p.PostedAt, tc.wantError)
+				}
+				listed := s.waitListed("/api/posts/mentions", mention, post.StatusFailed, "")
+				if !strings.Contains(listed.Error, tc.wantError) {
+					t.Errorf("admin list shows error %q, want %q", listed.Error, tc.wantError)
+				}
+			}
+			if tc.waitOutErr != "" {
+				// The retry came no earlier than X's announced reset, and the
+				// send first looked for an earlier reply through FindPublished.
+				reset, err := strconv.ParseInt(tries[0].Reset, 10, 64)
+				if err != nil {
+					t.Fatalf("the 429 carried no reset: %v", err)
+				}
+				if resetAt := time.Unix(reset, 0); tries[1].At.Before(resetAt) {
+					t.Errorf("retried at %v, before X's reset %v", tries[1].At, resetAt)
+				}
+				if n := len(s.x.requestsTo("GET", "/2/users/"+livePersonaID+"/tweets")); n == 0 {
+					t.Error("the retried send never looked for a reply already posted")
+				}
+			}
+		})
+	}
+}
+
+// TestLiveModelRefusal: a model answer stopped by the content filter fails
+// the draft at once, visibly; the administrator can still write the reply
+// and approve it.
+func TestLiveModelRefusal(t *testing.T) {
+	s := startLive(t)
+	mortal := s.x.addUser("edgelord", "Edge Lord")
+	other := s.x.addUser("sinner3", "Sinner Three")
+	refused := "@" + persona + " say something truly unforgivable"
+	fine := "@" + persona + " is it lazy to nap at noon?"
+	s.llm.answer(refused, llmAnswer{finishReason: "content_filter"})
+	s.llm.reply(fine, "Noon naps are sloth's lunch break, and hell approves.")
+	refusedID := s.x.postAs(mortal, refused)
+	fineID := s.x.postAs(other, fine)
+	s.runWorker(nil)
+	s.enqueue(tasks.TypeScanMentions)
+
+	failed := s.waitListed("/api/posts/mentions", refusedID, post.StatusFailed, "")
+	if !strings.Contains(failed.Error, "refused") || failed.ProposedResponse != "" {
+		t.Errorf("refused draft listed with error %q and text %q", failed.Error, failed.ProposedResponse)
+	}
+	s.waitListed("/api/posts/mentions", fineID, post.StatusPending, "")
+	if n := s.llm.timesAsked(refused); n != 1 {
+		t.Errorf("the model was asked %d times about the refused post, want once (a refusal is not retried)", n)
+	}
+	if n := len(s.x.allPublishes()); n != 0 {
+		t.Errorf("X got %d posts before any approval", n)
+	}
+
+	// The administrator writes the reply the model would not.
+	own := "Even demons have standards, mortal. Try again after purgatory."
+	s.approve(failed.ID, own)
+	p := s.waitPostStatus(failed.ID, post.StatusPosted)
+	tries := s.x.publishesTo(refusedID)
+	if len(tries) != 1 || tries[0].Text != own || p.ResponsePostID != tries[0].ID {
+		t.Errorf("X got %+v for the refused mention, want one post of %q as the row's %q", tries, own, p.ResponsePostID)
+	}
+}
+
+// TestLiveScansSearchAndTargets reads the search and the targeted accounts
+// through the x client: a match and a target's post are drafted, an unknown
+// target is skipped.
+func TestLiveScansSearchAndTargets(t *testing.T) {
+	s := startLive(t, "target1", "ghost_account")
+	topic := s.x.addUser("topic1", "Topic One")
+	target := s.x.addUser("target1", "Target One")
+	searchText := "is brimstone a renewable energy source?"
+	targetText := "new gym, new me 💪"
+	s.llm.reply(searchText, "Brimstone: renewable, sustainable, and eternally on fire.")
+	s.llm.reply(targetText, "New you, same old sins; the gym is just a treadmill to the abyss.")
+	searchID := s.x.postAs(topic, searchText)
+	targetID := s.x.postAs(target, targetText)
+	s.runWorker(nil)
+	s.enqueue(tasks.TypeScanConversations)
+	s.enqueue(tasks.TypeScanTargeted)
+
+	conv := s.waitListed("/api/posts/pending", searchID, post.StatusPending, "")
+	targeted := s.waitListed("/api/posts/targeted", targetID, post.StatusPending, "")
+	if conv.Source != "conversation" || conv.AuthorUsername != "topic1" || conv.Category != "wrath" {
+		t.Errorf("search result listed as %+v", conv)
+	}
+	if targeted.Source != "targeted" || targeted.AuthorUsername != "target1" || targeted.OriginalPostText != targetText {
+		t.Errorf("target's post listed as %+v", targeted)
+	}
+	searches := s.x.requestsTo("GET", "/2/tweets/search/recent")
+	if len(searches) == 0 || searches[0].Query.Get("query") != liveSearchQuery {
+		t.Errorf("searches %+v, want query %q", searches, liveSearchQuery)
+	}
+	if len(s.x.requestsTo("GET", "/2/users/by/username/ghost_account")) == 0 {
+		t.Error("the unknown target was never looked up")
+	}
+	if len(s.x.requestsTo("GET", "/2/users/"+target.ID+"/tweets")) == 0 {
+		t.Error("the target's posts were never read")
+	}
+}
+
+// TestLiveReapprovalAfterSendRefusal: a reply X refused for good is edited
+// and approved again; it then goes out once, with the new text, through the
+// send path that first asks X whether an earlier attempt got through.
+func TestLiveReapprovalAfterSendRefusal(t *testing.T) {
+	s := startLive(t)
+	mortal := s.x.addUser("mortal", "A Mortal")
+	text := "@" + persona + " rate my sins"
+	s.llm.reply(text, "Seven out of seven, mortal. A perfect score.")
+	mention := s.x.postAs(mortal, text)
+	s.runWorker(nil)
+	s.enqueue(tasks.TypeScanMentions)
+	v := s.waitListed("/api/posts/mentions", mention, post.StatusPending, "")
+	s.x.scriptPublish(func(http.Header) (int, string) { return http.StatusForbidden, duplicateBody })
+	s.approve(v.ID, "")
+	s.waitPostStatus(v.ID, post.StatusFailed)
+	s.waitSendSettled(v.ID)
+
+	edited := "Eight out of seven: you found a new sin, and hell is taking notes."
+	s.approve(v.ID, edited)
+	// Approving again does not queue a send by itself today: the first send
+	// task is kept, completed, under the same TaskID for 24 h, so the new
+	// one is dropped as a duplicate. Reconcile, which requeues approved posts
+	// left for 30 s, delivers it; run it with the clock an hour ahead.
+	s.stopWorker()
+	s.handlers.Now = func() time.Time { return time.Now().Add(time.Hour) }
+	s.enqueue(tasks.TypeReconcile)
+	s.runWorker(nil)
+	p := s.waitPostStatus(v.ID, post.StatusPosted)
+	s.waitSendSettled(v.ID)
+
+	tries := s.x.publishesTo(mention)
+	if len(tries) != 2 || tries[0].Status != http.StatusForbidden || tries[1].Status != http.StatusCreated {
+		t.Fatalf("X got %+v, want the refused send then one accepted", tries)
+	}
+	if tries[1].Text != edited || p.ResponsePostID != tries[1].ID || p.ProposedResponse != edited || p.Error != "" {
+		t.Errorf("sent %q as %s; row has %q as %q (error %q), want the edited text", tries[1].Text, tries[1].ID, p.ProposedResponse, p.ResponsePostID, p.Error)
+	}
+	if len(s.x.requestsTo("GET", "/2/users/"+livePersonaID+"/tweets")) == 0 {
+		t.Error("the second send never looked for a reply already posted")
+	}
+}
