@@ -1326,15 +1326,9 @@ func TestLiveReapprovalAfterSendRefusal(t *testing.T) {
 	s.waitSendSettled(v.ID)
 
 	edited := "Eight out of seven: you found a new sin, and hell is taking notes."
+	// The first send task is kept, completed, under the same TaskID; approving
+	// again replaces it, so the edited reply goes out at once, without reconcile.
 	s.approve(v.ID, edited)
-	// Approving again does not queue a send by itself today: the first send
-	// task is kept, completed, under the same TaskID for 24 h, so the new
-	// one is dropped as a duplicate. Reconcile, which requeues approved posts
-	// left for 30 s, delivers it; run it with the clock an hour ahead.
-	s.stopWorker()
-	s.handlers.Now = func() time.Time { return time.Now().Add(time.Hour) }
-	s.enqueue(tasks.TypeReconcile)
-	s.runWorker(nil)
 	p := s.waitPostStatus(v.ID, post.StatusPosted)
 	s.waitSendSettled(v.ID)
 

@@ -58,13 +58,32 @@ func (c *Client) EnqueueDraft(ctx context.Context, id int64) error {
 	return c.enqueueOnce(ctx, t)
 }
 
-// EnqueueSend asks for the approved post id to be sent, once.
+// EnqueueSend asks for the approved post id to be sent, once. A send task
+// still kept from an earlier approval (completed after a refusal, or
+// archived) is replaced, so approving a failed post again sends it at once.
 func (c *Client) EnqueueSend(ctx context.Context, id int64) error {
+	_, err := c.ensureSend(ctx, id)
+	return err
+}
+
+// ensureSend queues post id's send task unless one is waiting or running,
+// and reports whether it did.
+func (c *Client) ensureSend(ctx context.Context, id int64) (bool, error) {
 	t, err := NewSendTask(id)
 	if err != nil {
-		return err
+		return false, err
 	}
-	return c.enqueueOnce(ctx, t)
+	return c.requeue(QueueCritical, SendTaskID(id), func() error { return c.enqueueOnce(ctx, t) })
+}
+
+// ensureDraft queues post id's draft task unless one is waiting or running,
+// and reports whether it did.
+func (c *Client) ensureDraft(ctx context.Context, id int64) (bool, error) {
+	t, err := NewDraftTask(id)
+	if err != nil {
+		return false, err
+	}
+	return c.requeue(QueueDefault, DraftTaskID(id), func() error { return c.enqueueOnce(ctx, t) })
 }
 
 // EnqueuePeriodic enqueues one run of a periodic task now; a run already
@@ -94,10 +113,10 @@ func (c *Client) enqueueOnce(ctx context.Context, t *asynq.Task) error {
 	return nil
 }
 
-// Requeue enqueues a task again, through enqueue, when the task with that id
+// requeue enqueues a task again, through enqueue, when the task with that id
 // is gone from queue, or archived or completed while its work is still
 // undone. It reports whether it did; a task still waiting or running is left.
-func (c *Client) Requeue(ctx context.Context, queue, taskID string, enqueue func() error) (bool, error) {
+func (c *Client) requeue(queue, taskID string, enqueue func() error) (bool, error) {
 	info, err := c.inspector.GetTaskInfo(queue, taskID)
 	switch {
 	case errors.Is(err, asynq.ErrTaskNotFound), errors.Is(err, asynq.ErrQueueNotFound):

@@ -417,7 +417,7 @@ func (h *Handlers) Reconcile(ctx context.Context, t *asynq.Task) error {
 	}
 	requeued := 0
 	for _, id := range approved {
-		ok, err := h.Queue.Requeue(ctx, QueueCritical, SendTaskID(id), func() error { return h.Queue.EnqueueSend(ctx, id) })
+		ok, err := h.Queue.ensureSend(ctx, id)
 		if err != nil {
 			return err
 		}
@@ -426,7 +426,7 @@ func (h *Handlers) Reconcile(ctx context.Context, t *asynq.Task) error {
 		}
 	}
 	for _, id := range drafting {
-		ok, err := h.Queue.Requeue(ctx, QueueDefault, DraftTaskID(id), func() error { return h.Queue.EnqueueDraft(ctx, id) })
+		ok, err := h.Queue.ensureDraft(ctx, id)
 		if err != nil {
 			return err
 		}

@@ -232,12 +232,24 @@ func responseError(resp *http.Response, body []byte) *platform.Error {
 }
 
 // retryAt reads when a rate limit lifts: x-rate-limit-reset (unix seconds),
-// or else Retry-After (seconds or an HTTP date).
+// pushed later by a spent daily cap (x-user-limit-24hour-* and
+// x-app-limit-24hour-*, which POST /2/tweets carries), or else Retry-After
+// (seconds or an HTTP date).
 func retryAt(h http.Header) time.Time {
-	if v := strings.TrimSpace(h.Get("x-rate-limit-reset")); v != "" {
-		if sec, err := strconv.ParseInt(v, 10, 64); err == nil && sec > 0 {
-			return time.Unix(sec, 0).UTC()
+	var at time.Time
+	if t, ok := unixHeader(h, "x-rate-limit-reset"); ok {
+		at = t
+	}
+	for _, daily := range []string{"x-user-limit-24hour", "x-app-limit-24hour"} {
+		if strings.TrimSpace(h.Get(daily+"-remaining")) != "0" {
+			continue
 		}
+		if t, ok := unixHeader(h, daily+"-reset"); ok && t.After(at) {
+			at = t
+		}
+	}
+	if !at.IsZero() {
+		return at
 	}
 	if v := strings.TrimSpace(h.Get("Retry-After")); v != "" {
 		if sec, err := strconv.Atoi(v); err == nil && sec >= 0 {
@@ -248,6 +260,15 @@ func retryAt(h http.Header) time.Time {
 		}
 	}
 	return time.Time{}
+}
+
+// unixHeader reads a header holding unix seconds.
+func unixHeader(h http.Header, name string) (time.Time, bool) {
+	sec, err := strconv.ParseInt(strings.TrimSpace(h.Get(name)), 10, 64)
+	if err != nil || sec <= 0 {
+		return time.Time{}, false
+	}
+	return time.Unix(sec, 0).UTC(), true
 }
 
 // unescapeText undoes the HTML escaping X applies to post text (only &, <

@@ -660,6 +660,23 @@ func TestRefusals(t *testing.T) {
 			wantTemporary: true, wantRetryAt: true,
 		},
 		{
+			name: "daily post cap spent waits for the daily reset", status: 429,
+			header: map[string]string{"x-rate-limit-remaining": "10", "x-rate-limit-reset": strconv.FormatInt(reset.Unix(), 10),
+				"x-user-limit-24hour-limit": "17", "x-user-limit-24hour-remaining": "0",
+				"x-user-limit-24hour-reset": strconv.FormatInt(reset.Add(20*time.Hour).Unix(), 10)},
+			body:          `{"title":"Too Many Requests","detail":"Too Many Requests","type":"about:blank","status":429}`,
+			want:          platform.Error{Status: 429, Title: "Too Many Requests", Detail: "Too Many Requests", RetryAt: reset.Add(20 * time.Hour)},
+			wantTemporary: true, wantRetryAt: true,
+		},
+		{
+			name: "daily cap left keeps the window reset", status: 429,
+			header: map[string]string{"x-rate-limit-reset": strconv.FormatInt(reset.Unix(), 10),
+				"x-app-limit-24hour-remaining": "5", "x-app-limit-24hour-reset": strconv.FormatInt(reset.Add(20*time.Hour).Unix(), 10)},
+			body:          `{"title":"Too Many Requests","detail":"Too Many Requests","type":"about:blank","status":429}`,
+			want:          platform.Error{Status: 429, Title: "Too Many Requests", Detail: "Too Many Requests", RetryAt: reset},
+			wantTemporary: true, wantRetryAt: true,
+		},
+		{
 			name: "rate limited without reset", status: 429, body: `{"title":"Too Many Requests","detail":"Too Many Requests","type":"about:blank","status":429}`,
 			want:          platform.Error{Status: 429, Title: "Too Many Requests", Detail: "Too Many Requests"},
 			wantTemporary: true, wantRetryAt: true,
