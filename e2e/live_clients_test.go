@@ -24,8 +24,6 @@ import (
 
 	"github.com/hibiken/asynq"
 
-	"infernal/pkg/api"
-	"infernal/pkg/auth"
 	"infernal/pkg/platform"
 	"infernal/pkg/platform/x"
 	"infernal/pkg/post"
@@ -739,16 +737,7 @@ func startLive(t *testing.T, targets ...string) *liveSystem {
 		Store: st, Platform: xc, Writer: wr, Queue: queue, Log: log, Now: time.Now,
 		Persona: persona, SearchQuery: liveSearchQuery, Targets: targets,
 	}
-	authn, err := auth.NewService(st, time.Hour, time.Now)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := authn.Bootstrap(context.Background(), "admin", "hellfire666", log); err != nil {
-		t.Fatal(err)
-	}
-	s.web = httptest.NewServer(api.New(api.Config{Store: st, Auth: authn, Queue: queue, Log: log, Persona: persona, Platform: "x"}))
-	t.Cleanup(s.web.Close)
-	s.token = s.login()
+	s.startWeb(log, "x")
 	t.Cleanup(func() {
 		if n := fx.unauthorizedCount(); n > 0 {
 			t.Errorf("the x client sent %d requests the fake X refused as unsigned", n)

@@ -89,17 +89,23 @@ func start(t *testing.T) *system {
 		Store: st, Platform: plat, Writer: offline.New(persona), Queue: queue, Log: log, Now: time.Now,
 		Persona: persona, SearchQuery: "anything", Targets: []string{"target1"},
 	}
-	authn, err := auth.NewService(st, time.Hour, time.Now)
+	s.startWeb(log, "sandbox")
+	return s
+}
+
+// startWeb serves the web tier for the test and signs the administrator in.
+func (s *system) startWeb(log *slog.Logger, platformName string) {
+	s.t.Helper()
+	authn, err := auth.NewService(s.store, time.Hour, time.Now)
 	if err != nil {
-		t.Fatal(err)
+		s.t.Fatal(err)
 	}
 	if err := authn.Bootstrap(context.Background(), "admin", "hellfire666", log); err != nil {
-		t.Fatal(err)
+		s.t.Fatal(err)
 	}
-	s.web = httptest.NewServer(api.New(api.Config{Store: st, Auth: authn, Queue: queue, Log: log, Persona: persona, Platform: "sandbox"}))
-	t.Cleanup(s.web.Close)
+	s.web = httptest.NewServer(api.New(api.Config{Store: s.store, Auth: authn, Queue: s.queue, Log: log, Persona: persona, Platform: platformName}))
+	s.t.Cleanup(s.web.Close)
 	s.token = s.login()
-	return s
 }
 
 // startWorker runs the worker's handlers in an asynq server until the test ends or stopWorker.
