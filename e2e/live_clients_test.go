@@ -531,8 +531,11 @@ func (f *fakeX) postTweet(w http.ResponseWriter, r *http.Request) {
 	if len(f.script) > 0 {
 		answer := f.script[0]
 		f.script = f.script[1:]
+		// The answer runs unlocked: it may take its time, or touch the fake itself.
+		f.mu.Unlock()
 		status, b := answer(w.Header())
 		call.Status, call.Reset = status, w.Header().Get("x-rate-limit-reset")
+		f.mu.Lock()
 		f.publishes = append(f.publishes, call)
 		f.mu.Unlock()
 		writeRaw(w, status, b)

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"syscall"
 	"testing"
 	"time"
@@ -55,17 +56,7 @@ func TestWorkerProcessFinishesInFlightSendOnSIGTERM(t *testing.T) {
 	mention := fx.postAs(mortal, text)
 
 	var logs bytes.Buffer
-	cmd := exec.Command(worker)
-	cmd.Env = append(os.Environ(),
-		"DATABASE_URL="+dbURL, "REDIS_URL="+redisURL, "METRICS_ADDR=127.0.0.1:0", "PERSONA_HANDLE="+persona,
-		"PLATFORM=x", "X_API_BASE_URL="+fx.srv.URL, "X_API_KEY="+liveConsumerKey, "X_API_SECRET="+liveConsumerSecret,
-		"X_ACCESS_TOKEN="+liveAccessToken, "X_ACCESS_SECRET="+liveAccessSecret,
-		"WRITER=openai", "OPENAI_BASE_URL="+llm.srv.URL, "OPENAI_API_KEY="+liveLLMKey, "OPENAI_MODEL="+liveModel,
-	)
-	cmd.Stdout, cmd.Stderr = &logs, &logs
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	cmd := startWorkerProcess(t, worker, dbURL, redisURL, fx, llm, &logs)
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
 	defer func() {
@@ -81,23 +72,7 @@ func TestWorkerProcessFinishesInFlightSendOnSIGTERM(t *testing.T) {
 	if err := queue.EnqueuePeriodic(ctx, tasks.TypeScanMentions); err != nil {
 		t.Fatal(err)
 	}
-	var id int64
-	deadline := time.Now().Add(liveWait)
-	for id == 0 && time.Now().Before(deadline) {
-		list, _, err := st.ListPending(ctx, post.SourceMention, post.SortDate, 1, 10)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, p := range list {
-			if p.OriginalPostID == mention && p.Status == post.StatusPending {
-				id = p.ID
-			}
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	if id == 0 {
-		t.Fatal("the worker never drafted the mention")
-	}
+	id := waitDrafted(t, st, mention)
 
 	sending := make(chan struct{})
 	fx.scriptPublish(func(http.Header) (int, string) {
@@ -159,5 +134,145 @@ func TestCommandsRefuseBadConfiguration(t *testing.T) {
 				t.Fatalf("%s with %s: %v\n%s", tt.name, tt.env, err, out)
 			}
 		})
+	}
+}
+
+// waitDrafted waits for the mention to be drafted and returns its row id.
+func waitDrafted(t *testing.T, st *store.Store, mention string) int64 {
+	t.Helper()
+	deadline := time.Now().Add(liveWait)
+	for time.Now().Before(deadline) {
+		list, _, err := st.ListPending(context.Background(), post.SourceMention, post.SortDate, 1, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range list {
+			if p.OriginalPostID == mention && p.Status == post.StatusPending {
+				return p.ID
+			}
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Fatal("the worker never drafted the mention")
+	return 0
+}
+
+// startWorkerProcess runs the worker binary against the fakes, logging into logs.
+func startWorkerProcess(t *testing.T, bin, dbURL, redisURL string, fx *fakeX, llm *fakeLLM, logs *bytes.Buffer) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(bin)
+	cmd.Env = append(os.Environ(),
+		"DATABASE_URL="+dbURL, "REDIS_URL="+redisURL, "METRICS_ADDR=127.0.0.1:0", "PERSONA_HANDLE="+persona,
+		"PLATFORM=x", "X_API_BASE_URL="+fx.srv.URL, "X_API_KEY="+liveConsumerKey, "X_API_SECRET="+liveConsumerSecret,
+		"X_ACCESS_TOKEN="+liveAccessToken, "X_ACCESS_SECRET="+liveAccessSecret,
+		"WRITER=openai", "OPENAI_BASE_URL="+llm.srv.URL, "OPENAI_API_KEY="+liveLLMKey, "OPENAI_MODEL="+liveModel,
+	)
+	cmd.Stdout, cmd.Stderr = logs, logs
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd
+}
+
+// The worker binary is killed (SIGKILL) after X accepted the reply but
+// before the worker could record it. Once asynq gives the dead worker's task
+// back (its lease lapses after 30 s, and the recoverer waits 30 s more), a
+// new worker asks X first, finds the reply, and records it: posted exactly
+// once. This test waits out asynq's lease, about a minute.
+func TestWorkerKilledMidSendPostsOnce(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits a minute for asynq's lease to lapse")
+	}
+	worker := buildBinary(t, "worker")
+	fx, llm := newFakeX(t), newFakeLLM(t)
+	dbURL := storetest.NewDatabase(t)
+	redisURL := taskstest.RedisURL(t)
+	ctx := context.Background()
+	st, err := store.Open(ctx, dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	queue, err := tasks.NewClient(redisURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer queue.Close()
+
+	mortal := fx.addUser("mortal", "A Mortal")
+	text := "@" + persona + " what happens if you die mid-sentence?"
+	reply := "Then I rise again and finish it. Once."
+	llm.reply(text, reply)
+	mention := fx.postAs(mortal, text)
+
+	var logsA, logsB bytes.Buffer
+	a := startWorkerProcess(t, worker, dbURL, redisURL, fx, llm, &logsA)
+	exitedA := make(chan error, 1)
+	go func() { exitedA <- a.Wait() }()
+	if err := queue.EnqueuePeriodic(ctx, tasks.TypeScanMentions); err != nil {
+		t.Fatal(err)
+	}
+	id := waitDrafted(t, st, mention)
+
+	posted := make(chan string, 1)
+	hang := make(chan struct{})
+	defer close(hang)
+	var answered int
+	fx.scriptPublish(func(http.Header) (int, string) {
+		answered++
+		// X takes the reply, then the worker dies before hearing back.
+		fx.mu.Lock()
+		tw := fx.add(livePersonaID, reply, mention)
+		fx.mu.Unlock()
+		posted <- strconv.FormatInt(tw.id, 10)
+		<-hang
+		return http.StatusServiceUnavailable, `{"title":"Service Unavailable","status":503}`
+	})
+	if _, err := st.Approve(ctx, id, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := queue.EnqueueSend(ctx, id); err != nil {
+		t.Fatal(err)
+	}
+	var replyID string
+	select {
+	case replyID = <-posted:
+	case <-time.After(liveWait):
+		t.Fatalf("worker A never sent the reply\n%s", logsA.String())
+	}
+	if err := a.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	<-exitedA
+	killed := time.Now()
+	if p, err := st.Post(ctx, id); err != nil || p.Status != post.StatusApproved || p.SendStartedAt == nil {
+		t.Fatalf("after the kill the post is %s, marked %v (%v); want approved and marked as being sent", p.Status, p.SendStartedAt, err)
+	}
+
+	// Start the new worker once asynq will hand the orphaned task back.
+	time.Sleep(time.Until(killed.Add(62 * time.Second)))
+	b := startWorkerProcess(t, worker, dbURL, redisURL, fx, llm, &logsB)
+	exitedB := make(chan error, 1)
+	go func() { exitedB <- b.Wait() }()
+	defer func() {
+		_ = b.Process.Signal(syscall.SIGTERM)
+		<-exitedB
+		if t.Failed() {
+			t.Logf("worker B output:\n%s", logsB.String())
+		}
+	}()
+	deadline := time.Now().Add(45 * time.Second)
+	var p post.Post
+	for time.Now().Before(deadline) {
+		if p, err = st.Post(ctx, id); err == nil && p.Status == post.StatusPosted {
+			break
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	if p.Status != post.StatusPosted || p.ResponsePostID != replyID {
+		t.Fatalf("the post is %s as %q, want posted as the reply X already has (%s)", p.Status, p.ResponsePostID, replyID)
+	}
+	if answered != 1 || len(fx.publishesTo(mention)) != 0 {
+		t.Errorf("X was asked to post %d times (%d finished); want the one attempt of the dead worker only", answered, len(fx.publishesTo(mention)))
 	}
 }

@@ -349,9 +349,14 @@ func orNow(t, now time.Time) time.Time {
 	return t
 }
 
-// RetryDelay waits out a rate limit until the platform says it lifts, and
-// otherwise backs off as asynq does by default.
+// RetryDelay waits out a rate limit until the platform says it lifts,
+// resumes at once the task of a worker that died, and otherwise backs off as
+// asynq does by default.
 func RetryDelay(n int, err error, t *asynq.Task) time.Duration {
+	if errors.Is(err, asynq.ErrLeaseExpired) {
+		// Not the task's fault; a send must not wait minutes more after a crash.
+		return time.Second
+	}
 	if at, ok := platform.RateLimited(err); ok && !at.IsZero() {
 		if d := time.Until(at) + time.Second; d > 0 {
 			return d

@@ -283,6 +283,7 @@ func TestRetryDelay(t *testing.T) {
 	}{
 		{name: "rate limit waits for the reset", err: &platform.Error{Status: 429, RetryAt: reset}, min: 85 * time.Second, max: 95 * time.Second},
 		{name: "rate limit in the past", err: &platform.Error{Status: 429, RetryAt: time.Now().Add(-time.Minute)}, min: time.Second, max: time.Second},
+		{name: "a dead worker's task resumes at once", err: asynq.ErrLeaseExpired, min: time.Second, max: time.Second},
 		{name: "other errors back off", err: errors.New("boom"), min: 0, max: time.Hour},
 	}
 	for _, tt := range tests {
