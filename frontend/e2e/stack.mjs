@@ -20,8 +20,8 @@ export const SCREENSHOTS = join(FRONTEND, 'screenshots');
 export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 export const ADMIN_USERNAME = 'admin';
 export const ADMIN_PASSWORD = 'e2e-brimstone-' + randomBytes(4).toString('hex');
-/** The Redis database the browser tests own: flushed before and after. */
-const REDIS_DB = '9';
+/** How long a claim on a Redis database outlives a crashed run. */
+const REDIS_CLAIM_SECONDS = '1800';
 
 function requireEnv(name, example) {
   const value = process.env[name];
@@ -54,24 +54,58 @@ function freePort() {
   });
 }
 
-/** FLUSHDB on the tests' own Redis database, with a minimal RESP client. */
-function flushRedis(redisUrl) {
+/**
+ * Sends commands to one Redis database with a minimal RESP client and
+ * returns the first line of each reply ("+OK", ":0", "$-1", "-ERR ...").
+ */
+function redis(redisUrl, db, commands) {
   const u = new URL(redisUrl);
-  const cmd = (...args) => `*${args.length}\r\n${args.map((a) => `$${Buffer.byteLength(a)}\r\n${a}\r\n`).join('')}`;
-  let payload = '';
+  const cmd = (args) => `*${args.length}\r\n${args.map((a) => `$${Buffer.byteLength(a)}\r\n${a}\r\n`).join('')}`;
+  const all = [];
   if (u.password) {
-    payload += u.username ? cmd('AUTH', decodeURIComponent(u.username), decodeURIComponent(u.password)) : cmd('AUTH', decodeURIComponent(u.password));
+    all.push(u.username ? ['AUTH', decodeURIComponent(u.username), decodeURIComponent(u.password)] : ['AUTH', decodeURIComponent(u.password)]);
   }
-  payload += cmd('SELECT', REDIS_DB) + cmd('FLUSHDB') + cmd('QUIT');
+  all.push(['SELECT', String(db)], ...commands, ['QUIT']);
   return new Promise((res, rej) => {
     const sock = net.connect({ host: u.hostname, port: Number(u.port || 6379) });
     let reply = '';
     sock.setTimeout(5000, () => sock.destroy(new Error('redis: timeout')));
-    sock.on('connect', () => sock.write(payload));
+    sock.on('connect', () => sock.write(all.map(cmd).join('')));
     sock.on('data', (d) => (reply += d));
     sock.on('error', rej);
-    sock.on('close', () => (reply.includes('-ERR') ? rej(new Error(`redis: ${reply.trim()}`)) : res()));
+    sock.on('close', () => {
+      const lines = reply.split('\r\n').filter(Boolean);
+      const failed = lines.find((l) => l.startsWith('-'));
+      if (failed) rej(new Error(`redis: ${failed}`));
+      else res(lines.slice(all.length - commands.length - 1, all.length - 1));
+    });
   });
+}
+
+const claimKey = (db) => `infernal:test:claim:${db}`;
+
+/**
+ * Claims a Redis database for this run, the way the Go tests do (a key in
+ * database 0): only one found empty is taken, so nobody's data is touched.
+ */
+async function claimRedisDb(redisUrl, owner) {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    for (let db = 1; db < 16; db++) {
+      const [claimed] = await redis(redisUrl, 0, [['SET', claimKey(db), owner, 'NX', 'EX', REDIS_CLAIM_SECONDS]]);
+      if (claimed !== '+OK') continue;
+      const [size] = await redis(redisUrl, db, [['DBSIZE']]);
+      // Not empty, so not ours to use; the claim lapses on its own.
+      if (size === ':0') return db;
+    }
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  throw new Error('no empty Redis database could be claimed');
+}
+
+/** Empties the claimed database and gives the claim back. */
+async function releaseRedisDb(redisUrl, db) {
+  await redis(redisUrl, db, [['FLUSHDB']]);
+  await redis(redisUrl, 0, [['DEL', claimKey(db)]]);
 }
 
 async function waitReady(baseURL, server, logFile) {
@@ -114,10 +148,9 @@ export async function startStack() {
   const dbUrl = new URL(adminDbUrl);
   dbUrl.pathname = `/${dbName}`;
   const redisUrl = new URL(redisBase);
-  redisUrl.pathname = `/${REDIS_DB}`;
   const logFile = join(tmp, 'web.log');
 
-  const state = { tmp, dbCreated: false, server: null, browser: null };
+  const state = { tmp, dbCreated: false, redisDb: 0, server: null, browser: null };
   const stack = {
     baseURL: '',
     dbUrl: dbUrl.toString(),
@@ -140,7 +173,9 @@ export async function startStack() {
           console.error(`could not drop ${dbName}: ${err.stderr || err}`);
         }
       }
-      await flushRedis(redisUrl.toString()).catch(() => {});
+      if (state.redisDb) {
+        await releaseRedisDb(redisBase, state.redisDb).catch((err) => console.error(`could not release Redis db ${state.redisDb}: ${err}`));
+      }
       rmSync(tmp, { recursive: true, force: true });
     },
   };
@@ -161,7 +196,8 @@ export async function startStack() {
 
     psql(adminDbUrl, `CREATE DATABASE ${dbName}`);
     state.dbCreated = true;
-    await flushRedis(redisUrl.toString());
+    state.redisDb = await claimRedisDb(redisBase, `e2e-${process.pid}-${dbName}`);
+    redisUrl.pathname = `/${state.redisDb}`;
     await build;
 
     const port = await freePort();
