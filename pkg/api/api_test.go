@@ -173,6 +173,7 @@ func TestLogin(t *testing.T) {
 	}{
 		{name: "wrong password", body: `{"username":"admin","password":"nope"}`, wantStatus: 401, wantError: "Invalid credentials"},
 		{name: "unknown user", body: `{"username":"lucifer","password":"nope"}`, wantStatus: 401, wantError: "Invalid credentials"},
+		{name: "NUL in username", body: `{"username":"ad\u0000min","password":"x"}`, wantStatus: 400, wantError: "NUL"},
 		{name: "missing password", body: `{"username":"admin"}`, wantStatus: 400, wantError: "username and password are required"},
 		{name: "empty body", body: ``, wantStatus: 400, wantError: "request body must be a JSON object"},
 		{name: "not json", body: `username=admin`, wantStatus: 400, wantError: "malformed JSON"},
@@ -346,6 +347,8 @@ func TestApproveAndReject(t *testing.T) {
 		{name: "too long", path: "/api/posts/" + id(long) + "/approve", body: `{}`, wantStatus: 422, wantError: "282 characters",
 			check: func(t *testing.T) { wantStatus(t, e, long, post.StatusPending) }},
 		{name: "edit too long", path: "/api/posts/" + id(ok) + "/approve", body: `{"response":"` + strings.Repeat("x", 281) + `"}`, wantStatus: 422, wantError: "281 characters",
+			check: func(t *testing.T) { wantResponse(t, e, ok, "burn, mortal") }},
+		{name: "NUL in edit", path: "/api/posts/" + id(ok) + "/approve", body: `{"response":"a\u0000b"}`, wantStatus: 400, wantError: "NUL",
 			check: func(t *testing.T) { wantResponse(t, e, ok, "burn, mortal") }},
 		{name: "empty edit", path: "/api/posts/" + id(ok) + "/approve", body: `{"response":""}`, wantStatus: 422, wantError: "0 characters"},
 		{name: "approve", path: "/api/posts/" + id(ok) + "/approve", body: `{}`, wantStatus: 200,
@@ -679,7 +682,7 @@ func TestReadyzReportsRedisDown(t *testing.T) {
 // FuzzApproveBody sends arbitrary bodies to approve: the answer is always
 // JSON with a 2xx or 4xx status, and a refused request changes nothing.
 func FuzzApproveBody(f *testing.F) {
-	for _, seed := range []string{``, `{}`, `{"response":"hi"}`, `{"response":null}`, `{"response":1}`, `[`, `{"a":1}`, `{}{}`, "\x00", `{"response":"` + strings.Repeat("é", 300) + `"}`} {
+	for _, seed := range []string{``, `{}`, `{"response":"hi"}`, `{"response":null}`, `{"response":"\u0000"}`, `{"response":1}`, `[`, `{"a":1}`, `{}{}`, "\x00", `{"response":"` + strings.Repeat("é", 300) + `"}`} {
 		f.Add(seed)
 	}
 	shared := setup(f)
@@ -736,4 +739,28 @@ func TestRedisDownDuringRequests(t *testing.T) {
 	if status, body := e.do("POST", "/api/posts/targeted/generate", e.token, ""); status != 503 {
 		t.Errorf("targeted scan with Redis down: %d %s", status, body)
 	}
+}
+
+// FuzzLoginBody sends arbitrary bodies to login: the answer is always a JSON
+// error or a token, never a server error, and no garbage ever signs in.
+func FuzzLoginBody(f *testing.F) {
+	for _, seed := range []string{``, `{}`, `{"username":"admin"}`, `{"username":"admin","password":""}`,
+		`{"username":"admin","password":"x"}`, `{"username":["admin"],"password":"x"}`, `null`, `"admin"`, `{"username":"\u0000","password":"\ud800"}`} {
+		f.Add(seed)
+	}
+	shared := setup(f)
+	f.Fuzz(func(t *testing.T, body string) {
+		e := *shared
+		e.t = t
+		status, resp := e.do("POST", "/api/auth/login", "", body)
+		if !json.Valid([]byte(resp)) {
+			t.Fatalf("body %q: answer is not JSON: %s", body, resp)
+		}
+		switch status {
+		case 400, 401, 413, 429:
+			errorOf(t, resp)
+		default:
+			t.Fatalf("body %q: %d %s", body, status, resp)
+		}
+	})
 }

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"path"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -118,6 +119,9 @@ func (s *Server) approve(w http.ResponseWriter, r *http.Request) error {
 	var req approveRequest
 	if err := decodeJSON(r, &req, true); err != nil {
 		return err
+	}
+	if req.Response != nil && strings.ContainsRune(*req.Response, 0) {
+		return badRequest("response must not contain NUL characters")
 	}
 	p, err := s.store.Approve(r.Context(), id, req.Response)
 	if err != nil {

@@ -3,6 +3,7 @@ package api
 import (
 	"net"
 	"net/http"
+	"strings"
 	"time"
 )
 
@@ -27,6 +28,9 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) error {
 	}
 	if len(req.Username) > 128 || len(req.Password) > 1024 {
 		return badRequest("username or password is too long")
+	}
+	if strings.ContainsRune(req.Username, 0) || strings.ContainsRune(req.Password, 0) {
+		return badRequest("username and password must not contain NUL characters")
 	}
 	token, expires, err := s.auth.Login(r.Context(), req.Username, req.Password, clientAddress(r))
 	if err != nil {

@@ -5,6 +5,7 @@ package post
 
 import (
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -169,3 +170,9 @@ func (p Post) IsMention() bool { return p.Source == SourceMention }
 
 // IsProfile reports whether the post is the persona's own standalone post.
 func (p Post) IsProfile() bool { return p.Source == SourceProfile }
+
+// StorableText drops the NUL characters PostgreSQL cannot keep in text, from
+// text that comes from outside (a platform's post, a model's answer).
+func StorableText(s string) string {
+	return strings.ReplaceAll(s, "\x00", "")
+}

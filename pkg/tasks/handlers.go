@@ -178,8 +178,9 @@ func (h *Handlers) scan(ctx context.Context, cursor string, source post.Source, 
 		}
 		id, created, err := h.Store.UpsertFound(ctx, post.Post{
 			Platform: name, Source: source, OriginalPostID: p.ID, ConversationID: p.ConversationID,
-			OriginalPostText: p.Text, OriginalPostUser: p.Author.Name, AuthorUsername: p.Author.Username,
-			AuthorProfileImage: p.Author.ProfileImage, MediaURL: p.MediaURL, CreatedAt: p.CreatedAt,
+			OriginalPostText: post.StorableText(p.Text), OriginalPostUser: post.StorableText(p.Author.Name),
+			AuthorUsername: post.StorableText(p.Author.Username), AuthorProfileImage: post.StorableText(p.Author.ProfileImage),
+			MediaURL: post.StorableText(p.MediaURL), CreatedAt: p.CreatedAt,
 			Likes: p.Metrics.Likes, Retweets: p.Metrics.Retweets, Replies: p.Metrics.Replies,
 		})
 		if err != nil {
@@ -267,7 +268,7 @@ func (h *Handlers) DraftPost(ctx context.Context, t *asynq.Task) error {
 		return err
 	}
 	err = h.Store.SaveDraft(ctx, id, store.Draft{
-		Response: d.Text, Category: d.Category,
+		Response: post.StorableText(d.Text), Category: d.Category,
 		Temperature: d.Temperature, PresencePenalty: d.PresencePenalty, FrequencyPenalty: d.FrequencyPenalty,
 	})
 	if errors.Is(err, store.ErrConflict) {

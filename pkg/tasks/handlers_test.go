@@ -54,6 +54,14 @@ func (refusingWriter) Write(context.Context, writer.Request) (writer.Draft, erro
 	return writer.Draft{}, fmt.Errorf("the model declined: %w", writer.ErrRefused)
 }
 
+// nulWriter answers with a NUL inside its text, as a broken model might.
+type nulWriter struct{}
+
+func (nulWriter) Name() string { return "nul" }
+func (nulWriter) Write(context.Context, writer.Request) (writer.Draft, error) {
+	return writer.Draft{Text: "burn\x00ing", Category: "wrath", Temperature: 0.3, PresencePenalty: 0.3, FrequencyPenalty: 0.3}, nil
+}
+
 type env struct {
 	store    *store.Store
 	queue    *tasks.Client
@@ -187,6 +195,23 @@ func TestDraftPost(t *testing.T) {
 	}
 	if p, _ := e.store.Post(ctx, refused); p.Status != post.StatusFailed || !strings.Contains(p.Error, "declined") {
 		t.Errorf("refused draft: %s %q, want failed with the reason", p.Status, p.Error)
+	}
+}
+
+func TestDraftDropsNULFromTheModel(t *testing.T) {
+	e := setup(t)
+	ctx := context.Background()
+	id, err := e.store.CreateProfileDraft(ctx, "sandbox", "devil")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &tasks.Handlers{Store: e.store, Platform: e.plat, Writer: nulWriter{}, Queue: e.queue,
+		Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Now: time.Now, Persona: "devil"}
+	if err := h.DraftPost(ctx, task(tasks.TypeDraftPost, tasks.PostPayload{PostID: id})); err != nil {
+		t.Fatalf("a NUL from the model must not fail the draft: %v", err)
+	}
+	if p, _ := e.store.Post(ctx, id); p.Status != post.StatusPending || p.ProposedResponse != "burning" {
+		t.Errorf("draft %s %q, want pending \"burning\"", p.Status, p.ProposedResponse)
 	}
 }
 
