@@ -1,6 +1,8 @@
 package post
 
 import (
+	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 )
@@ -82,5 +84,43 @@ func TestWithinLimit(t *testing.T) {
 				t.Errorf("WithinLimit = %v, want %v", got, tt.want)
 			}
 		})
+	}
+}
+
+// testdata/lengths.json holds every sandbox corpus post and offline writer
+// line with its weighted length as twitter-text 3.1.0 counts it (the
+// frontend's counter), so that the server and the card agree on real texts.
+// The one known difference: twitter-text's emoji data predates Emoji 13, so
+// it counts newer ZWJ sequences (❤️‍🔥, 😮‍💨, 🐈‍⬛) by their parts, where the
+// server, like X today, counts one emoji. The server may then count less,
+// never more, so whatever the card lets through the server accepts.
+func TestWeightedLengthMatchesTwitterText(t *testing.T) {
+	b, err := os.ReadFile("testdata/lengths.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []struct {
+		Text string `json:"text"`
+		Want int    `json:"want"`
+	}
+	if err := json.Unmarshal(b, &cases); err != nil {
+		t.Fatal(err)
+	}
+	if len(cases) < 100 {
+		t.Fatalf("only %d cases", len(cases))
+	}
+	newerEmoji := 0
+	for _, c := range cases {
+		got := WeightedLength(c.Text)
+		switch {
+		case got == c.Want:
+		case got < c.Want && strings.ContainsRune(c.Text, zwj):
+			newerEmoji++
+		default:
+			t.Errorf("WeightedLength(%q) = %d, twitter-text says %d", c.Text, got, c.Want)
+		}
+	}
+	if newerEmoji > len(cases)/50 {
+		t.Errorf("%d of %d texts differ by newer emoji; expected a handful", newerEmoji, len(cases))
 	}
 }

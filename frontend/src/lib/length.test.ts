@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { counterLevel, fillPercent, isTooLong, RESPONSE_LIMIT, weightedLength } from './length';
 
@@ -55,5 +57,19 @@ describe('isTooLong and fillPercent', () => {
     expect(fillPercent(0)).toBe(0);
     expect(fillPercent(140)).toBe(50);
     expect(fillPercent(560)).toBe(100);
+  });
+});
+
+describe('weightedLength on the texts the server is tested with', () => {
+  // pkg/post/testdata/lengths.json pins twitter-text's count of every sandbox
+  // post and offline writer line; the server's own test reads the same file.
+  const file = fileURLToPath(new URL('../../../pkg/post/testdata/lengths.json', import.meta.url));
+  const cases = JSON.parse(readFileSync(file, 'utf8')) as { text: string; want: number }[];
+
+  it('agrees on every one', () => {
+    expect(cases.length).toBeGreaterThan(100);
+    for (const { text, want } of cases) {
+      expect(weightedLength(text), text).toBe(want);
+    }
   });
 });
