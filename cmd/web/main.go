@@ -55,6 +55,7 @@ func run() error {
 	if err := authn.Bootstrap(ctx, cfg.AdminUsername, cfg.AdminPassword, log); err != nil {
 		return fmt.Errorf("admin bootstrap: %w", err)
 	}
+	go authn.PruneEvery(ctx, time.Hour, log)
 	redisOpt, err := asynq.ParseRedisURI(cfg.RedisURL)
 	if err != nil {
 		return fmt.Errorf("REDIS_URL: %w", err)

@@ -494,7 +494,7 @@ func TestPublic(t *testing.T) {
 	if _, err := e.store.Reject(ctx, rejected); err != nil {
 		t.Fatal(err)
 	}
-	if err := e.store.RecordEngagement(ctx, store.Engagement{Likes: 7, Retweets: 2, Replies: 1}, e.clock.Now().Add(-24*time.Hour)); err != nil {
+	if err := e.store.RecordEngagement(ctx, store.Engagement{Likes: 7, Retweets: 2, Replies: 1}, e.clock.Now()); err != nil {
 		t.Fatal(err)
 	}
 

@@ -33,7 +33,7 @@ func BenchmarkHTTP(b *testing.B) {
 			}
 		}
 	}
-	if err := e.store.RecordEngagement(ctx, store.Engagement{Likes: 1}, time.Now().Add(-24*time.Hour)); err != nil {
+	if err := e.store.RecordEngagement(ctx, store.Engagement{Likes: 1}, time.Now()); err != nil {
 		b.Fatal(err)
 	}
 	cases := []struct {

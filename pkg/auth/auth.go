@@ -49,6 +49,8 @@ type Store interface {
 	CreateSession(ctx context.Context, adminID int64, tokenHash []byte, expiresAt time.Time) error
 	SessionByTokenHash(ctx context.Context, tokenHash []byte, now time.Time) (store.Session, error)
 	RevokeSession(ctx context.Context, tokenHash []byte) error
+	DeleteSessionsBefore(ctx context.Context, t time.Time) error
+	DeleteLoginFailuresBefore(ctx context.Context, t time.Time) error
 	RecordLoginFailure(ctx context.Context, username, address string, at time.Time) error
 	CountLoginFailures(ctx context.Context, username, address string, since time.Time) (store.LoginFailures, error)
 	ClearLoginFailures(ctx context.Context, username string) error
@@ -167,6 +169,32 @@ func (s *Service) Authenticate(ctx context.Context, token string) error {
 // Logout revokes a token.
 func (s *Service) Logout(ctx context.Context, token string) error {
 	return s.store.RevokeSession(ctx, HashToken(token))
+}
+
+// Prune forgets what can no longer matter: sessions expired a day ago or
+// more, and failed logins older than the throttling window.
+func (s *Service) Prune(ctx context.Context) error {
+	now := s.now()
+	if err := s.store.DeleteSessionsBefore(ctx, now.Add(-24*time.Hour)); err != nil {
+		return err
+	}
+	return s.store.DeleteLoginFailuresBefore(ctx, now.Add(-Window))
+}
+
+// PruneEvery runs Prune every interval until ctx ends, logging failures.
+func (s *Service) PruneEvery(ctx context.Context, interval time.Duration, log *slog.Logger) {
+	tick := time.NewTicker(interval)
+	defer tick.Stop()
+	for {
+		if err := s.Prune(ctx); err != nil && ctx.Err() == nil {
+			log.Warn("pruning old sessions failed", "error", err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+	}
 }
 
 // HashToken is the SHA-256 under which a token is stored; the token itself

@@ -134,3 +134,43 @@ func TestThrottleByAddress(t *testing.T) {
 		t.Errorf("another address must still get in: %v", err)
 	}
 }
+
+func TestPrune(t *testing.T) {
+	ctx := context.Background()
+	st := storetest.New(t)
+	now := time.Now()
+	clock := func() time.Time { return now }
+	svc, err := auth.NewService(st, time.Hour, clock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.Bootstrap(ctx, "admin", "hellfire666", slog.New(slog.NewTextHandler(io.Discard, nil))); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < auth.MaxPerUsername; i++ {
+		if _, _, err := svc.Login(ctx, "admin", "wrong", "127.0.0.1"); !errors.Is(err, auth.ErrInvalidCredentials) {
+			t.Fatal(err)
+		}
+	}
+	// Two windows later, and pruned, the old failures no longer throttle.
+	now = now.Add(2 * auth.Window)
+	if err := svc.Prune(ctx); err != nil {
+		t.Fatal(err)
+	}
+	f, err := st.CountLoginFailures(ctx, "admin", "127.0.0.1", time.Time{})
+	if err != nil || f.ByUsername != 0 {
+		t.Errorf("failures after pruning: %+v %v", f, err)
+	}
+	token, _, err := svc.Login(ctx, "admin", "hellfire666", "127.0.0.1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	now = now.Add(26 * time.Hour)
+	if err := svc.Prune(ctx); err != nil {
+		t.Fatal(err)
+	}
+	now = now.Add(-26 * time.Hour)
+	if err := svc.Authenticate(ctx, token); !errors.Is(err, auth.ErrUnauthenticated) {
+		t.Errorf("a pruned session still authenticates: %v", err)
+	}
+}

@@ -238,3 +238,35 @@ func TestListPendingSortsAndPages(t *testing.T) {
 		})
 	}
 }
+
+func TestEngagementSnapshots(t *testing.T) {
+	s := storetest.New(t)
+	ctx := context.Background()
+	e, err := s.LatestEngagement(ctx)
+	if err != nil || e.WindowStart != nil {
+		t.Fatalf("before any refresh: %+v %v, want no window", e, err)
+	}
+	now := time.Now().UTC().Truncate(time.Second)
+	if err := s.RecordEngagement(ctx, store.Engagement{Likes: 1}, now.Add(-40*24*time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.RecordEngagement(ctx, store.Engagement{Likes: 5, Retweets: 2}, now); err != nil {
+		t.Fatal(err)
+	}
+	e, err = s.LatestEngagement(ctx)
+	if err != nil || e.Likes != 5 || e.WindowStart == nil || !e.WindowStart.Equal(now.Add(-24*time.Hour)) {
+		t.Fatalf("latest: %+v %v", e, err)
+	}
+	if err := s.DeleteEngagementBefore(ctx, now.Add(-time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if e, err := s.LatestEngagement(ctx); err != nil || e.Likes != 5 {
+		t.Fatalf("pruning old snapshots lost the latest: %+v %v", e, err)
+	}
+	if err := s.DeleteEngagementBefore(ctx, now.Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if e, err := s.LatestEngagement(ctx); err != nil || e.WindowStart != nil {
+		t.Errorf("after deleting all: %+v %v", e, err)
+	}
+}

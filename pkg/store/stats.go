@@ -115,11 +115,19 @@ func (s *Store) categories(ctx context.Context, sql string, args ...any) ([]Cate
 	return out, nil
 }
 
-// RecordEngagement keeps the persona's engagement of the window starting at windowStart.
-func (s *Store) RecordEngagement(ctx context.Context, e Engagement, windowStart time.Time) error {
-	if _, err := s.pool.Exec(ctx, `INSERT INTO engagement_snapshots (window_start, likes, retweets, replies) VALUES ($1, $2, $3, $4)`,
-		windowStart, e.Likes, e.Retweets, e.Replies); err != nil {
+// RecordEngagement keeps the persona's engagement of the 24 hours up to takenAt.
+func (s *Store) RecordEngagement(ctx context.Context, e Engagement, takenAt time.Time) error {
+	if _, err := s.pool.Exec(ctx, `INSERT INTO engagement_snapshots (window_start, taken_at, likes, retweets, replies)
+		VALUES ($1, $2, $3, $4, $5)`, takenAt.Add(-24*time.Hour), takenAt, e.Likes, e.Retweets, e.Replies); err != nil {
 		return fmt.Errorf("store: record engagement: %w", err)
+	}
+	return nil
+}
+
+// DeleteEngagementBefore drops engagement snapshots taken before t.
+func (s *Store) DeleteEngagementBefore(ctx context.Context, t time.Time) error {
+	if _, err := s.pool.Exec(ctx, `DELETE FROM engagement_snapshots WHERE taken_at < $1`, t); err != nil {
+		return fmt.Errorf("store: delete old engagement: %w", err)
 	}
 	return nil
 }

@@ -398,13 +398,19 @@ func (h *Handlers) RefreshMetrics(ctx context.Context, t *asynq.Task) error {
 			return err
 		}
 	}
-	windowStart := now.Add(-24 * time.Hour)
-	e, err := h.Store.ResponseEngagementSince(ctx, windowStart)
+	e, err := h.Store.ResponseEngagementSince(ctx, now.Add(-24*time.Hour))
 	if err != nil {
 		return err
 	}
-	return h.Store.RecordEngagement(ctx, e, windowStart)
+	if err := h.Store.RecordEngagement(ctx, e, now); err != nil {
+		return err
+	}
+	// Only the latest snapshot is shown; a month of them is history enough.
+	return h.Store.DeleteEngagementBefore(ctx, now.Add(-snapshotKeep))
 }
+
+// snapshotKeep is how long engagement snapshots are kept.
+const snapshotKeep = 30 * 24 * time.Hour
 
 // Reconcile finds work whose task was lost (Redis flushed or down) and
 // queues it again: approved posts not sent, and drafts never written.
