@@ -109,9 +109,16 @@ func (s *Store) SandboxInsert(ctx context.Context, p SandboxPost) (SandboxPost, 
 	return out, nil
 }
 
-// growSandbox lets engagement grow on the posts of the last two days: each
-// gains a few likes, fewer reposts and replies, the persona's a little more.
+// sandboxKeep is how long the simulated microblog keeps its posts.
+const sandboxKeep = 14 * 24 * time.Hour
+
+// growSandbox lets engagement grow on the posts of the last two days (each
+// gains a few likes, fewer reposts and replies, the persona's a little
+// more) and forgets posts older than sandboxKeep.
 func growSandbox(ctx context.Context, tx pgx.Tx, now time.Time) error {
+	if _, err := tx.Exec(ctx, `DELETE FROM sandbox_posts WHERE created_at < $1`, now.Add(-sandboxKeep)); err != nil {
+		return err
+	}
 	_, err := tx.Exec(ctx, `UPDATE sandbox_posts SET
 			likes = likes + floor(random() * CASE WHEN kind = 'persona' THEN 6 ELSE 4 END)::int,
 			retweets = retweets + floor(random() * 1.6)::int,

@@ -112,7 +112,8 @@ func (h *Handlers) ScanConversations(ctx context.Context, t *asynq.Task) error {
 	if err := decode(t, &ScanPayload{}); err != nil {
 		return err
 	}
-	return h.scan(ctx, "search", post.SourceConversation, func(since string) (platform.Page, error) {
+	// The cursor belongs to the query: a new SEARCH_QUERY starts from the newest results.
+	return h.scan(ctx, "search:"+h.SearchQuery, post.SourceConversation, func(since string) (platform.Page, error) {
 		return h.Platform.Search(ctx, h.SearchQuery, since)
 	})
 }

@@ -167,3 +167,28 @@ func TestPublishFindAndMetrics(t *testing.T) {
 		t.Errorf("the answered post counts %d replies, want at least 1", m[target.ID].Replies)
 	}
 }
+
+func TestOldPostsAreForgotten(t *testing.T) {
+	sb, clk := newSandbox(t)
+	ctx := context.Background()
+	first, err := sb.Mentions(ctx, "persona", "")
+	if err != nil || len(first.Posts) == 0 {
+		t.Fatalf("opening mentions: %v", err)
+	}
+	clk.add(15 * 24 * time.Hour)
+	later, err := sb.Mentions(ctx, "persona", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// After a long pause the world catches up by at most 20 posts, a third of them mentions.
+	if len(later.Posts) != 7 {
+		t.Errorf("%d mentions after two weeks, want the 7 of the catch-up", len(later.Posts))
+	}
+	for _, p := range later.Posts {
+		for _, old := range first.Posts {
+			if p.ID == old.ID {
+				t.Errorf("post %s of two weeks ago is still there", p.ID)
+			}
+		}
+	}
+}
