@@ -65,7 +65,7 @@ func run() error {
 
 	handler := api.New(api.Config{
 		Store: st, Auth: authn, Queue: queue, Log: log, Now: time.Now,
-		Persona: cfg.PersonaHandle, Platform: cfg.Platform, StaticDir: cfg.StaticDir,
+		Persona: cfg.PersonaHandle, Platform: cfg.Platform, StaticDir: cfg.StaticDir, TrustedProxies: cfg.TrustedProxies,
 		Ops: ops, Metrics: tasks.MetricsHandler(queue.Inspector()),
 	})
 	srv := api.NewHTTPServer(cfg.HTTPAddr, handler, log)

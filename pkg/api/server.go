@@ -6,6 +6,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"time"
 
 	"infernal/pkg/auth"
@@ -40,6 +41,8 @@ type Config struct {
 	Ops http.Handler
 	// Metrics is served at /metrics behind the admin login; may be nil.
 	Metrics http.Handler
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For is believed.
+	TrustedProxies []netip.Prefix
 	// GenerateWait is how long a profile generation waits for its draft
 	// before answering 202; zero means 8 seconds.
 	GenerateWait time.Duration
@@ -55,7 +58,9 @@ type Server struct {
 	persona      string
 	platform     string
 	generateWait time.Duration
-	router       http.Handler
+	// trustedProxies are the proxies whose X-Forwarded-For names the client.
+	trustedProxies []netip.Prefix
+	router         http.Handler
 }
 
 // New returns the web tier's handler.
@@ -63,6 +68,7 @@ func New(cfg Config) *Server {
 	s := &Server{
 		store: cfg.Store, auth: cfg.Auth, queue: cfg.Queue, log: cfg.Log, now: cfg.Now,
 		persona: cfg.Persona, platform: cfg.Platform, generateWait: cfg.GenerateWait,
+		trustedProxies: cfg.TrustedProxies,
 	}
 	if s.now == nil {
 		s.now = time.Now

@@ -3,6 +3,7 @@ package api
 import (
 	"net"
 	"net/http"
+	"net/netip"
 	"strings"
 	"time"
 )
@@ -32,7 +33,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) error {
 	if strings.ContainsRune(req.Username, 0) || strings.ContainsRune(req.Password, 0) {
 		return badRequest("username and password must not contain NUL characters")
 	}
-	token, expires, err := s.auth.Login(r.Context(), req.Username, req.Password, clientAddress(r))
+	token, expires, err := s.auth.Login(r.Context(), req.Username, req.Password, clientAddress(r, s.trustedProxies))
 	if err != nil {
 		return err
 	}
@@ -54,12 +55,39 @@ func (s *Server) logout(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// clientAddress is the peer's IP. Forwarding headers are ignored, since any
-// client can forge them to dodge the login throttle.
-func clientAddress(r *http.Request) string {
+// clientAddress is the address a login is throttled by: the peer's IP, or,
+// when the peer is a trusted proxy, the nearest address in X-Forwarded-For
+// that is not one. Headers from anyone else are ignored, since any client can
+// forge them to dodge the throttle.
+func clientAddress(r *http.Request, trusted []netip.Prefix) string {
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {
-		return r.RemoteAddr
+		host = r.RemoteAddr
 	}
-	return host
+	addr, err := netip.ParseAddr(host)
+	if err != nil || !isTrusted(addr, trusted) {
+		return host
+	}
+	hops := strings.Split(strings.Join(r.Header.Values("X-Forwarded-For"), ","), ",")
+	for i := len(hops) - 1; i >= 0; i-- {
+		hop, err := netip.ParseAddr(strings.TrimSpace(hops[i]))
+		if err != nil {
+			// A hop a trusted proxy could not vouch for: stop at the last known one.
+			break
+		}
+		addr = hop
+		if !isTrusted(hop, trusted) {
+			break
+		}
+	}
+	return addr.Unmap().String()
+}
+
+func isTrusted(a netip.Addr, trusted []netip.Prefix) bool {
+	for _, p := range trusted {
+		if p.Contains(a.Unmap()) {
+			return true
+		}
+	}
+	return false
 }

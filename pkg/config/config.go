@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/netip"
 	"net/url"
 	"regexp"
 	"strconv"
@@ -37,6 +38,9 @@ type Config struct {
 	AdminUsername string
 	AdminPassword string
 	SessionTTL    time.Duration
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For is
+	// believed when telling clients apart for login throttling.
+	TrustedProxies []netip.Prefix
 
 	PersonaHandle string
 	Platform      string
@@ -107,6 +111,7 @@ func Load(getenv func(string) string) (Config, error) {
 		},
 	}
 	c.TargetUsernames = r.handles("TARGET_USERNAMES")
+	c.TrustedProxies = r.prefixes("TRUSTED_PROXIES")
 
 	xCreds := c.XAPIKey != "" || c.XAPISecret != "" || c.XAccessToken != "" || c.XAccessSecret != ""
 	c.Platform = r.oneOf("PLATFORM", pick(xCreds, PlatformX, PlatformSandbox), PlatformSandbox, PlatformX)
@@ -249,6 +254,27 @@ func (r *reader) handles(name string) []string {
 			continue
 		}
 		out = append(out, f)
+	}
+	return out
+}
+
+// prefixes reads comma-separated IP addresses or CIDR ranges.
+func (r *reader) prefixes(name string) []netip.Prefix {
+	var out []netip.Prefix
+	for _, f := range strings.Split(r.str(name, ""), ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			continue
+		}
+		if p, err := netip.ParsePrefix(f); err == nil {
+			out = append(out, p.Masked())
+			continue
+		}
+		if a, err := netip.ParseAddr(f); err == nil {
+			out = append(out, netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen()))
+			continue
+		}
+		r.fail(name, "holds %q, which is neither an IP address nor a CIDR range", f)
 	}
 	return out
 }

@@ -86,6 +86,7 @@ func TestLoadRejectsGarbage(t *testing.T) {
 		{name: "short password", env: map[string]string{"ADMIN_PASSWORD": "short"}, want: "ADMIN_PASSWORD"},
 		{name: "openai url", env: map[string]string{"OPENAI_BASE_URL": "ftp://x"}, want: "OPENAI_BASE_URL"},
 		{name: "log level", env: map[string]string{"LOG_LEVEL": "loud"}, want: "LOG_LEVEL"},
+		{name: "trusted proxies", env: map[string]string{"TRUSTED_PROXIES": "10.0.0.0/8,proxy.local"}, want: "TRUSTED_PROXIES"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -94,6 +95,20 @@ func TestLoadRejectsGarbage(t *testing.T) {
 				t.Fatalf("Load error = %v, want one naming %s", err, tt.want)
 			}
 		})
+	}
+}
+
+func TestLoadTrustedProxies(t *testing.T) {
+	c, err := Load(env(map[string]string{"TRUSTED_PROXIES": " 10.0.0.0/8 , 127.0.0.1, ::1"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range c.TrustedProxies {
+		got = append(got, p.String())
+	}
+	if strings.Join(got, " ") != "10.0.0.0/8 127.0.0.1/32 ::1/128" {
+		t.Errorf("TrustedProxies = %v", got)
 	}
 }
 
