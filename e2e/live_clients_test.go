@@ -785,27 +785,6 @@ func (s *liveSystem) enqueue(typ string) {
 	}
 }
 
-// do sends an authenticated request with a JSON body to the web tier.
-func (s *liveSystem) do(method, path, body string) (int, []byte) {
-	s.t.Helper()
-	req, err := http.NewRequest(method, s.web.URL+path, strings.NewReader(body))
-	if err != nil {
-		s.t.Fatal(err)
-	}
-	req.Header.Set("Authorization", "Bearer "+s.token)
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		s.t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		s.t.Fatal(err)
-	}
-	return resp.StatusCode, b
-}
-
 // approve approves post id over HTTP, with edited text when not empty.
 func (s *liveSystem) approve(id int64, edited string) {
 	s.t.Helper()

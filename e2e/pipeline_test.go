@@ -151,11 +151,18 @@ func (s *system) login() string {
 
 func (s *system) call(method, path string) (int, []byte) {
 	s.t.Helper()
-	req, err := http.NewRequest(method, s.web.URL+path, strings.NewReader("{}"))
+	return s.do(method, path, "{}")
+}
+
+// do sends an admin request with a JSON body and returns the status and body.
+func (s *system) do(method, path, body string) (int, []byte) {
+	s.t.Helper()
+	req, err := http.NewRequest(method, s.web.URL+path, strings.NewReader(body))
 	if err != nil {
 		s.t.Fatal(err)
 	}
 	req.Header.Set("Authorization", "Bearer "+s.token)
+	req.Header.Set("Content-Type", "application/json")
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		s.t.Fatal(err)

@@ -30,25 +30,44 @@ func buildBinary(t *testing.T, name string) string {
 	return out
 }
 
+// processFixture is what a test of the worker binary runs against: the
+// binary, fakes of X and the model, and a database and Redis of its own.
+type processFixture struct {
+	worker          string
+	fx              *fakeX
+	llm             *fakeLLM
+	dbURL, redisURL string
+	st              *store.Store
+	queue           *tasks.Client
+}
+
+func newProcessFixture(t *testing.T) processFixture {
+	t.Helper()
+	f := processFixture{worker: buildBinary(t, "worker"), fx: newFakeX(t), llm: newFakeLLM(t),
+		dbURL: storetest.NewDatabase(t), redisURL: taskstest.RedisURL(t)}
+	var err error
+	if f.st, err = store.Open(context.Background(), f.dbURL); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(f.st.Close)
+	if f.queue, err = tasks.NewClient(f.redisURL); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := f.queue.Close(); err != nil {
+			t.Errorf("close queue: %v", err)
+		}
+	})
+	return f
+}
+
 // The real worker binary, wired to the real X and OpenAI clients through the
 // environment, gets SIGTERM while a reply is on its way to X: it lets the
 // send finish, records it, and exits cleanly.
 func TestWorkerProcessFinishesInFlightSendOnSIGTERM(t *testing.T) {
-	worker := buildBinary(t, "worker")
-	fx, llm := newFakeX(t), newFakeLLM(t)
-	dbURL := storetest.NewDatabase(t)
-	redisURL := taskstest.RedisURL(t)
+	f := newProcessFixture(t)
+	worker, fx, llm, dbURL, redisURL, st, queue := f.worker, f.fx, f.llm, f.dbURL, f.redisURL, f.st, f.queue
 	ctx := context.Background()
-	st, err := store.Open(ctx, dbURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	queue, err := tasks.NewClient(redisURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer queue.Close()
 
 	mortal := fx.addUser("mortal", "A Mortal")
 	text := "@" + persona + " will you answer before you go?"
@@ -183,21 +202,9 @@ func TestWorkerKilledMidSendPostsOnce(t *testing.T) {
 	if testing.Short() {
 		t.Skip("waits a minute for asynq's lease to lapse")
 	}
-	worker := buildBinary(t, "worker")
-	fx, llm := newFakeX(t), newFakeLLM(t)
-	dbURL := storetest.NewDatabase(t)
-	redisURL := taskstest.RedisURL(t)
+	f := newProcessFixture(t)
+	worker, fx, llm, dbURL, redisURL, st, queue := f.worker, f.fx, f.llm, f.dbURL, f.redisURL, f.st, f.queue
 	ctx := context.Background()
-	st, err := store.Open(ctx, dbURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	queue, err := tasks.NewClient(redisURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer queue.Close()
 
 	mortal := fx.addUser("mortal", "A Mortal")
 	text := "@" + persona + " what happens if you die mid-sentence?"
@@ -263,6 +270,7 @@ func TestWorkerKilledMidSendPostsOnce(t *testing.T) {
 	}()
 	deadline := time.Now().Add(45 * time.Second)
 	var p post.Post
+	var err error
 	for time.Now().Before(deadline) {
 		if p, err = st.Post(ctx, id); err == nil && p.Status == post.StatusPosted {
 			break
