@@ -118,9 +118,17 @@ func opsPolicy(next http.Handler) http.Handler {
 	})
 }
 
-// limitBody caps every request body at maxBody.
+// limitBody caps every request body at maxBody. A body declared larger is
+// refused before anything is read, so no "100 Continue" is sent and a client
+// waiting on "Expect: 100-continue" reads the 413 instead of a reset.
 func limitBody(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.ContentLength > maxBody {
+			// The unread body makes the connection unusable for a next request.
+			w.Header().Set("Connection", "close")
+			respondJSON(w, http.StatusRequestEntityTooLarge, map[string]string{"error": errBodyTooLarge})
+			return
+		}
 		r.Body = http.MaxBytesReader(w, r.Body, maxBody)
 		next.ServeHTTP(w, r)
 	})

@@ -18,6 +18,9 @@ import (
 // maxBody is the largest request body any call accepts.
 const maxBody = 64 << 10
 
+// errBodyTooLarge is the message of the 413 answer to a body over maxBody.
+var errBodyTooLarge = fmt.Sprintf("request body is larger than %d bytes", maxBody)
+
 // Error is an answer with a status and a message meant for the client.
 type Error struct {
 	Status  int
@@ -65,7 +68,7 @@ func (s *Server) respondError(w http.ResponseWriter, r *http.Request, err error)
 	case errors.As(err, &apiErr):
 		status, msg = apiErr.Status, apiErr.Message
 	case errors.As(err, &tooBig):
-		status, msg = http.StatusRequestEntityTooLarge, fmt.Sprintf("request body is larger than %d bytes", maxBody)
+		status, msg = http.StatusRequestEntityTooLarge, errBodyTooLarge
 	case errors.As(err, &throttled):
 		status, msg = http.StatusTooManyRequests, throttled.Error()
 		w.Header().Set("Retry-After", strconv.Itoa(int(throttled.RetryAfter.Seconds()+0.999)))
