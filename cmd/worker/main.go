@@ -22,6 +22,7 @@ import (
 	"infernal/pkg/platform/sandbox"
 	"infernal/pkg/platform/sandbox/corpus"
 	"infernal/pkg/platform/x"
+	"infernal/pkg/post"
 	"infernal/pkg/store"
 	"infernal/pkg/tasks"
 	"infernal/pkg/writer"
@@ -81,7 +82,7 @@ func run() error {
 	switch cfg.Writer {
 	case config.WriterOpenAI:
 		w, err = openai.New(openai.Config{BaseURL: cfg.OpenAIBaseURL, APIKey: cfg.OpenAIAPIKey, Model: cfg.OpenAIModel,
-			Temperature: 0.3, PresencePenalty: 0.3, FrequencyPenalty: 0.3})
+			Temperature: post.DefaultLLMParameter, PresencePenalty: post.DefaultLLMParameter, FrequencyPenalty: post.DefaultLLMParameter})
 		if err != nil {
 			return err
 		}
