@@ -23,6 +23,7 @@ import (
 
 	"infernal/pkg/api"
 	"infernal/pkg/auth"
+	"infernal/pkg/pipeline"
 	"infernal/pkg/platform"
 	"infernal/pkg/platform/sandbox"
 	"infernal/pkg/post"
@@ -63,10 +64,10 @@ type system struct {
 	queue     *tasks.Client
 	redisURL  string
 	plat      *crashAfterPublish
-	handlers  *tasks.Handlers
+	pipe      *pipeline.Pipeline
 	web       *httptest.Server
 	token     string
-	workerSrv *asynq.Server
+	workerSrv *tasks.Server
 }
 
 func start(t *testing.T) *system {
@@ -85,10 +86,10 @@ func start(t *testing.T) *system {
 	}
 	plat := &crashAfterPublish{Platform: sb}
 	s := &system{t: t, store: st, queue: queue, redisURL: redisURL, plat: plat}
-	s.handlers = &tasks.Handlers{
+	s.pipe = pipeline.New(pipeline.Config{
 		Store: st, Platform: plat, Writer: offline.New(persona), Queue: queue, Log: log, Now: time.Now,
 		Persona: persona, SearchQuery: "anything", Targets: []string{"target1"},
-	}
+	})
 	s.startWeb(log, "sandbox")
 	return s
 }
@@ -108,21 +109,24 @@ func (s *system) startWeb(log *slog.Logger, platformName string) {
 	s.token = s.login()
 }
 
-// startWorker runs the worker's handlers in an asynq server until the test ends or stopWorker.
+// startWorker runs the pipeline in the worker's server until the test ends
+// or stopWorker; failed tasks are retried after fixedRetry.
 func (s *system) startWorker() {
 	s.t.Helper()
-	opt, err := asynq.ParseRedisURI(s.redisURL)
+	s.runServer(tasks.ServerConfig{RetryDelay: fixedRetry})
+}
+
+// runServer runs the pipeline in the worker's server, built by
+// tasks.NewServer as the worker builds it, with cfg's test settings.
+func (s *system) runServer(cfg tasks.ServerConfig) {
+	s.t.Helper()
+	cfg.RedisURL, cfg.Register = s.redisURL, s.pipe.Register
+	cfg.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	srv, err := tasks.NewServer(cfg)
 	if err != nil {
 		s.t.Fatal(err)
 	}
-	mux := asynq.NewServeMux()
-	s.handlers.Register(mux)
-	srv := asynq.NewServer(opt, asynq.Config{
-		Concurrency: 4, Queues: tasks.QueuePriorities, LogLevel: asynq.FatalLevel,
-		RetryDelayFunc:  func(int, error, *asynq.Task) time.Duration { return 200 * time.Millisecond },
-		ShutdownTimeout: 5 * time.Second,
-	})
-	if err := srv.Start(mux); err != nil {
+	if err := srv.Start(); err != nil {
 		s.t.Fatal(err)
 	}
 	s.workerSrv = srv
@@ -342,7 +346,7 @@ func TestRedisFlushedAfterApproval(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The approval outlives Redis in Postgres; reconcile (after its grace period) sends it.
-	s.handlers.Now = func() time.Time { return time.Now().Add(time.Hour) }
+	s.pipe.Maintainer.Now = func() time.Time { return time.Now().Add(time.Hour) }
 	if err := s.queue.EnqueuePeriodic(context.Background(), tasks.TypeReconcile); err != nil {
 		t.Fatal(err)
 	}

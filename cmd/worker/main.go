@@ -1,5 +1,6 @@
 // Command worker runs the pipeline's tasks: scanning, drafting, sending,
-// metrics and reconciliation. It only wires the parts; see pkg/tasks.
+// metrics and reconciliation. It only wires the parts; see pkg/pipeline and
+// tasks.NewServer.
 package main
 
 import (
@@ -12,12 +13,12 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/hibiken/asynq"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"infernal/pkg/config"
+	"infernal/pkg/pipeline"
 	"infernal/pkg/platform"
 	"infernal/pkg/platform/sandbox"
 	"infernal/pkg/platform/sandbox/corpus"
@@ -92,31 +93,18 @@ func run() error {
 
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	observer, err := tasks.NewObserver(reg, log)
+	pipe := pipeline.New(pipeline.Config{
+		Store: st, Platform: plat, Writer: w, Queue: client, Log: log, Now: time.Now,
+		Persona: cfg.PersonaHandle, SearchQuery: cfg.SearchQuery, Targets: targets,
+	})
+	srv, err := tasks.NewServer(tasks.ServerConfig{
+		RedisURL: cfg.RedisURL, Register: pipe.Register, Log: log, Metrics: reg, RetryDelay: pipeline.RetryDelay,
+	})
 	if err != nil {
 		return err
 	}
-	handlers := &tasks.Handlers{
-		Store: st, Platform: plat, Writer: w, Queue: client, Log: log, Now: time.Now,
-		Persona: cfg.PersonaHandle, SearchQuery: cfg.SearchQuery, Targets: targets,
-	}
-	mux := asynq.NewServeMux()
-	mux.Use(observer.Middleware)
-	handlers.Register(mux)
-
-	redisOpt, err := asynq.ParseRedisURI(cfg.RedisURL)
-	if err != nil {
-		return fmt.Errorf("REDIS_URL: %w", err)
-	}
-	srv := asynq.NewServer(redisOpt, asynq.Config{
-		Concurrency:     8,
-		Queues:          tasks.QueuePriorities,
-		RetryDelayFunc:  tasks.RetryDelay,
-		ShutdownTimeout: 25 * time.Second,
-		LogLevel:        asynq.WarnLevel,
-	})
-	if err := srv.Start(mux); err != nil {
-		return fmt.Errorf("start: %w", err)
+	if err := srv.Start(); err != nil {
+		return err
 	}
 	metricsAddr := cfg.MetricsAddr
 	if metricsAddr == "" {
