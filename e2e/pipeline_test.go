@@ -26,6 +26,7 @@ import (
 	"infernal/pkg/pipeline"
 	"infernal/pkg/platform"
 	"infernal/pkg/platform/sandbox"
+	"infernal/pkg/platform/sandbox/corpus"
 	"infernal/pkg/post"
 	"infernal/pkg/store"
 	"infernal/pkg/store/storetest"
@@ -36,7 +37,7 @@ import (
 
 const persona = "infernal_ai"
 
-var corpus = []sandbox.Entry{
+var entries = []corpus.Entry{
 	{Username: "sinner1", Name: "Sinner One", Kind: "mention", Text: "@{persona} is monday a punishment?"},
 	{Username: "sinner2", Name: "Sinner Two", Kind: "mention", Text: "hey @{persona}, my coffee is cold ☕"},
 	{Username: "topic1", Name: "Topic One", Kind: "topic", Text: "deadlines are a social construct"},
@@ -64,6 +65,7 @@ type system struct {
 	queue     *tasks.Client
 	redisURL  string
 	plat      *crashAfterPublish
+	sandbox   *sandbox.Sandbox
 	pipe      *pipeline.Pipeline
 	web       *httptest.Server
 	token     string
@@ -80,12 +82,12 @@ func start(t *testing.T) *system {
 	}
 	t.Cleanup(func() { queue.Close() })
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	sb, err := sandbox.New(st, persona, 50*time.Millisecond, corpus, time.Now)
+	sb, err := sandbox.New(st.Pool(), persona, 50*time.Millisecond, entries, time.Now)
 	if err != nil {
 		t.Fatal(err)
 	}
 	plat := &crashAfterPublish{Platform: sb}
-	s := &system{t: t, store: st, queue: queue, redisURL: redisURL, plat: plat}
+	s := &system{t: t, store: st, queue: queue, redisURL: redisURL, plat: plat, sandbox: sb}
 	s.pipe = pipeline.New(pipeline.Config{
 		Store: st, Platform: plat, Writer: offline.New(persona), Queue: queue, Log: log, Now: time.Now,
 		Persona: persona, SearchQuery: "anything", Targets: []string{"target1"},
@@ -226,21 +228,11 @@ func (s *system) waitForStatus(id int64, want post.Status) post.Post {
 // personaReplies counts the persona's replies to a sandbox post.
 func (s *system) personaReplies(originalID string) int {
 	s.t.Helper()
-	n, err := strconv.ParseInt(originalID, 10, 64)
+	replies, err := s.sandbox.PersonaReplies(context.Background(), originalID)
 	if err != nil {
 		s.t.Fatal(err)
 	}
-	posts, err := s.store.SandboxPosts(context.Background(), store.SandboxQuery{Kind: "persona", Limit: 1000})
-	if err != nil {
-		s.t.Fatal(err)
-	}
-	count := 0
-	for _, p := range posts {
-		if p.InReplyToID == n {
-			count++
-		}
-	}
-	return count
+	return len(replies)
 }
 
 func (s *system) runScans() {

@@ -65,8 +65,8 @@ func run() error {
 		plat, err = x.New(x.Config{BaseURL: cfg.XAPIBaseURL, APIKey: cfg.XAPIKey, APISecret: cfg.XAPISecret,
 			AccessToken: cfg.XAccessToken, AccessSecret: cfg.XAccessSecret})
 	default:
-		var entries []sandbox.Entry
-		entries, err = sandboxCorpus()
+		var entries []corpus.Entry
+		entries, err = corpus.Load()
 		if err != nil {
 			return err
 		}
@@ -74,7 +74,7 @@ func run() error {
 			// The sandbox's own targeted accounts, so the Targeted tab fills without configuration.
 			targets = corpus.TargetUsernames()
 		}
-		plat, err = sandbox.New(st, cfg.PersonaHandle, cfg.SandboxPace, entries, time.Now)
+		plat, err = sandbox.New(st.Pool(), cfg.PersonaHandle, cfg.SandboxPace, entries, time.Now)
 	}
 	if err != nil {
 		return err
@@ -128,17 +128,4 @@ func run() error {
 		return fmt.Errorf("metrics shutdown: %w", err)
 	}
 	return nil
-}
-
-// sandboxCorpus loads the bundled mortal posts for the sandbox.
-func sandboxCorpus() ([]sandbox.Entry, error) {
-	raw, err := corpus.Load()
-	if err != nil {
-		return nil, err
-	}
-	out := make([]sandbox.Entry, 0, len(raw))
-	for _, e := range raw {
-		out = append(out, sandbox.Entry{Username: e.Username, Name: e.Name, Kind: e.Kind, Text: e.Text})
-	}
-	return out, nil
 }

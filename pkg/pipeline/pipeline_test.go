@@ -15,6 +15,7 @@ import (
 	"infernal/pkg/pipeline"
 	"infernal/pkg/platform"
 	"infernal/pkg/platform/sandbox"
+	"infernal/pkg/platform/sandbox/corpus"
 	"infernal/pkg/post"
 	"infernal/pkg/store"
 	"infernal/pkg/store/storetest"
@@ -23,7 +24,7 @@ import (
 	"infernal/pkg/writer/offline"
 )
 
-var corpus = []sandbox.Entry{
+var entries = []corpus.Entry{
 	{Username: "m1", Name: "M One", Kind: "mention", Text: "@{persona} hello"},
 	{Username: "t1", Name: "T One", Kind: "topic", Text: "mondays again"},
 	{Username: "g1", Name: "G One", Kind: "target", Text: "buy my course"},
@@ -59,7 +60,7 @@ func setup(t *testing.T) *env {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { queue.Close() })
-	sb, err := sandbox.New(st, "devil", time.Hour, corpus, time.Now)
+	sb, err := sandbox.New(st.Pool(), "devil", time.Hour, entries, time.Now)
 	if err != nil {
 		t.Fatal(err)
 	}
