@@ -24,6 +24,7 @@ import (
 
 	"github.com/hibiken/asynq"
 
+	"infernal/pkg/pipeline"
 	"infernal/pkg/platform"
 	"infernal/pkg/platform/x"
 	"infernal/pkg/post"
@@ -736,10 +737,10 @@ func startLive(t *testing.T, targets ...string) *liveSystem {
 	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	s := &system{t: t, store: st, queue: queue, redisURL: redisURL}
-	s.handlers = &tasks.Handlers{
+	s.pipe = pipeline.New(pipeline.Config{
 		Store: st, Platform: xc, Writer: wr, Queue: queue, Log: log, Now: time.Now,
 		Persona: persona, SearchQuery: liveSearchQuery, Targets: targets,
-	}
+	})
 	s.startWeb(log, "x")
 	t.Cleanup(func() {
 		if n := fx.unauthorizedCount(); n > 0 {
@@ -752,30 +753,15 @@ func startLive(t *testing.T, targets ...string) *liveSystem {
 // fixedRetry retries every failed task after 200 ms.
 func fixedRetry(int, error, *asynq.Task) time.Duration { return 200 * time.Millisecond }
 
-// runWorker runs the worker's handlers in an asynq server until the test
-// ends or stopWorker. Retries and scheduled tasks are checked for every
-// 100 ms so that a short retry delay is honoured promptly.
+// runWorker runs the pipeline in the worker's server until the test ends or
+// stopWorker. Retries and scheduled tasks are checked for every 100 ms so
+// that a short retry delay is honoured promptly.
 func (s *liveSystem) runWorker(retry asynq.RetryDelayFunc) {
 	s.t.Helper()
 	if retry == nil {
 		retry = fixedRetry
 	}
-	opt, err := asynq.ParseRedisURI(s.redisURL)
-	if err != nil {
-		s.t.Fatal(err)
-	}
-	mux := asynq.NewServeMux()
-	s.handlers.Register(mux)
-	srv := asynq.NewServer(opt, asynq.Config{
-		Concurrency: 4, Queues: tasks.QueuePriorities, LogLevel: asynq.FatalLevel,
-		RetryDelayFunc: retry, DelayedTaskCheckInterval: 100 * time.Millisecond,
-		ShutdownTimeout: 5 * time.Second,
-	})
-	if err := srv.Start(mux); err != nil {
-		s.t.Fatal(err)
-	}
-	s.workerSrv = srv
-	s.t.Cleanup(s.stopWorker)
+	s.runServer(tasks.ServerConfig{RetryDelay: retry, DelayedTaskCheckInterval: 100 * time.Millisecond})
 }
 
 func (s *liveSystem) enqueue(typ string) {
@@ -1107,7 +1093,7 @@ func TestLiveSendOutcomes(t *testing.T) {
 					return http.StatusTooManyRequests, `{"title":"Too Many Requests","detail":"Too Many Requests","type":"about:blank","status":429}`
 				}}
 			},
-			retry:      tasks.RetryDelay,
+			retry:      pipeline.RetryDelay,
 			want:       post.StatusPosted,
 			wantTries:  2,
 			waitOutErr: "429",

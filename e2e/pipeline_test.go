@@ -23,8 +23,10 @@ import (
 
 	"infernal/pkg/api"
 	"infernal/pkg/auth"
+	"infernal/pkg/pipeline"
 	"infernal/pkg/platform"
 	"infernal/pkg/platform/sandbox"
+	"infernal/pkg/platform/sandbox/corpus"
 	"infernal/pkg/post"
 	"infernal/pkg/store"
 	"infernal/pkg/store/storetest"
@@ -35,7 +37,7 @@ import (
 
 const persona = "infernal_ai"
 
-var corpus = []sandbox.Entry{
+var entries = []corpus.Entry{
 	{Username: "sinner1", Name: "Sinner One", Kind: "mention", Text: "@{persona} is monday a punishment?"},
 	{Username: "sinner2", Name: "Sinner Two", Kind: "mention", Text: "hey @{persona}, my coffee is cold ☕"},
 	{Username: "topic1", Name: "Topic One", Kind: "topic", Text: "deadlines are a social construct"},
@@ -63,10 +65,11 @@ type system struct {
 	queue     *tasks.Client
 	redisURL  string
 	plat      *crashAfterPublish
-	handlers  *tasks.Handlers
+	sandbox   *sandbox.Sandbox
+	pipe      *pipeline.Pipeline
 	web       *httptest.Server
 	token     string
-	workerSrv *asynq.Server
+	workerSrv *tasks.Server
 }
 
 func start(t *testing.T) *system {
@@ -79,16 +82,16 @@ func start(t *testing.T) *system {
 	}
 	t.Cleanup(func() { queue.Close() })
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	sb, err := sandbox.New(st, persona, 50*time.Millisecond, corpus, time.Now)
+	sb, err := sandbox.New(st.Pool(), persona, 50*time.Millisecond, entries, time.Now)
 	if err != nil {
 		t.Fatal(err)
 	}
 	plat := &crashAfterPublish{Platform: sb}
-	s := &system{t: t, store: st, queue: queue, redisURL: redisURL, plat: plat}
-	s.handlers = &tasks.Handlers{
+	s := &system{t: t, store: st, queue: queue, redisURL: redisURL, plat: plat, sandbox: sb}
+	s.pipe = pipeline.New(pipeline.Config{
 		Store: st, Platform: plat, Writer: offline.New(persona), Queue: queue, Log: log, Now: time.Now,
 		Persona: persona, SearchQuery: "anything", Targets: []string{"target1"},
-	}
+	})
 	s.startWeb(log, "sandbox")
 	return s
 }
@@ -108,21 +111,24 @@ func (s *system) startWeb(log *slog.Logger, platformName string) {
 	s.token = s.login()
 }
 
-// startWorker runs the worker's handlers in an asynq server until the test ends or stopWorker.
+// startWorker runs the pipeline in the worker's server until the test ends
+// or stopWorker; failed tasks are retried after fixedRetry.
 func (s *system) startWorker() {
 	s.t.Helper()
-	opt, err := asynq.ParseRedisURI(s.redisURL)
+	s.runServer(tasks.ServerConfig{RetryDelay: fixedRetry})
+}
+
+// runServer runs the pipeline in the worker's server, built by
+// tasks.NewServer as the worker builds it, with cfg's test settings.
+func (s *system) runServer(cfg tasks.ServerConfig) {
+	s.t.Helper()
+	cfg.RedisURL, cfg.Register = s.redisURL, s.pipe.Register
+	cfg.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	srv, err := tasks.NewServer(cfg)
 	if err != nil {
 		s.t.Fatal(err)
 	}
-	mux := asynq.NewServeMux()
-	s.handlers.Register(mux)
-	srv := asynq.NewServer(opt, asynq.Config{
-		Concurrency: 4, Queues: tasks.QueuePriorities, LogLevel: asynq.FatalLevel,
-		RetryDelayFunc:  func(int, error, *asynq.Task) time.Duration { return 200 * time.Millisecond },
-		ShutdownTimeout: 5 * time.Second,
-	})
-	if err := srv.Start(mux); err != nil {
+	if err := srv.Start(); err != nil {
 		s.t.Fatal(err)
 	}
 	s.workerSrv = srv
@@ -222,21 +228,11 @@ func (s *system) waitForStatus(id int64, want post.Status) post.Post {
 // personaReplies counts the persona's replies to a sandbox post.
 func (s *system) personaReplies(originalID string) int {
 	s.t.Helper()
-	n, err := strconv.ParseInt(originalID, 10, 64)
+	replies, err := s.sandbox.PersonaReplies(context.Background(), originalID)
 	if err != nil {
 		s.t.Fatal(err)
 	}
-	posts, err := s.store.SandboxPosts(context.Background(), store.SandboxQuery{Kind: "persona", Limit: 1000})
-	if err != nil {
-		s.t.Fatal(err)
-	}
-	count := 0
-	for _, p := range posts {
-		if p.InReplyToID == n {
-			count++
-		}
-	}
-	return count
+	return len(replies)
 }
 
 func (s *system) runScans() {
@@ -342,7 +338,7 @@ func TestRedisFlushedAfterApproval(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The approval outlives Redis in Postgres; reconcile (after its grace period) sends it.
-	s.handlers.Now = func() time.Time { return time.Now().Add(time.Hour) }
+	s.pipe.Maintainer.Now = func() time.Time { return time.Now().Add(time.Hour) }
 	if err := s.queue.EnqueuePeriodic(context.Background(), tasks.TypeReconcile); err != nil {
 		t.Fatal(err)
 	}

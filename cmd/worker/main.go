@@ -1,5 +1,6 @@
 // Command worker runs the pipeline's tasks: scanning, drafting, sending,
-// metrics and reconciliation. It only wires the parts; see pkg/tasks.
+// metrics and reconciliation. It only wires the parts; see pkg/pipeline and
+// tasks.NewServer.
 package main
 
 import (
@@ -12,16 +13,17 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/hibiken/asynq"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"infernal/pkg/config"
+	"infernal/pkg/pipeline"
 	"infernal/pkg/platform"
 	"infernal/pkg/platform/sandbox"
 	"infernal/pkg/platform/sandbox/corpus"
 	"infernal/pkg/platform/x"
+	"infernal/pkg/post"
 	"infernal/pkg/store"
 	"infernal/pkg/tasks"
 	"infernal/pkg/writer"
@@ -63,8 +65,8 @@ func run() error {
 		plat, err = x.New(x.Config{BaseURL: cfg.XAPIBaseURL, APIKey: cfg.XAPIKey, APISecret: cfg.XAPISecret,
 			AccessToken: cfg.XAccessToken, AccessSecret: cfg.XAccessSecret})
 	default:
-		var entries []sandbox.Entry
-		entries, err = sandboxCorpus()
+		var entries []corpus.Entry
+		entries, err = corpus.Load()
 		if err != nil {
 			return err
 		}
@@ -72,7 +74,7 @@ func run() error {
 			// The sandbox's own targeted accounts, so the Targeted tab fills without configuration.
 			targets = corpus.TargetUsernames()
 		}
-		plat, err = sandbox.New(st, cfg.PersonaHandle, cfg.SandboxPace, entries, time.Now)
+		plat, err = sandbox.New(st.Pool(), cfg.PersonaHandle, cfg.SandboxPace, entries, time.Now)
 	}
 	if err != nil {
 		return err
@@ -81,7 +83,7 @@ func run() error {
 	switch cfg.Writer {
 	case config.WriterOpenAI:
 		w, err = openai.New(openai.Config{BaseURL: cfg.OpenAIBaseURL, APIKey: cfg.OpenAIAPIKey, Model: cfg.OpenAIModel,
-			Temperature: 0.3, PresencePenalty: 0.3, FrequencyPenalty: 0.3})
+			Temperature: post.DefaultLLMParameter, PresencePenalty: post.DefaultLLMParameter, FrequencyPenalty: post.DefaultLLMParameter})
 		if err != nil {
 			return err
 		}
@@ -91,31 +93,18 @@ func run() error {
 
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	observer, err := tasks.NewObserver(reg, log)
+	pipe := pipeline.New(pipeline.Config{
+		Store: st, Platform: plat, Writer: w, Queue: client, Log: log, Now: time.Now,
+		Persona: cfg.PersonaHandle, SearchQuery: cfg.SearchQuery, Targets: targets,
+	})
+	srv, err := tasks.NewServer(tasks.ServerConfig{
+		RedisURL: cfg.RedisURL, Register: pipe.Register, Log: log, Metrics: reg, RetryDelay: pipeline.RetryDelay,
+	})
 	if err != nil {
 		return err
 	}
-	handlers := &tasks.Handlers{
-		Store: st, Platform: plat, Writer: w, Queue: client, Log: log, Now: time.Now,
-		Persona: cfg.PersonaHandle, SearchQuery: cfg.SearchQuery, Targets: targets,
-	}
-	mux := asynq.NewServeMux()
-	mux.Use(observer.Middleware)
-	handlers.Register(mux)
-
-	redisOpt, err := asynq.ParseRedisURI(cfg.RedisURL)
-	if err != nil {
-		return fmt.Errorf("REDIS_URL: %w", err)
-	}
-	srv := asynq.NewServer(redisOpt, asynq.Config{
-		Concurrency:     8,
-		Queues:          tasks.QueuePriorities,
-		RetryDelayFunc:  tasks.RetryDelay,
-		ShutdownTimeout: 25 * time.Second,
-		LogLevel:        asynq.WarnLevel,
-	})
-	if err := srv.Start(mux); err != nil {
-		return fmt.Errorf("start: %w", err)
+	if err := srv.Start(); err != nil {
+		return err
 	}
 	metricsAddr := cfg.MetricsAddr
 	if metricsAddr == "" {
@@ -139,17 +128,4 @@ func run() error {
 		return fmt.Errorf("metrics shutdown: %w", err)
 	}
 	return nil
-}
-
-// sandboxCorpus loads the bundled mortal posts for the sandbox.
-func sandboxCorpus() ([]sandbox.Entry, error) {
-	raw, err := corpus.Load()
-	if err != nil {
-		return nil, err
-	}
-	out := make([]sandbox.Entry, 0, len(raw))
-	for _, e := range raw {
-		out = append(out, sandbox.Entry{Username: e.Username, Name: e.Name, Kind: e.Kind, Text: e.Text})
-	}
-	return out, nil
 }

@@ -62,13 +62,15 @@ func (c *Client) EnqueueDraft(ctx context.Context, id int64) error {
 // still kept from an earlier approval (completed after a refusal, or
 // archived) is replaced, so approving a failed post again sends it at once.
 func (c *Client) EnqueueSend(ctx context.Context, id int64) error {
-	_, err := c.ensureSend(ctx, id)
+	_, err := c.EnsureSend(ctx, id)
 	return err
 }
 
-// ensureSend queues post id's send task unless one is waiting or running,
-// and reports whether it did.
-func (c *Client) ensureSend(ctx context.Context, id int64) (bool, error) {
+// EnsureSend queues post id's send task unless one is waiting or running,
+// and reports whether it did. A send task kept archived or completed while
+// the post is still approved is replaced; reconciliation calls it for
+// approved posts whose task was lost.
+func (c *Client) EnsureSend(ctx context.Context, id int64) (bool, error) {
 	t, err := NewSendTask(id)
 	if err != nil {
 		return false, err
@@ -76,9 +78,11 @@ func (c *Client) ensureSend(ctx context.Context, id int64) (bool, error) {
 	return c.requeue(QueueCritical, SendTaskID(id), func() error { return c.enqueueOnce(ctx, t) })
 }
 
-// ensureDraft queues post id's draft task unless one is waiting or running,
-// and reports whether it did.
-func (c *Client) ensureDraft(ctx context.Context, id int64) (bool, error) {
+// EnsureDraft queues post id's draft task unless one is waiting or running,
+// and reports whether it did. A draft task kept archived or completed while
+// the post is still drafting is replaced; reconciliation calls it for drafts
+// never written.
+func (c *Client) EnsureDraft(ctx context.Context, id int64) (bool, error) {
 	t, err := NewDraftTask(id)
 	if err != nil {
 		return false, err

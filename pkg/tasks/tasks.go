@@ -1,9 +1,12 @@
-// Package tasks is the pipeline's work carried by Redis through asynq: the
-// task type names, their payloads and constructors, the queues they run in,
-// and (in handlers.go) what the worker does with each.
+// Package tasks is the queue contract of the pipeline's work carried by
+// Redis through asynq: the task type names, their payloads, constructors and
+// decoders, the queues they run in, the client that enqueues them, the
+// scheduler of the periodic ones, and the worker's server (NewServer). What
+// the worker does with each task lives in pkg/pipeline.
 package tasks
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -110,4 +113,44 @@ func newPeriodicTask(typ string, unique time.Duration) (*asynq.Task, error) {
 	}
 	return asynq.NewTask(typ, b, asynq.Queue(p.queue), asynq.Timeout(p.timeout), asynq.MaxRetry(p.retry),
 		asynq.Unique(unique), asynq.Retention(time.Hour)), nil
+}
+
+// decode reads a payload strictly; garbage is refused without retry, so a
+// poison task is archived at once and stops nothing else.
+func decode(t *asynq.Task, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(t.Payload()))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("%s: bad payload: %v: %w", t.Type(), err, asynq.SkipRetry)
+	}
+	if dec.More() {
+		return fmt.Errorf("%s: bad payload: trailing data: %w", t.Type(), asynq.SkipRetry)
+	}
+	return nil
+}
+
+// DecodePost reads the PostPayload of a draft or send task and returns its
+// post id. A payload that is not exactly a PostPayload with a positive id is
+// refused with an error wrapping asynq.SkipRetry, so the task is archived
+// at once instead of retried.
+func DecodePost(t *asynq.Task) (int64, error) {
+	var p PostPayload
+	if err := decode(t, &p); err != nil {
+		return 0, err
+	}
+	if p.PostID <= 0 {
+		return 0, fmt.Errorf("%s: bad payload: post_id must be positive: %w", t.Type(), asynq.SkipRetry)
+	}
+	return p.PostID, nil
+}
+
+// DecodePeriodic checks the ScanPayload of a periodic task: an empty JSON
+// object, or no payload at all. Anything else is refused with an error
+// wrapping asynq.SkipRetry.
+func DecodePeriodic(t *asynq.Task) error {
+	if len(t.Payload()) == 0 {
+		// A periodic task run by hand from the dashboard may carry no payload at all.
+		return nil
+	}
+	return decode(t, &ScanPayload{})
 }

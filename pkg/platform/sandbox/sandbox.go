@@ -2,7 +2,9 @@
 // kept in PostgreSQL. Mortals post from a bundled corpus at a steady pace
 // (mentions of the persona, posts on topics, posts of targeted accounts), the
 // persona's posts and replies are accepted, and engagement grows over time,
-// so every screen has live data without any credentials.
+// so every screen has live data without any credentials. The world's rules
+// (who posts when, how engagement grows, what is forgotten) and its tables
+// are its own (world.go).
 package sandbox
 
 import (
@@ -13,23 +15,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
+
 	"infernal/pkg/platform"
+	"infernal/pkg/platform/sandbox/corpus"
 	"infernal/pkg/post"
-	"infernal/pkg/store"
 )
-
-// Entry is one mortal post of the corpus the sandbox draws from.
-type Entry struct {
-	Username string
-	Name     string
-	// Kind is "mention" (Text holds "@{persona}"), "topic" or "target".
-	Kind string
-	Text string
-}
-
-// PersonaPlaceholder is replaced by the persona's handle in mentions, which
-// write it as "@{persona}".
-const PersonaPlaceholder = "{persona}"
 
 const (
 	// openingBurst is how many posts a fresh sandbox starts with.
@@ -42,29 +33,31 @@ const (
 
 // kinds is the order in which the sandbox's mortals take turns, so that
 // mentions, topic posts and targeted accounts' posts all appear from the start.
-var kinds = [...]string{"mention", "topic", "target"}
+var kinds = [...]string{corpus.KindMention, corpus.KindTopic, corpus.KindTarget}
 
 // Sandbox is the simulated platform.
 type Sandbox struct {
-	store   *store.Store
+	world   *world
 	persona string
 	pace    time.Duration
 	// byKind holds the corpus split by kind; every kind has at least one entry.
-	byKind map[string][]Entry
+	byKind map[string][]corpus.Entry
 	now    func() time.Time
 }
 
-// New returns a sandbox where mortals post one corpus entry per pace.
-func New(s *store.Store, persona string, pace time.Duration, corpus []Entry, now func() time.Time) (*Sandbox, error) {
-	if len(corpus) == 0 {
+// New returns a sandbox where mortals post one entry of entries per pace. It
+// keeps its world in the tables sandbox_posts and sandbox_clock of the
+// database behind pool (migrated by pkg/store).
+func New(pool *pgxpool.Pool, persona string, pace time.Duration, entries []corpus.Entry, now func() time.Time) (*Sandbox, error) {
+	if len(entries) == 0 {
 		return nil, errors.New("sandbox: empty corpus")
 	}
 	if pace <= 0 {
 		return nil, fmt.Errorf("sandbox: pace must be positive, got %s", pace)
 	}
-	byKind := map[string][]Entry{}
-	for i, e := range corpus {
-		if e.Username == "" || e.Text == "" || (e.Kind != "mention" && e.Kind != "topic" && e.Kind != "target") {
+	byKind := map[string][]corpus.Entry{}
+	for i, e := range entries {
+		if e.Username == "" || e.Text == "" || (e.Kind != corpus.KindMention && e.Kind != corpus.KindTopic && e.Kind != corpus.KindTarget) {
 			return nil, fmt.Errorf("sandbox: corpus entry %d is malformed: %+v", i, e)
 		}
 		byKind[e.Kind] = append(byKind[e.Kind], e)
@@ -74,7 +67,7 @@ func New(s *store.Store, persona string, pace time.Duration, corpus []Entry, now
 			return nil, fmt.Errorf("sandbox: the corpus has no %s posts", k)
 		}
 	}
-	return &Sandbox{store: s, persona: persona, pace: pace, byKind: byKind, now: now}, nil
+	return &Sandbox{world: &world{pool: pool}, persona: persona, pace: pace, byKind: byKind, now: now}, nil
 }
 
 // Name identifies the platform in stored rows.
@@ -91,23 +84,22 @@ func (s *Sandbox) Me(context.Context) (platform.User, error) {
 // advance lets the world move on: the posts due since the last call are
 // made, and engagement grows.
 func (s *Sandbox) advance(ctx context.Context) error {
-	return s.store.SandboxAdvance(ctx, s.now(), s.pace, openingBurst, maxCatchUp, func(seq int64) store.SandboxPost {
+	return s.world.advance(ctx, s.now(), s.pace, openingBurst, maxCatchUp, func(seq int64) row {
 		list := s.byKind[kinds[seq%int64(len(kinds))]]
 		// A prime stride walks each list in a varied order, visiting every entry.
 		e := list[int((seq/int64(len(kinds))*7919)%int64(len(list)))]
-		return store.SandboxPost{AuthorUsername: e.Username, AuthorName: e.Name, Kind: e.Kind,
-			Text: strings.ReplaceAll(e.Text, PersonaPlaceholder, s.persona)}
+		return row{AuthorUsername: e.Username, AuthorName: e.Name, Kind: e.Kind, Text: e.TextFor(s.persona)}
 	})
 }
 
 // read advances the world and returns the posts of q as a platform page.
-func (s *Sandbox) read(ctx context.Context, q store.SandboxQuery, sinceID string) (platform.Page, error) {
+func (s *Sandbox) read(ctx context.Context, q query, sinceID string) (platform.Page, error) {
 	if err := s.advance(ctx); err != nil {
 		return platform.Page{}, fmt.Errorf("sandbox: %w", err)
 	}
 	q.SinceID = parseID(sinceID)
 	q.Limit = pageLimit
-	rows, err := s.store.SandboxPosts(ctx, q)
+	rows, err := s.world.posts(ctx, q)
 	if err != nil {
 		return platform.Page{}, fmt.Errorf("sandbox: %w", err)
 	}
@@ -123,13 +115,13 @@ func (s *Sandbox) read(ctx context.Context, q store.SandboxQuery, sinceID string
 
 // Mentions returns the mortals' posts that mention the persona.
 func (s *Sandbox) Mentions(ctx context.Context, _ string, sinceID string) (platform.Page, error) {
-	return s.read(ctx, store.SandboxQuery{Kind: "mention"}, sinceID)
+	return s.read(ctx, query{Kind: corpus.KindMention}, sinceID)
 }
 
 // Search returns the mortals' posts on topics; in the sandbox every topic
 // post matches, whatever the query.
 func (s *Sandbox) Search(ctx context.Context, _ string, sinceID string) (platform.Page, error) {
-	return s.read(ctx, store.SandboxQuery{Kind: "topic"}, sinceID)
+	return s.read(ctx, query{Kind: corpus.KindTopic}, sinceID)
 }
 
 // UserByUsername finds an account of the corpus by its handle.
@@ -150,7 +142,7 @@ func (s *Sandbox) UserPosts(ctx context.Context, userID, sinceID string) (platfo
 	if !ok {
 		return platform.Page{}, &platform.Error{Status: 400, Title: "Invalid Request", Detail: "unknown user id " + userID}
 	}
-	return s.read(ctx, store.SandboxQuery{Author: username}, sinceID)
+	return s.read(ctx, query{Author: username}, sinceID)
 }
 
 // Publish posts the persona's text, as a reply when inReplyToID is set. Like
@@ -165,19 +157,19 @@ func (s *Sandbox) Publish(ctx context.Context, text, inReplyToID string) (platfo
 		return platform.Post{}, &platform.Error{Status: 400, Title: "Invalid Request", Detail: "bad in_reply_to_tweet_id"}
 	}
 	if parent == 0 {
-		_, err := s.store.SandboxFindPersonaPost(ctx, 0, text)
+		_, err := s.world.findPersonaPost(ctx, 0, text)
 		if err == nil {
 			return platform.Post{}, &platform.Error{Status: 403, Title: "Forbidden", Detail: "You are not allowed to create a Tweet with duplicate content."}
 		}
-		if !errors.Is(err, store.ErrNotFound) {
+		if !errors.Is(err, errNotFound) {
 			return platform.Post{}, fmt.Errorf("sandbox: %w", err)
 		}
 	}
-	p, err := s.store.SandboxInsert(ctx, store.SandboxPost{
+	p, err := s.world.insert(ctx, row{
 		AuthorUsername: s.persona, AuthorName: s.persona, Kind: "persona", Text: text,
 		InReplyToID: parent, CreatedAt: s.now(),
 	})
-	if errors.Is(err, store.ErrNotFound) {
+	if errors.Is(err, errNotFound) {
 		return platform.Post{}, &platform.Error{Status: 403, Title: "Forbidden", Detail: "You attempted to reply to a Tweet that is deleted or not visible to you."}
 	}
 	if err != nil {
@@ -189,8 +181,8 @@ func (s *Sandbox) Publish(ctx context.Context, text, inReplyToID string) (platfo
 // FindPublished looks for the persona's post answering inReplyToID (or a
 // standalone post with exactly text).
 func (s *Sandbox) FindPublished(ctx context.Context, _ string, inReplyToID, text string) (platform.Post, bool, error) {
-	p, err := s.store.SandboxFindPersonaPost(ctx, parseID(inReplyToID), text)
-	if errors.Is(err, store.ErrNotFound) {
+	p, err := s.world.findPersonaPost(ctx, parseID(inReplyToID), text)
+	if errors.Is(err, errNotFound) {
 		return platform.Post{}, false, nil
 	}
 	if err != nil {
@@ -210,7 +202,7 @@ func (s *Sandbox) Metrics(ctx context.Context, ids []string) (map[string]platfor
 			nums = append(nums, n)
 		}
 	}
-	rows, err := s.store.SandboxByIDs(ctx, nums)
+	rows, err := s.world.byIDs(ctx, nums)
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}
@@ -221,7 +213,21 @@ func (s *Sandbox) Metrics(ctx context.Context, ids []string) (map[string]platfor
 	return out, nil
 }
 
-func (s *Sandbox) toPost(r store.SandboxPost) platform.Post {
+// PersonaReplies returns the persona's replies to the post with id, oldest
+// first, as they stand: reading them does not move the world on.
+func (s *Sandbox) PersonaReplies(ctx context.Context, id string) ([]platform.Post, error) {
+	rows, err := s.world.personaReplies(ctx, parseID(id))
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: %w", err)
+	}
+	out := make([]platform.Post, 0, len(rows))
+	for _, r := range rows {
+		out = append(out, s.toPost(r))
+	}
+	return out, nil
+}
+
+func (s *Sandbox) toPost(r row) platform.Post {
 	p := platform.Post{
 		ID:             strconv.FormatInt(r.ID, 10),
 		ConversationID: strconv.FormatInt(r.ConversationID, 10),

@@ -9,10 +9,11 @@ import (
 
 	"infernal/pkg/platform"
 	"infernal/pkg/platform/sandbox"
+	"infernal/pkg/platform/sandbox/corpus"
 	"infernal/pkg/store/storetest"
 )
 
-var corpus = []sandbox.Entry{
+var entries = []corpus.Entry{
 	{Username: "m1", Name: "M One", Kind: "mention", Text: "@{persona} why mondays?"},
 	{Username: "m2", Name: "M Two", Kind: "mention", Text: "dear @{persona}, coffee"},
 	{Username: "t1", Name: "T One", Kind: "topic", Text: "deadlines 🔥"},
@@ -35,7 +36,7 @@ func (c *clock) add(d time.Duration) {
 func newSandbox(t *testing.T) (*sandbox.Sandbox, *clock) {
 	t.Helper()
 	clk := &clock{t: time.Now()}
-	sb, err := sandbox.New(storetest.New(t), "devil", time.Minute, corpus, clk.now)
+	sb, err := sandbox.New(storetest.New(t).Pool(), "devil", time.Minute, entries, clk.now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,18 +45,18 @@ func newSandbox(t *testing.T) (*sandbox.Sandbox, *clock) {
 
 func TestNewRefusesBadCorpus(t *testing.T) {
 	tests := []struct {
-		name   string
-		corpus []sandbox.Entry
-		pace   time.Duration
+		name    string
+		entries []corpus.Entry
+		pace    time.Duration
 	}{
-		{name: "empty", corpus: nil, pace: time.Second},
-		{name: "bad kind", corpus: []sandbox.Entry{{Username: "a", Text: "b", Kind: "rant"}}, pace: time.Second},
-		{name: "missing kind", corpus: corpus[:3], pace: time.Second},
-		{name: "no pace", corpus: corpus, pace: 0},
+		{name: "empty", entries: nil, pace: time.Second},
+		{name: "bad kind", entries: []corpus.Entry{{Username: "a", Text: "b", Kind: "rant"}}, pace: time.Second},
+		{name: "missing kind", entries: entries[:3], pace: time.Second},
+		{name: "no pace", entries: entries, pace: 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if _, err := sandbox.New(nil, "devil", tt.pace, tt.corpus, time.Now); err == nil {
+			if _, err := sandbox.New(nil, "devil", tt.pace, tt.entries, time.Now); err == nil {
 				t.Error("New accepted it")
 			}
 		})
@@ -190,5 +191,49 @@ func TestOldPostsAreForgotten(t *testing.T) {
 				t.Errorf("post %s of two weeks ago is still there", p.ID)
 			}
 		}
+	}
+}
+
+func TestPersonaReplies(t *testing.T) {
+	sb, _ := newSandbox(t)
+	ctx := context.Background()
+	page, err := sb.Mentions(ctx, "persona", "")
+	if err != nil || len(page.Posts) < 2 {
+		t.Fatalf("opening mentions: %d (%v)", len(page.Posts), err)
+	}
+	answered, ignored := page.Posts[0], page.Posts[1]
+	reply, err := sb.Publish(ctx, "burn 🔥", answered.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sb.Publish(ctx, "a standalone thought", ""); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		id   string
+		want []string
+	}{
+		{name: "answered", id: answered.ID, want: []string{reply.ID}},
+		{name: "not answered", id: ignored.ID},
+		{name: "garbage id", id: "junk"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := sb.PersonaReplies(ctx, tt.id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ids []string
+			for _, p := range got {
+				ids = append(ids, p.ID)
+				if p.Author.ID != "persona" || p.InReplyToID != tt.id {
+					t.Errorf("reply %+v is not the persona's answer to %s", p, tt.id)
+				}
+			}
+			if strings.Join(ids, ",") != strings.Join(tt.want, ",") {
+				t.Errorf("PersonaReplies(%s) = %v, want %v", tt.id, ids, tt.want)
+			}
+		})
 	}
 }

@@ -65,7 +65,7 @@ func (w *Writer) Name() string { return Name }
 // Write drafts a response to req.
 //
 // A reply is a pure function of the request: the same post gets the same
-// answer. Its sin comes from keyword cues in the post (see Classify) or, when
+// answer. Its sin comes from keyword cues in the post (see writer.FindCue) or, when
 // there are none, from a hash of the post; its topic is the cue's subject, or
 // a word quoted from the post, or a stand-in when the post has no usable word.
 //
@@ -148,8 +148,8 @@ func choose(pool []string, seed uint64, limit int, previous string, render func(
 
 // replySubject returns the sin and topic of a mortal's post.
 func replySubject(text string, seed uint64) (post.Category, string) {
-	if m := findCue(text); m.found {
-		return m.cue.sin, m.cue.topic
+	if c, ok := writer.FindCue(text); ok {
+		return c.Sin, c.Topic
 	}
 	sin := post.Categories[seed%uint64(len(post.Categories))]
 	if word := salientWord(text, seed); word != "" {
@@ -162,16 +162,11 @@ func replySubject(text string, seed uint64) (post.Category, string) {
 // profileSubject returns the sin and topic of a profile post: the theme's cue
 // when it has one, else a sin and one of its subjects picked by seed.
 func profileSubject(theme string, seed uint64) (post.Category, string) {
-	if m := findCue(theme); m.found {
-		return m.cue.sin, m.cue.topic
+	if c, ok := writer.FindCue(theme); ok {
+		return c.Sin, c.Topic
 	}
 	sin := post.Categories[seed%uint64(len(post.Categories))]
-	var topics []string
-	for _, c := range cueTable() {
-		if c.sin == sin {
-			topics = append(topics, c.topic)
-		}
-	}
+	topics := writer.CueTopics(sin)
 	return sin, topics[(seed>>8)%uint64(len(topics))]
 }
 

@@ -22,7 +22,6 @@ import (
 
 	"infernal/pkg/post"
 	"infernal/pkg/writer"
-	"infernal/pkg/writer/offline"
 )
 
 //go:embed prompt.tmpl
@@ -156,7 +155,7 @@ func (w *Writer) Name() string { return Name }
 // answer, or JSON inside a code fence, is accepted too. The category is the
 // model's label when it names one of the seven sins (in any case, or as an
 // adjective such as "slothful"); otherwise it is guessed from keyword cues
-// in the post and the answer (offline.Classify), and is pride when none is
+// in the post and the answer (writer.Classify), and is pride when none is
 // found, pride coming before every other fall.
 //
 // A refusal (finish_reason content_filter, a refusal message, a content
@@ -385,10 +384,10 @@ func categorize(label, postText, answer string) post.Category {
 			return c
 		}
 	}
-	if c, ok := offline.Classify(postText); ok {
+	if c, ok := writer.Classify(postText); ok {
 		return c
 	}
-	if c, ok := offline.Classify(answer); ok {
+	if c, ok := writer.Classify(answer); ok {
 		return c
 	}
 	return "pride"

@@ -1,4 +1,4 @@
-package offline
+package writer
 
 import (
 	"strings"
@@ -104,19 +104,24 @@ func weakCue(sin post.Category, topic string, words ...string) cue {
 	return cue{sin: sin, topic: topic, words: words, weak: true}
 }
 
-// match is the cue found in a post, with where its word was found.
-type match struct {
-	cue   cue
-	found bool
+// Cue is what a keyword cue found in a text says about it: the sin the text
+// betrays and the topic it is about.
+type Cue struct {
+	Sin post.Category
+	// Topic is a singular noun phrase that reads well after "about" and
+	// before "is" ("coffee", "the deadline").
+	Topic string
 }
 
-// findCue returns the cue whose word occurs earliest in text; at the same
-// place the longer word wins, then the cue listed first. Weak cues are looked
-// at only when no other cue is found.
-func findCue(text string) match {
+// FindCue returns the cue whose word occurs earliest in text; at the same
+// place the longer word wins, then the cue listed first. Weak cues (a mood
+// rather than a subject) are looked at only when no other cue is found. ok
+// is false when no cue is found.
+func FindCue(text string) (c Cue, ok bool) {
 	lower := strings.ToLower(norm.NFC.String(splitHashtags(text)))
 	for _, weak := range []bool{false, true} {
-		best, bestPos, bestLen := match{}, -1, 0
+		var best cue
+		found, bestPos, bestLen := false, -1, 0
 		for _, c := range cueTable() {
 			if c.weak != weak {
 				continue
@@ -127,15 +132,15 @@ func findCue(text string) match {
 					continue
 				}
 				if bestPos < 0 || pos < bestPos || (pos == bestPos && n > bestLen) {
-					best, bestPos, bestLen = match{cue: c, found: true}, pos, n
+					best, found, bestPos, bestLen = c, true, pos, n
 				}
 			}
 		}
-		if best.found {
-			return best
+		if found {
+			return Cue{Sin: best.sin, Topic: best.topic}, true
 		}
 	}
-	return match{}
+	return Cue{}, false
 }
 
 // Classify guesses the sin a text betrays from keyword cues in several
@@ -143,8 +148,19 @@ func findCue(text string) match {
 // deadlines wrath, exes envy, dates lust, the gym pride). ok is false when no
 // cue is found.
 func Classify(text string) (c post.Category, ok bool) {
-	m := findCue(text)
-	return m.cue.sin, m.found
+	found, ok := FindCue(text)
+	return found.Sin, ok
+}
+
+// CueTopics returns the topics of the cues of sin, in the table's order.
+func CueTopics(sin post.Category) []string {
+	var topics []string
+	for _, c := range cueTable() {
+		if c.sin == sin {
+			topics = append(topics, c.topic)
+		}
+	}
+	return topics
 }
 
 // indexWord finds word in s, which are both lower case, and returns the byte

@@ -1,0 +1,68 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+
+	"github.com/hibiken/asynq"
+
+	"infernal/pkg/post"
+	"infernal/pkg/store"
+	"infernal/pkg/tasks"
+	"infernal/pkg/writer"
+)
+
+// Drafter writes the persona's responses.
+type Drafter struct {
+	Store  *store.Store
+	Writer writer.Writer
+	Log    *slog.Logger
+	// Persona is the persona's handle, without the @.
+	Persona string
+}
+
+// DraftPost writes the response of a post in drafting and makes it pending.
+// A refusal, or a writer still failing at the last attempt, leaves the post
+// failed with the reason, visible to the administrator.
+func (d *Drafter) DraftPost(ctx context.Context, t *asynq.Task) error {
+	id, err := tasks.DecodePost(t)
+	if err != nil {
+		return err
+	}
+	p, err := d.Store.Post(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return fmt.Errorf("draft %d: %w: %w", id, err, asynq.SkipRetry)
+	}
+	if err != nil {
+		return err
+	}
+	if p.Status != post.StatusDrafting {
+		return nil
+	}
+	req := writer.Request{Kind: writer.KindReply, Persona: d.Persona, PostText: p.OriginalPostText, Author: p.AuthorUsername}
+	if p.IsProfile() {
+		req = writer.Request{Kind: writer.KindProfile, Persona: d.Persona}
+	}
+	draft, err := writer.Compose(ctx, d.Writer, req)
+	if err != nil {
+		if errors.Is(err, writer.ErrRefused) || lastAttempt(ctx) {
+			if ferr := d.Store.FailDraft(ctx, id, err.Error()); ferr != nil && !errors.Is(ferr, store.ErrConflict) {
+				return ferr
+			}
+			d.Log.WarnContext(ctx, "draft failed", "post_id", id, "error", err)
+			return nil
+		}
+		return err
+	}
+	err = d.Store.SaveDraft(ctx, id, store.Draft{
+		Response: post.StorableText(draft.Text), Category: draft.Category,
+		Temperature: draft.Temperature, PresencePenalty: draft.PresencePenalty, FrequencyPenalty: draft.FrequencyPenalty,
+	})
+	if errors.Is(err, store.ErrConflict) {
+		// Another delivery of the task got there first.
+		return nil
+	}
+	return err
+}

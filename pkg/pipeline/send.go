@@ -1,0 +1,115 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/hibiken/asynq"
+
+	"infernal/pkg/platform"
+	"infernal/pkg/store"
+	"infernal/pkg/tasks"
+)
+
+// Sender posts the approved responses, at most once each.
+type Sender struct {
+	Store    *store.Store
+	Platform platform.Platform
+	Log      *slog.Logger
+	Now      func() time.Time
+	// Self is the persona's account, whose earlier replies a retry looks for.
+	Self *Self
+}
+
+// SendPost posts an approved response, at most once. The row is marked
+// before the platform call; a later attempt that finds the mark first asks
+// the platform whether the reply already exists.
+func (s *Sender) SendPost(ctx context.Context, t *asynq.Task) error {
+	id, err := tasks.DecodePost(t)
+	if err != nil {
+		return err
+	}
+	p, started, err := s.Store.BeginSend(ctx, id)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return fmt.Errorf("send %d: %w: %w", id, err, asynq.SkipRetry)
+	case errors.Is(err, store.ErrConflict):
+		// Already posted, failed or never approved: nothing to send.
+		s.Log.InfoContext(ctx, "send skipped", "post_id", id, "reason", err)
+		return nil
+	case err != nil:
+		return err
+	}
+	inReplyTo := p.OriginalPostID
+	if p.IsProfile() {
+		inReplyTo = ""
+	}
+	if started != nil {
+		me, err := s.Self.User(ctx)
+		if err != nil {
+			return err
+		}
+		prior, found, err := s.Platform.FindPublished(ctx, me.ID, inReplyTo, p.ProposedResponse)
+		if err != nil {
+			return s.sendFailed(ctx, id, err)
+		}
+		if found {
+			s.Log.InfoContext(ctx, "reply found already posted", "post_id", id, "response_id", prior.ID)
+			return s.Store.MarkPosted(ctx, id, prior.ID, orNow(prior.CreatedAt, s.Now()))
+		}
+	}
+	sent, err := s.Platform.Publish(ctx, p.ProposedResponse, inReplyTo)
+	if err != nil {
+		return s.sendFailed(ctx, id, err)
+	}
+	if err := s.Store.MarkPosted(ctx, id, sent.ID, orNow(sent.CreatedAt, s.Now())); err != nil {
+		return err
+	}
+	s.Log.InfoContext(ctx, "posted", "post_id", id, "response_id", sent.ID)
+	return nil
+}
+
+// sendFailed decides what a platform error means for post id: a lasting
+// refusal fails the row at once with the platform's words; anything else is
+// retried, and fails the row only when no retry is left.
+func (s *Sender) sendFailed(ctx context.Context, id int64, err error) error {
+	if !platform.Temporary(err) || lastAttempt(ctx) {
+		if ferr := s.Store.FailSend(ctx, id, err.Error()); ferr != nil {
+			return ferr
+		}
+		s.Log.WarnContext(ctx, "send failed", "post_id", id, "error", err)
+		return nil
+	}
+	if nerr := s.Store.NoteError(ctx, id, err.Error()); nerr != nil {
+		return errors.Join(err, nerr)
+	}
+	return err
+}
+
+func orNow(t, now time.Time) time.Time {
+	if t.IsZero() {
+		return now
+	}
+	return t
+}
+
+// RetryDelay waits out a rate limit until the platform says it lifts,
+// resumes at once the task of a worker that died, and otherwise backs off as
+// asynq does by default. The worker's server takes it as its
+// tasks.ServerConfig.RetryDelay.
+func RetryDelay(n int, err error, t *asynq.Task) time.Duration {
+	if errors.Is(err, asynq.ErrLeaseExpired) {
+		// Not the task's fault; a send must not wait minutes more after a crash.
+		return time.Second
+	}
+	if at, ok := platform.RateLimited(err); ok && !at.IsZero() {
+		if d := time.Until(at) + time.Second; d > 0 {
+			return d
+		}
+		return time.Second
+	}
+	return asynq.DefaultRetryDelayFunc(n, err, t)
+}

@@ -1,0 +1,224 @@
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// The simulated world keeps its posts and its clock in PostgreSQL tables of
+// its own, sandbox_posts and sandbox_clock (their schema is among pkg/store's
+// migrations). It models an outside system, so it speaks SQL itself; the
+// product's own data is only ever reached through pkg/store.
+
+// errNotFound means the world has no such post.
+var errNotFound = errors.New("not found")
+
+// row is a post of the simulated microblog.
+type row struct {
+	ID             int64
+	AuthorUsername string
+	AuthorName     string
+	// Kind is mention, topic, target (a mortal's post) or persona.
+	Kind           string
+	Text           string
+	InReplyToID    int64
+	ConversationID int64
+	Likes          int
+	Retweets       int
+	Replies        int
+	CreatedAt      time.Time
+}
+
+// query selects simulated posts newer than SinceID, newest first.
+type query struct {
+	Kind    string
+	Author  string
+	SinceID int64
+	Limit   int
+}
+
+// keep is how long the simulated microblog keeps its posts.
+const keep = 14 * 24 * time.Hour
+
+// growing is how long a post keeps gaining engagement.
+const growing = 48 * time.Hour
+
+// world reads and writes the simulated microblog.
+type world struct {
+	pool *pgxpool.Pool
+}
+
+const rowColumns = `id, author_username, author_name, kind, text, coalesce(in_reply_to_id, 0), coalesce(conversation_id, id),
+	likes, retweets, replies, created_at`
+
+func scanRow(r pgx.Row) (row, error) {
+	var p row
+	err := r.Scan(&p.ID, &p.AuthorUsername, &p.AuthorName, &p.Kind, &p.Text, &p.InReplyToID, &p.ConversationID,
+		&p.Likes, &p.Retweets, &p.Replies, &p.CreatedAt)
+	return p, err
+}
+
+// noRow turns pgx's "no rows" into errNotFound, naming what was looked for.
+func noRow(err error, what string) error {
+	if errors.Is(err, pgx.ErrNoRows) {
+		return fmt.Errorf("%s: %w", what, errNotFound)
+	}
+	return fmt.Errorf("%s: %w", what, err)
+}
+
+// advance moves the simulated world's clock on to now, in one transaction:
+// the mortal posts due since the last call are made (one per pace, at most
+// max; on the very first call the opening burst), each written by newPost
+// from its sequence number, and engagement grows. Concurrent callers wait
+// for each other, so a reader that advances first sees the whole batch.
+func (w *world) advance(ctx context.Context, now time.Time, pace time.Duration, burst, max int, newPost func(seq int64) row) error {
+	err := pgx.BeginFunc(ctx, w.pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `INSERT INTO sandbox_clock (advanced_at, seq) VALUES ($1, 0) ON CONFLICT DO NOTHING`,
+			now.Add(-time.Duration(burst)*pace)); err != nil {
+			return err
+		}
+		var at time.Time
+		var seq int64
+		if err := tx.QueryRow(ctx, `SELECT advanced_at, seq FROM sandbox_clock FOR UPDATE`).Scan(&at, &seq); err != nil {
+			return err
+		}
+		n := int(now.Sub(at) / pace)
+		if n <= 0 {
+			return nil
+		}
+		next := at.Add(time.Duration(n) * pace)
+		if n > max {
+			n, next = max, now
+		}
+		for i := 0; i < n; i++ {
+			p := newPost(seq + int64(i))
+			p.CreatedAt = next.Add(-time.Duration(n-1-i) * pace)
+			if _, err := tx.Exec(ctx, `INSERT INTO sandbox_posts (author_username, author_name, kind, text, created_at)
+				VALUES ($1, $2, $3, $4, $5)`, p.AuthorUsername, p.AuthorName, p.Kind, p.Text, p.CreatedAt); err != nil {
+				return err
+			}
+		}
+		if _, err := tx.Exec(ctx, `UPDATE sandbox_clock SET advanced_at = $1, seq = seq + $2`, next, n); err != nil {
+			return err
+		}
+		return grow(ctx, tx, now)
+	})
+	if err != nil {
+		return fmt.Errorf("advance: %w", err)
+	}
+	return nil
+}
+
+// grow lets engagement grow on the posts of the last two days (each gains a
+// few likes, fewer reposts and replies, the persona's a little more) and
+// forgets posts older than keep.
+func grow(ctx context.Context, tx pgx.Tx, now time.Time) error {
+	if _, err := tx.Exec(ctx, `DELETE FROM sandbox_posts WHERE created_at < $1`, now.Add(-keep)); err != nil {
+		return err
+	}
+	_, err := tx.Exec(ctx, `UPDATE sandbox_posts SET
+			likes = likes + floor(random() * CASE WHEN kind = 'persona' THEN 6 ELSE 4 END)::int,
+			retweets = retweets + floor(random() * 1.6)::int,
+			replies = replies + floor(random() * 1.3)::int
+		WHERE created_at > $1`, now.Add(-growing))
+	return err
+}
+
+// insert adds a post to the simulated microblog and returns it with its id.
+// A reply bumps its parent's reply count and joins its conversation; a reply
+// to a post that is not there is errNotFound.
+func (w *world) insert(ctx context.Context, p row) (row, error) {
+	var out row
+	err := pgx.BeginFunc(ctx, w.pool, func(tx pgx.Tx) error {
+		var conv *int64
+		if p.InReplyToID != 0 {
+			var c int64
+			err := tx.QueryRow(ctx, `UPDATE sandbox_posts SET replies = replies + 1 WHERE id = $1
+				RETURNING coalesce(conversation_id, id)`, p.InReplyToID).Scan(&c)
+			if err != nil {
+				return noRow(err, fmt.Sprintf("post %d", p.InReplyToID))
+			}
+			conv = &c
+		}
+		var replyTo *int64
+		if p.InReplyToID != 0 {
+			replyTo = &p.InReplyToID
+		}
+		var err error
+		out, err = scanRow(tx.QueryRow(ctx, `INSERT INTO sandbox_posts
+			(author_username, author_name, kind, text, in_reply_to_id, conversation_id, created_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING `+rowColumns,
+			p.AuthorUsername, p.AuthorName, p.Kind, p.Text, replyTo, conv, p.CreatedAt))
+		return err
+	})
+	if err != nil {
+		return row{}, fmt.Errorf("insert: %w", err)
+	}
+	return out, nil
+}
+
+// posts returns the simulated posts matching q.
+func (w *world) posts(ctx context.Context, q query) ([]row, error) {
+	rows, err := w.pool.Query(ctx, `SELECT `+rowColumns+` FROM sandbox_posts
+		WHERE ($1 = '' OR kind = $1) AND ($2 = '' OR author_username = $2) AND id > $3
+		ORDER BY id DESC LIMIT $4`, q.Kind, q.Author, q.SinceID, q.Limit)
+	if err != nil {
+		return nil, fmt.Errorf("posts: %w", err)
+	}
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (row, error) { return scanRow(r) })
+	if err != nil {
+		return nil, fmt.Errorf("posts: %w", err)
+	}
+	return out, nil
+}
+
+// byIDs returns the simulated posts with the given ids.
+func (w *world) byIDs(ctx context.Context, ids []int64) ([]row, error) {
+	rows, err := w.pool.Query(ctx, `SELECT `+rowColumns+` FROM sandbox_posts WHERE id = ANY($1)`, ids)
+	if err != nil {
+		return nil, fmt.Errorf("posts by id: %w", err)
+	}
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (row, error) { return scanRow(r) })
+	if err != nil {
+		return nil, fmt.Errorf("posts by id: %w", err)
+	}
+	return out, nil
+}
+
+// findPersonaPost returns the persona's post that replies to inReplyTo, or,
+// for inReplyTo 0, its standalone post with exactly text; errNotFound when
+// there is none.
+func (w *world) findPersonaPost(ctx context.Context, inReplyTo int64, text string) (row, error) {
+	var r pgx.Row
+	if inReplyTo != 0 {
+		r = w.pool.QueryRow(ctx, `SELECT `+rowColumns+` FROM sandbox_posts WHERE kind = 'persona' AND in_reply_to_id = $1
+			ORDER BY id LIMIT 1`, inReplyTo)
+	} else {
+		r = w.pool.QueryRow(ctx, `SELECT `+rowColumns+` FROM sandbox_posts WHERE kind = 'persona' AND in_reply_to_id IS NULL
+			AND text = $1 ORDER BY id DESC LIMIT 1`, text)
+	}
+	p, err := scanRow(r)
+	if err != nil {
+		return row{}, noRow(err, "persona post")
+	}
+	return p, nil
+}
+
+// personaReplies returns the persona's posts that reply to id, oldest first.
+func (w *world) personaReplies(ctx context.Context, id int64) ([]row, error) {
+	rows, err := w.pool.Query(ctx, `SELECT `+rowColumns+` FROM sandbox_posts WHERE kind = 'persona' AND in_reply_to_id = $1
+		ORDER BY id`, id)
+	if err != nil {
+		return nil, fmt.Errorf("persona replies: %w", err)
+	}
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (row, error) { return scanRow(r) })
+	if err != nil {
+		return nil, fmt.Errorf("persona replies: %w", err)
+	}
+	return out, nil
+}

@@ -1,0 +1,89 @@
+package tasks_test
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"testing"
+	"time"
+
+	"github.com/hibiken/asynq"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"infernal/pkg/tasks"
+	"infernal/pkg/tasks/taskstest"
+)
+
+// The server runs the handlers Register installs, each through the
+// Observer, whose counts land in the registry given.
+func TestNewServerRunsRegisteredHandlersObserved(t *testing.T) {
+	redisURL := taskstest.RedisURL(t)
+	client, err := tasks.NewClient(redisURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.Close()
+	ran := make(chan string, 1)
+	reg := prometheus.NewRegistry()
+	srv, err := tasks.NewServer(tasks.ServerConfig{
+		RedisURL: redisURL,
+		Register: func(mux *asynq.ServeMux) {
+			mux.HandleFunc(tasks.TypeReconcile, func(_ context.Context, t *asynq.Task) error {
+				ran <- t.Type()
+				return nil
+			})
+		},
+		Log:     slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Metrics: reg,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Shutdown()
+	if err := client.EnqueuePeriodic(context.Background(), tasks.TypeReconcile); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case typ := <-ran:
+		if typ != tasks.TypeReconcile {
+			t.Fatalf("ran %q, want %q", typ, tasks.TypeReconcile)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the registered handler never ran")
+	}
+	// The middleware counts the run once the handler has returned.
+	deadline := time.Now().Add(10 * time.Second)
+	for okRuns(t, reg) != 1 {
+		if time.Now().After(deadline) {
+			t.Fatal("the Observer did not count the run")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// okRuns reads the Observer's count of reconcile runs that went well.
+func okRuns(t *testing.T, reg *prometheus.Registry) float64 {
+	t.Helper()
+	families, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range families {
+		if f.GetName() != "infernal_task_runs_total" {
+			continue
+		}
+		for _, m := range f.GetMetric() {
+			labels := map[string]string{}
+			for _, l := range m.GetLabel() {
+				labels[l.GetName()] = l.GetValue()
+			}
+			if labels["type"] == tasks.TypeReconcile && labels["outcome"] == "ok" {
+				return m.GetCounter().GetValue()
+			}
+		}
+	}
+	return 0
+}

@@ -1,0 +1,86 @@
+package tasks_test
+
+import (
+	"errors"
+	"io"
+	"log/slog"
+	"testing"
+
+	"github.com/hibiken/asynq"
+
+	"infernal/pkg/tasks"
+)
+
+func TestDecodePost(t *testing.T) {
+	tests := []struct {
+		name    string
+		payload string
+		want    int64
+		wantErr bool
+	}{
+		{name: "post id", payload: `{"post_id":42}`, want: 42},
+		{name: "garbage", payload: `garbage`, wantErr: true},
+		{name: "empty", payload: ``, wantErr: true},
+		{name: "zero id", payload: `{"post_id":0}`, wantErr: true},
+		{name: "negative id", payload: `{"post_id":-1}`, wantErr: true},
+		{name: "string id", payload: `{"post_id":"1"}`, wantErr: true},
+		{name: "unknown field", payload: `{"post_id":1,"x":1}`, wantErr: true},
+		{name: "trailing data", payload: `{"post_id":1}{}`, wantErr: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := tasks.DecodePost(asynq.NewTask(tasks.TypeSendPost, []byte(tt.payload)))
+			if tt.wantErr {
+				if !errors.Is(err, asynq.SkipRetry) {
+					t.Errorf("DecodePost = %d, %v; want an error wrapping asynq.SkipRetry", got, err)
+				}
+				return
+			}
+			if err != nil || got != tt.want {
+				t.Errorf("DecodePost = %d, %v; want %d", got, err, tt.want)
+			}
+		})
+	}
+}
+
+func TestDecodePeriodic(t *testing.T) {
+	tests := []struct {
+		name    string
+		payload string
+		wantErr bool
+	}{
+		{name: "empty object", payload: `{}`},
+		{name: "no payload, as the dashboard sends", payload: ``},
+		{name: "array", payload: `[]`, wantErr: true},
+		{name: "field", payload: `{"all":true}`, wantErr: true},
+		{name: "trailing data", payload: `{}{}`, wantErr: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := tasks.DecodePeriodic(asynq.NewTask(tasks.TypeReconcile, []byte(tt.payload)))
+			if tt.wantErr != (err != nil) || (err != nil && !errors.Is(err, asynq.SkipRetry)) {
+				t.Errorf("DecodePeriodic = %v, want error %v wrapping asynq.SkipRetry", err, tt.wantErr)
+			}
+		})
+	}
+}
+
+func TestNewServerRefusesBadConfig(t *testing.T) {
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	register := func(*asynq.ServeMux) {}
+	tests := []struct {
+		name string
+		cfg  tasks.ServerConfig
+	}{
+		{name: "no handlers", cfg: tasks.ServerConfig{RedisURL: "redis://127.0.0.1:6379/0", Log: log}},
+		{name: "no logger", cfg: tasks.ServerConfig{RedisURL: "redis://127.0.0.1:6379/0", Register: register}},
+		{name: "bad redis url", cfg: tasks.ServerConfig{RedisURL: "mysql://nowhere", Register: register, Log: log}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, err := tasks.NewServer(tt.cfg); err == nil {
+				t.Error("NewServer accepted it")
+			}
+		})
+	}
+}
