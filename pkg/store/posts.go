@@ -127,21 +127,25 @@ func usual(to post.Status) post.Status {
 
 // UpsertFound records a post found on a platform, in status drafting. A post
 // seen before keeps its row and state; only its public metrics are refreshed.
-// created tells whether the row is new.
+// created tells whether the row is new. Until it is drafted it carries
+// post.DefaultLLMParameter, the one source of that value (the schema's
+// DEFAULT only backs it up).
 func (s *Store) UpsertFound(ctx context.Context, p post.Post) (id int64, created bool, err error) {
 	if p.OriginalPostID == "" || !p.Source.Valid() || p.Source == post.SourceProfile {
 		return 0, false, fmt.Errorf("store: upsert post: %w: a found post needs an id and a mortal source", ErrInvalid)
 	}
 	err = s.pool.QueryRow(ctx, `
 		INSERT INTO posts (platform, source, original_post_id, conversation_id, original_post_text, original_post_user,
-			author_username, author_profile_image, media_url, created_at, likes_count, retweets_count, replies_count)
-		VALUES ($1, $2, $3, nullif($4, ''), $5, $6, $7, $8, $9, $10, $11, $12, $13)
+			author_username, author_profile_image, media_url, created_at, likes_count, retweets_count, replies_count,
+			temperature, presence_penalty, frequency_penalty)
+		VALUES ($1, $2, $3, nullif($4, ''), $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14, $14)
 		ON CONFLICT (platform, original_post_id) DO UPDATE
 			SET likes_count = excluded.likes_count, retweets_count = excluded.retweets_count,
 			    replies_count = excluded.replies_count, updated_at = now()
 		RETURNING id, (xmax = 0)`,
 		p.Platform, p.Source, p.OriginalPostID, p.ConversationID, p.OriginalPostText, p.OriginalPostUser,
 		p.AuthorUsername, p.AuthorProfileImage, p.MediaURL, p.CreatedAt, p.Likes, p.Retweets, p.Replies,
+		post.DefaultLLMParameter,
 	).Scan(&id, &created)
 	if err != nil {
 		return 0, false, fmt.Errorf("store: upsert post: %w", err)
@@ -149,12 +153,13 @@ func (s *Store) UpsertFound(ctx context.Context, p post.Post) (id int64, created
 	return id, created, nil
 }
 
-// CreateProfileDraft makes a new profile post, in status drafting, to be written.
+// CreateProfileDraft makes a new profile post, in status drafting, to be
+// written; until then it carries post.DefaultLLMParameter.
 func (s *Store) CreateProfileDraft(ctx context.Context, platform, persona string) (int64, error) {
 	var id int64
 	err := s.pool.QueryRow(ctx, `
-		INSERT INTO posts (platform, source, original_post_user, author_username)
-		VALUES ($1, 'profile', $2, $2) RETURNING id`, platform, persona).Scan(&id)
+		INSERT INTO posts (platform, source, original_post_user, author_username, temperature, presence_penalty, frequency_penalty)
+		VALUES ($1, 'profile', $2, $2, $3, $3, $3) RETURNING id`, platform, persona, post.DefaultLLMParameter).Scan(&id)
 	if err != nil {
 		return 0, fmt.Errorf("store: create profile draft: %w", err)
 	}

@@ -324,3 +324,36 @@ func TestTypedErrors(t *testing.T) {
 		t.Errorf("refused changes must leave the post as it was: %+v %v", p, err)
 	}
 }
+
+// A post not drafted yet shows the domain's default sampling parameters.
+func TestNewPostsCarryTheDefaultParameters(t *testing.T) {
+	s := storetest.New(t)
+	ctx := context.Background()
+	foundID, _, err := s.UpsertFound(ctx, found("1", post.SourceMention))
+	if err != nil {
+		t.Fatal(err)
+	}
+	profileID, err := s.CreateProfileDraft(ctx, "sandbox", "devil")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		id   int64
+	}{
+		{name: "found", id: foundID},
+		{name: "profile", id: profileID},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := s.Post(ctx, tt.id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := post.DefaultLLMParameter
+			if p.Temperature != want || p.PresencePenalty != want || p.FrequencyPenalty != want {
+				t.Errorf("parameters %v %v %v, want %v", p.Temperature, p.PresencePenalty, p.FrequencyPenalty, want)
+			}
+		})
+	}
+}
