@@ -215,8 +215,8 @@ type Draft struct {
 }
 
 // SaveDraft stores a draft and makes the post pending. Only a post in
-// drafting takes a draft; any other gets ErrConflict, so a redelivered draft
-// task never overwrites what the administrator is reviewing.
+// drafting takes a draft; any other gets a *post.StateError (ErrConflict), so
+// a redelivered draft task never overwrites what the administrator is reviewing.
 func (s *Store) SaveDraft(ctx context.Context, id int64, d Draft) error {
 	tag, err := s.pool.Exec(ctx, `
 		UPDATE posts SET status = 'pending', proposed_response = $2, category = $3,
@@ -288,7 +288,7 @@ func (s *Store) Reject(ctx context.Context, id int64) (post.Post, error) {
 
 // BeginSend marks an approved post as being sent and returns it; started is
 // the earlier mark, non-nil when a previous attempt may already have posted.
-// A post that is not approved gets ErrConflict.
+// A post that is not approved gets a *post.StateError (ErrConflict).
 func (s *Store) BeginSend(ctx context.Context, id int64) (p post.Post, started *time.Time, err error) {
 	err = s.inTx(ctx, func(tx pgx.Tx) error {
 		p, err = queryPost(ctx, tx, `SELECT `+postColumns+` FROM posts WHERE id = $1 FOR UPDATE`, id)
