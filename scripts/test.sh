@@ -6,9 +6,13 @@
 # When TEST_DATABASE_URL / TEST_REDIS_URL are unset it starts private
 # throwaway servers from the local binaries and removes them afterwards. The
 # tests only ever create and drop databases of their own on those servers.
+#
+# Plain `go test` skips the tests that need a server it was not given; here
+# the servers are always provided, so a missing one fails instead.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/services.sh
+export INFERNAL_REQUIRE_SERVERS=1
 
 tmp=$(mktemp -d /tmp/infernal-test.XXXXXX)
 chmod 755 "$tmp"

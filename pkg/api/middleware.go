@@ -136,7 +136,7 @@ func limitBody(next http.Handler) http.Handler {
 
 // sessionCookie carries the token for the ops pages, which a browser opens
 // by navigation and so cannot send a bearer header.
-const sessionCookie = "diaries666op_session"
+const sessionCookie = adminName + "_session"
 
 // bearerToken returns the token of an "Authorization: Bearer" header.
 func bearerToken(r *http.Request) string {
@@ -168,7 +168,7 @@ func (s *Server) requireAdminPage(next http.Handler) http.Handler {
 		}
 		err := s.auth.Authenticate(r.Context(), token)
 		if errors.Is(err, auth.ErrUnauthenticated) && r.Method == http.MethodGet && strings.Contains(r.Header.Get("Accept"), "text/html") {
-			http.Redirect(w, r, "/diaries666op/login", http.StatusSeeOther)
+			http.Redirect(w, r, adminLoginPath, http.StatusSeeOther)
 			return
 		}
 		if err != nil {

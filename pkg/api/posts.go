@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"path"
 	"strconv"
 	"strings"
 	"time"
@@ -24,12 +23,13 @@ const maxPage = 100000
 // errQueueDown marks work that could not be handed to Redis.
 var errQueueDown = errors.New("queue unavailable")
 
-// tabSources maps each admin list's last path element to the source it shows.
-var tabSources = map[string]post.Source{
-	"pending":  post.SourceConversation,
-	"mentions": post.SourceMention,
-	"profile":  post.SourceProfile,
-	"targeted": post.SourceTargeted,
+// listPaths names, under /api/posts, the admin list of each source; the list
+// of tabs itself is post.Sources.
+var listPaths = map[post.Source]string{
+	post.SourceConversation: "pending",
+	post.SourceMention:      "mentions",
+	post.SourceProfile:      "profile",
+	post.SourceTargeted:     "targeted",
 }
 
 type listResponse struct {
@@ -44,31 +44,32 @@ type pagination struct {
 	TotalPages int `json:"totalPages"`
 }
 
-// listPosts answers one page of the pending posts of the tab named by the path.
-func (s *Server) listPosts(w http.ResponseWriter, r *http.Request) error {
-	source := tabSources[path.Base(r.URL.Path)]
-	q := r.URL.Query()
-	page, err := intParam(q.Get("page"), "page", 1, 1, maxPage)
-	if err != nil {
-		return err
+// listPosts answers one page of the pending posts of source's tab.
+func (s *Server) listPosts(source post.Source) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		q := r.URL.Query()
+		page, err := intParam(q.Get("page"), "page", 1, 1, maxPage)
+		if err != nil {
+			return err
+		}
+		sort, err := post.ParseSort(q.Get("sortBy"))
+		if err != nil {
+			return badRequest("%v", err)
+		}
+		posts, total, err := s.store.ListPending(r.Context(), source, sort, page, pageSize)
+		if err != nil {
+			return err
+		}
+		now := s.now()
+		out := listResponse{Posts: []postView{}, Pagination: pagination{
+			Page: page, PageSize: pageSize, Total: total, TotalPages: (total + pageSize - 1) / pageSize,
+		}}
+		for _, p := range posts {
+			out.Posts = append(out.Posts, viewPost(p, now))
+		}
+		respondJSON(w, http.StatusOK, out)
+		return nil
 	}
-	sort, err := post.ParseSort(q.Get("sortBy"))
-	if err != nil {
-		return badRequest("%v", err)
-	}
-	posts, total, err := s.store.ListPending(r.Context(), source, sort, page, pageSize)
-	if err != nil {
-		return err
-	}
-	now := s.now()
-	out := listResponse{Posts: []postView{}, Pagination: pagination{
-		Page: page, PageSize: pageSize, Total: total, TotalPages: (total + pageSize - 1) / pageSize,
-	}}
-	for _, p := range posts {
-		out.Posts = append(out.Posts, viewPost(p, now))
-	}
-	respondJSON(w, http.StatusOK, out)
-	return nil
 }
 
 // intParam parses an integer query parameter within [min, max]; empty means def.

@@ -9,9 +9,9 @@ import (
 	"io"
 	"net/http"
 	"strconv"
-	"strings"
 
 	"infernal/pkg/auth"
+	"infernal/pkg/post"
 	"infernal/pkg/store"
 )
 
@@ -58,12 +58,16 @@ func respondJSON(w http.ResponseWriter, status int, v any) {
 }
 
 // respondError maps an error to its status in one place and answers
-// {"error": message}. Unexpected errors are logged and answered without detail.
+// {"error": message}, the message written here from the facts the error
+// carries, never cut out of its text. Unexpected errors are logged and
+// answered without detail.
 func (s *Server) respondError(w http.ResponseWriter, r *http.Request, err error) {
 	status, msg := http.StatusInternalServerError, "internal error"
 	var apiErr *Error
 	var throttled *auth.ThrottledError
 	var tooBig *http.MaxBytesError
+	var stateErr *post.StateError
+	var lengthErr *post.LengthError
 	switch {
 	case errors.As(err, &apiErr):
 		status, msg = apiErr.Status, apiErr.Message
@@ -76,13 +80,17 @@ func (s *Server) respondError(w http.ResponseWriter, r *http.Request, err error)
 		status, msg = http.StatusUnauthorized, auth.ErrInvalidCredentials.Error()
 	case errors.Is(err, auth.ErrUnauthenticated):
 		status, msg = http.StatusUnauthorized, "authentication required"
-		w.Header().Set("WWW-Authenticate", `Bearer realm="diaries666op"`)
+		w.Header().Set("WWW-Authenticate", `Bearer realm="`+adminName+`"`)
 	case errors.Is(err, store.ErrNotFound):
 		status, msg = http.StatusNotFound, "not found"
+	case errors.As(err, &stateErr):
+		status, msg = http.StatusConflict, fmt.Sprintf("it is %s, not %s", stateErr.Have, stateErr.Want)
+	case errors.As(err, &lengthErr):
+		status, msg = http.StatusUnprocessableEntity, fmt.Sprintf("the response is %d characters; it must be 1 to %d", lengthErr.Length, lengthErr.Max)
 	case errors.Is(err, store.ErrConflict):
-		status, msg = http.StatusConflict, clientMessage(err, store.ErrConflict)
+		status, msg = http.StatusConflict, store.ErrConflict.Error()
 	case errors.Is(err, store.ErrInvalid):
-		status, msg = http.StatusUnprocessableEntity, clientMessage(err, store.ErrInvalid)
+		status, msg = http.StatusUnprocessableEntity, store.ErrInvalid.Error()
 	case errors.Is(err, errQueueDown), store.IsUnavailable(err), errors.Is(err, context.DeadlineExceeded):
 		status, msg = http.StatusServiceUnavailable, "a dependency is unavailable; try again shortly"
 	}
@@ -90,16 +98,6 @@ func (s *Server) respondError(w http.ResponseWriter, r *http.Request, err error)
 		s.log.ErrorContext(r.Context(), "request failed", "error", err, "status", status, "request_id", requestID(r.Context()))
 	}
 	respondJSON(w, status, map[string]string{"error": msg})
-}
-
-// clientMessage keeps what follows the sentinel in a wrapped store error: the
-// part written for people ("it is rejected, not pending").
-func clientMessage(err, sentinel error) string {
-	s, prefix := err.Error(), sentinel.Error()+": "
-	if i := strings.Index(s, prefix); i >= 0 {
-		return s[i+len(prefix):]
-	}
-	return sentinel.Error()
 }
 
 // decodeJSON reads one JSON value into v, refusing unknown fields, trailing

@@ -4,6 +4,8 @@ import (
 	"net/http"
 
 	"github.com/go-chi/chi/v5"
+
+	"infernal/pkg/post"
 )
 
 // routes lists every route of the web tier.
@@ -27,10 +29,10 @@ func (s *Server) routes(staticDir string, ops, metrics http.Handler) http.Handle
 			r.Use(s.requireAdmin)
 			r.Post("/auth/logout", s.handle(s.logout))
 			r.Route("/posts", func(r chi.Router) {
-				r.Get("/pending", s.handle(s.listPosts))
-				r.Get("/mentions", s.handle(s.listPosts))
-				r.Get("/profile", s.handle(s.listPosts))
-				r.Get("/targeted", s.handle(s.listPosts))
+				// One list per admin tab, in the domain's tab order.
+				for _, src := range post.Sources {
+					r.Get("/"+listPaths[src], s.handle(s.listPosts(src)))
+				}
 				r.Get("/stats", s.handle(s.adminStats))
 				r.Post("/profile/generate", s.handle(s.generateProfile))
 				r.Post("/targeted/generate", s.handle(s.generateTargeted))
@@ -54,8 +56,21 @@ func (s *Server) routes(staticDir string, ops, metrics http.Handler) http.Handle
 	return r
 }
 
-// OpsPath is where the queue dashboard is mounted.
-const OpsPath = "/diaries666op/queues"
+// adminName names the administrator's corner of the site: its path, its
+// session cookie and its authentication realm.
+const adminName = "diaries666op"
+
+// The admin's pages: the dashboard and its login page are client routes of
+// the frontend; the ops pages are served here behind the admin login.
+const (
+	// AdminPath is where every admin page lives.
+	AdminPath = "/" + adminName
+	// OpsPath is where the queue dashboard is mounted.
+	OpsPath = AdminPath + "/queues"
+	// adminLoginPath is the frontend's login page, where an ops page sends a
+	// browser that is not signed in.
+	adminLoginPath = AdminPath + "/login"
+)
 
 func apiNotFound(http.ResponseWriter, *http.Request) error {
 	return &Error{Status: http.StatusNotFound, Message: "no such API route"}

@@ -9,9 +9,50 @@ import (
 	"net/netip"
 	"time"
 
-	"infernal/pkg/auth"
+	"infernal/pkg/post"
 	"infernal/pkg/store"
 )
+
+// Store is what the web tier reads and changes in the database; *store.Store
+// is one. Its errors are the store's: ErrNotFound, and ErrConflict or
+// ErrInvalid carrying a *post.StateError or *post.LengthError.
+type Store interface {
+	// Ping checks that the database answers.
+	Ping(ctx context.Context) error
+	// Post returns one post by id.
+	Post(ctx context.Context, id int64) (post.Post, error)
+	// ListPending returns one page of the posts of a source awaiting review, and their total.
+	ListPending(ctx context.Context, source post.Source, sort post.Sort, page, pageSize int) ([]post.Post, int, error)
+	// Approve approves a post, with an edited response when edited is not nil.
+	Approve(ctx context.Context, id int64, edited *string) (post.Post, error)
+	// Reject rejects a post.
+	Reject(ctx context.Context, id int64) (post.Post, error)
+	// CreateProfileDraft makes a new profile post to be drafted.
+	CreateProfileDraft(ctx context.Context, platform, persona string) (int64, error)
+	// DeleteDraft removes a post still in drafting.
+	DeleteDraft(ctx context.Context, id int64) error
+	// AdminStats counts what the dashboard shows.
+	AdminStats(ctx context.Context) (store.AdminStats, error)
+	// HomeStats gathers the home page's figures as of now.
+	HomeStats(ctx context.Context, now time.Time) (store.HomeStats, error)
+	// MemorableQuotes returns up to n of the best posted responses.
+	MemorableQuotes(ctx context.Context, n int) ([]string, error)
+	// LatestPosted returns the most recently posted response.
+	LatestPosted(ctx context.Context) (post.Post, error)
+	// Logs returns a page of the public log and whether more follow.
+	Logs(ctx context.Context, offset, limit int) ([]store.Thread, bool, error)
+}
+
+// Auth signs the administrator in and out and checks tokens; *auth.Service
+// is one.
+type Auth interface {
+	// Login exchanges a name and password, from address, for a token.
+	Login(ctx context.Context, username, password, address string) (token string, expiresAt time.Time, err error)
+	// Logout revokes a token.
+	Logout(ctx context.Context, token string) error
+	// Authenticate checks that a token is live.
+	Authenticate(ctx context.Context, token string) error
+}
 
 // Queue is the work the web tier hands to the workers.
 type Queue interface {
@@ -27,8 +68,8 @@ type Queue interface {
 
 // Config holds the Server's dependencies and settings.
 type Config struct {
-	Store   *store.Store
-	Auth    *auth.Service
+	Store   Store
+	Auth    Auth
 	Queue   Queue
 	Log     *slog.Logger
 	Now     func() time.Time
@@ -37,7 +78,7 @@ type Config struct {
 	Platform string
 	// StaticDir holds the built frontend; empty or missing serves the API only.
 	StaticDir string
-	// Ops is mounted at /diaries666op/queues behind the admin login (asynqmon); may be nil.
+	// Ops is mounted at OpsPath behind the admin login (asynqmon); may be nil.
 	Ops http.Handler
 	// Metrics is served at /metrics behind the admin login; may be nil.
 	Metrics http.Handler
@@ -50,8 +91,8 @@ type Config struct {
 
 // Server answers every HTTP request of the web tier.
 type Server struct {
-	store        *store.Store
-	auth         *auth.Service
+	store        Store
+	auth         Auth
 	queue        Queue
 	log          *slog.Logger
 	now          func() time.Time

@@ -38,7 +38,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	http.SetCookie(w, &http.Cookie{
-		Name: sessionCookie, Value: token, Path: "/diaries666op", Expires: expires,
+		Name: sessionCookie, Value: token, Path: AdminPath, Expires: expires,
 		HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil,
 	})
 	respondJSON(w, http.StatusOK, loginResponse{Token: token, ExpiresAt: expires.UTC()})
@@ -50,7 +50,7 @@ func (s *Server) logout(w http.ResponseWriter, r *http.Request) error {
 	if err := s.auth.Logout(r.Context(), bearerToken(r)); err != nil {
 		return err
 	}
-	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: "", Path: "/diaries666op", MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteStrictMode})
+	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: "", Path: AdminPath, MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteStrictMode})
 	w.WriteHeader(http.StatusNoContent)
 	return nil
 }

@@ -41,7 +41,9 @@ func (s Source) Valid() bool {
 type Status string
 
 // The statuses: drafting → pending → approved → posted, or pending → rejected,
-// or approved → failed; a draft the writer cannot produce also ends failed.
+// or approved → failed; a draft the writer cannot produce also ends failed,
+// and a failed post may be approved again or rejected. Moves is the table of
+// every allowed change.
 const (
 	// StatusDrafting means the writer has not produced a response yet.
 	StatusDrafting Status = "drafting"

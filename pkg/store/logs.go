@@ -19,28 +19,34 @@ const (
 	ThreadBroadcast = "CONSCIOUSNESS_BROADCAST"
 )
 
-// Thread is one entry of the public log.
+// Thread is one entry of the public log; rows are read into it by name.
 type Thread struct {
-	ID              int64
-	Type            string
-	LatestTimestamp time.Time
-	Messages        []Message
+	ID              int64     `db:"id"`
+	Type            string    `db:"type"`
+	LatestTimestamp time.Time `db:"latest_timestamp"`
+	Messages        []Message `db:"-"`
 }
 
 // Message is one posted exchange: the mortal's post, if any, and the
-// persona's answer as it was posted.
+// persona's answer as it was posted; rows are read into it by name.
 type Message struct {
-	PostID           int64
-	OriginalPostID   string
-	OriginalPostText string
-	OriginalPostUser string
-	AuthorUsername   string
-	Response         string
-	Category         post.Category
-	Timestamp        time.Time
-	Temperature      float64
-	PresencePenalty  float64
-	FrequencyPenalty float64
+	PostID           int64         `db:"post_id"`
+	OriginalPostID   string        `db:"original_post_id"`
+	OriginalPostText string        `db:"original_post_text"`
+	OriginalPostUser string        `db:"original_post_user"`
+	AuthorUsername   string        `db:"author_username"`
+	Response         string        `db:"response"`
+	Category         post.Category `db:"category"`
+	Timestamp        time.Time     `db:"timestamp"`
+	Temperature      float64       `db:"temperature"`
+	PresencePenalty  float64       `db:"presence_penalty"`
+	FrequencyPenalty float64       `db:"frequency_penalty"`
+}
+
+// messageRow is a Message with the thread it belongs to.
+type messageRow struct {
+	ThreadID int64 `db:"thread_id"`
+	Message
 }
 
 // appendLog files a just-posted post in the public log: replies join the
@@ -79,11 +85,7 @@ func (s *Store) Logs(ctx context.Context, offset, limit int) ([]Thread, bool, er
 	if err != nil {
 		return nil, false, fmt.Errorf("store: logs: %w", err)
 	}
-	threads, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Thread, error) {
-		var t Thread
-		err := r.Scan(&t.ID, &t.Type, &t.LatestTimestamp)
-		return t, err
-	})
+	threads, err := pgx.CollectRows(rows, pgx.RowToStructByName[Thread])
 	if err != nil {
 		return nil, false, fmt.Errorf("store: logs: %w", err)
 	}
@@ -100,28 +102,21 @@ func (s *Store) Logs(ctx context.Context, offset, limit int) ([]Thread, bool, er
 		ids[i], index[t.ID] = t.ID, i
 	}
 	rows, err = s.pool.Query(ctx, `
-		SELECT m.thread_id, p.id, coalesce(p.original_post_id, ''), p.original_post_text, p.original_post_user,
-			p.author_username, p.proposed_response, p.category, m.timestamp,
+		SELECT m.thread_id, m.post_id, coalesce(p.original_post_id, '') AS original_post_id, p.original_post_text,
+			p.original_post_user, p.author_username, p.proposed_response AS response, p.category, m.timestamp,
 			p.temperature, p.presence_penalty, p.frequency_penalty
 		FROM log_messages m JOIN posts p ON p.id = m.post_id
 		WHERE m.thread_id = ANY($1) ORDER BY m.timestamp, m.id`, ids)
 	if err != nil {
 		return nil, false, fmt.Errorf("store: log messages: %w", err)
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var threadID int64
-		var m Message
-		if err := rows.Scan(&threadID, &m.PostID, &m.OriginalPostID, &m.OriginalPostText, &m.OriginalPostUser,
-			&m.AuthorUsername, &m.Response, &m.Category, &m.Timestamp,
-			&m.Temperature, &m.PresencePenalty, &m.FrequencyPenalty); err != nil {
-			return nil, false, fmt.Errorf("store: log messages: %w", err)
-		}
-		t := &threads[index[threadID]]
-		t.Messages = append(t.Messages, m)
-	}
-	if err := rows.Err(); err != nil {
+	messages, err := pgx.CollectRows(rows, pgx.RowToStructByName[messageRow])
+	if err != nil {
 		return nil, false, fmt.Errorf("store: log messages: %w", err)
+	}
+	for _, m := range messages {
+		t := &threads[index[m.ThreadID]]
+		t.Messages = append(t.Messages, m.Message)
 	}
 	return threads, hasMore, nil
 }

@@ -11,53 +11,141 @@ import (
 	"infernal/pkg/post"
 )
 
-// postColumns lists the columns scanPost reads, in order.
-const postColumns = `id, platform, source, status, coalesce(original_post_id, ''), coalesce(conversation_id, ''),
+// postColumns are the columns of postRow, selected or returned by name.
+const postColumns = `id, platform, source, status, original_post_id, conversation_id,
 	original_post_text, original_post_user, author_username, author_profile_image, media_url, created_at,
 	category, likes_count, retweets_count, replies_count, proposed_response,
 	temperature, presence_penalty, frequency_penalty,
-	approved_at, rejected_at, send_started_at, posted_at, coalesce(response_post_id, ''), error, updated_at`
+	approved_at, rejected_at, send_started_at, posted_at, response_post_id, error, updated_at`
 
-func scanPost(row pgx.Row) (post.Post, error) {
-	var p post.Post
-	err := row.Scan(&p.ID, &p.Platform, &p.Source, &p.Status, &p.OriginalPostID, &p.ConversationID,
-		&p.OriginalPostText, &p.OriginalPostUser, &p.AuthorUsername, &p.AuthorProfileImage, &p.MediaURL, &p.CreatedAt,
-		&p.Category, &p.Likes, &p.Retweets, &p.Replies, &p.ProposedResponse,
-		&p.Temperature, &p.PresencePenalty, &p.FrequencyPenalty,
-		&p.ApprovedAt, &p.RejectedAt, &p.SendStartedAt, &p.PostedAt, &p.ResponsePostID, &p.Error, &p.UpdatedAt)
-	return p, err
+// postRow is a posts row as read by name through postColumns. It stays
+// private to the store, so the domain's Post carries no storage tags and
+// the nullable columns are resolved here.
+type postRow struct {
+	ID                 int64         `db:"id"`
+	Platform           string        `db:"platform"`
+	Source             post.Source   `db:"source"`
+	Status             post.Status   `db:"status"`
+	OriginalPostID     *string       `db:"original_post_id"`
+	ConversationID     *string       `db:"conversation_id"`
+	OriginalPostText   string        `db:"original_post_text"`
+	OriginalPostUser   string        `db:"original_post_user"`
+	AuthorUsername     string        `db:"author_username"`
+	AuthorProfileImage string        `db:"author_profile_image"`
+	MediaURL           string        `db:"media_url"`
+	CreatedAt          time.Time     `db:"created_at"`
+	Category           post.Category `db:"category"`
+	Likes              int           `db:"likes_count"`
+	Retweets           int           `db:"retweets_count"`
+	Replies            int           `db:"replies_count"`
+	ProposedResponse   string        `db:"proposed_response"`
+	Temperature        float64       `db:"temperature"`
+	PresencePenalty    float64       `db:"presence_penalty"`
+	FrequencyPenalty   float64       `db:"frequency_penalty"`
+	ApprovedAt         *time.Time    `db:"approved_at"`
+	RejectedAt         *time.Time    `db:"rejected_at"`
+	SendStartedAt      *time.Time    `db:"send_started_at"`
+	PostedAt           *time.Time    `db:"posted_at"`
+	ResponsePostID     *string       `db:"response_post_id"`
+	Error              string        `db:"error"`
+	UpdatedAt          time.Time     `db:"updated_at"`
 }
 
-func collectPosts(rows pgx.Rows) ([]post.Post, error) {
-	defer rows.Close()
-	var out []post.Post
-	for rows.Next() {
-		p, err := scanPost(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, p)
+// post is the row as the domain sees it; a missing platform id is empty.
+func (r postRow) post() post.Post {
+	return post.Post{
+		ID: r.ID, Platform: r.Platform, Source: r.Source, Status: r.Status,
+		OriginalPostID: deref(r.OriginalPostID), ConversationID: deref(r.ConversationID),
+		OriginalPostText: r.OriginalPostText, OriginalPostUser: r.OriginalPostUser, AuthorUsername: r.AuthorUsername,
+		AuthorProfileImage: r.AuthorProfileImage, MediaURL: r.MediaURL, CreatedAt: r.CreatedAt,
+		Category: r.Category, Likes: r.Likes, Retweets: r.Retweets, Replies: r.Replies,
+		ProposedResponse: r.ProposedResponse,
+		Temperature:      r.Temperature, PresencePenalty: r.PresencePenalty, FrequencyPenalty: r.FrequencyPenalty,
+		ApprovedAt: r.ApprovedAt, RejectedAt: r.RejectedAt, SendStartedAt: r.SendStartedAt, PostedAt: r.PostedAt,
+		ResponsePostID: deref(r.ResponsePostID), Error: r.Error, UpdatedAt: r.UpdatedAt,
 	}
-	return out, rows.Err()
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+// querier runs a query on the pool or inside a transaction.
+type querier interface {
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+}
+
+// queryPost runs a query that yields at most one posts row of postColumns;
+// pgx.ErrNoRows when it yields none.
+func queryPost(ctx context.Context, q querier, sql string, args ...any) (post.Post, error) {
+	rows, err := q.Query(ctx, sql, args...)
+	if err != nil {
+		return post.Post{}, err
+	}
+	r, err := pgx.CollectExactlyOneRow(rows, pgx.RowToStructByName[postRow])
+	if err != nil {
+		return post.Post{}, err
+	}
+	return r.post(), nil
+}
+
+// queryPosts runs a query that yields posts rows of postColumns.
+func queryPosts(ctx context.Context, q querier, sql string, args ...any) ([]post.Post, error) {
+	rows, err := q.Query(ctx, sql, args...)
+	if err != nil {
+		return nil, err
+	}
+	rs, err := pgx.CollectRows(rows, pgx.RowToStructByName[postRow])
+	if err != nil {
+		return nil, err
+	}
+	out := make([]post.Post, len(rs))
+	for i, r := range rs {
+		out[i] = r.post()
+	}
+	return out, nil
+}
+
+// from lists, as the guard of an UPDATE (status = ANY($n)), the statuses the
+// domain lets a post move to status to from.
+func from(to post.Status) []string {
+	var out []string
+	for _, s := range post.From(to) {
+		out = append(out, string(s))
+	}
+	return out
+}
+
+// usual is the status a move to status to normally starts from, named when
+// a post is found elsewhere.
+func usual(to post.Status) post.Status {
+	return post.From(to)[0]
 }
 
 // UpsertFound records a post found on a platform, in status drafting. A post
 // seen before keeps its row and state; only its public metrics are refreshed.
-// created tells whether the row is new.
+// created tells whether the row is new. Until it is drafted it carries
+// post.DefaultLLMParameter, the one source of that value (the schema's
+// DEFAULT only backs it up).
 func (s *Store) UpsertFound(ctx context.Context, p post.Post) (id int64, created bool, err error) {
 	if p.OriginalPostID == "" || !p.Source.Valid() || p.Source == post.SourceProfile {
 		return 0, false, fmt.Errorf("store: upsert post: %w: a found post needs an id and a mortal source", ErrInvalid)
 	}
 	err = s.pool.QueryRow(ctx, `
 		INSERT INTO posts (platform, source, original_post_id, conversation_id, original_post_text, original_post_user,
-			author_username, author_profile_image, media_url, created_at, likes_count, retweets_count, replies_count)
-		VALUES ($1, $2, $3, nullif($4, ''), $5, $6, $7, $8, $9, $10, $11, $12, $13)
+			author_username, author_profile_image, media_url, created_at, likes_count, retweets_count, replies_count,
+			temperature, presence_penalty, frequency_penalty)
+		VALUES ($1, $2, $3, nullif($4, ''), $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14, $14)
 		ON CONFLICT (platform, original_post_id) DO UPDATE
 			SET likes_count = excluded.likes_count, retweets_count = excluded.retweets_count,
 			    replies_count = excluded.replies_count, updated_at = now()
 		RETURNING id, (xmax = 0)`,
 		p.Platform, p.Source, p.OriginalPostID, p.ConversationID, p.OriginalPostText, p.OriginalPostUser,
 		p.AuthorUsername, p.AuthorProfileImage, p.MediaURL, p.CreatedAt, p.Likes, p.Retweets, p.Replies,
+		post.DefaultLLMParameter,
 	).Scan(&id, &created)
 	if err != nil {
 		return 0, false, fmt.Errorf("store: upsert post: %w", err)
@@ -65,12 +153,13 @@ func (s *Store) UpsertFound(ctx context.Context, p post.Post) (id int64, created
 	return id, created, nil
 }
 
-// CreateProfileDraft makes a new profile post, in status drafting, to be written.
+// CreateProfileDraft makes a new profile post, in status drafting, to be
+// written; until then it carries post.DefaultLLMParameter.
 func (s *Store) CreateProfileDraft(ctx context.Context, platform, persona string) (int64, error) {
 	var id int64
 	err := s.pool.QueryRow(ctx, `
-		INSERT INTO posts (platform, source, original_post_user, author_username)
-		VALUES ($1, 'profile', $2, $2) RETURNING id`, platform, persona).Scan(&id)
+		INSERT INTO posts (platform, source, original_post_user, author_username, temperature, presence_penalty, frequency_penalty)
+		VALUES ($1, 'profile', $2, $2, $3, $3, $3) RETURNING id`, platform, persona, post.DefaultLLMParameter).Scan(&id)
 	if err != nil {
 		return 0, fmt.Errorf("store: create profile draft: %w", err)
 	}
@@ -79,7 +168,7 @@ func (s *Store) CreateProfileDraft(ctx context.Context, platform, persona string
 
 // Post returns one post by id.
 func (s *Store) Post(ctx context.Context, id int64) (post.Post, error) {
-	p, err := scanPost(s.pool.QueryRow(ctx, `SELECT `+postColumns+` FROM posts WHERE id = $1`, id))
+	p, err := queryPost(ctx, s.pool, `SELECT `+postColumns+` FROM posts WHERE id = $1`, id)
 	if err != nil {
 		return post.Post{}, notFound(err, fmt.Sprintf("post %d", id))
 	}
@@ -108,12 +197,8 @@ func (s *Store) ListPending(ctx context.Context, source post.Source, sort post.S
 	if err := s.pool.QueryRow(ctx, `SELECT count(*) FROM posts WHERE source = $1 AND status IN ('pending', 'failed')`, source).Scan(&total); err != nil {
 		return nil, 0, fmt.Errorf("store: count pending: %w", err)
 	}
-	rows, err := s.pool.Query(ctx, `SELECT `+postColumns+` FROM posts WHERE source = $1 AND status IN ('pending', 'failed')
+	posts, err := queryPosts(ctx, s.pool, `SELECT `+postColumns+` FROM posts WHERE source = $1 AND status IN ('pending', 'failed')
 		ORDER BY `+order+` LIMIT $2 OFFSET $3`, source, pageSize, (page-1)*pageSize)
-	if err != nil {
-		return nil, 0, fmt.Errorf("store: list pending: %w", err)
-	}
-	posts, err := collectPosts(rows)
 	if err != nil {
 		return nil, 0, fmt.Errorf("store: list pending: %w", err)
 	}
@@ -130,52 +215,54 @@ type Draft struct {
 }
 
 // SaveDraft stores a draft and makes the post pending. Only a post in
-// drafting takes a draft; any other gets ErrConflict, so a redelivered draft
-// task never overwrites what the administrator is reviewing.
+// drafting takes a draft; any other gets a *post.StateError (ErrConflict), so
+// a redelivered draft task never overwrites what the administrator is reviewing.
 func (s *Store) SaveDraft(ctx context.Context, id int64, d Draft) error {
 	tag, err := s.pool.Exec(ctx, `
 		UPDATE posts SET status = 'pending', proposed_response = $2, category = $3,
 			temperature = $4, presence_penalty = $5, frequency_penalty = $6,
 			draft_attempts = draft_attempts + 1, error = '', updated_at = now()
-		WHERE id = $1 AND status = 'drafting'`,
-		id, d.Response, d.Category, d.Temperature, d.PresencePenalty, d.FrequencyPenalty)
+		WHERE id = $1 AND status = ANY($7)`,
+		id, d.Response, d.Category, d.Temperature, d.PresencePenalty, d.FrequencyPenalty, from(post.StatusPending))
 	if err != nil {
 		return fmt.Errorf("store: save draft %d: %w", id, err)
 	}
 	if tag.RowsAffected() == 0 {
-		return s.stateError(ctx, id, "save draft", post.StatusDrafting)
+		return s.stateError(ctx, id, "save draft", usual(post.StatusPending))
 	}
 	return nil
 }
 
 // FailDraft marks a post that could not be drafted as failed, keeping why.
 func (s *Store) FailDraft(ctx context.Context, id int64, reason string) error {
-	return s.transition(ctx, id, "fail draft", `status = 'failed', error = $2`, post.StatusDrafting, reason)
+	return s.failFrom(ctx, id, "fail draft", post.StatusDrafting, reason)
 }
 
 // Approve moves a pending (or failed) post to approved, storing an edited
-// response first when edited is not nil. The response must be within the
-// platform's limit (ErrInvalid); a post in any other state gets ErrConflict.
+// response first when edited is not nil. The response must pass
+// post.CheckResponse (a *post.LengthError, ErrInvalid); a post in any other
+// state gets a *post.StateError (ErrConflict).
 func (s *Store) Approve(ctx context.Context, id int64, edited *string) (post.Post, error) {
 	var out post.Post
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
-		p, err := scanPost(tx.QueryRow(ctx, `SELECT `+postColumns+` FROM posts WHERE id = $1 FOR UPDATE`, id))
+		p, err := queryPost(ctx, tx, `SELECT `+postColumns+` FROM posts WHERE id = $1 FOR UPDATE`, id)
 		if err != nil {
 			return notFound(err, fmt.Sprintf("approve post %d", id))
 		}
-		if p.Status != post.StatusPending && p.Status != post.StatusFailed {
-			return fmt.Errorf("store: approve post %d: %w: it is %s, not pending", id, ErrConflict, p.Status)
+		if !post.CanMove(p.Status, post.StatusApproved) {
+			return fmt.Errorf("store: approve post %d: %w", id, &post.StateError{ID: id, Have: p.Status, Want: usual(post.StatusApproved)})
 		}
 		text := p.ProposedResponse
 		if edited != nil {
 			text = *edited
 		}
-		if n := post.WeightedLength(text); n == 0 || n > post.MaxLength {
-			return fmt.Errorf("store: approve post %d: %w: the response is %d characters; it must be 1 to %d", id, ErrInvalid, n, post.MaxLength)
+		if err := post.CheckResponse(text); err != nil {
+			return fmt.Errorf("store: approve post %d: %w", id, err)
 		}
-		out, err = scanPost(tx.QueryRow(ctx, `
+		// The row is locked, so the guard holds; it is kept so that no update skips the table.
+		out, err = queryPost(ctx, tx, `
 			UPDATE posts SET status = 'approved', proposed_response = $2, approved_at = now(), error = '', updated_at = now()
-			WHERE id = $1 RETURNING `+postColumns, id, text))
+			WHERE id = $1 AND status = ANY($3) RETURNING `+postColumns, id, text, from(post.StatusApproved))
 		if err != nil {
 			return fmt.Errorf("store: approve post %d: %w", id, err)
 		}
@@ -184,31 +271,33 @@ func (s *Store) Approve(ctx context.Context, id int64, edited *string) (post.Pos
 	return out, err
 }
 
-// Reject moves a pending (or failed) post to rejected; any other state gets ErrConflict.
+// Reject moves a pending (or failed) post to rejected; any other state gets
+// a *post.StateError (ErrConflict).
 func (s *Store) Reject(ctx context.Context, id int64) (post.Post, error) {
-	p, err := scanPost(s.pool.QueryRow(ctx, `
+	p, err := queryPost(ctx, s.pool, `
 		UPDATE posts SET status = 'rejected', rejected_at = now(), updated_at = now()
-		WHERE id = $1 AND status IN ('pending', 'failed') RETURNING `+postColumns, id))
+		WHERE id = $1 AND status = ANY($2) RETURNING `+postColumns, id, from(post.StatusRejected))
 	if err == nil {
 		return p, nil
 	}
 	if !errors.Is(err, pgx.ErrNoRows) {
 		return post.Post{}, fmt.Errorf("store: reject post %d: %w", id, err)
 	}
-	return post.Post{}, s.stateError(ctx, id, "reject post", post.StatusPending)
+	return post.Post{}, s.stateError(ctx, id, "reject post", usual(post.StatusRejected))
 }
 
 // BeginSend marks an approved post as being sent and returns it; started is
 // the earlier mark, non-nil when a previous attempt may already have posted.
-// A post that is not approved gets ErrConflict.
+// A post that is not approved gets a *post.StateError (ErrConflict).
 func (s *Store) BeginSend(ctx context.Context, id int64) (p post.Post, started *time.Time, err error) {
 	err = s.inTx(ctx, func(tx pgx.Tx) error {
-		p, err = scanPost(tx.QueryRow(ctx, `SELECT `+postColumns+` FROM posts WHERE id = $1 FOR UPDATE`, id))
+		p, err = queryPost(ctx, tx, `SELECT `+postColumns+` FROM posts WHERE id = $1 FOR UPDATE`, id)
 		if err != nil {
 			return notFound(err, fmt.Sprintf("begin send %d", id))
 		}
+		// Sending is no move of its own: it happens while the post stays approved.
 		if p.Status != post.StatusApproved {
-			return fmt.Errorf("store: begin send %d: %w: it is %s, not approved", id, ErrConflict, p.Status)
+			return fmt.Errorf("store: begin send %d: %w", id, &post.StateError{ID: id, Have: p.Status, Want: post.StatusApproved})
 		}
 		started = p.SendStartedAt
 		if _, err := tx.Exec(ctx, `UPDATE posts SET send_started_at = coalesce(send_started_at, now()), updated_at = now() WHERE id = $1`, id); err != nil {
@@ -223,9 +312,9 @@ func (s *Store) BeginSend(ctx context.Context, id int64) (p post.Post, started *
 // and appends the exchange to the public log in the same transaction.
 func (s *Store) MarkPosted(ctx context.Context, id int64, responseID string, postedAt time.Time) error {
 	return s.inTx(ctx, func(tx pgx.Tx) error {
-		p, err := scanPost(tx.QueryRow(ctx, `
+		p, err := queryPost(ctx, tx, `
 			UPDATE posts SET status = 'posted', response_post_id = $2, posted_at = $3, error = '', updated_at = now()
-			WHERE id = $1 AND status = 'approved' RETURNING `+postColumns, id, responseID, postedAt))
+			WHERE id = $1 AND status = ANY($4) RETURNING `+postColumns, id, responseID, postedAt, from(post.StatusPosted))
 		if errors.Is(err, pgx.ErrNoRows) {
 			return fmt.Errorf("store: mark posted %d: %w: not approved", id, ErrConflict)
 		}
@@ -238,7 +327,7 @@ func (s *Store) MarkPosted(ctx context.Context, id int64, responseID string, pos
 
 // FailSend marks an approved post as failed with the platform's message.
 func (s *Store) FailSend(ctx context.Context, id int64, reason string) error {
-	return s.transition(ctx, id, "fail send", `status = 'failed', error = $2`, post.StatusApproved, reason)
+	return s.failFrom(ctx, id, "fail send", post.StatusApproved, reason)
 }
 
 // NoteError keeps the latest transient error on a post without changing its state.
@@ -249,27 +338,32 @@ func (s *Store) NoteError(ctx context.Context, id int64, reason string) error {
 	return nil
 }
 
-// transition applies set to post id when it is in status from, else reports why not.
-func (s *Store) transition(ctx context.Context, id int64, what, set string, from post.Status, reason string) error {
-	tag, err := s.pool.Exec(ctx, `UPDATE posts SET `+set+`, updated_at = now() WHERE id = $1 AND status = $3`, id, reason, from)
+// failFrom moves post id from status was to failed, keeping reason, when
+// the post is in was and the domain allows the move; else it reports why not.
+func (s *Store) failFrom(ctx context.Context, id int64, what string, was post.Status, reason string) error {
+	if !post.CanMove(was, post.StatusFailed) {
+		return fmt.Errorf("store: %s %d: no move from %s to failed", what, id, was)
+	}
+	tag, err := s.pool.Exec(ctx, `UPDATE posts SET status = 'failed', error = $2, updated_at = now() WHERE id = $1 AND status = $3`,
+		id, reason, was)
 	if err != nil {
 		return fmt.Errorf("store: %s %d: %w", what, id, err)
 	}
 	if tag.RowsAffected() == 0 {
-		return s.stateError(ctx, id, what, from)
+		return s.stateError(ctx, id, what, was)
 	}
 	return nil
 }
 
 // stateError explains why an update guarded by status want touched nothing:
-// no such post, or a post in another state.
+// no such post (ErrNotFound), or a post in another state (*post.StateError).
 func (s *Store) stateError(ctx context.Context, id int64, what string, want post.Status) error {
-	var status string
-	err := s.pool.QueryRow(ctx, `SELECT status FROM posts WHERE id = $1`, id).Scan(&status)
+	var have post.Status
+	err := s.pool.QueryRow(ctx, `SELECT status FROM posts WHERE id = $1`, id).Scan(&have)
 	if err != nil {
 		return notFound(err, fmt.Sprintf("%s %d", what, id))
 	}
-	return fmt.Errorf("store: %s %d: %w: it is %s, not %s", what, id, ErrConflict, status, want)
+	return fmt.Errorf("store: %s %d: %w", what, id, &post.StateError{ID: id, Have: have, Want: want})
 }
 
 // IDsInStatus returns the ids of posts in status whose last change is older
@@ -329,7 +423,7 @@ func (s *Store) SetResponseMetrics(ctx context.Context, metrics map[int64]Metric
 // DeleteDraft removes a post still in drafting, when the work to draft it
 // could not even be queued; a post in any other state is kept (ErrConflict).
 func (s *Store) DeleteDraft(ctx context.Context, id int64) error {
-	tag, err := s.pool.Exec(ctx, `DELETE FROM posts WHERE id = $1 AND status = 'drafting'`, id)
+	tag, err := s.pool.Exec(ctx, `DELETE FROM posts WHERE id = $1 AND status = $2`, id, post.StatusDrafting)
 	if err != nil {
 		return fmt.Errorf("store: delete draft %d: %w", id, err)
 	}

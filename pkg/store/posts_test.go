@@ -270,3 +270,90 @@ func TestEngagementSnapshots(t *testing.T) {
 		t.Errorf("after deleting all: %+v %v", e, err)
 	}
 }
+
+// A refused change carries its facts: where the post stands and where it
+// should, or how long the response is.
+func TestTypedErrors(t *testing.T) {
+	s := storetest.New(t)
+	ctx := context.Background()
+	long := pending(t, s, "1", post.SourceMention, strings.Repeat("x", 281))
+	ok := pending(t, s, "2", post.SourceMention, "burn")
+	if _, err := s.Approve(ctx, ok, nil); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name      string
+		do        func() error
+		wantState *post.StateError
+		wantLen   int
+	}{
+		{name: "approve too long", do: func() error { _, err := s.Approve(ctx, long, nil); return err }, wantLen: 281},
+		{name: "approve twice", do: func() error { _, err := s.Approve(ctx, ok, nil); return err },
+			wantState: &post.StateError{ID: ok, Have: post.StatusApproved, Want: post.StatusPending}},
+		{name: "reject approved", do: func() error { _, err := s.Reject(ctx, ok); return err },
+			wantState: &post.StateError{ID: ok, Have: post.StatusApproved, Want: post.StatusPending}},
+		{name: "draft over a pending post", do: func() error { return s.SaveDraft(ctx, long, store.Draft{Response: "x"}) },
+			wantState: &post.StateError{ID: long, Have: post.StatusPending, Want: post.StatusDrafting}},
+		{name: "fail the draft of a pending post", do: func() error { return s.FailDraft(ctx, long, "no") },
+			wantState: &post.StateError{ID: long, Have: post.StatusPending, Want: post.StatusDrafting}},
+		{name: "fail the send of a pending post", do: func() error { return s.FailSend(ctx, long, "no") },
+			wantState: &post.StateError{ID: long, Have: post.StatusPending, Want: post.StatusApproved}},
+		{name: "send a pending post", do: func() error { _, _, err := s.BeginSend(ctx, long); return err },
+			wantState: &post.StateError{ID: long, Have: post.StatusPending, Want: post.StatusApproved}},
+		{name: "delete an approved post as a draft", do: func() error { return s.DeleteDraft(ctx, ok) },
+			wantState: &post.StateError{ID: ok, Have: post.StatusApproved, Want: post.StatusDrafting}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := tt.do()
+			var stateErr *post.StateError
+			var lengthErr *post.LengthError
+			switch {
+			case tt.wantState != nil:
+				if !errors.Is(err, store.ErrConflict) || !errors.As(err, &stateErr) || *stateErr != *tt.wantState {
+					t.Errorf("got %v, want ErrConflict carrying %+v", err, *tt.wantState)
+				}
+			default:
+				if !errors.Is(err, store.ErrInvalid) || !errors.As(err, &lengthErr) || lengthErr.Length != tt.wantLen || lengthErr.Max != post.MaxLength {
+					t.Errorf("got %v, want ErrInvalid carrying length %d", err, tt.wantLen)
+				}
+			}
+		})
+	}
+	if p, err := s.Post(ctx, long); err != nil || p.Status != post.StatusPending || p.Error != "" {
+		t.Errorf("refused changes must leave the post as it was: %+v %v", p, err)
+	}
+}
+
+// A post not drafted yet shows the domain's default sampling parameters.
+func TestNewPostsCarryTheDefaultParameters(t *testing.T) {
+	s := storetest.New(t)
+	ctx := context.Background()
+	foundID, _, err := s.UpsertFound(ctx, found("1", post.SourceMention))
+	if err != nil {
+		t.Fatal(err)
+	}
+	profileID, err := s.CreateProfileDraft(ctx, "sandbox", "devil")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		id   int64
+	}{
+		{name: "found", id: foundID},
+		{name: "profile", id: profileID},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := s.Post(ctx, tt.id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := post.DefaultLLMParameter
+			if p.Temperature != want || p.PresencePenalty != want || p.FrequencyPenalty != want {
+				t.Errorf("parameters %v %v %v, want %v", p.Temperature, p.PresencePenalty, p.FrequencyPenalty, want)
+			}
+		})
+	}
+}

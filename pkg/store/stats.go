@@ -180,8 +180,8 @@ func (s *Store) MemorableQuotes(ctx context.Context, n int) ([]string, error) {
 
 // LatestPosted returns the most recently posted response; ErrNotFound when none.
 func (s *Store) LatestPosted(ctx context.Context) (post.Post, error) {
-	p, err := scanPost(s.pool.QueryRow(ctx, `SELECT `+postColumns+` FROM posts WHERE status = 'posted'
-		ORDER BY posted_at DESC, id DESC LIMIT 1`))
+	p, err := queryPost(ctx, s.pool, `SELECT `+postColumns+` FROM posts WHERE status = 'posted'
+		ORDER BY posted_at DESC, id DESC LIMIT 1`)
 	if err != nil {
 		return post.Post{}, notFound(err, "latest posted")
 	}

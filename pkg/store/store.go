@@ -20,6 +20,8 @@ import (
 	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/pressly/goose/v3"
 	"github.com/pressly/goose/v3/lock"
+
+	"infernal/pkg/post"
 )
 
 // Sentinel errors; callers test them with errors.Is.
@@ -27,9 +29,11 @@ var (
 	// ErrNotFound means no row has the given key.
 	ErrNotFound = errors.New("not found")
 	// ErrConflict means the row is not in a state that allows the change.
-	ErrConflict = errors.New("conflict")
+	// It is the domain's post.ErrConflict, so a *post.StateError is one.
+	ErrConflict = post.ErrConflict
 	// ErrInvalid means the change would store content the domain forbids.
-	ErrInvalid = errors.New("invalid")
+	// It is the domain's post.ErrInvalid, so a *post.LengthError is one.
+	ErrInvalid = post.ErrInvalid
 )
 
 //go:embed migrations/*.sql

@@ -10,13 +10,13 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"os"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
+	"infernal/pkg/servertest"
 	"infernal/pkg/store"
 )
 
@@ -55,13 +55,11 @@ func NewEmptyDatabase(t testing.TB) string {
 	return newDatabase(t, serverURL(t), "template0")
 }
 
+// serverURL is TEST_DATABASE_URL; without it the test is skipped, or failed
+// under the test command (see servertest).
 func serverURL(t testing.TB) string {
 	t.Helper()
-	server := os.Getenv("TEST_DATABASE_URL")
-	if server == "" {
-		t.Fatal("storetest: TEST_DATABASE_URL is unset; run the tests with `make test`, which starts a private PostgreSQL")
-	}
-	return server
+	return servertest.URL(t, "TEST_DATABASE_URL", "PostgreSQL")
 }
 
 func newDatabase(t testing.TB, server, template string) string {

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"infernal/pkg/servertest"
 )
 
 // claimTTL bounds how long a crashed test run can keep a database claimed.
@@ -21,10 +23,7 @@ const claimTTL = 30 * time.Minute
 // RedisURL returns the URL of an empty Redis database reserved for t.
 func RedisURL(t testing.TB) string {
 	t.Helper()
-	server := os.Getenv("TEST_REDIS_URL")
-	if server == "" {
-		t.Fatal("taskstest: TEST_REDIS_URL is unset; run the tests with `make test`, which starts a private Redis")
-	}
+	server := servertest.URL(t, "TEST_REDIS_URL", "Redis")
 	opt, err := redis.ParseURL(server)
 	if err != nil {
 		t.Fatalf("taskstest: TEST_REDIS_URL: %v", err)

@@ -1,0 +1,298 @@
+package api_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"infernal/pkg/api"
+	"infernal/pkg/auth"
+	"infernal/pkg/post"
+	"infernal/pkg/store"
+)
+
+// These tests need no PostgreSQL and no Redis: the server runs on fakes that
+// record every call, so a refused request can be shown to reach nothing.
+
+// fakeToken is the one token fakeAuth takes for a live session.
+const fakeToken = "fake-admin-token"
+
+// errUnexpected answers any call a test did not arrange.
+var errUnexpected = errors.New("fake: unexpected call")
+
+// fakeStore records calls; ListPending and Logs answer an empty page, Approve
+// and Reject answer approveErr, and everything else errUnexpected.
+type fakeStore struct {
+	mu         sync.Mutex
+	calls      []string
+	approveErr error
+}
+
+func (f *fakeStore) record(format string, args ...any) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.calls = append(f.calls, fmt.Sprintf(format, args...))
+}
+
+func (f *fakeStore) Calls() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]string(nil), f.calls...)
+}
+
+func (f *fakeStore) Ping(context.Context) error { f.record("Ping"); return nil }
+func (f *fakeStore) Post(_ context.Context, id int64) (post.Post, error) {
+	f.record("Post %d", id)
+	return post.Post{}, errUnexpected
+}
+func (f *fakeStore) ListPending(_ context.Context, src post.Source, sort post.Sort, page, pageSize int) ([]post.Post, int, error) {
+	f.record("ListPending %s %s %d %d", src, sort, page, pageSize)
+	return nil, 0, nil
+}
+func (f *fakeStore) Approve(_ context.Context, id int64, edited *string) (post.Post, error) {
+	f.record("Approve %d", id)
+	return post.Post{}, f.approveErr
+}
+func (f *fakeStore) Reject(_ context.Context, id int64) (post.Post, error) {
+	f.record("Reject %d", id)
+	return post.Post{}, f.approveErr
+}
+func (f *fakeStore) CreateProfileDraft(context.Context, string, string) (int64, error) {
+	f.record("CreateProfileDraft")
+	return 0, errUnexpected
+}
+func (f *fakeStore) DeleteDraft(_ context.Context, id int64) error {
+	f.record("DeleteDraft %d", id)
+	return errUnexpected
+}
+func (f *fakeStore) AdminStats(context.Context) (store.AdminStats, error) {
+	f.record("AdminStats")
+	return store.AdminStats{}, errUnexpected
+}
+func (f *fakeStore) HomeStats(context.Context, time.Time) (store.HomeStats, error) {
+	f.record("HomeStats")
+	return store.HomeStats{}, errUnexpected
+}
+func (f *fakeStore) MemorableQuotes(context.Context, int) ([]string, error) {
+	f.record("MemorableQuotes")
+	return nil, errUnexpected
+}
+func (f *fakeStore) LatestPosted(context.Context) (post.Post, error) {
+	f.record("LatestPosted")
+	return post.Post{}, errUnexpected
+}
+func (f *fakeStore) Logs(_ context.Context, offset, limit int) ([]store.Thread, bool, error) {
+	f.record("Logs %d %d", offset, limit)
+	return nil, false, nil
+}
+
+// fakeAuth takes fakeToken and refuses every login.
+type fakeAuth struct{ store *fakeStore }
+
+func (a fakeAuth) Login(_ context.Context, username, _, _ string) (string, time.Time, error) {
+	a.store.record("Login %s", username)
+	return "", time.Time{}, auth.ErrInvalidCredentials
+}
+func (a fakeAuth) Logout(context.Context, string) error { a.store.record("Logout"); return nil }
+func (a fakeAuth) Authenticate(_ context.Context, token string) error {
+	if token != fakeToken {
+		return auth.ErrUnauthenticated
+	}
+	return nil
+}
+
+// fakeQueue records the work handed to it in the same list as the store.
+type fakeQueue struct{ store *fakeStore }
+
+func (q fakeQueue) EnqueueSend(_ context.Context, id int64) error {
+	q.store.record("EnqueueSend %d", id)
+	return nil
+}
+func (q fakeQueue) EnqueueDraft(_ context.Context, id int64) error {
+	q.store.record("EnqueueDraft %d", id)
+	return nil
+}
+func (q fakeQueue) EnqueuePeriodic(_ context.Context, typ string) error {
+	q.store.record("EnqueuePeriodic %s", typ)
+	return nil
+}
+func (q fakeQueue) Ping(context.Context) error { return nil }
+
+// fakeServer serves the API on fakes and returns the store that records calls.
+func fakeServer(t *testing.T) (*httptest.Server, *fakeStore) {
+	t.Helper()
+	st := &fakeStore{}
+	srv := httptest.NewServer(api.New(api.Config{
+		Store: st, Auth: fakeAuth{st}, Queue: fakeQueue{st},
+		Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Persona: "devil", Platform: "sandbox",
+	}))
+	t.Cleanup(srv.Close)
+	return srv, st
+}
+
+func send(t *testing.T, srv *httptest.Server, method, path, token, body string) (int, string) {
+	t.Helper()
+	var rd io.Reader
+	if body != "" {
+		rd = strings.NewReader(body)
+	}
+	req, err := http.NewRequest(method, srv.URL+path, rd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.StatusCode, string(b)
+}
+
+// Requests refused for their shape get a 4xx with a message, and reach
+// neither the store, nor the login check, nor the queue.
+func TestRefusedRequestsReachNothing(t *testing.T) {
+	srv, st := fakeServer(t)
+	tests := []struct {
+		name       string
+		method     string
+		path       string
+		token      string
+		body       string
+		wantStatus int
+		wantError  string
+	}{
+		{name: "login NUL in username", method: "POST", path: "/api/auth/login", body: `{"username":"ad\u0000min","password":"x"}`, wantStatus: 400, wantError: "NUL"},
+		{name: "login missing password", method: "POST", path: "/api/auth/login", body: `{"username":"admin"}`, wantStatus: 400, wantError: "username and password are required"},
+		{name: "login empty body", method: "POST", path: "/api/auth/login", wantStatus: 400, wantError: "request body must be a JSON object"},
+		{name: "login not json", method: "POST", path: "/api/auth/login", body: `username=admin`, wantStatus: 400, wantError: "malformed JSON"},
+		{name: "login array", method: "POST", path: "/api/auth/login", body: `[]`, wantStatus: 400, wantError: "request body must be a JSON object"},
+		{name: "login unknown field", method: "POST", path: "/api/auth/login", body: `{"username":"admin","password":"x","admin":true}`, wantStatus: 400, wantError: "unknown field"},
+		{name: "login wrong type", method: "POST", path: "/api/auth/login", body: `{"username":1,"password":"x"}`, wantStatus: 400, wantError: `field "username"`},
+		{name: "login trailing data", method: "POST", path: "/api/auth/login", body: `{"username":"admin","password":"x"} {}`, wantStatus: 400, wantError: "unexpected data"},
+		{name: "login too long", method: "POST", path: "/api/auth/login", body: `{"username":"` + strings.Repeat("a", 129) + `","password":"x"}`, wantStatus: 400, wantError: "too long"},
+		{name: "login oversized", method: "POST", path: "/api/auth/login", body: `{"username":"` + strings.Repeat("a", 70000) + `","password":"x"}`, wantStatus: 413, wantError: "larger than"},
+		{name: "list without token", method: "GET", path: "/api/posts/pending", wantStatus: 401, wantError: "authentication required"},
+		{name: "list with a bad token", method: "GET", path: "/api/posts/pending", token: "forged", wantStatus: 401, wantError: "authentication required"},
+		{name: "page zero", method: "GET", path: "/api/posts/pending?page=0", token: fakeToken, wantStatus: 400, wantError: "page must be an integer"},
+		{name: "page negative", method: "GET", path: "/api/posts/mentions?page=-1", token: fakeToken, wantStatus: 400, wantError: "page must be an integer"},
+		{name: "page word", method: "GET", path: "/api/posts/profile?page=two", token: fakeToken, wantStatus: 400, wantError: "page must be an integer"},
+		{name: "page huge", method: "GET", path: "/api/posts/targeted?page=99999999999999999999", token: fakeToken, wantStatus: 400, wantError: "page must be an integer"},
+		{name: "bad sort", method: "GET", path: "/api/posts/pending?sortBy=chaos", token: fakeToken, wantStatus: 400, wantError: "sortBy must be one of"},
+		{name: "unknown list", method: "GET", path: "/api/posts/everything", token: fakeToken, wantStatus: 404, wantError: "no such API route"},
+		{name: "approve without token", method: "POST", path: "/api/posts/1/approve", body: `{}`, wantStatus: 401, wantError: "authentication required"},
+		{name: "approve bad id", method: "POST", path: "/api/posts/abc/approve", token: fakeToken, body: `{}`, wantStatus: 400, wantError: "post id"},
+		{name: "approve zero id", method: "POST", path: "/api/posts/0/approve", token: fakeToken, body: `{}`, wantStatus: 400, wantError: "post id"},
+		{name: "approve huge id", method: "POST", path: "/api/posts/99999999999999999999/approve", token: fakeToken, body: `{}`, wantStatus: 400, wantError: "post id"},
+		{name: "approve bad json", method: "POST", path: "/api/posts/1/approve", token: fakeToken, body: `{"response":`, wantStatus: 400, wantError: "malformed JSON"},
+		{name: "approve unknown field", method: "POST", path: "/api/posts/1/approve", token: fakeToken, body: `{"text":"x"}`, wantStatus: 400, wantError: "unknown field"},
+		{name: "approve wrong type", method: "POST", path: "/api/posts/1/approve", token: fakeToken, body: `{"response":1}`, wantStatus: 400, wantError: `field "response"`},
+		{name: "approve NUL in edit", method: "POST", path: "/api/posts/1/approve", token: fakeToken, body: `{"response":"a\u0000b"}`, wantStatus: 400, wantError: "NUL"},
+		{name: "approve by GET", method: "GET", path: "/api/posts/1/approve", token: fakeToken, wantStatus: 405, wantError: "method not allowed"},
+		{name: "reject bad body", method: "POST", path: "/api/posts/1/reject", token: fakeToken, body: `nope`, wantStatus: 400, wantError: "malformed JSON"},
+		{name: "reject bad id", method: "POST", path: "/api/posts/-3/reject", token: fakeToken, wantStatus: 400, wantError: "post id"},
+		{name: "generate without token", method: "POST", path: "/api/posts/profile/generate", wantStatus: 401, wantError: "authentication required"},
+		{name: "logs negative offset", method: "GET", path: "/api/public/logs?offset=-15", wantStatus: 400, wantError: "offset must be an integer"},
+		{name: "logs garbage offset", method: "GET", path: "/api/public/logs?offset=abc", wantStatus: 400, wantError: "offset must be an integer"},
+		{name: "unknown API route", method: "GET", path: "/api/nothing/here", wantStatus: 404, wantError: "no such API route"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			before := len(st.Calls())
+			status, body := send(t, srv, tt.method, tt.path, tt.token, tt.body)
+			if status != tt.wantStatus {
+				t.Fatalf("got %d %s, want %d", status, body, tt.wantStatus)
+			}
+			if msg := errorOf(t, body); !strings.Contains(msg, tt.wantError) {
+				t.Errorf("error %q, want it to contain %q", msg, tt.wantError)
+			}
+			if calls := st.Calls()[before:]; len(calls) != 0 {
+				t.Errorf("a refused request reached %v", calls)
+			}
+		})
+	}
+}
+
+// Each admin tab's list asks the store for its own source, ten to a page,
+// and a well-formed login reaches the login check.
+func TestRequestsReachTheirCall(t *testing.T) {
+	srv, st := fakeServer(t)
+	tests := []struct {
+		name       string
+		method     string
+		path       string
+		token      string
+		body       string
+		wantStatus int
+		wantCall   string
+	}{
+		{name: "conversations", method: "GET", path: "/api/posts/pending", token: fakeToken, wantStatus: 200, wantCall: "ListPending conversation date 1 10"},
+		{name: "mentions by likes", method: "GET", path: "/api/posts/mentions?sortBy=likes&page=3", token: fakeToken, wantStatus: 200, wantCall: "ListPending mention likes 3 10"},
+		{name: "profile", method: "GET", path: "/api/posts/profile", token: fakeToken, wantStatus: 200, wantCall: "ListPending profile date 1 10"},
+		{name: "targeted", method: "GET", path: "/api/posts/targeted?sortBy=engagement", token: fakeToken, wantStatus: 200, wantCall: "ListPending targeted engagement 1 10"},
+		{name: "logs fifteen to a page", method: "GET", path: "/api/public/logs?offset=30", wantStatus: 200, wantCall: "Logs 30 15"},
+		{name: "login", method: "POST", path: "/api/auth/login", body: `{"username":"admin","password":"x"}`, wantStatus: 401, wantCall: "Login admin"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			before := len(st.Calls())
+			status, body := send(t, srv, tt.method, tt.path, tt.token, tt.body)
+			if status != tt.wantStatus {
+				t.Fatalf("got %d %s, want %d", status, body, tt.wantStatus)
+			}
+			if calls := st.Calls()[before:]; len(calls) != 1 || calls[0] != tt.wantCall {
+				t.Errorf("calls %v, want [%s]", calls, tt.wantCall)
+			}
+		})
+	}
+}
+
+// The store's refusals reach the client as their facts, written by the API.
+func TestStoreRefusals(t *testing.T) {
+	tests := []struct {
+		name       string
+		err        error
+		wantStatus int
+		wantError  string
+	}{
+		{name: "not pending", err: fmt.Errorf("store: approve post 7: %w", &post.StateError{ID: 7, Have: post.StatusApproved, Want: post.StatusPending}),
+			wantStatus: 409, wantError: "it is approved, not pending"},
+		{name: "rejected", err: fmt.Errorf("store: reject post 7: %w", &post.StateError{ID: 7, Have: post.StatusRejected, Want: post.StatusPending}),
+			wantStatus: 409, wantError: "it is rejected, not pending"},
+		{name: "too long", err: fmt.Errorf("store: approve post 7: %w", &post.LengthError{Length: 282, Max: post.MaxLength}),
+			wantStatus: 422, wantError: fmt.Sprintf("the response is 282 characters; it must be 1 to %d", post.MaxLength)},
+		{name: "empty", err: fmt.Errorf("store: approve post 7: %w", &post.LengthError{Length: 0, Max: post.MaxLength}),
+			wantStatus: 422, wantError: fmt.Sprintf("the response is 0 characters; it must be 1 to %d", post.MaxLength)},
+		{name: "not found", err: fmt.Errorf("store: approve post 7: %w", store.ErrNotFound), wantStatus: 404, wantError: "not found"},
+		{name: "bare conflict", err: fmt.Errorf("store: approve post 7: %w: details for the log", store.ErrConflict), wantStatus: 409, wantError: "conflict"},
+		{name: "bare invalid", err: fmt.Errorf("store: approve post 7: %w: details for the log", store.ErrInvalid), wantStatus: 422, wantError: "invalid"},
+		{name: "unexpected", err: errors.New("disk on fire"), wantStatus: 500, wantError: "internal error"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv, st := fakeServer(t)
+			st.approveErr = tt.err
+			status, body := send(t, srv, "POST", "/api/posts/7/approve", fakeToken, `{}`)
+			if status != tt.wantStatus || errorOf(t, body) != tt.wantError {
+				t.Errorf("got %d %s, want %d with error %q", status, body, tt.wantStatus, tt.wantError)
+			}
+			if strings.Contains(body, "store:") || strings.Contains(body, "details for the log") {
+				t.Errorf("the store's wording leaked: %s", body)
+			}
+		})
+	}
+}

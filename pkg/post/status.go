@@ -1,0 +1,110 @@
+package post
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+)
+
+// Sentinel errors of the domain; the store hands them on, and callers test
+// them with errors.Is.
+var (
+	// ErrConflict means a post is not in a status that allows the change.
+	ErrConflict = errors.New("conflict")
+	// ErrInvalid means the change would keep content the domain forbids.
+	ErrInvalid = errors.New("invalid")
+)
+
+// Statuses lists every status, in the order of a post's life.
+var Statuses = []Status{StatusDrafting, StatusPending, StatusApproved, StatusPosted, StatusRejected, StatusFailed}
+
+// Valid reports whether s is one of the known statuses.
+func (s Status) Valid() bool { return slices.Contains(Statuses, s) }
+
+// Move is one change of status a post may make.
+type Move struct {
+	From, To Status
+}
+
+// Moves is the table of every allowed change of status; nothing else may
+// happen to a post's status. Where a status can be reached from several,
+// the usual one comes first.
+func Moves() []Move {
+	return []Move{
+		// The writer produced a draft, or could not.
+		{From: StatusDrafting, To: StatusPending},
+		{From: StatusDrafting, To: StatusFailed},
+		// The administrator judges a draft, or a failed post kept in view to be fixed.
+		{From: StatusPending, To: StatusApproved},
+		{From: StatusFailed, To: StatusApproved},
+		{From: StatusPending, To: StatusRejected},
+		{From: StatusFailed, To: StatusRejected},
+		// The response went out, or the platform refused it for good.
+		{From: StatusApproved, To: StatusPosted},
+		{From: StatusApproved, To: StatusFailed},
+	}
+}
+
+// CanMove reports whether a post in status from may move to status to.
+func CanMove(from, to Status) bool {
+	return slices.Contains(Moves(), Move{From: from, To: to})
+}
+
+// From lists the statuses a post may move to status to from, the usual one
+// first; it is empty for a status nothing moves to (drafting, where every
+// post begins).
+func From(to Status) []Status {
+	var out []Status
+	for _, m := range Moves() {
+		if m.To == to {
+			out = append(out, m.From)
+		}
+	}
+	return out
+}
+
+// StateError refuses a change because the post is not in a status that
+// allows it. It is an ErrConflict.
+type StateError struct {
+	// ID is the post's id.
+	ID int64
+	// Have is the status the post is in.
+	Have Status
+	// Want is the status the change starts from (the usual one, when it is
+	// allowed from several).
+	Want Status
+}
+
+// Error says where the post stands and where it should.
+func (e *StateError) Error() string {
+	return fmt.Sprintf("%v: post %d is %s, not %s", ErrConflict, e.ID, e.Have, e.Want)
+}
+
+// Unwrap makes errors.Is(err, ErrConflict) hold.
+func (e *StateError) Unwrap() error { return ErrConflict }
+
+// LengthError refuses a response whose weighted length is not 1 to Max. It
+// is an ErrInvalid.
+type LengthError struct {
+	// Length is the response's weighted length.
+	Length int
+	// Max is the longest weighted length allowed.
+	Max int
+}
+
+// Error says how long the response is and how long it may be.
+func (e *LengthError) Error() string {
+	return fmt.Sprintf("%v: the response is %d characters; it must be 1 to %d", ErrInvalid, e.Length, e.Max)
+}
+
+// Unwrap makes errors.Is(err, ErrInvalid) hold.
+func (e *LengthError) Unwrap() error { return ErrInvalid }
+
+// CheckResponse returns a *LengthError unless the weighted length of a
+// response about to be posted is 1 to MaxLength.
+func CheckResponse(text string) error {
+	if n := WeightedLength(text); n == 0 || n > MaxLength {
+		return &LengthError{Length: n, Max: MaxLength}
+	}
+	return nil
+}

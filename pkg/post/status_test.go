@@ -1,0 +1,152 @@
+package post
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestCanMove(t *testing.T) {
+	tests := []struct {
+		name     string
+		from, to Status
+		want     bool
+	}{
+		{name: "draft written", from: StatusDrafting, to: StatusPending, want: true},
+		{name: "draft refused", from: StatusDrafting, to: StatusFailed, want: true},
+		{name: "approve", from: StatusPending, to: StatusApproved, want: true},
+		{name: "approve a failed post again", from: StatusFailed, to: StatusApproved, want: true},
+		{name: "reject", from: StatusPending, to: StatusRejected, want: true},
+		{name: "reject a failed post", from: StatusFailed, to: StatusRejected, want: true},
+		{name: "posted", from: StatusApproved, to: StatusPosted, want: true},
+		{name: "send failed", from: StatusApproved, to: StatusFailed, want: true},
+		{name: "approve a draft not written", from: StatusDrafting, to: StatusApproved},
+		{name: "post without approval", from: StatusPending, to: StatusPosted},
+		{name: "approve twice", from: StatusApproved, to: StatusApproved},
+		{name: "reject after approval", from: StatusApproved, to: StatusRejected},
+		{name: "reject twice", from: StatusRejected, to: StatusRejected},
+		{name: "revive a rejected post", from: StatusRejected, to: StatusApproved},
+		{name: "unpost", from: StatusPosted, to: StatusFailed},
+		{name: "back to drafting", from: StatusFailed, to: StatusDrafting},
+		{name: "post a failed post directly", from: StatusFailed, to: StatusPosted},
+		{name: "unknown status", from: Status("limbo"), to: StatusPending},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := CanMove(tt.from, tt.to); got != tt.want {
+				t.Errorf("CanMove(%s, %s) = %v, want %v", tt.from, tt.to, got, tt.want)
+			}
+		})
+	}
+}
+
+// Every allowed move is named in TestCanMove: the table holds nothing more.
+func TestMovesAreExactlyTheListedOnes(t *testing.T) {
+	allowed := 0
+	for _, from := range Statuses {
+		for _, to := range Statuses {
+			if CanMove(from, to) {
+				allowed++
+			}
+		}
+	}
+	if allowed != 8 || len(Moves()) != 8 {
+		t.Errorf("%d allowed pairs, %d moves in the table; want the 8 of TestCanMove", allowed, len(Moves()))
+	}
+	for _, m := range Moves() {
+		if !m.From.Valid() || !m.To.Valid() || m.From == m.To {
+			t.Errorf("move %s → %s is not between two known statuses", m.From, m.To)
+		}
+	}
+}
+
+func TestFrom(t *testing.T) {
+	tests := []struct {
+		name string
+		to   Status
+		want []Status
+	}{
+		{name: "drafting is only a beginning", to: StatusDrafting, want: nil},
+		{name: "pending", to: StatusPending, want: []Status{StatusDrafting}},
+		{name: "approved, usually from pending", to: StatusApproved, want: []Status{StatusPending, StatusFailed}},
+		{name: "rejected, usually from pending", to: StatusRejected, want: []Status{StatusPending, StatusFailed}},
+		{name: "posted", to: StatusPosted, want: []Status{StatusApproved}},
+		{name: "failed", to: StatusFailed, want: []Status{StatusDrafting, StatusApproved}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := From(tt.to); !slices.Equal(got, tt.want) {
+				t.Errorf("From(%s) = %v, want %v", tt.to, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestStatusValid(t *testing.T) {
+	tests := []struct {
+		name   string
+		status Status
+		want   bool
+	}{
+		{name: "drafting", status: StatusDrafting, want: true},
+		{name: "failed", status: StatusFailed, want: true},
+		{name: "empty", status: "", want: false},
+		{name: "unknown", status: "limbo", want: false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.status.Valid(); got != tt.want {
+				t.Errorf("Status(%q).Valid() = %v, want %v", tt.status, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestCheckResponse(t *testing.T) {
+	tests := []struct {
+		name       string
+		text       string
+		wantLength int // the length a refusal reports
+		wantOK     bool
+	}{
+		{name: "short", text: "burn, mortal", wantOK: true},
+		{name: "exactly the limit", text: strings.Repeat("x", MaxLength), wantOK: true},
+		{name: "empty", text: "", wantLength: 0},
+		{name: "one over", text: strings.Repeat("x", MaxLength+1), wantLength: MaxLength + 1},
+		{name: "emoji weigh two", text: strings.Repeat("🔥", 141), wantLength: 282},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := CheckResponse(tt.text)
+			if tt.wantOK {
+				if err != nil {
+					t.Fatalf("CheckResponse: %v, want nil", err)
+				}
+				return
+			}
+			var lengthErr *LengthError
+			if !errors.As(err, &lengthErr) || !errors.Is(err, ErrInvalid) {
+				t.Fatalf("CheckResponse: %v, want a *LengthError that is ErrInvalid", err)
+			}
+			if lengthErr.Length != tt.wantLength || lengthErr.Max != MaxLength {
+				t.Errorf("LengthError = %+v, want length %d of at most %d", lengthErr, tt.wantLength, MaxLength)
+			}
+		})
+	}
+}
+
+func TestStateError(t *testing.T) {
+	err := fmt.Errorf("store: approve post 7: %w", &StateError{ID: 7, Have: StatusApproved, Want: StatusPending})
+	var stateErr *StateError
+	if !errors.Is(err, ErrConflict) || errors.Is(err, ErrInvalid) || !errors.As(err, &stateErr) {
+		t.Fatalf("%v must be an ErrConflict carrying a *StateError", err)
+	}
+	if stateErr.ID != 7 || stateErr.Have != StatusApproved || stateErr.Want != StatusPending {
+		t.Errorf("StateError = %+v", stateErr)
+	}
+	if want := "store: approve post 7: conflict: post 7 is approved, not pending"; err.Error() != want {
+		t.Errorf("Error() = %q, want %q", err.Error(), want)
+	}
+}
