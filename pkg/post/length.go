@@ -15,24 +15,19 @@ import (
 const MaxLength = 280
 
 // The weighting of twitter-text's configuration v3, in hundredths of a
-// character: a code point in one of weightRanges weighs 100, any other
-// defaultWeight, an emoji sequence defaultWeight and a link urlWeight.
+// character: a code point weighs runeWeight, an emoji sequence
+// defaultWeight and a link urlWeight.
 const (
 	weightScale   = 100
 	defaultWeight = 200
 	urlWeight     = 23 * weightScale
 )
 
-// weightRanges are v3's ranges of code points that weigh one character:
-// Latin to Georgian, and the spaces, dashes, quotes and primes of General
-// Punctuation.
-var weightRanges = [...][2]rune{{0, 4351}, {8192, 8205}, {8208, 8223}, {8242, 8247}}
-
 // WeightedLength is a text's length as the platform counts it: twitter-text
 // 3.1.0's parseTweet with configuration v3, which the frontend's counter
 // runs. The text is NFC-normalised; a link, as twitter-text extracts links,
 // counts 23; an emoji sequence twemoji-parser recognises counts 2; any other
-// code point counts 1 in weightRanges and 2 outside them.
+// code point counts 1 in v3's ranges (see runeWeight) and 2 outside them.
 func WeightedLength(text string) int {
 	n, _ := parse(text)
 	return n
@@ -81,15 +76,19 @@ func parse(text string) (length int, valid bool) {
 			i += size
 		}
 	}
+	// twitter-text checks each character it steps on; none of these can be
+	// inside a link or an emoji, so checking the whole text is the same.
 	valid = !strings.ContainsAny(s, "\uFFFE\uFEFF\uFFFF")
 	return weight / weightScale, valid
 }
 
+// runeWeight is v3's weight of a code point: one character in its ranges
+// 0–4351 (Latin to Georgian), 8192–8205, 8208–8223 and 8242–8247 (the
+// spaces, dashes, quotes and primes of General Punctuation), two elsewhere.
 func runeWeight(r rune) int {
-	for _, rg := range weightRanges {
-		if rg[0] <= r && r <= rg[1] {
-			return weightScale
-		}
+	switch {
+	case r <= 4351, 8192 <= r && r <= 8205, 8208 <= r && r <= 8223, 8242 <= r && r <= 8247:
+		return weightScale
 	}
 	return defaultWeight
 }
@@ -304,7 +303,7 @@ func urlPattern(preceding string) string {
 	query := `(?:\?` + urlQueryChars + `*` + urlQueryEnding + `)`
 	tail := port + `?` + path("path0") + `?` + query + `?`
 	tailLA := `(?:` + port + path("path1") + `?` + query + `?|` + path("path2") + query + `?|` + query + `|` + tldEnd + `)`
-	return `(?i)(?P<before>` + preceding + `)(?P<url>(?P<protocol>https?://)?(?P<domain>` + validSubdomain + `*` + validDomainName +
+	return `(?i)(?P<before>` + preceding + `)(?P<url>(?P<protocol>https?://)?(?P<labels>` + validSubdomain + `*` + validDomainName +
 		`)(?:(?P<tld>` + validTLD + `)` + tailLA + `|(?P<puny>` + validPunycode + `)` + tail + `))`
 }
 
@@ -365,7 +364,7 @@ func extractLinks(s string) []link {
 // pattern found searching from pos and spanning m[start:end], and returns
 // the links it yields.
 func checkLink(m string, re *regexp.Regexp, match []int, pos, start, end int) []link {
-	domainStart, _ := group(re, match, pos, "domain")
+	domainStart, _ := group(re, match, pos, "labels")
 	_, domainEnd := group(re, match, pos, "tld")
 	if domainEnd < 0 {
 		_, domainEnd = group(re, match, pos, "puny")
