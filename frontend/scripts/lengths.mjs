@@ -48,10 +48,32 @@ const edgeCases = [
   '#⃣ #️⃣ 1⃣ 1️⃣ 🔟 *️⃣ 🇫🇷🇩🇪 🇺 🇿🇿 🏴󠁧󠁢󠁳󠁣󠁴󠁿 🏳️‍🌈 🏴‍☠️ 👁‍🗨 👁️‍🗨️',
   '❤️‍🔥 😮‍💨 🐈‍⬛ 🧑‍💻 🫠 🫶🏽 👩🏽‍🤝‍👩🏻 🧔‍♀️ \ufe0f\ufe0f \ufe0e',
   'see foo.com.ドメイン.jp/path here, foo.com.𝒜𝒜.jp/p and foo.com.🔥.jp/p',
+  'split surrogates: 😈.example.com 🇷.xn--p1ai.xn--p1ai @uk😈.みんなfoo.co.uk/x 𝒜-b.com',
   '😈https://example.com😈 🔥example.com 1⃣example.com ©️example.com',
   'e\u0301 A\u030a Ω \u212b \u2126 ﬁ ｆｕｌｌ',
 ];
 edgeCases.forEach((t) => texts.add(t));
+
+// And random mixes of those fragments, from a fixed seed so that the file
+// only changes when twitter-text does.
+const fragments = [
+  'http://', 'https://', 'HTTPS://', 't.co/abc', 'www.', 'example', 'foo', 'b1', 'xn--', 'xn--p1ai', '.', '.', '.',
+  'com', 'co.uk/', 'jp', 'COM', '.рф', 'пример', '.みんな', '日本', 'پاکستان', 'ſ', 'é', 'ß', '/', 'path', '?', 'q=1',
+  '&', '#', '(', ')', ':', '8080', '@', '$', '-', '_', '~', '!', ',', "'", '"', ' ', ' ', ' ', '\n',
+  '🔥', '😈', '❤', '☺', '✌', '🕴', '\ufe0f', '\ufe0e', '\u200d', '🏽', '👨', '👩', '🇫', '🇷', '1', '*', '\u20e3',
+  '©', '™', '🏴', '\u{E0067}', '\u{E007F}', '\u202a', '\u2066', '\ufeff', '\uffff', '—', '𝒜', '。', 'ｆ',
+  'e\u0301', '\u3000', 'community', 'ΕΛ',
+];
+let seed = 666;
+const random = (n) => {
+  seed = (seed * 1103515245 + 12345) % 2147483648;
+  return seed % n;
+};
+for (let i = 0; i < 300; i++) {
+  let text = '';
+  for (let j = 1 + random(25); j > 0; j--) text += fragments[random(fragments.length)];
+  texts.add(text);
+}
 
 const out = [...texts].map((text) => {
   const { weightedLength, valid } = twitterText.parseTweet(text);

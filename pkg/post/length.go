@@ -2,6 +2,7 @@ package post
 
 import (
 	"fmt"
+	"iter"
 	"regexp"
 	"regexp/syntax"
 	"sort"
@@ -259,9 +260,8 @@ type link struct {
 	start, units int
 }
 
-// linkMatcher holds twitter-text's URL patterns. ſ (U+017F) is matched as ƀ
-// (U+0180): Go folds it to s under (?i), JavaScript does not, and the two
-// belong to the same classes otherwise.
+// linkMatcher holds twitter-text's URL patterns, which are matched against
+// matchText's copy of the text.
 type linkMatcher struct {
 	first, rest, asciiDomain, tco *regexp.Regexp
 }
@@ -341,8 +341,7 @@ func extractLinks(s string) []link {
 	if !strings.Contains(s, ".") {
 		return nil
 	}
-	// Same lengths in bytes, so offsets into m are offsets into s.
-	m := strings.ReplaceAll(s, "ſ", "ƀ")
+	m := matchText(s)
 	var out []link
 	re := linkRE.first
 	for pos := 0; pos < len(m); re = linkRE.rest {
@@ -354,16 +353,16 @@ func extractLinks(s string) []link {
 		if la, _ := group(re, match, pos, "la"); la >= 0 {
 			end = la
 		}
-		out = append(out, checkLink(m, re, match, pos, start, end)...)
+		out = append(out, checkLink(s, m, re, match, pos, start, end)...)
 		pos = end
 	}
 	return out
 }
 
 // checkLink applies extractUrlsWithIndices' checks to a match of the URL
-// pattern found searching from pos and spanning m[start:end], and returns
-// the links it yields.
-func checkLink(m string, re *regexp.Regexp, match []int, pos, start, end int) []link {
+// pattern in m, matchText(s), found searching from pos and spanning
+// m[start:end], and returns the links it yields.
+func checkLink(s, m string, re *regexp.Regexp, match []int, pos, start, end int) []link {
 	domainStart, _ := group(re, match, pos, "labels")
 	_, domainEnd := group(re, match, pos, "tld")
 	if domainEnd < 0 {
@@ -376,7 +375,7 @@ func checkLink(m string, re *regexp.Regexp, match []int, pos, start, end int) []
 	if protoStart >= 0 {
 		protocol = m[protoStart:protoEnd]
 	}
-	if !validIDN(domain) || len(protocol)+utf16LenString(url) > maxURLLength {
+	if !validIDN(domain, codeUnits(s, m, domainStart, domainEnd)) || len(protocol)+utf16LenString(url) > maxURLLength {
 		return nil
 	}
 	if protoStart >= 0 {
@@ -433,14 +432,15 @@ func pathMatched(re *regexp.Regexp, match []int) bool {
 	return false
 }
 
-// validIDN is twitter-text's idna.toAscii check: a domain starting xn--
-// must hold an ASCII domain, and every label, punycode-encoded as the
-// punycode package's toASCII does, must be 1 to 63 characters.
-func validIDN(domain string) bool {
+// validIDN is twitter-text's idna.toAscii check of a domain (as matched,
+// and as JavaScript sees it, units): a domain starting xn-- must hold an
+// ASCII domain, and every label, punycode-encoded as the punycode
+// package's toASCII does, must be 1 to 63 characters.
+func validIDN(domain string, units []rune) bool {
 	if strings.HasPrefix(domain, "xn--") && !linkRE.asciiDomain.MatchString(domain) {
 		return false
 	}
-	for _, label := range strings.Split(domain, ".") {
+	for label := range splitRunes(units, func(r rune) bool { return r == '.' }) {
 		if n := punycodeToASCIILen(label); n < 1 || n > 63 {
 			return false
 		}
@@ -448,14 +448,30 @@ func validIDN(domain string) bool {
 	return true
 }
 
+// splitRunes yields the parts of rs between the runes sep reports.
+func splitRunes(rs []rune, sep func(rune) bool) iter.Seq[[]rune] {
+	return func(yield func([]rune) bool) {
+		from := 0
+		for i, r := range rs {
+			if sep(r) {
+				if !yield(rs[from:i]) {
+					return
+				}
+				from = i + 1
+			}
+		}
+		yield(rs[from:])
+	}
+}
+
 // punycodeToASCIILen is the length of punycode.toASCII(label) (punycode.js
 // 1.4): the ideographic and full-width full stops separate labels too, and
 // a label with a character outside U+0020–U+007E becomes xn-- and its
 // RFC 3492 encoding.
-func punycodeToASCIILen(label string) int {
-	label = strings.NewReplacer("\u3002", ".", "\uFF0E", ".", "\uFF61", ".").Replace(label)
-	n := strings.Count(label, ".")
-	for _, part := range strings.Split(label, ".") {
+func punycodeToASCIILen(label []rune) int {
+	n := -1
+	for part := range splitRunes(label, func(r rune) bool { return r == '.' || r == 0x3002 || r == 0xFF0E || r == 0xFF61 }) {
+		n++ // the separator before it
 		ascii := true
 		for _, r := range part {
 			if r < 0x20 || r > 0x7E {
@@ -466,10 +482,71 @@ func punycodeToASCIILen(label string) int {
 		if ascii {
 			n += len(part)
 		} else {
-			n += len("xn--") + punycodeLen([]rune(part))
+			n += len("xn--") + punycodeLen(part)
 		}
 	}
 	return n
+}
+
+// JavaScript's regular expressions without the u flag see UTF-16 code
+// units, so twitter-text's URL pattern can split a character outside the
+// BMP: its high surrogate can be the character before a link and its low
+// one the start of the link's domain. matchText therefore writes each such
+// character as two placeholders, highUnit and lowUnit, two bytes each like
+// the four of the character, which the URL patterns treat as they treat
+// surrogates: any negated class takes them, no other class does. It also
+// writes ſ (U+017F) as ƀ (U+0180): Go's (?i) folds ſ to s, JavaScript's
+// does not, and the two belong to the same classes otherwise. Offsets into
+// the copy are offsets into the text.
+const (
+	highUnit = '\u0081'
+	lowUnit  = '\u0082'
+)
+
+func matchText(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case size == 4:
+			b.WriteRune(highUnit)
+			b.WriteRune(lowUnit)
+		case r == 'ſ':
+			b.WriteRune('ƀ')
+		default:
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
+}
+
+// codeUnits returns the text of s that m[from:to] stands for (m being
+// matchText(s)) as punycode.js's ucs2decode reads it: code points, with a
+// surrogate the range splits from its pair as a code point of its own.
+func codeUnits(s, m string, from, to int) []rune {
+	var out []rune
+	for i := from; i < to; {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case size == 4 && i+4 <= to:
+			out = append(out, r)
+			i += 4
+		case size == 4:
+			out = append(out, 0xD800+(r-0x10000)>>10)
+			i += 2
+		case strings.HasPrefix(m[i:], string(lowUnit)) && !utf8.RuneStart(s[i]):
+			// The low half of the character that starts two bytes back.
+			whole, _ := utf8.DecodeRuneInString(s[i-2:])
+			out = append(out, 0xDC00+(whole-0x10000)&0x3FF)
+			i += 2
+		default:
+			out = append(out, r)
+			i += size
+		}
+	}
+	return out
 }
 
 // punycodeLen is the length of the RFC 3492 encoding of input.
