@@ -1,7 +1,11 @@
 # Start private PostgreSQL and Redis servers from the local binaries.
 # Sourced by scripts/test.sh and scripts/dev.sh; defines functions only.
 #
-#   start_postgres DIR PORT   initialises DIR if empty, starts postgres on 127.0.0.1:PORT
+#   start_postgres DIR PORT [throwaway]
+#                             initialises DIR if empty, starts postgres on 127.0.0.1:PORT;
+#                             durable (fsync on) unless "throwaway", for test servers
+#                             whose data is deleted after the run: no fsync, no
+#                             synchronous commit (a crash can lose or corrupt their data)
 #   stop_postgres DIR
 #   start_redis DIR PORT      starts redis-server on 127.0.0.1:PORT, data kept in DIR
 #   stop_redis PORT [save|nosave]
@@ -47,7 +51,18 @@ free_port() {
 }
 
 start_postgres() {
-	local dir=$1 port=$2 bin
+	local dir=$1 port=$2 mode=${3:-durable} bin initdb_opts="" server_opts=""
+	case $mode in
+	durable) ;;
+	throwaway)
+		initdb_opts="--no-sync"
+		server_opts="-c fsync=off -c synchronous_commit=off"
+		;;
+	*)
+		echo "services: start_postgres: unknown mode $mode (durable or throwaway)" >&2
+		return 1
+		;;
+	esac
 	bin=$(pg_bin) || return 1
 	mkdir -p "$dir"
 	if [ "$(id -u)" = 0 ]; then
@@ -59,13 +74,13 @@ start_postgres() {
 		return 0
 	fi
 	if [ ! -f "$dir/PG_VERSION" ]; then
-		as_pg "$bin/initdb" -D "$dir" -U postgres --auth=trust -E UTF8 --locale=C.UTF-8 --no-sync >"$dir.initdb.log" 2>&1 || {
+		as_pg "$bin/initdb" -D "$dir" -U postgres --auth=trust -E UTF8 --locale=C.UTF-8 $initdb_opts >"$dir.initdb.log" 2>&1 || {
 			cat "$dir.initdb.log" >&2
 			return 1
 		}
 	fi
 	as_pg "$bin/pg_ctl" -D "$dir" -l "$dir/server.log" -w -t 60 \
-		-o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c max_connections=200" \
+		-o "-p $port -k $dir -c listen_addresses=127.0.0.1 $server_opts -c max_connections=200" \
 		start >/dev/null || {
 		cat "$dir/server.log" >&2
 		return 1

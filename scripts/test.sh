@@ -44,7 +44,7 @@ go vet ./...
 if [ -z "${TEST_DATABASE_URL:-}" ]; then
 	pg_dir="$tmp/pg"
 	port=$(free_port)
-	start_postgres "$pg_dir" "$port"
+	start_postgres "$pg_dir" "$port" throwaway
 	export TEST_DATABASE_URL="postgres://postgres@127.0.0.1:$port/postgres?sslmode=disable"
 	echo "== private PostgreSQL on port $port"
 fi

@@ -2,9 +2,16 @@ package post
 
 import (
 	"encoding/json"
+	"errors"
+	"io/fs"
 	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
 	"strings"
 	"testing"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // The wants below are twitter-text 3.1.0's parseTweet(text).weightedLength.
@@ -88,20 +95,19 @@ func TestWithinLimit(t *testing.T) {
 }
 
 // testdata/lengths.json holds every sandbox corpus post and offline writer
-// line with its weighted length as twitter-text 3.1.0 counts it (the
-// frontend's counter), so that the server and the card agree on real texts.
-// The one known difference: twitter-text's emoji data predates Emoji 13, so
-// it counts newer ZWJ sequences (❤️‍🔥, 😮‍💨, 🐈‍⬛) by their parts, where the
-// server, like X today, counts one emoji. The server may then count less,
-// never more, so whatever the card lets through the server accepts.
+// line, and the edge cases frontend/scripts/lengths.mjs lists, with its
+// weighted length as twitter-text 3.1.0 counts it (the frontend's counter),
+// so that the server and the card agree on real texts. The server follows
+// the same rule and data, so it never counts more than the card, nor less.
 func TestWeightedLengthMatchesTwitterText(t *testing.T) {
 	b, err := os.ReadFile("testdata/lengths.json")
 	if err != nil {
 		t.Fatal(err)
 	}
 	var cases []struct {
-		Text string `json:"text"`
-		Want int    `json:"want"`
+		Text  string `json:"text"`
+		Want  int    `json:"want"`
+		Valid bool   `json:"valid"`
 	}
 	if err := json.Unmarshal(b, &cases); err != nil {
 		t.Fatal(err)
@@ -109,18 +115,104 @@ func TestWeightedLengthMatchesTwitterText(t *testing.T) {
 	if len(cases) < 100 {
 		t.Fatalf("only %d cases", len(cases))
 	}
-	newerEmoji := 0
 	for _, c := range cases {
-		got := WeightedLength(c.Text)
-		switch {
-		case got == c.Want:
-		case got < c.Want && strings.ContainsRune(c.Text, zwj):
-			newerEmoji++
-		default:
+		if got := WeightedLength(c.Text); got != c.Want {
 			t.Errorf("WeightedLength(%q) = %d, twitter-text says %d", c.Text, got, c.Want)
 		}
+		if got := WithinLimit(c.Text); got != c.Valid {
+			t.Errorf("WithinLimit(%q) = %v, twitter-text says %v", c.Text, got, c.Valid)
+		}
 	}
-	if newerEmoji > len(cases)/50 {
-		t.Errorf("%d of %d texts differ by newer emoji; expected a handful", newerEmoji, len(cases))
+}
+
+// conformancePath is where the v3 cases of twitter-text's conformance suite
+// are kept: shared/twitter-text beside the repository's root, the directory
+// holding go.mod.
+func conformancePath(t *testing.T) string {
+	t.Helper()
+	dir, err := filepath.Abs(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return filepath.Join(dir, "..", "shared", "twitter-text", "weighted-length-v3.json")
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("no go.mod above the package")
+		}
+		dir = parent
+	}
+}
+
+func TestWeightedLengthConformance(t *testing.T) {
+	path := conformancePath(t)
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		t.Skipf("twitter-text's conformance cases are not at %s", path)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []struct {
+		Description    string `json:"description"`
+		Text           string `json:"text"`
+		WeightedLength int    `json:"weightedLength"`
+		Valid          bool   `json:"valid"`
+	}
+	if err := json.Unmarshal(b, &cases); err != nil {
+		t.Fatal(err)
+	}
+	if len(cases) == 0 {
+		t.Fatalf("no cases in %s", path)
+	}
+	for _, c := range cases {
+		t.Run(c.Description, func(t *testing.T) {
+			if got := WeightedLength(c.Text); got != c.WeightedLength {
+				t.Errorf("WeightedLength = %d, want %d", got, c.WeightedLength)
+			}
+			if got := WithinLimit(c.Text); got != c.Valid {
+				t.Errorf("WithinLimit = %v, want %v", got, c.Valid)
+			}
+		})
+	}
+}
+
+// TestExtractEmojiMatchesSearch checks the shortcut of extractEmoji, which
+// tries the pattern only where an emoji can start, against a plain search
+// of the text with the same pattern, on every fixture text.
+func TestExtractEmojiMatchesSearch(t *testing.T) {
+	b, err := os.ReadFile("testdata/lengths.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []struct {
+		Text string `json:"text"`
+	}
+	if err := json.Unmarshal(b, &cases); err != nil {
+		t.Fatal(err)
+	}
+	search := regexp.MustCompile(emojiPattern)
+	found := 0
+	for _, c := range cases {
+		s := norm.NFC.String(c.Text)
+		got := extractEmoji(s)
+		// Without U+FE0E the marked branches need no check, so a plain
+		// search is the reference.
+		if strings.ContainsRune(s, 0xFE0E) {
+			continue
+		}
+		var want [][2]int
+		for _, m := range search.FindAllStringIndex(s, -1) {
+			want = append(want, [2]int{m[0], m[1]})
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("extractEmoji(%q) = %v, a search finds %v", c.Text, got, want)
+		}
+		found += len(want)
+	}
+	if found < 50 {
+		t.Errorf("only %d emoji in the fixture", found)
 	}
 }

@@ -62,8 +62,9 @@ type Config struct {
 	// AccessToken and AccessSecret are the persona's user-context token.
 	AccessToken  string
 	AccessSecret string
-	// HTTPClient, when set, supplies the transport, timeout, redirect policy
-	// and cookie jar; requests are signed on top of its transport.
+	// HTTPClient, when set, supplies the transport, timeout and cookie jar;
+	// requests are signed on top of its transport. Its redirect policy is
+	// not used: the client never follows a redirect (see refuseRedirect).
 	HTTPClient *http.Client
 }
 
@@ -112,10 +113,30 @@ func New(cfg Config) (*Client, error) {
 	signed := oauth1.NewConfig(cfg.APIKey, cfg.APISecret).
 		Client(ctx, oauth1.NewToken(cfg.AccessToken, cfg.AccessSecret))
 	signed.Timeout = hc.Timeout
-	signed.CheckRedirect = hc.CheckRedirect
+	signed.CheckRedirect = refuseRedirect
 	signed.Jar = hc.Jar
 
 	return &Client{base: strings.TrimRight(base, "/"), http: signed}, nil
+}
+
+// refuseRedirect stops the client at a 3xx: following it would sign the
+// request again, with the persona's credentials, for wherever the answer
+// points. The 3xx itself becomes the error (see redirectError).
+func refuseRedirect(*http.Request, []*http.Request) error {
+	return http.ErrUseLastResponse
+}
+
+// redirectError is the refusal for a 3xx answer, naming where it pointed.
+func redirectError(resp *http.Response) *platform.Error {
+	where := "elsewhere"
+	if loc, err := resp.Location(); err == nil {
+		where = loc.Redacted()
+	}
+	return &platform.Error{
+		Status: resp.StatusCode,
+		Title:  http.StatusText(resp.StatusCode),
+		Detail: fmt.Sprintf("X answered %s %s with a redirect to %s; the client does not follow redirects (it would sign the request for another address)", resp.Request.Method, resp.Request.URL.Path, where),
+	}
 }
 
 // Name returns "x", the platform's name in stored rows.
@@ -427,6 +448,9 @@ func (c *Client) do(ctx context.Context, method, path string, q url.Values, body
 	}
 	defer resp.Body.Close()
 	data, readErr := io.ReadAll(io.LimitReader(resp.Body, maxBodyBytes+1))
+	if resp.StatusCode >= 300 && resp.StatusCode <= 399 {
+		return redirectError(resp)
+	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		return responseError(resp, data)
 	}

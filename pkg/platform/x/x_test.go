@@ -1053,3 +1053,51 @@ func TestNormalizeText(t *testing.T) {
 		})
 	}
 }
+
+// TestRedirectsAreRefused: a 3xx from X is an error naming where it
+// pointed, and the request is never repeated (signed) at that address,
+// whatever redirect policy the given HTTP client has.
+func TestRedirectsAreRefused(t *testing.T) {
+	var followed atomic.Int32
+	elsewhere := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		followed.Add(1)
+		writeJSON(w, http.StatusOK, `{"data":{"id":"9","text":"hi"}}`)
+	}))
+	t.Cleanup(elsewhere.Close)
+	tests := []struct {
+		name   string
+		status int
+		client *http.Client
+	}{
+		{name: "302, default client", status: http.StatusFound},
+		{name: "307 keeps the method and body", status: http.StatusTemporaryRedirect},
+		{name: "308, given client that follows", status: http.StatusPermanentRedirect, client: &http.Client{Timeout: 5 * time.Second}},
+		{name: "301", status: http.StatusMovedPermanently},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			followed.Store(0)
+			f := newFakeX(t, func(w http.ResponseWriter, r *http.Request) {
+				http.Redirect(w, r, elsewhere.URL+"/2/tweets", tt.status)
+			})
+			c, err := New(Config{BaseURL: f.srv.URL, APIKey: testKey, APISecret: testSecret, AccessToken: testToken, AccessSecret: testTokenSecret, HTTPClient: tt.client})
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = c.Publish(t.Context(), "hi", "")
+			pe := perr(t, err)
+			if pe.Status != tt.status || platform.Temporary(err) {
+				t.Errorf("error %+v, want a final refusal with status %d", pe, tt.status)
+			}
+			if !strings.Contains(pe.Detail, "redirect to "+elsewhere.URL+"/2/tweets") {
+				t.Errorf("detail %q does not name the redirect's target", pe.Detail)
+			}
+			if n := followed.Load(); n != 0 {
+				t.Errorf("the redirect was followed %d times", n)
+			}
+			if n := len(f.requests()); n != 1 {
+				t.Errorf("X got %d requests, want 1", n)
+			}
+		})
+	}
+}

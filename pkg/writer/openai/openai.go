@@ -7,6 +7,7 @@ package openai
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
 	_ "embed"
 	"encoding/json"
 	"errors"
@@ -14,6 +15,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"text/template"
 	"time"
@@ -226,6 +228,9 @@ type promptData struct {
 	MaxLength      int
 	Categories     []string
 	Now            string
+	// Fence is this request's random suffix of the tags the mortal's text
+	// and the earlier draft are quoted in, so that no text can close them.
+	Fence string
 }
 
 // messages renders the system and user messages for req.
@@ -241,12 +246,13 @@ func (w *Writer) messages(req writer.Request) ([]goopenai.ChatCompletionMessage,
 		Persona:        persona,
 		Kind:           req.Kind,
 		Author:         strings.TrimPrefix(req.Author, "@"),
-		PostText:       fenceText(req.PostText, "post"),
-		PreviousDraft:  fenceText(req.PreviousDraft, "draft"),
+		PostText:       strings.TrimSpace(req.PostText),
+		PreviousDraft:  strings.TrimSpace(req.PreviousDraft),
 		PreviousLength: req.PreviousLength,
 		MaxLength:      post.MaxLength,
 		Now:            w.cfg.Now().UTC().Format("Monday 2 January 2006, 15:04 MST"),
 	}
+	data.Fence = fence(data.PostText, data.PreviousDraft)
 	if data.PreviousDraft != "" && data.PreviousLength <= 0 {
 		data.PreviousLength = post.WeightedLength(req.PreviousDraft)
 	}
@@ -266,9 +272,16 @@ func (w *Writer) messages(req writer.Request) ([]goopenai.ChatCompletionMessage,
 	}, nil
 }
 
-// fenceText keeps a mortal's text from closing the tag it is quoted in.
-func fenceText(s, tag string) string {
-	return strings.ReplaceAll(strings.TrimSpace(s), "</"+tag+">", "</ "+tag+">")
+// fence returns a random suffix for the quoting tags (<post-…>, </post-…>)
+// that none of texts contains, so none can close or imitate them: a text
+// cannot guess the suffix, and the rare one that holds it gets another.
+func fence(texts ...string) string {
+	for {
+		f := rand.Text()
+		if !slices.ContainsFunc(texts, func(t string) bool { return strings.Contains(strings.ToUpper(t), f) }) {
+			return f
+		}
+	}
 }
 
 // isContentFilter reports whether an API error is the server's content
