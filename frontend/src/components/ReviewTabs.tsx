@@ -21,10 +21,11 @@ interface Props {
 export function ReviewTabs({ tab, onChange }: Props) {
   const refs = useRef<(HTMLButtonElement | null)[]>([]);
 
-  function onKeyDown(e: KeyboardEvent<HTMLButtonElement>) {
+  /** Keys move from the focused tab, which may be ahead of the selected one while its update renders. */
+  function onKeyDown(e: KeyboardEvent<HTMLButtonElement>, focused: number) {
     const keys: Record<string, number> = {
-      ArrowRight: (tab + 1) % TABS.length,
-      ArrowLeft: (tab + TABS.length - 1) % TABS.length,
+      ArrowRight: (focused + 1) % TABS.length,
+      ArrowLeft: (focused + TABS.length - 1) % TABS.length,
       Home: 0,
       End: TABS.length - 1,
     };
@@ -51,7 +52,7 @@ export function ReviewTabs({ tab, onChange }: Props) {
           tabIndex={tab === i ? 0 : -1}
           className="tab"
           onClick={() => onChange(i)}
-          onKeyDown={onKeyDown}
+          onKeyDown={(e) => onKeyDown(e, i)}
         >
           {label}
         </button>

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { startTransition, useCallback, useEffect, useOptimistic, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { logout } from '../api/admin';
 import { clearToken, statusOf } from '../api/client';
@@ -25,22 +25,33 @@ import {
   type DashboardState,
 } from '../lib/reviewQueues';
 
+/**
+ * The dashboard's tab, page and sort, kept in the URL so that a reload and the
+ * back button keep them. The router applies a navigation as a transition, so
+ * show() also sets the new view optimistically: the tab, page or sort chosen
+ * is shown at once, as a click or key press expects, not a render later.
+ */
+function useDashboardView() {
+  const [params, setParams] = useSearchParams();
+  const [view, setShownView] = useOptimistic(parseDashboard(params));
+  function show(next: DashboardState) {
+    startTransition(() => {
+      setShownView(next);
+      setParams(dashboardQuery(next));
+    });
+  }
+  return { view, show, setParams };
+}
+
 export default function AdminDashboard() {
   const navigate = useNavigate();
   const now = useNow();
-  // Tab, page and sort live in the URL, so a reload and the back button keep them.
-  const [params, setParams] = useSearchParams();
-  const view = parseDashboard(params);
+  const { view, show, setParams } = useDashboardView();
   const { tab, page, sort } = view;
 
   const list = useAdminPosts(view);
   const stats = useAdminStats();
   const posts = list.data?.posts ?? [];
-
-  /** Shows another tab, page or order: a new history entry. */
-  function show(next: DashboardState) {
-    setParams(dashboardQuery(next));
-  }
 
   const signOut = useCallback(() => {
     clearToken();
