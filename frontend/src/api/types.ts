@@ -42,6 +42,17 @@ export interface Post {
   error: string;
 }
 
+/** A successful login. */
+export interface LoginAnswer {
+  token: string;
+  expires_at: string;
+}
+
+/** The answer of a request the workers will carry out (202). */
+export interface Queued {
+  status: 'queued';
+}
+
 /** The featured latest posted response (GET /api/public/latest). */
 export interface LatestPost {
   id: number;

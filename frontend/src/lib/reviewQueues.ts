@@ -31,8 +31,6 @@ export const TABS = [
   },
 ] as const;
 
-export type TabId = (typeof TABS)[number]['id'];
-
 /** The index of the Profile Tweets tab, the one with the generate button. */
 export const PROFILE_TAB = TABS.findIndex((t) => t.id === 'profile');
 
