@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_DASHBOARD, PROFILE_TAB, TABS, dashboardQuery, parseDashboard, withSort, withTab } from './reviewQueues';
+import {
+  DEFAULT_DASHBOARD,
+  PROFILE_TAB,
+  TABS,
+  dashboardQuery,
+  parseDashboard,
+  sameDashboard,
+  withSort,
+  withTab,
+} from './reviewQueues';
 
 const parse = (query: string) => parseDashboard(new URLSearchParams(query));
 
@@ -56,6 +65,21 @@ describe('dashboardQuery', () => {
       }
     }
   });
+});
+
+describe('sameDashboard', () => {
+  const base = { tab: 1, page: 2, sort: 'likes' } as const;
+  const cases: { name: string; other: typeof DEFAULT_DASHBOARD; want: boolean }[] = [
+    { name: 'equal values', other: { tab: 1, page: 2, sort: 'likes' }, want: true },
+    { name: 'another tab', other: { tab: 0, page: 2, sort: 'likes' }, want: false },
+    { name: 'another page', other: { tab: 1, page: 1, sort: 'likes' }, want: false },
+    { name: 'another sort', other: { tab: 1, page: 2, sort: 'date' }, want: false },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      expect(sameDashboard(base, c.other)).toBe(c.want);
+    });
+  }
 });
 
 describe('withTab and withSort', () => {

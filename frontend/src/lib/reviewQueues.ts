@@ -98,6 +98,11 @@ export function dashboardQuery(state: DashboardState): URLSearchParams {
   return params;
 }
 
+/** Whether two states show the same list page. */
+export function sameDashboard(a: DashboardState, b: DashboardState): boolean {
+  return a.tab === b.tab && a.page === b.page && a.sort === b.sort;
+}
+
 /** A new tab starts on page 1 and keeps the sort; out-of-range indexes wrap (for the arrow keys). */
 export function withTab(state: DashboardState, tab: number): DashboardState {
   const n = TABS.length;

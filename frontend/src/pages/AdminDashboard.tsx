@@ -17,6 +17,7 @@ import { pageAfterRemoval } from '../lib/pagination';
 import {
   dashboardQuery,
   parseDashboard,
+  sameDashboard,
   PROFILE_TAB,
   SORT_OPTIONS,
   TABS,
@@ -34,19 +35,19 @@ import {
 function useDashboardView() {
   const [params, setParams] = useSearchParams();
   const [view, setShownView] = useOptimistic(parseDashboard(params));
-  function show(next: DashboardState) {
+  function show(next: DashboardState, { replace = false } = {}) {
     startTransition(() => {
       setShownView(next);
-      setParams(dashboardQuery(next));
+      setParams(dashboardQuery(next), { replace });
     });
   }
-  return { view, show, setParams };
+  return { view, show };
 }
 
 export default function AdminDashboard() {
   const navigate = useNavigate();
   const now = useNow();
-  const { view, show, setParams } = useDashboardView();
+  const { view, show } = useDashboardView();
   const { tab, page, sort } = view;
 
   const list = useAdminPosts(view);
@@ -59,19 +60,13 @@ export default function AdminDashboard() {
   }, [navigate]);
 
   const actions = useReviewActions(view, {
-    // Back one page when the page's only card left, if the admin is still on that list; the
-    // URL entry is replaced, so Back skips the emptied page.
+    // Back one page when the page's only card left. The answer may arrive after the admin
+    // moved on (the URL is the current view), so only the list it came from moves; the URL
+    // entry is replaced, so Back skips the emptied page.
     onRemoved: () => {
       const next = pageAfterRemoval(page, posts.length);
-      if (next === page) return;
-      setParams(
-        (current) => {
-          const shown = parseDashboard(current);
-          const same = shown.tab === tab && shown.page === page && shown.sort === sort;
-          return same ? dashboardQuery({ ...shown, page: next }) : current;
-        },
-        { replace: true },
-      );
+      const current = parseDashboard(new URLSearchParams(window.location.search));
+      if (next !== page && sameDashboard(current, view)) show({ ...view, page: next }, { replace: true });
     },
     onUnauthorized: signOut,
   });
