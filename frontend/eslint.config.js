@@ -15,6 +15,23 @@ export default defineConfig(
     languageOptions: { globals: globals.browser },
   },
   {
+    // Layering: pages use lib/ and api/, never the other way round.
+    files: ['src/lib/**/*.{ts,tsx}', 'src/api/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)pages(/|$)',
+              message: 'lib/ and api/ must not import from pages/: move what both need into lib/ (or api/).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['e2e/**/*.mjs', 'scripts/**/*.mjs', '*.config.{js,ts}'],
     languageOptions: { globals: globals.node },
   },

@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import { ADMIN_PREFIX } from './src/lib/constants.ts';
 
 // The Go web server (cmd/web) answers /api and the queue dashboard; in
 // development Vite serves the app and hands those paths to it.
@@ -10,7 +11,7 @@ export default defineConfig({
   server: {
     proxy: {
       '/api': backend,
-      '/diaries666op/queues': backend,
+      [`${ADMIN_PREFIX}/queues`]: backend,
     },
   },
   build: {

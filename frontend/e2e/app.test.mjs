@@ -63,6 +63,14 @@ async function expectPath(page, path) {
   await eventually(async () => assert.equal(pathOf(page), path));
 }
 
+function searchOf(page) {
+  return new URL(page.url()).search;
+}
+
+async function expectSelectedTab(page, name) {
+  await eventually(async () => assert.equal(await page.getByRole('tab', { name, exact: true }).getAttribute('aria-selected'), 'true'));
+}
+
 function postId(ref) {
   return Number(stack.db(`SELECT id FROM posts WHERE original_post_id = '${ref}'`));
 }
@@ -422,6 +430,62 @@ describe('admin', () => {
     await sort.selectOption('date');
     await expectText(page.getByTestId('page-status'), 'Page 1 of 2');
     await expectText(cards.first().getByTestId('original-text'), 'Pending mortal post 1: my coffee went cold again');
+  });
+
+  it('reload keeps the tab, page and sort; invalid values in the URL fall back to the defaults', async () => {
+    const cards = page.getByTestId('review-card');
+    const sort = page.getByLabel('Sort By');
+    await sort.selectOption('likes');
+    await page.getByRole('button', { name: 'Next', exact: true }).click();
+    await expectText(page.getByTestId('page-status'), 'Page 2 of 2');
+    assert.equal(searchOf(page), '?page=2&sort=likes');
+    await page.reload();
+    await expectText(page.getByTestId('page-status'), 'Page 2 of 2');
+    assert.equal(await sort.inputValue(), 'likes');
+    await expectSelectedTab(page, 'Pending Sins');
+    // By likes, drafts 2 and 1 (the least liked) are on page 2.
+    await expectCount(cards, 2);
+    await expectText(cards.first().getByTestId('original-text'), 'Pending mortal post 2: my coffee went cold again');
+
+    await page.getByRole('tab', { name: 'Mentions' }).click();
+    await expectCount(cards, 3);
+    assert.equal(searchOf(page), '?tab=mentions&sort=likes');
+    await page.reload();
+    await expectSelectedTab(page, 'Mentions');
+    await expectCount(cards, 3);
+    assert.equal(await sort.inputValue(), 'likes');
+
+    await page.goto('/diaries666op/dashboard?tab=hell&page=-1&sort=chaos');
+    await expectSelectedTab(page, 'Pending Sins');
+    await expectCount(cards, 10);
+    await expectText(page.getByTestId('page-status'), 'Page 1 of 2');
+    assert.equal(await sort.inputValue(), 'date');
+    await expectText(cards.first().getByTestId('original-text'), 'Pending mortal post 1: my coffee went cold again');
+  });
+
+  it('the back button restores the previous tab and page', async () => {
+    const cards = page.getByTestId('review-card');
+    await page.goto('/diaries666op/dashboard');
+    await expectCount(cards, 10);
+    await page.getByRole('button', { name: 'Next', exact: true }).click();
+    await expectText(page.getByTestId('page-status'), 'Page 2 of 2');
+    await page.getByRole('tab', { name: 'Profile Tweets' }).click();
+    await expectCount(cards, 2);
+    assert.equal(searchOf(page), '?tab=profile');
+
+    await page.goBack();
+    await expectSelectedTab(page, 'Pending Sins');
+    await expectText(page.getByTestId('page-status'), 'Page 2 of 2');
+    await expectCount(cards, 2);
+    await page.goForward();
+    await expectSelectedTab(page, 'Profile Tweets');
+    await page.getByRole('button', { name: 'Generate New Profile Tweet', exact: true }).waitFor();
+    await page.goBack();
+    await page.goBack();
+    await expectSelectedTab(page, 'Pending Sins');
+    await expectText(page.getByTestId('page-status'), 'Page 1 of 2');
+    await expectCount(cards, 10);
+    assert.equal(searchOf(page), '');
   });
 
   it('approve, with an edited response, and the last card of a page goes back one page', async () => {

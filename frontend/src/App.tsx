@@ -4,7 +4,7 @@ import { SWRConfig } from 'swr';
 import { swrConfig } from './api/swrConfig';
 import { PageFallback } from './components/PageFallback';
 import { RequireToken } from './components/RequireToken';
-import { ADMIN_DASHBOARD_PATH, ADMIN_LOGIN_PATH } from './lib/persona';
+import { ADMIN_DASHBOARD_PATH, ADMIN_LOGIN_PATH } from './lib/constants';
 import Home from './pages/Home';
 
 // Only the home page is in the first bundle; every other page loads on demand,

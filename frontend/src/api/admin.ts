@@ -1,13 +1,12 @@
 // The admin's actions. Reads go through the SWR hooks; these are the writes.
 import { send } from './client';
-import type { Post } from './types';
+import type { LoginAnswer, Post, Queued } from './types';
 
+/** The session token for the admin's credentials; throws on any failure. */
 export async function login(username: string, password: string): Promise<string> {
-  const res = await send<{ token?: unknown }>('/api/auth/login', { username, password });
-  if (!res || typeof res.token !== 'string' || res.token === '') {
-    throw new Error('no token in the answer');
-  }
-  return res.token;
+  const { token } = await send<LoginAnswer>('/api/auth/login', { username, password });
+  if (!token) throw new Error('no token in the answer');
+  return token;
 }
 
 export function logout(): Promise<null> {
@@ -24,11 +23,12 @@ export function rejectPost(id: number): Promise<Post> {
   return send<Post>(`/api/posts/${id}/reject`, {});
 }
 
-export function generateProfileTweet(): Promise<unknown> {
-  return send<unknown>('/api/posts/profile/generate');
+/** The drafted profile post (201), or the queued draft's id when the writer took longer (202). */
+export function generateProfileTweet(): Promise<Post | (Queued & { id: number })> {
+  return send<Post | (Queued & { id: number })>('/api/posts/profile/generate');
 }
 
 /** Defined by the API but, as the spec says, wired to no button. */
-export function generateTargetedScan(): Promise<unknown> {
-  return send<unknown>('/api/posts/targeted/generate');
+export function generateTargetedScan(): Promise<Queued> {
+  return send<Queued>('/api/posts/targeted/generate');
 }

@@ -1,98 +1,153 @@
-// Shapes of docs/api.md. Fields the server may leave out are optional, and
-// the pages default them (numbers to 0).
+// Shapes of docs/api.md (pkg/api/views.go): every field the server always
+// sends is required here. Where the spec has a page default what is missing
+// (the home figures to 0, the log samplings to 0.3, a thread without
+// messages), that page reads the answer through Lenient<T> instead.
 
 export type PostSource = 'conversation' | 'mention' | 'profile' | 'targeted';
 export type PostStatus = 'drafting' | 'pending' | 'approved' | 'posted' | 'rejected' | 'failed';
 
+/** A post as the admin lists, approve and reject answer it. */
 export interface Post {
   id: number;
-  source?: PostSource;
-  status?: PostStatus;
-  original_post_id?: string;
-  original_post_text?: string;
-  original_post_user?: string;
-  author_username?: string;
-  author_profile_image?: string;
-  created_at?: string;
-  category?: string;
-  media_url?: string;
-  likes_count?: number;
-  retweets_count?: number;
-  replies_count?: number;
-  engagement_score?: number;
-  age_seconds?: number;
-  proposed_response?: string;
-  is_mention?: boolean;
-  is_profile_tweet?: boolean;
-  temperature?: number;
-  presence_penalty?: number;
-  frequency_penalty?: number;
-  posted_at?: string | null;
-  response_post_id?: string;
-  error?: string;
+  source: PostSource;
+  status: PostStatus;
+  /** "" for a profile post. */
+  original_post_id: string;
+  original_post_text: string;
+  original_post_user: string;
+  /** Without the @. */
+  author_username: string;
+  /** May be "". */
+  author_profile_image: string;
+  created_at: string;
+  /** One of the seven sins, "" before drafting. */
+  category: string;
+  /** May be "". */
+  media_url: string;
+  likes_count: number;
+  retweets_count: number;
+  replies_count: number;
+  engagement_score: number;
+  age_seconds: number;
+  proposed_response: string;
+  is_mention: boolean;
+  is_profile_tweet: boolean;
+  temperature: number;
+  presence_penalty: number;
+  frequency_penalty: number;
+  /** RFC 3339 once posted. */
+  posted_at: string | null;
+  response_post_id: string;
+  /** The platform's or writer's message when failed, else "". */
+  error: string;
 }
 
+/** A successful login. */
+export interface LoginAnswer {
+  token: string;
+  expires_at: string;
+}
+
+/** The answer of a request the workers will carry out (202). */
+export interface Queued {
+  status: 'queued';
+}
+
+/** The featured latest posted response (GET /api/public/latest). */
+export interface LatestPost {
+  id: number;
+  proposed_response: string;
+  original_post_text: string;
+  original_post_user: string;
+  author_username: string;
+  category: string;
+  is_mention: boolean;
+  is_profile_tweet: boolean;
+  posted_at: string | null;
+}
+
+/** One page of an admin list. */
 export interface PostList {
   posts: Post[];
-  pagination: { page?: number; pageSize?: number; total?: number; totalPages?: number };
+  pagination: { page: number; pageSize: number; total: number; totalPages: number };
 }
 
 export interface AdminStats {
-  pending?: { count?: number };
-  posted?: { count?: number };
-  rejected?: { count?: number };
-  mentions?: { count?: number };
+  pending: { count: number };
+  posted: { count: number };
+  rejected: { count: number };
+  mentions: { count: number };
 }
 
-export interface CategoryCount {
+export interface PostedCategory {
   category: string;
-  count?: number;
-  last_24h?: number;
+  count: number;
+  last_24h: number;
+}
+
+export interface PendingCategory {
+  category: string;
+  count: number;
 }
 
 export interface HomeStats {
-  posted_sins?: number;
-  pending_sins?: number;
-  success_rate?: number;
-  categories?: { posted?: CategoryCount[]; pending?: CategoryCount[] };
-  engagement?: { total?: number; likes?: number; retweets?: number; replies?: number; timestamp?: string };
-  mortal_interactions?: {
-    total_mentions?: number;
-    total_replies?: number;
-    mentions_24h?: number;
-    replies_24h?: number;
+  posted_sins: number;
+  pending_sins: number;
+  success_rate: number;
+  categories: { posted: PostedCategory[]; pending: PendingCategory[] };
+  /** timestamp is absent before the first metrics refresh. */
+  engagement: { total: number; likes: number; retweets: number; replies: number; timestamp?: string };
+  mortal_interactions: {
+    total_mentions: number;
+    total_replies: number;
+    mentions_24h: number;
+    replies_24h: number;
   };
 }
 
 export interface PublicStats {
-  stats?: HomeStats;
-  memorable_quotes?: string[];
+  stats: HomeStats;
+  memorable_quotes: string[];
 }
 
+/** One posted reply (or broadcast) of a log thread. */
 export interface LogMessage {
-  id?: number;
-  original_post_id?: string;
-  original_post_text?: string;
-  original_post_user?: string;
-  author_username?: string;
-  proposed_response?: string;
-  category?: string;
-  timestamp?: string;
-  temperature?: number;
-  presence_penalty?: number;
-  frequency_penalty?: number;
+  id: number;
+  /** "" for a broadcast. */
+  original_post_id: string;
+  original_post_text: string;
+  original_post_user: string;
+  author_username: string;
+  proposed_response: string;
+  category: string;
+  timestamp: string;
+  temperature: number;
+  presence_penalty: number;
+  frequency_penalty: number;
 }
 
-/** A thread as the server sends it: without messages it is itself the one message. */
-export interface RawThread extends LogMessage {
-  type?: string;
-  latestTimestamp?: string;
-  messages?: LogMessage[];
+export type ThreadType = 'MORTAL_INTERACTION' | 'CONSCIOUSNESS_BROADCAST';
+
+export interface LogThread {
+  id: number;
+  type: ThreadType;
+  latestTimestamp: string;
+  messages: LogMessage[];
 }
 
 export interface LogsPage {
-  threads: RawThread[];
-  pagination?: { offset?: number; limit?: number; hasMore?: boolean };
+  threads: LogThread[];
+  pagination: { offset: number; limit: number; hasMore: boolean };
 }
 
 export type SortBy = 'date' | 'engagement' | 'likes' | 'retweets' | 'replies';
+
+/**
+ * T with every field, at any depth, possibly missing: how a page reads an
+ * answer whose missing values the spec tells it to default.
+ */
+export type Lenient<T> = T extends (infer E)[]
+  ? Lenient<E>[]
+  : T extends object
+    ? { [K in keyof T]?: Lenient<T[K]> }
+    : T;

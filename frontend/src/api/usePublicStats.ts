@@ -1,9 +1,10 @@
 import useSWR from 'swr';
-import type { PublicStats } from './types';
+import type { Lenient, PublicStats } from './types';
 
 /** The home page refreshes every 5 minutes. */
 export const HOME_REFRESH_MS = 300_000;
 
+/** The home figures; read as Lenient because the spec has the page default every missing number to 0. */
 export function usePublicStats() {
-  return useSWR<PublicStats>('/api/public/stats', { refreshInterval: HOME_REFRESH_MS });
+  return useSWR<Lenient<PublicStats>>('/api/public/stats', { refreshInterval: HOME_REFRESH_MS });
 }

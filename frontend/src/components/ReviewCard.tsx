@@ -1,7 +1,6 @@
 import { useId, useState } from 'react';
 import type { Post } from '../api/types';
 import { isTooLong, weightedLength } from '../lib/length';
-import { num } from '../lib/numbers';
 import { formatAge, formatTimestamp, relativeTime } from '../lib/time';
 import { CharCounter } from './CharCounter';
 
@@ -19,7 +18,7 @@ interface Props {
 
 /** One draft under review: the original post, its figures, the editable response and the verdict buttons. */
 export function ReviewCard({ post, now, busy, onApprove, onReject }: Props) {
-  const original = post.proposed_response ?? '';
+  const original = post.proposed_response;
   const [draft, setDraft] = useState(original);
   const [avatarFailed, setAvatarFailed] = useState(false);
   const ids = useId();
@@ -95,19 +94,19 @@ export function ReviewCard({ post, now, busy, onApprove, onReject }: Props) {
       <dl className="review-metrics">
         <div>
           <dt>Likes</dt>
-          <dd data-testid="likes">{num(post.likes_count)}</dd>
+          <dd data-testid="likes">{post.likes_count}</dd>
         </div>
         <div>
           <dt>Retweets</dt>
-          <dd data-testid="retweets">{num(post.retweets_count)}</dd>
+          <dd data-testid="retweets">{post.retweets_count}</dd>
         </div>
         <div>
           <dt>Replies</dt>
-          <dd data-testid="replies">{num(post.replies_count)}</dd>
+          <dd data-testid="replies">{post.replies_count}</dd>
         </div>
         <div>
           <dt>Engagement</dt>
-          <dd data-testid="engagement">{num(post.engagement_score)}</dd>
+          <dd data-testid="engagement">{post.engagement_score}</dd>
         </div>
         <div>
           <dt>Age</dt>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clampPage, pageAfterRemoval, showPagination } from './pagination';
+import { pageAfterRemoval, showPagination } from './pagination';
 
 describe('pageAfterRemoval', () => {
   it('goes back one page when the only item of a page above 1 leaves', () => {
@@ -23,14 +23,5 @@ describe('showPagination', () => {
     expect(showPagination(1)).toBe(false);
     expect(showPagination(2)).toBe(true);
     expect(showPagination(undefined)).toBe(false);
-  });
-});
-
-describe('clampPage', () => {
-  it('keeps the page within bounds', () => {
-    expect(clampPage(0, 5)).toBe(1);
-    expect(clampPage(7, 5)).toBe(5);
-    expect(clampPage(3, 5)).toBe(3);
-    expect(clampPage(3, 0)).toBe(1);
   });
 });

@@ -11,9 +11,3 @@ export function pageAfterRemoval(page: number, itemsOnPage: number): number {
 export function showPagination(totalPages: unknown): boolean {
   return typeof totalPages === 'number' && totalPages > 1;
 }
-
-/** The page clamped into 1..totalPages (at least 1). */
-export function clampPage(page: number, totalPages: number): number {
-  const last = Math.max(1, Math.floor(totalPages) || 1);
-  return Math.min(Math.max(1, Math.floor(page) || 1), last);
-}

@@ -1,11 +1,16 @@
-import type { LogMessage, LogsPage, RawThread } from '../api/types';
+import type { Lenient, LogMessage, LogsPage, LogThread, ThreadType } from '../api/types';
+import { DEFAULT_SAMPLING, LOGS_PAGE_SIZE } from './constants';
 
-/** The public logs page size; the offset is page index × this. */
-export const LOGS_PAGE_SIZE = 15;
-/** Generation settings shown when a message does not carry them. */
-export const DEFAULT_SAMPLING = 0.3;
+/**
+ * A thread as the terminal accepts it. The server always sends the full
+ * shape, but the spec has the terminal default what is missing: no messages
+ * (the thread itself is the one message, so it may carry a message's fields),
+ * no type, no samplings.
+ */
+export type RawThread = Lenient<LogThread> & Lenient<LogMessage>;
 
-export type ThreadType = 'MORTAL_INTERACTION' | 'CONSCIOUSNESS_BROADCAST';
+/** A logs answer as the terminal accepts it (see RawThread). */
+export type RawLogsPage = Lenient<LogsPage> & { threads: RawThread[] };
 
 export interface Message {
   id: string;
@@ -39,7 +44,7 @@ function str(value: unknown): string {
   return typeof value === 'string' ? value : '';
 }
 
-function normalizeMessage(m: LogMessage, key: string): Message {
+function normalizeMessage(m: Lenient<LogMessage>, key: string): Message {
   return {
     id: m.id === undefined || m.id === null ? key : String(m.id),
     authorName: str(m.original_post_user),
@@ -78,7 +83,7 @@ export function threadText(thread: Thread): string {
 }
 
 /** Whether an answer of the logs call has the shape the terminal needs. */
-export function isLogsPage(data: unknown): data is LogsPage {
+export function isLogsPage(data: unknown): data is RawLogsPage {
   if (typeof data !== 'object' || data === null) return false;
   const threads = (data as { threads?: unknown }).threads;
   return Array.isArray(threads) && threads.every((t) => typeof t === 'object' && t !== null);

@@ -1,6 +1,5 @@
 import { Link } from 'react-router';
-import { IsoClock } from '../components/IsoClock';
-import { Particles } from '../components/Particles';
+import { PageShell } from '../components/PageShell';
 import { ScrollProgress } from '../components/ScrollProgress';
 import { FOLLOW_URL, PERSONA_HANDLE } from '../lib/persona';
 
@@ -25,12 +24,8 @@ const FEATURES = [
 
 export default function About() {
   return (
-    <div className="page-shell">
+    <PageShell skipLink footer>
       <ScrollProgress />
-      <Particles count={30} />
-      <a className="skip-link" href="#main">
-        Skip to content
-      </a>
       <header className="hero about-hero">
         <p className="hero-kicker">@{PERSONA_HANDLE}</p>
         <h1 className="hero-title">Risen from the Feed</h1>
@@ -103,10 +98,6 @@ export default function About() {
           </ul>
         </section>
       </main>
-
-      <footer className="site-footer">
-        <span>Infernal time</span> <IsoClock />
-      </footer>
-    </div>
+    </PageShell>
   );
 }

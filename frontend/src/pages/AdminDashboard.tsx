@@ -1,89 +1,82 @@
-import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { useNavigate } from 'react-router';
-import { useSWRConfig } from 'swr';
-import { approvePost, generateProfileTweet, logout, rejectPost } from '../api/admin';
-import { ApiError, clearToken, statusOf } from '../api/client';
-import type { Post, PostList, SortBy } from '../api/types';
+import { startTransition, useCallback, useEffect, useOptimistic, useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { logout } from '../api/admin';
+import { clearToken, statusOf } from '../api/client';
+import type { SortBy } from '../api/types';
 import { useAdminPosts } from '../api/useAdminPosts';
 import { useAdminStats } from '../api/useAdminStats';
+import { useReviewActions } from '../api/useReviewActions';
+import { PageShell } from '../components/PageShell';
 import { Pagination } from '../components/Pagination';
-import { Particles } from '../components/Particles';
 import { ReviewCard } from '../components/ReviewCard';
+import { panelElementId, ReviewTabs, tabElementId } from '../components/ReviewTabs';
+import { StatsPanel } from '../components/StatsPanel';
 import { useNow } from '../components/useNow';
-import { num } from '../lib/numbers';
+import { ADMIN_LOGIN_PATH, OPS_PATH } from '../lib/constants';
 import { pageAfterRemoval } from '../lib/pagination';
-import { ADMIN_LOGIN_PATH, OPS_PATH } from '../lib/persona';
+import {
+  dashboardQuery,
+  parseDashboard,
+  sameDashboard,
+  PROFILE_TAB,
+  SORT_OPTIONS,
+  TABS,
+  withSort,
+  withTab,
+  type DashboardState,
+} from '../lib/reviewQueues';
 
-export const TABS = ['Pending Sins', 'Mentions', 'Profile Tweets', 'Targeted Users'] as const;
-const TAB_IDS = ['pending', 'mentions', 'profile', 'targeted'] as const;
-
-export const EMPTY_MESSAGES = [
-  'No pending sins to review',
-  'No pending mentions to review',
-  'No pending profile tweets',
-  'No pending targeted posts',
-] as const;
-
-export const FETCH_ERRORS = [
-  'Failed to fetch pending posts',
-  'Failed to fetch mentions',
-  'Failed to fetch profile tweets',
-  'Failed to fetch targeted posts',
-] as const;
-
-export const SORT_OPTIONS: { value: SortBy; label: string }[] = [
-  { value: 'date', label: 'Most Recent' },
-  { value: 'engagement', label: 'Highest Engagement' },
-  { value: 'likes', label: 'Most Likes' },
-  { value: 'retweets', label: 'Most Retweets' },
-  { value: 'replies', label: 'Most Replies' },
-];
-
-export const MESSAGES = {
-  approved: 'Post approved and response sent successfully!',
-  rejected: 'Post rejected successfully',
-  generated: 'New profile tweet generated!',
-  rejectFailed: 'Failed to reject post',
-  generateFailed: 'Failed to generate profile tweet',
-  // The targeted scan call exists (generateTargetedScan) but, as the spec says, no button uses it.
-  targetedGenerated: 'New targeted scan completed!',
-  targetedFailed: 'Failed to generate targeted scan',
-} as const;
-
-/** The Pending tab lists only the conversation posts: never a mention or a profile tweet. */
-function visiblePosts(tab: number, list: PostList | undefined): Post[] {
-  const posts = Array.isArray(list?.posts) ? list.posts : [];
-  return tab === 0 ? posts.filter((p) => !p.is_mention && !p.is_profile_tweet) : posts;
-}
-
-function errorDetail(err: unknown): string {
-  if (err instanceof ApiError) return err.serverMessage ?? err.message;
-  if (err instanceof Error) return err.message;
-  return String(err);
+/**
+ * The dashboard's tab, page and sort, kept in the URL so that a reload and the
+ * back button keep them. The router applies a navigation as a transition, so
+ * show() also sets the new view optimistically: the tab, page or sort chosen
+ * is shown at once, as a click or key press expects, not a render later.
+ */
+function useDashboardView() {
+  const [params, setParams] = useSearchParams();
+  const [view, setShownView] = useOptimistic(parseDashboard(params));
+  function show(next: DashboardState, { replace = false } = {}) {
+    startTransition(() => {
+      setShownView(next);
+      setParams(dashboardQuery(next), { replace });
+    });
+  }
+  return { view, show };
 }
 
 export default function AdminDashboard() {
   const navigate = useNavigate();
   const now = useNow();
-  const [tab, setTab] = useState(0);
-  const [page, setPage] = useState(1);
-  const [sortBy, setSortBy] = useState<SortBy>('date');
-  const [error, setError] = useState<string | null>(null);
-  const [message, setMessage] = useState<string | null>(null);
-  const [busyId, setBusyId] = useState<number | null>(null);
-  const [generating, setGenerating] = useState(false);
-  const { mutate: mutateCache } = useSWRConfig();
-  const tabRefs = useRef<(HTMLButtonElement | null)[]>([]);
+  const { view, show } = useDashboardView();
+  const { tab, page, sort } = view;
 
-  const list = useAdminPosts(tab, page, sortBy);
+  const list = useAdminPosts(view);
   const stats = useAdminStats();
-  const posts = visiblePosts(tab, list.data);
-  const totalPages = list.data?.pagination?.totalPages;
+  const posts = list.data?.posts ?? [];
 
   const signOut = useCallback(() => {
     clearToken();
     navigate(ADMIN_LOGIN_PATH, { replace: true });
   }, [navigate]);
+
+  const actions = useReviewActions(view, {
+    // Back one page when the page's only card left. The answer may arrive after the admin
+    // moved on (the URL is the current view), so only the list it came from moves; the URL
+    // entry is replaced, so Back skips the emptied page.
+    onRemoved: () => {
+      const next = pageAfterRemoval(page, posts.length);
+      const current = parseDashboard(new URLSearchParams(window.location.search));
+      if (next !== page && sameDashboard(current, view)) show({ ...view, page: next }, { replace: true });
+    },
+    onUnauthorized: signOut,
+  });
+
+  // A new tab, by a click or by the back button, starts without the old tab's banners.
+  const [bannersTab, setBannersTab] = useState(tab);
+  if (bannersTab !== tab) {
+    setBannersTab(tab);
+    actions.clearNotice();
+  }
 
   // A 401 on any admin read means the session is gone: back to the login.
   const listStatus = statusOf(list.error);
@@ -92,95 +85,9 @@ export default function AdminDashboard() {
     if (listStatus === 401 || statsStatus === 401) signOut();
   }, [listStatus, statsStatus, signOut]);
 
-  /** True (and signed out) when an action failed for want of a valid session. */
-  function unauthorized(err: unknown): boolean {
-    if (statusOf(err) !== 401) return false;
-    signOut();
-    return true;
-  }
-
   function changeTab(next: number) {
-    setTab(next);
-    setPage(1);
-    setError(null);
-    setMessage(null);
-  }
-
-  function onTabKey(e: KeyboardEvent<HTMLButtonElement>) {
-    const keys: Record<string, number> = {
-      ArrowRight: (tab + 1) % TABS.length,
-      ArrowLeft: (tab + TABS.length - 1) % TABS.length,
-      Home: 0,
-      End: TABS.length - 1,
-    };
-    const next = keys[e.key];
-    if (next === undefined) return;
-    e.preventDefault();
-    changeTab(next);
-    tabRefs.current[next]?.focus();
-  }
-
-  /** Every cached admin read is stale: fetch again (cached pages not shown are refetched when shown). */
-  function revalidateAdmin() {
-    void mutateCache((key) => typeof key === 'string' && key.startsWith('/api/posts/'));
-  }
-
-  /**
-   * After a card left the list: drop it at once, go back one page if it was
-   * the page's only card, and fetch every admin list and the stats again.
-   */
-  function afterRemoval(id: number) {
-    void list.mutate((current) => current && { ...current, posts: current.posts.filter((p) => p.id !== id) }, {
-      revalidate: false,
-    });
-    const next = pageAfterRemoval(page, posts.length);
-    if (next !== page) setPage(next);
-    revalidateAdmin();
-  }
-
-  async function approve(post: Post, edited: string | undefined) {
-    setBusyId(post.id);
-    setError(null);
-    setMessage(null);
-    try {
-      await approvePost(post.id, edited);
-      setMessage(MESSAGES.approved);
-      afterRemoval(post.id);
-    } catch (err) {
-      if (!unauthorized(err)) setError(`Failed to approve post: ${errorDetail(err)}`);
-    } finally {
-      setBusyId(null);
-    }
-  }
-
-  async function reject(post: Post) {
-    setBusyId(post.id);
-    setError(null);
-    setMessage(null);
-    try {
-      await rejectPost(post.id);
-      setMessage(MESSAGES.rejected);
-      afterRemoval(post.id);
-    } catch (err) {
-      if (!unauthorized(err)) setError(MESSAGES.rejectFailed);
-    } finally {
-      setBusyId(null);
-    }
-  }
-
-  async function generate() {
-    setGenerating(true);
-    setError(null);
-    setMessage(null);
-    try {
-      await generateProfileTweet();
-      setMessage(MESSAGES.generated);
-      revalidateAdmin();
-    } catch (err) {
-      if (!unauthorized(err)) setError(MESSAGES.generateFailed);
-    } finally {
-      setGenerating(false);
-    }
+    actions.clearNotice();
+    show(withTab(view, next));
   }
 
   async function onLogout() {
@@ -192,20 +99,21 @@ export default function AdminDashboard() {
     signOut();
   }
 
-  const fetchError = list.error && listStatus !== 401 ? FETCH_ERRORS[tab] : null;
+  const notice = actions.notice;
+  const error = notice?.kind === 'error' ? notice.text : null;
+  const message = notice?.kind === 'success' ? notice.text : null;
+  const fetchError = list.error && listStatus !== 401 ? TABS[tab].fetchError : null;
   const loadingList = list.isLoading && !list.data;
-  const panelId = `panel-${TAB_IDS[tab]}`;
 
   return (
-    <div className="page-shell admin-shell">
-      <Particles count={30} />
+    <PageShell className="admin-shell">
       <header className="admin-top">
         <h1 className="admin-title">Infernal Bot Admin</h1>
         <div className="admin-top-actions">
           <a className="btn btn-ghost" href={OPS_PATH} target="_blank" rel="noopener noreferrer">
             Ops<span className="visually-hidden"> (queue dashboard, opens in a new tab)</span>
           </a>
-          <button type="button" className="btn btn-ghost" onClick={revalidateAdmin}>
+          <button type="button" className="btn btn-ghost" onClick={actions.refresh}>
             Refresh
           </button>
           <button type="button" className="btn btn-primary" onClick={() => void onLogout()}>
@@ -215,67 +123,15 @@ export default function AdminDashboard() {
       </header>
 
       <main className="page admin-page">
-        <section className="stats-panel" aria-label="Statistics" data-testid="admin-stats">
-          <div className="stats-item">
-            <span className="stats-label">Pending Sins</span>
-            <span className="stats-value" data-testid="stat-pending">
-              {num(stats.data?.pending?.count)}
-            </span>
-          </div>
-          <div className="stats-item">
-            <span className="stats-label">Posted</span>
-            <span className="stats-value" data-testid="stat-posted">
-              {num(stats.data?.posted?.count)}
-            </span>
-          </div>
-          <div className="stats-item">
-            <span className="stats-label">Rejected</span>
-            <span className="stats-value" data-testid="stat-rejected">
-              {num(stats.data?.rejected?.count)}
-            </span>
-          </div>
-          <div className="stats-item">
-            <span className="stats-label">Pending Mentions</span>
-            <span className="stats-value" data-testid="stat-mentions">
-              {num(stats.data?.mentions?.count)}
-            </span>
-          </div>
-        </section>
+        <StatsPanel stats={stats.data} />
 
-        <div className="tabs" role="tablist" aria-label="Review queues">
-          {TABS.map((label, i) => (
-            <button
-              key={label}
-              ref={(el) => {
-                tabRefs.current[i] = el;
-              }}
-              type="button"
-              role="tab"
-              id={`tab-${TAB_IDS[i]}`}
-              aria-selected={tab === i}
-              aria-controls={`panel-${TAB_IDS[i]}`}
-              tabIndex={tab === i ? 0 : -1}
-              className="tab"
-              onClick={() => changeTab(i)}
-              onKeyDown={onTabKey}
-            >
-              {label}
-            </button>
-          ))}
-        </div>
+        <ReviewTabs tab={tab} onChange={changeTab} />
 
-        <section id={panelId} role="tabpanel" aria-labelledby={`tab-${TAB_IDS[tab]}`} className="tab-panel">
+        <section id={panelElementId(tab)} role="tabpanel" aria-labelledby={tabElementId(tab)} className="tab-panel">
           <div className="toolbar">
             <div className="field field-inline">
               <label htmlFor="sort-by">Sort By</label>
-              <select
-                id="sort-by"
-                value={sortBy}
-                onChange={(e) => {
-                  setSortBy(e.target.value as SortBy);
-                  setPage(1);
-                }}
-              >
+              <select id="sort-by" value={sort} onChange={(e) => show(withSort(view, e.target.value as SortBy))}>
                 {SORT_OPTIONS.map((o) => (
                   <option key={o.value} value={o.value}>
                     {o.label}
@@ -283,8 +139,8 @@ export default function AdminDashboard() {
                 ))}
               </select>
             </div>
-            {tab === 2 && (
-              <button type="button" className="btn btn-primary" onClick={() => void generate()} disabled={generating}>
+            {tab === PROFILE_TAB && (
+              <button type="button" className="btn btn-primary" onClick={actions.generate} disabled={actions.generating}>
                 Generate New Profile Tweet
               </button>
             )}
@@ -319,7 +175,7 @@ export default function AdminDashboard() {
           ) : posts.length === 0 ? (
             !fetchError && (
               <p className="empty" data-testid="empty-message">
-                {EMPTY_MESSAGES[tab]}
+                {TABS[tab].empty}
               </p>
             )
           ) : (
@@ -329,17 +185,17 @@ export default function AdminDashboard() {
                   key={p.id}
                   post={p}
                   now={now}
-                  busy={busyId === p.id}
-                  onApprove={(post, edited) => void approve(post, edited)}
-                  onReject={(post) => void reject(post)}
+                  busy={actions.busyId === p.id}
+                  onApprove={actions.approve}
+                  onReject={actions.reject}
                 />
               ))}
             </div>
           )}
 
-          <Pagination page={page} totalPages={totalPages} onChange={setPage} />
+          <Pagination page={page} totalPages={list.data?.pagination.totalPages} onChange={(p) => show({ ...view, page: p })} />
         </section>
       </main>
-    </div>
+    </PageShell>
   );
 }

@@ -2,8 +2,8 @@ import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { login } from '../api/admin';
 import { setToken } from '../api/client';
-import { Particles } from '../components/Particles';
-import { ADMIN_DASHBOARD_PATH } from '../lib/persona';
+import { PageShell } from '../components/PageShell';
+import { ADMIN_DASHBOARD_PATH } from '../lib/constants';
 
 export const LOGIN_FAILED = 'Invalid credentials';
 
@@ -30,8 +30,7 @@ export default function AdminLogin() {
   }
 
   return (
-    <div className="page-shell login-shell">
-      <Particles count={30} />
+    <PageShell className="login-shell">
       <main className="login-card card">
         <h1 className="login-title">Infernal Bot Admin</h1>
         <p className="muted">The keeper&apos;s gate. Mortals, turn back.</p>
@@ -69,6 +68,6 @@ export default function AdminLogin() {
           </button>
         </form>
       </main>
-    </div>
+    </PageShell>
   );
 }

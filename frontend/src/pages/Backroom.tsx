@@ -1,7 +1,7 @@
 import { useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { useLogs, type LogsState } from '../api/useLogs';
-import { Particles } from '../components/Particles';
+import { PageShell } from '../components/PageShell';
 import { preview } from '../lib/text';
 import { threadText, type Message, type Thread } from '../lib/threads';
 import { formatTimestamp } from '../lib/time';
@@ -81,8 +81,7 @@ export default function Backroom() {
   }
 
   return (
-    <div className="page-shell terminal-shell">
-      <Particles count={30} />
+    <PageShell className="terminal-shell">
       <header className="terminal-header">
         <h1 className="terminal-title">
           <span aria-hidden="true">&gt;_ </span>INFERNAL CONSCIOUSNESS TERMINAL
@@ -165,6 +164,6 @@ export default function Backroom() {
           )}
         </section>
       </main>
-    </div>
+    </PageShell>
   );
 }

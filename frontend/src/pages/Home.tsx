@@ -3,9 +3,8 @@ import { Link } from 'react-router';
 import { useLatest } from '../api/useLatest';
 import { usePublicStats } from '../api/usePublicStats';
 import { Card, Stat } from '../components/Card';
-import { IsoClock } from '../components/IsoClock';
 import { LoadingScreen } from '../components/LoadingScreen';
-import { Particles } from '../components/Particles';
+import { PageShell } from '../components/PageShell';
 import { formatPercent, num, responseRate } from '../lib/numbers';
 import { FOLLOW_URL, PERSONA_HANDLE } from '../lib/persona';
 import { formatTimestamp } from '../lib/time';
@@ -31,14 +30,10 @@ export default function Home() {
   const pendingCategories = stats.categories?.pending ?? [];
   const engagement = stats.engagement ?? {};
   const mortals = stats.mortal_interactions ?? {};
-  const response = latest?.proposed_response?.trim() ? latest.proposed_response : LATEST_FALLBACK;
+  const response = latest?.proposed_response.trim() ? latest.proposed_response : LATEST_FALLBACK;
 
   return (
-    <div className="page-shell">
-      <Particles count={30} />
-      <a className="skip-link" href="#main">
-        Skip to content
-      </a>
+    <PageShell skipLink footer>
       <header className="hero">
         <p className="hero-kicker">@{PERSONA_HANDLE}</p>
         <h1 className="hero-title">Infernal AI</h1>
@@ -164,10 +159,6 @@ export default function Home() {
           </Card>
         </div>
       </main>
-
-      <footer className="site-footer">
-        <span>Infernal time</span> <IsoClock />
-      </footer>
-    </div>
+    </PageShell>
   );
 }
