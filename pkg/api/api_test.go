@@ -351,6 +351,12 @@ func TestApproveAndReject(t *testing.T) {
 		{name: "NUL in edit", path: "/api/posts/" + id(ok) + "/approve", body: `{"response":"a\u0000b"}`, wantStatus: 400, wantError: "NUL",
 			check: func(t *testing.T) { wantResponse(t, e, ok, "burn, mortal") }},
 		{name: "empty edit", path: "/api/posts/" + id(ok) + "/approve", body: `{"response":""}`, wantStatus: 422, wantError: "0 characters"},
+		{name: "whitespace-only edit", path: "/api/posts/" + id(ok) + "/approve", body: `{"response":" \n\t\u3000 "}`, wantStatus: 422, wantError: "only whitespace",
+			check: func(t *testing.T) { wantResponse(t, e, ok, "burn, mortal") }},
+		{name: "byte-order mark in edit", path: "/api/posts/" + id(ok) + "/approve", body: `{"response":"burn\ufeff"}`, wantStatus: 422, wantError: "U+FEFF",
+			check: func(t *testing.T) { wantResponse(t, e, ok, "burn, mortal") }},
+		{name: "invalid UTF-8 in edit", path: "/api/posts/" + id(ok) + "/approve", body: "{\"response\":\"burn \xff\xfe mortal\"}", wantStatus: 400, wantError: "valid UTF-8",
+			check: func(t *testing.T) { wantResponse(t, e, ok, "burn, mortal") }},
 		{name: "approve", path: "/api/posts/" + id(ok) + "/approve", body: `{}`, wantStatus: 200,
 			check: func(t *testing.T) {
 				wantStatus(t, e, ok, post.StatusApproved)

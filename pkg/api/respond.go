@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"strconv"
+	"unicode/utf8"
 
 	"infernal/pkg/auth"
 	"infernal/pkg/post"
@@ -68,6 +69,7 @@ func (s *Server) respondError(w http.ResponseWriter, r *http.Request, err error)
 	var tooBig *http.MaxBytesError
 	var stateErr *post.StateError
 	var lengthErr *post.LengthError
+	var contentErr *post.ContentError
 	switch {
 	case errors.As(err, &apiErr):
 		status, msg = apiErr.Status, apiErr.Message
@@ -87,6 +89,8 @@ func (s *Server) respondError(w http.ResponseWriter, r *http.Request, err error)
 		status, msg = http.StatusConflict, fmt.Sprintf("it is %s, not %s", stateErr.Have, stateErr.Want)
 	case errors.As(err, &lengthErr):
 		status, msg = http.StatusUnprocessableEntity, fmt.Sprintf("the response is %d characters; it must be 1 to %d", lengthErr.Length, lengthErr.Max)
+	case errors.As(err, &contentErr):
+		status, msg = http.StatusUnprocessableEntity, contentErr.Reason
 	case errors.Is(err, store.ErrConflict):
 		status, msg = http.StatusConflict, store.ErrConflict.Error()
 	case errors.Is(err, store.ErrInvalid):
@@ -107,6 +111,10 @@ func decodeJSON(r *http.Request, v any, allowEmpty bool) error {
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
 		return err
+	}
+	if !utf8.Valid(body) {
+		// encoding/json would silently turn the bad bytes into U+FFFD.
+		return badRequest("request body must be valid UTF-8")
 	}
 	if len(body) == 0 {
 		if allowEmpty {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // Sentinel errors of the domain; the store hands them on, and callers test
@@ -100,11 +101,33 @@ func (e *LengthError) Error() string {
 // Unwrap makes errors.Is(err, ErrInvalid) hold.
 func (e *LengthError) Unwrap() error { return ErrInvalid }
 
-// CheckResponse returns a *LengthError unless the weighted length of a
-// response about to be posted is 1 to MaxLength.
+// ContentError refuses a response for what it holds rather than for its
+// length. It is an ErrInvalid.
+type ContentError struct {
+	// Reason says what is wrong, written for the administrator.
+	Reason string
+}
+
+// Error says what is wrong with the response.
+func (e *ContentError) Error() string { return fmt.Sprintf("%v: %s", ErrInvalid, e.Reason) }
+
+// Unwrap makes errors.Is(err, ErrInvalid) hold.
+func (e *ContentError) Unwrap() error { return ErrInvalid }
+
+// CheckResponse refuses a response about to be posted unless the platform
+// would take it: a *LengthError unless its weighted length is 1 to
+// MaxLength, a *ContentError when it is only whitespace or holds a character
+// the platform refuses.
 func CheckResponse(text string) error {
-	if n := WeightedLength(text); n == 0 || n > MaxLength {
+	n := WeightedLength(text)
+	switch {
+	case n == 0 || n > MaxLength:
 		return &LengthError{Length: n, Max: MaxLength}
+	case strings.TrimSpace(text) == "":
+		return &ContentError{Reason: "the response must not be only whitespace"}
+	case !WithinLimit(text):
+		// Within the length, so what twitter-text refuses is one of its three forbidden characters.
+		return &ContentError{Reason: "the response must not contain U+FFFE, U+FEFF or U+FFFF"}
 	}
 	return nil
 }

@@ -108,7 +108,8 @@ func TestCheckResponse(t *testing.T) {
 	tests := []struct {
 		name       string
 		text       string
-		wantLength int // the length a refusal reports
+		wantLength int    // the length a refusal reports
+		wantReason string // part of a *ContentError's reason
 		wantOK     bool
 	}{
 		{name: "short", text: "burn, mortal", wantOK: true},
@@ -116,6 +117,9 @@ func TestCheckResponse(t *testing.T) {
 		{name: "empty", text: "", wantLength: 0},
 		{name: "one over", text: strings.Repeat("x", MaxLength+1), wantLength: MaxLength + 1},
 		{name: "emoji weigh two", text: strings.Repeat("🔥", 141), wantLength: 282},
+		{name: "only whitespace", text: " \n\t\u3000 ", wantReason: "only whitespace"},
+		{name: "byte-order mark", text: "burn\ufeff", wantReason: "U+FEFF"},
+		{name: "noncharacter", text: "burn\uffff", wantReason: "U+FFFF"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -123,6 +127,13 @@ func TestCheckResponse(t *testing.T) {
 			if tt.wantOK {
 				if err != nil {
 					t.Fatalf("CheckResponse: %v, want nil", err)
+				}
+				return
+			}
+			if tt.wantReason != "" {
+				var contentErr *ContentError
+				if !errors.As(err, &contentErr) || !errors.Is(err, ErrInvalid) || !strings.Contains(contentErr.Reason, tt.wantReason) {
+					t.Fatalf("CheckResponse: %v, want a *ContentError about %q that is ErrInvalid", err, tt.wantReason)
 				}
 				return
 			}
