@@ -3,6 +3,7 @@ package e2e
 import (
 	"bytes"
 	"context"
+	"errors"
 	"net/http"
 	"os"
 	"os/exec"
@@ -81,7 +82,7 @@ func TestWorkerProcessFinishesInFlightSendOnSIGTERM(t *testing.T) {
 	defer func() {
 		if cmd.ProcessState == nil {
 			_ = cmd.Process.Kill()
-			<-exited
+			t.Logf("%s killed at the end of the test: %v", cmd.Path, <-exited)
 		}
 		if t.Failed() {
 			t.Logf("worker output:\n%s", logs.String())
@@ -148,8 +149,8 @@ func TestCommandsRefuseBadConfiguration(t *testing.T) {
 			cmd := exec.Command(buildBinary(t, tt.name))
 			cmd.Env = append(os.Environ(), tt.env)
 			out, err := cmd.CombinedOutput()
-			exit, ok := err.(*exec.ExitError)
-			if !ok || exit.ExitCode() != 1 || !bytes.Contains(out, []byte(tt.want)) {
+			var exit *exec.ExitError
+			if !errors.As(err, &exit) || exit.ExitCode() != 1 || !bytes.Contains(out, []byte(tt.want)) {
 				t.Fatalf("%s with %s: %v\n%s", tt.name, tt.env, err, out)
 			}
 		})
@@ -250,7 +251,7 @@ func TestWorkerKilledMidSendPostsOnce(t *testing.T) {
 	if err := a.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}
-	<-exitedA
+	t.Logf("worker A killed: %v", <-exitedA)
 	killed := time.Now()
 	if p, err := st.Post(ctx, id); err != nil || p.Status != post.StatusApproved || p.SendStartedAt == nil {
 		t.Fatalf("after the kill the post is %s, marked %v (%v); want approved and marked as being sent", p.Status, p.SendStartedAt, err)
@@ -263,7 +264,9 @@ func TestWorkerKilledMidSendPostsOnce(t *testing.T) {
 	go func() { exitedB <- b.Wait() }()
 	defer func() {
 		_ = b.Process.Signal(syscall.SIGTERM)
-		<-exitedB
+		if err := <-exitedB; err != nil {
+			t.Errorf("worker B did not stop cleanly on SIGTERM: %v", err)
+		}
 		if t.Failed() {
 			t.Logf("worker B output:\n%s", logsB.String())
 		}

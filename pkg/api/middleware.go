@@ -46,7 +46,7 @@ func validRequestID(id string) bool {
 		return false
 	}
 	for _, c := range id {
-		if !(c == '-' || c == '_' || c == '.' || ('0' <= c && c <= '9') || ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z')) {
+		if c != '-' && c != '_' && c != '.' && (c < '0' || c > '9') && (c < 'a' || c > 'z') && (c < 'A' || c > 'Z') {
 			return false
 		}
 	}
@@ -77,7 +77,7 @@ func (s *Server) recoverPanics(next http.Handler) http.Handler {
 			if rec == nil {
 				return
 			}
-			if rec == http.ErrAbortHandler {
+			if err, ok := rec.(error); ok && errors.Is(err, http.ErrAbortHandler) {
 				panic(rec)
 			}
 			s.log.ErrorContext(r.Context(), "panic", "panic", rec, "stack", string(debug.Stack()), "request_id", requestID(r.Context()))

@@ -158,7 +158,7 @@ func (s *Server) reject(w http.ResponseWriter, r *http.Request) error {
 func (s *Server) generateProfile(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
 	if err := s.queue.Ping(ctx); err != nil {
-		return fmt.Errorf("generate profile: %w: %v", errQueueDown, err)
+		return fmt.Errorf("generate profile: %w: %w", errQueueDown, err)
 	}
 	id, err := s.store.CreateProfileDraft(ctx, s.platform, s.persona)
 	if err != nil {
@@ -169,7 +169,7 @@ func (s *Server) generateProfile(w http.ResponseWriter, r *http.Request) error {
 		if derr := s.store.DeleteDraft(ctx, id); derr != nil {
 			s.log.WarnContext(ctx, "could not remove an unqueued profile draft; reconcile will draft it", "post_id", id, "error", derr)
 		}
-		return fmt.Errorf("generate profile: %w: %v", errQueueDown, err)
+		return fmt.Errorf("generate profile: %w: %w", errQueueDown, err)
 	}
 	deadline := time.NewTimer(s.generateWait)
 	defer deadline.Stop()
@@ -202,7 +202,7 @@ func (s *Server) generateProfile(w http.ResponseWriter, r *http.Request) error {
 // generateTargeted runs a scan of the targeted accounts now.
 func (s *Server) generateTargeted(w http.ResponseWriter, r *http.Request) error {
 	if err := s.queue.EnqueuePeriodic(r.Context(), tasks.TypeScanTargeted); err != nil {
-		return fmt.Errorf("generate targeted: %w: %v", errQueueDown, err)
+		return fmt.Errorf("generate targeted: %w: %w", errQueueDown, err)
 	}
 	respondJSON(w, http.StatusAccepted, map[string]string{"status": "queued"})
 	return nil

@@ -121,7 +121,7 @@ func decode(t *asynq.Task, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(t.Payload()))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return fmt.Errorf("%s: bad payload: %v: %w", t.Type(), err, asynq.SkipRetry)
+		return fmt.Errorf("%s: bad payload: %w: %w", t.Type(), err, asynq.SkipRetry)
 	}
 	if dec.More() {
 		return fmt.Errorf("%s: bad payload: trailing data: %w", t.Type(), asynq.SkipRetry)

@@ -2,6 +2,7 @@ package sandbox_test
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"sync"
 	"testing"
@@ -153,8 +154,8 @@ func TestPublishFindAndMetrics(t *testing.T) {
 	for _, tt := range refusals {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := sb.Publish(ctx, tt.text, tt.inReplyTo)
-			pe, ok := err.(*platform.Error)
-			if !ok || pe.Status != tt.want || platform.Temporary(err) {
+			var pe *platform.Error
+			if !errors.As(err, &pe) || pe.Status != tt.want || platform.Temporary(err) {
 				t.Errorf("Publish: %v, want a %d refusal", err, tt.want)
 			}
 		})

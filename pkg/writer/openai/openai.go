@@ -178,7 +178,10 @@ func (w *Writer) Write(ctx context.Context, req writer.Request) (writer.Draft, e
 		Temperature:      float32(w.cfg.Temperature),
 		PresencePenalty:  float32(w.cfg.PresencePenalty),
 		FrequencyPenalty: float32(w.cfg.FrequencyPenalty),
-		MaxTokens:        w.cfg.MaxTokens,
+		// max_tokens, not max_completion_tokens: the local servers this writer
+		// also serves (Ollama, vLLM, llama.cpp) know only the older name.
+		MaxTokens: w.cfg.MaxTokens, //nolint:staticcheck // SA1019, see above
+
 	}
 	if !w.cfg.PlainText {
 		creq.ResponseFormat = &goopenai.ChatCompletionResponseFormat{Type: goopenai.ChatCompletionResponseFormatTypeJSONObject}
@@ -383,7 +386,7 @@ func sinWords() map[string]post.Category {
 // words; else keyword cues in the post and the answer; else pride.
 func categorize(label, postText, answer string) post.Category {
 	words := strings.FieldsFunc(strings.ToLower(label), func(r rune) bool {
-		return !(r >= 'a' && r <= 'z')
+		return r < 'a' || r > 'z'
 	})
 	if c, err := post.ParseCategory(strings.Join(words, "")); err == nil {
 		return c
