@@ -79,7 +79,7 @@ func (s *Server) respondError(w http.ResponseWriter, r *http.Request, err error)
 		status, msg = http.StatusTooManyRequests, throttled.Error()
 		w.Header().Set("Retry-After", strconv.Itoa(int(throttled.RetryAfter.Seconds()+0.999)))
 	case errors.Is(err, auth.ErrInvalidCredentials):
-		status, msg = http.StatusUnauthorized, auth.ErrInvalidCredentials.Error()
+		status, msg = http.StatusUnauthorized, "Invalid credentials" // the login page shows this text as it is
 	case errors.Is(err, auth.ErrUnauthenticated):
 		status, msg = http.StatusUnauthorized, "authentication required"
 		w.Header().Set("WWW-Authenticate", `Bearer realm="`+adminName+`"`)

@@ -25,7 +25,7 @@ const (
 )
 
 // ErrInvalidCredentials is the one answer to any failed login.
-var ErrInvalidCredentials = errors.New("Invalid credentials")
+var ErrInvalidCredentials = errors.New("auth: invalid credentials")
 
 // ErrUnauthenticated means a token is missing, unknown, expired or revoked.
 var ErrUnauthenticated = errors.New("authentication required")
