@@ -70,7 +70,7 @@ func clientAddress(r *http.Request, trusted []netip.Prefix) string {
 	}
 	hops := strings.Split(strings.Join(r.Header.Values("X-Forwarded-For"), ","), ",")
 	for i := len(hops) - 1; i >= 0; i-- {
-		hop, err := netip.ParseAddr(strings.TrimSpace(hops[i]))
+		hop, err := parseHop(strings.TrimSpace(hops[i]))
 		if err != nil {
 			// A hop a trusted proxy could not vouch for: stop at the last known one.
 			break
@@ -81,6 +81,21 @@ func clientAddress(r *http.Request, trusted []netip.Prefix) string {
 		}
 	}
 	return addr.Unmap().String()
+}
+
+// parseHop reads one X-Forwarded-For entry: an address, possibly with a port
+// ("203.0.113.7:5555", "[2001:db8::5]:443") or in brackets ("[2001:db8::5]").
+func parseHop(hop string) (netip.Addr, error) {
+	if a, err := netip.ParseAddr(hop); err == nil {
+		return a, nil
+	}
+	if ap, err := netip.ParseAddrPort(hop); err == nil {
+		return ap.Addr(), nil
+	}
+	if strings.HasPrefix(hop, "[") && strings.HasSuffix(hop, "]") {
+		return netip.ParseAddr(hop[1 : len(hop)-1])
+	}
+	return netip.ParseAddr(hop)
 }
 
 func isTrusted(a netip.Addr, trusted []netip.Prefix) bool {
