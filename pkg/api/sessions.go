@@ -1,6 +1,7 @@
 package api
 
 import (
+	"mime"
 	"net"
 	"net/http"
 	"net/netip"
@@ -20,6 +21,11 @@ type loginResponse struct {
 
 // login exchanges the administrator's name and password for a bearer token.
 func (s *Server) login(w http.ResponseWriter, r *http.Request) error {
+	// A page elsewhere can post text/plain without asking first; only a
+	// same-origin script may send JSON, so guessing from visitors' browsers ends here.
+	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+		return &Error{Status: http.StatusUnsupportedMediaType, Message: "Content-Type must be application/json"}
+	}
 	var req loginRequest
 	if err := decodeJSON(r, &req, false); err != nil {
 		return err

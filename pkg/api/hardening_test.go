@@ -1,0 +1,121 @@
+package api_test
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/netip"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"infernal/pkg/api"
+	"infernal/pkg/auth"
+	"infernal/pkg/store/storetest"
+	"infernal/pkg/tasks"
+	"infernal/pkg/tasks/taskstest"
+)
+
+// hardenedEnv serves the API and a stand-in ops dashboard, answering every
+// method, with the given trusted proxies.
+func hardenedEnv(t *testing.T, trusted []netip.Prefix) *httptest.Server {
+	t.Helper()
+	st := storetest.New(t)
+	queue, err := tasks.NewClient(taskstest.RedisURL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { queue.Close() })
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	authn, err := auth.NewService(st, time.Hour, time.Now, auth.WithLogger(log))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := authn.Bootstrap(context.Background(), "admin", password, log); err != nil {
+		t.Fatal(err)
+	}
+	ops := http.NewServeMux()
+	ops.HandleFunc("/diaries666op/queues/", func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, "queues dashboard: "+r.Method)
+	})
+	srv := httptest.NewServer(api.New(api.Config{Store: st, Auth: authn, Queue: queue, Log: log, Ops: ops,
+		Metrics: tasks.MetricsHandler(queue.Inspector()), TrustedProxies: trusted}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// send makes one request with the given headers and returns the response,
+// its body read.
+func send(t *testing.T, method, url, body string, headers map[string]string) (*http.Response, string) {
+	t.Helper()
+	req, err := http.NewRequest(method, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range headers {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultTransport.RoundTrip(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp, string(b)
+}
+
+const goodLogin = `{"username":"admin","password":"` + password + `"}`
+
+// Login takes JSON only: a page elsewhere can post text/plain or a form
+// without asking, and so make visitors' browsers guess passwords.
+func TestLoginNeedsJSON(t *testing.T) {
+	srv := hardenedEnv(t, nil)
+	tests := []struct {
+		name        string
+		contentType string
+		wantStatus  int
+	}{
+		{name: "text/plain", contentType: "text/plain", wantStatus: 415},
+		{name: "form", contentType: "application/x-www-form-urlencoded", wantStatus: 415},
+		{name: "multipart", contentType: "multipart/form-data; boundary=x", wantStatus: 415},
+		{name: "none", contentType: "", wantStatus: 415},
+		{name: "garbage", contentType: ";;;", wantStatus: 415},
+		{name: "json", contentType: "application/json", wantStatus: 200},
+		{name: "json with charset", contentType: "Application/JSON; charset=utf-8", wantStatus: 200},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			resp, body := send(t, "POST", srv.URL+"/api/auth/login", goodLogin, map[string]string{"Content-Type": tt.contentType})
+			if resp.StatusCode != tt.wantStatus {
+				t.Fatalf("got %d %s, want %d", resp.StatusCode, body, tt.wantStatus)
+			}
+			if tt.wantStatus == 415 && !strings.Contains(errorOf(t, body), "application/json") {
+				t.Errorf("415 without a JSON error naming the type: %s", body)
+			}
+		})
+	}
+}
+
+// Failures for the admin's name from many addresses (behind a proxy) never
+// lock the right password out from another address.
+func TestLoginNotLockedOutByOthers(t *testing.T) {
+	srv := hardenedEnv(t, []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32"), netip.MustParsePrefix("::1/128")})
+	for i := 0; i < auth.SlowAfter+1; i++ {
+		resp, body := send(t, "POST", srv.URL+"/api/auth/login", `{"username":"admin","password":"wrong"}`,
+			map[string]string{"Content-Type": "application/json", "X-Forwarded-For": "192.0.2." + strconv.Itoa(i+1) + ":4242"})
+		if resp.StatusCode != 401 {
+			t.Fatalf("failure %d: %d %s", i, resp.StatusCode, body)
+		}
+	}
+	resp, body := send(t, "POST", srv.URL+"/api/auth/login", goodLogin,
+		map[string]string{"Content-Type": "application/json", "X-Forwarded-For": "[2001:db8::5]:443"})
+	if resp.StatusCode != 200 {
+		t.Fatalf("the right password from a fresh address after failures elsewhere: %d %s", resp.StatusCode, body)
+	}
+}
