@@ -119,3 +119,33 @@ func TestLoginNotLockedOutByOthers(t *testing.T) {
 		t.Fatalf("the right password from a fresh address after failures elsewhere: %d %s", resp.StatusCode, body)
 	}
 }
+
+// Log out everywhere revokes every session of the admin, and the cookie.
+func TestLogoutEverywhere(t *testing.T) {
+	e := setup(t)
+	other := e.login()
+	third := e.login()
+	if status, body := e.do("POST", "/api/auth/logout-all", "", ""); status != 401 {
+		t.Fatalf("log out everywhere without a token: %d %s", status, body)
+	}
+	resp := e.raw("POST", "/api/auth/logout-all", other, "")
+	resp.Body.Close()
+	if resp.StatusCode != 204 {
+		t.Fatalf("log out everywhere: %d", resp.StatusCode)
+	}
+	var deleted bool
+	for _, c := range resp.Cookies() {
+		deleted = deleted || (c.Name == "diaries666op_session" && c.MaxAge < 0)
+	}
+	if !deleted {
+		t.Error("log out everywhere left the session cookie")
+	}
+	for i, token := range []string{e.token, other, third} {
+		if status, _ := e.do("GET", "/api/posts/stats", token, ""); status != 401 {
+			t.Errorf("session %d after log out everywhere: %d, want 401", i, status)
+		}
+	}
+	if status, _ := e.do("GET", "/api/posts/stats", e.login(), ""); status != 200 {
+		t.Errorf("a new login after log out everywhere: %d", status)
+	}
+}

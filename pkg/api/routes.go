@@ -26,6 +26,7 @@ func (s *Server) routes(staticDir string, ops, metrics http.Handler) http.Handle
 		r.Group(func(r chi.Router) {
 			r.Use(s.requireAdmin)
 			r.Post("/auth/logout", s.handle(s.logout))
+			r.Post("/auth/logout-all", s.handle(s.logoutAll))
 			r.Route("/posts", func(r chi.Router) {
 				r.Get("/pending", s.handle(s.listPosts))
 				r.Get("/mentions", s.handle(s.listPosts))

@@ -61,6 +61,16 @@ func (s *Server) logout(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+// logoutAll revokes every session of the request's admin ("log out everywhere").
+func (s *Server) logoutAll(w http.ResponseWriter, r *http.Request) error {
+	if err := s.auth.LogoutAll(r.Context(), bearerToken(r)); err != nil {
+		return err
+	}
+	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: "", Path: "/diaries666op", MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteStrictMode})
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
 // clientAddress is the address a login is throttled by: the peer's IP, or,
 // when the peer is a trusted proxy, the nearest address in X-Forwarded-For
 // that is not one. Headers from anyone else are ignored, since any client can

@@ -57,12 +57,11 @@ func (e *ThrottledError) Error() string {
 // Store is what auth keeps in the database.
 type Store interface {
 	AdminByUsername(ctx context.Context, username string) (store.Admin, error)
-	CountAdmins(ctx context.Context) (int, error)
-	PutAdmin(ctx context.Context, username, passwordHash string) error
-	CreateAdminIfNone(ctx context.Context, username, passwordHash string) (bool, error)
+	SetAdmin(ctx context.Context, username, passwordHash string, onlyIfUnusable bool) (bool, error)
 	CreateSession(ctx context.Context, adminID int64, tokenHash []byte, expiresAt time.Time) error
 	SessionByTokenHash(ctx context.Context, tokenHash []byte, now time.Time) (store.Session, error)
 	RevokeSession(ctx context.Context, tokenHash []byte) error
+	RevokeAdminSessions(ctx context.Context, adminID int64) error
 	DeleteSessionsBefore(ctx context.Context, t time.Time) error
 	DeleteLoginFailuresBefore(ctx context.Context, t time.Time) error
 	ReserveLoginAttempt(ctx context.Context, username, address string, at time.Time, lim store.LoginLimits) (store.LoginAttempt, error)
@@ -121,35 +120,56 @@ func NewService(s Store, ttl time.Duration, now func() time.Time, opts ...Option
 	return svc, nil
 }
 
-// Bootstrap makes sure the administrator exists. With a password given, the
-// admin username gets that password. Without one, when no admin exists yet, a
-// random password is generated and printed once in the log.
+// Bootstrap makes username the one enabled administrator, in one
+// transaction: other admins (an earlier ADMIN_USERNAME) are disabled and
+// their sessions revoked. With a password given, the admin gets it, and when
+// it differs from the stored one every session of the admin is revoked.
+// Without one, when the admin does not exist or was disabled, a random
+// password is set and printed once in the log.
 func (s *Service) Bootstrap(ctx context.Context, username, password string, log *slog.Logger) error {
 	if password != "" {
-		hash, err := HashPassword(password)
+		hash, err := s.keepOrHash(ctx, username, password)
 		if err != nil {
 			return err
 		}
-		return s.store.PutAdmin(ctx, username, hash)
-	}
-	n, err := s.store.CountAdmins(ctx)
-	if err != nil || n > 0 {
-		return err
+		changed, err := s.store.SetAdmin(ctx, username, hash, false)
+		if err != nil {
+			return err
+		}
+		if changed {
+			log.Info("set the administrator's password; sessions made with an earlier one are revoked", "username", username)
+		}
+		return nil
 	}
 	generated := RandomPassword()
 	hash, err := HashPassword(generated)
 	if err != nil {
 		return err
 	}
-	created, err := s.store.CreateAdminIfNone(ctx, username, hash)
-	if err != nil {
+	written, err := s.store.SetAdmin(ctx, username, hash, true)
+	if err != nil || !written {
 		return err
 	}
-	if created {
-		log.Warn("created the administrator with a generated password; it is shown only this once",
-			"username", username, "password", generated)
-	}
+	log.Warn("created the administrator with a generated password; it is shown only this once",
+		"username", username, "password", generated)
 	return nil
+}
+
+// keepOrHash returns the admin's stored hash when it already matches
+// password, so that a restart with the same ADMIN_PASSWORD revokes nothing,
+// and a new hash otherwise.
+func (s *Service) keepOrHash(ctx context.Context, username, password string) (string, error) {
+	a, err := s.store.AdminByUsername(ctx, username)
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return "", err
+	}
+	if err == nil {
+		// A malformed stored hash is simply replaced, hence the error is not fatal.
+		if ok, err := CheckPassword(a.PasswordHash, password); err == nil && ok {
+			return a.PasswordHash, nil
+		}
+	}
+	return HashPassword(password)
 }
 
 // Login checks a username and password from address and returns a new token.
@@ -282,6 +302,19 @@ func (s *Service) Authenticate(ctx context.Context, token string) error {
 // Logout revokes a token.
 func (s *Service) Logout(ctx context.Context, token string) error {
 	return s.store.RevokeSession(ctx, HashToken(token))
+}
+
+// LogoutAll revokes every session of the admin whose live token this is
+// ("log out everywhere").
+func (s *Service) LogoutAll(ctx context.Context, token string) error {
+	session, err := s.store.SessionByTokenHash(ctx, HashToken(token), s.now())
+	if errors.Is(err, store.ErrNotFound) {
+		return ErrUnauthenticated
+	}
+	if err != nil {
+		return err
+	}
+	return s.store.RevokeAdminSessions(ctx, session.AdminID)
 }
 
 // Prune forgets what can no longer matter: sessions expired a day ago or

@@ -108,6 +108,131 @@ func TestBootstrap(t *testing.T) {
 	}
 }
 
+// Changing the administrator's credentials at start revokes what the old
+// ones gave: a new password ends every session, a new name disables the old
+// one. Restarting with the same settings revokes nothing.
+func TestBootstrapRevokes(t *testing.T) {
+	ctx := context.Background()
+	st := storetest.New(t)
+	svc, err := auth.NewService(st, time.Hour, time.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logs bytes.Buffer
+	log := slog.New(slog.NewTextHandler(&logs, nil))
+	// boot starts with these settings and returns the password it generated, if any.
+	boot := func(username, password string) string {
+		t.Helper()
+		logs.Reset()
+		if err := svc.Bootstrap(ctx, username, password, log); err != nil {
+			t.Fatal(err)
+		}
+		i := strings.Index(logs.String(), "password=")
+		if i < 0 {
+			return ""
+		}
+		return strings.Fields(logs.String()[i+len("password="):])[0]
+	}
+	login := func(username, password string) string {
+		t.Helper()
+		token, _, err := svc.Login(ctx, username, password, "192.0.2.1")
+		if err != nil {
+			t.Fatalf("login %s: %v", username, err)
+		}
+		return token
+	}
+	live := func(token string) bool {
+		t.Helper()
+		err := svc.Authenticate(ctx, token)
+		if err != nil && !errors.Is(err, auth.ErrUnauthenticated) {
+			t.Fatal(err)
+		}
+		return err == nil
+	}
+
+	boot("admin", "first password")
+	first := login("admin", "first password")
+	boot("admin", "first password")
+	if !live(first) {
+		t.Fatal("a restart with the same password revoked the session")
+	}
+	boot("admin", "second password")
+	if live(first) {
+		t.Error("a session made with the old password survived the password change")
+	}
+	second := login("admin", "second password")
+
+	tests := []struct {
+		name     string
+		username string
+		password string
+		want     bool
+	}{
+		{name: "renamed admin's old name", username: "admin", password: "second password", want: false},
+		{name: "new name", username: "lucifer", password: "third password", want: true},
+	}
+	boot("lucifer", "third password")
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, _, err := svc.Login(ctx, tt.username, tt.password, "192.0.2.2")
+			if (err == nil) != tt.want {
+				t.Errorf("login %s: %v, want success %v", tt.username, err, tt.want)
+			}
+			if err != nil && !errors.Is(err, auth.ErrInvalidCredentials) {
+				t.Errorf("login %s: %v, want Invalid credentials", tt.username, err)
+			}
+		})
+	}
+	if live(second) {
+		t.Error("a session of the renamed admin survived the rename")
+	}
+
+	// Renamed back without a password: the disabled account does not come
+	// back with its old password, a new one is generated.
+	generated := boot("admin", "")
+	if generated == "" {
+		t.Fatal("renaming back without a password generated none")
+	}
+	if _, _, err := svc.Login(ctx, "admin", "second password", "192.0.2.3"); !errors.Is(err, auth.ErrInvalidCredentials) {
+		t.Errorf("the disabled account's old password works again: %v", err)
+	}
+	login("admin", generated)
+	if _, _, err := svc.Login(ctx, "lucifer", "third password", "192.0.2.3"); !errors.Is(err, auth.ErrInvalidCredentials) {
+		t.Errorf("the other name still logs in: %v", err)
+	}
+}
+
+func TestLogoutAll(t *testing.T) {
+	ctx := context.Background()
+	st := storetest.New(t)
+	svc, err := auth.NewService(st, time.Hour, time.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.Bootstrap(ctx, "admin", "hellfire666", slog.New(slog.NewTextHandler(io.Discard, nil))); err != nil {
+		t.Fatal(err)
+	}
+	var tokens []string
+	for _, address := range []string{"192.0.2.1", "192.0.2.2", "2001:db8::1"} {
+		token, _, err := svc.Login(ctx, "admin", "hellfire666", address)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tokens = append(tokens, token)
+	}
+	if err := svc.LogoutAll(ctx, tokens[0]); err != nil {
+		t.Fatal(err)
+	}
+	for i, token := range tokens {
+		if err := svc.Authenticate(ctx, token); !errors.Is(err, auth.ErrUnauthenticated) {
+			t.Errorf("session %d survived log out everywhere: %v", i, err)
+		}
+	}
+	if err := svc.LogoutAll(ctx, tokens[0]); !errors.Is(err, auth.ErrUnauthenticated) {
+		t.Errorf("log out everywhere with a revoked token: %v", err)
+	}
+}
+
 func TestThrottleByAddress(t *testing.T) {
 	ctx := context.Background()
 	st := storetest.New(t)
