@@ -65,7 +65,7 @@ func setup(t testing.TB) *env {
 		t.Fatal(err)
 	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	if err := authn.Bootstrap(context.Background(), "admin", password, log); err != nil {
+	if _, err := authn.Bootstrap(context.Background(), "admin", password, log); err != nil {
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(api.New(api.Config{

@@ -34,7 +34,7 @@ func hardenedEnv(t *testing.T, trusted []netip.Prefix) *httptest.Server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := authn.Bootstrap(context.Background(), "admin", password, log); err != nil {
+	if _, err := authn.Bootstrap(context.Background(), "admin", password, log); err != nil {
 		t.Fatal(err)
 	}
 	ops := http.NewServeMux()

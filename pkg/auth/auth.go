@@ -125,34 +125,33 @@ func NewService(s Store, ttl time.Duration, now func() time.Time, opts ...Option
 // their sessions revoked. With a password given, the admin gets it, and when
 // it differs from the stored one every session of the admin is revoked.
 // Without one, when the admin does not exist or was disabled, a random
-// password is set and printed once in the log.
-func (s *Service) Bootstrap(ctx context.Context, username, password string, log *slog.Logger) error {
+// password is set and returned, for the caller to show once outside the log;
+// otherwise the returned password is empty.
+func (s *Service) Bootstrap(ctx context.Context, username, password string, log *slog.Logger) (generated string, err error) {
 	if password != "" {
 		hash, err := s.keepOrHash(ctx, username, password)
 		if err != nil {
-			return err
+			return "", err
 		}
 		changed, err := s.store.SetAdmin(ctx, username, hash, false)
 		if err != nil {
-			return err
+			return "", err
 		}
 		if changed {
 			log.Info("set the administrator's password; sessions made with an earlier one are revoked", "username", username)
 		}
-		return nil
+		return "", nil
 	}
-	generated := RandomPassword()
+	generated = RandomPassword()
 	hash, err := HashPassword(generated)
 	if err != nil {
-		return err
+		return "", err
 	}
 	written, err := s.store.SetAdmin(ctx, username, hash, true)
 	if err != nil || !written {
-		return err
+		return "", err
 	}
-	log.Warn("created the administrator with a generated password; it is shown only this once",
-		"username", username, "password", generated)
-	return nil
+	return generated, nil
 }
 
 // keepOrHash returns the admin's stored hash when it already matches

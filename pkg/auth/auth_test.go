@@ -6,6 +6,8 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -65,26 +67,30 @@ func TestBootstrap(t *testing.T) {
 	var logs bytes.Buffer
 	log := slog.New(slog.NewTextHandler(&logs, nil))
 
-	// No password and no admin: one is generated and printed once.
-	if err := svc.Bootstrap(ctx, "admin", "", log); err != nil {
+	// No password and no admin: one is generated and handed back, never logged.
+	generated, err := svc.Bootstrap(ctx, "admin", "", log)
+	if err != nil {
 		t.Fatal(err)
 	}
-	first := logs.String()
-	i := strings.Index(first, "password=")
-	if i < 0 {
-		t.Fatalf("the generated password was not printed: %s", first)
+	if len(generated) != 24 {
+		t.Fatalf("generated password %q", generated)
 	}
-	generated := strings.Fields(first[i+len("password="):])[0]
+	if strings.Contains(logs.String(), generated) {
+		t.Fatalf("the generated password went into the log: %s", logs.String())
+	}
 	if _, _, err := svc.Login(ctx, "admin", generated, "127.0.0.1"); err != nil {
 		t.Fatalf("login with the generated password: %v", err)
 	}
-	logs.Reset()
-	if err := svc.Bootstrap(ctx, "admin", "", log); err != nil || logs.Len() != 0 {
-		t.Fatalf("second start must neither regenerate nor print: %v %q", err, logs.String())
+	again, err := svc.Bootstrap(ctx, "admin", "", log)
+	if err != nil || again != "" {
+		t.Fatalf("second start must not regenerate: %q %v", again, err)
+	}
+	if _, _, err := svc.Login(ctx, "admin", generated, "127.0.0.1"); err != nil {
+		t.Fatalf("the generated password must survive a restart: %v", err)
 	}
 
 	// A configured password replaces it.
-	if err := svc.Bootstrap(ctx, "admin", "a new password", slog.New(slog.NewTextHandler(io.Discard, nil))); err != nil {
+	if _, err := svc.Bootstrap(ctx, "admin", "a new password", slog.New(slog.NewTextHandler(io.Discard, nil))); err != nil {
 		t.Fatal(err)
 	}
 	if _, _, err := svc.Login(ctx, "admin", generated, "127.0.0.2"); !errors.Is(err, auth.ErrInvalidCredentials) {
@@ -118,20 +124,14 @@ func TestBootstrapRevokes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var logs bytes.Buffer
-	log := slog.New(slog.NewTextHandler(&logs, nil))
-	// boot starts with these settings and returns the password it generated, if any.
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	boot := func(username, password string) string {
 		t.Helper()
-		logs.Reset()
-		if err := svc.Bootstrap(ctx, username, password, log); err != nil {
+		generated, err := svc.Bootstrap(ctx, username, password, log)
+		if err != nil {
 			t.Fatal(err)
 		}
-		i := strings.Index(logs.String(), "password=")
-		if i < 0 {
-			return ""
-		}
-		return strings.Fields(logs.String()[i+len("password="):])[0]
+		return generated
 	}
 	login := func(username, password string) string {
 		t.Helper()
@@ -209,7 +209,7 @@ func TestLogoutAll(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := svc.Bootstrap(ctx, "admin", "hellfire666", slog.New(slog.NewTextHandler(io.Discard, nil))); err != nil {
+	if _, err := svc.Bootstrap(ctx, "admin", "hellfire666", slog.New(slog.NewTextHandler(io.Discard, nil))); err != nil {
 		t.Fatal(err)
 	}
 	var tokens []string
@@ -233,6 +233,40 @@ func TestLogoutAll(t *testing.T) {
 	}
 }
 
+func TestWritePasswordFile(t *testing.T) {
+	tests := []struct {
+		name     string
+		existing bool
+	}{
+		{name: "new file"},
+		{name: "existing world-readable file", existing: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "admin-password")
+			if tt.existing {
+				if err := os.WriteFile(path, []byte("an older, longer password\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := auth.WritePasswordFile(path, "s3cret"); err != nil {
+				t.Fatal(err)
+			}
+			info, err := os.Stat(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if info.Mode().Perm() != 0o600 {
+				t.Errorf("mode %v, want 0600", info.Mode().Perm())
+			}
+			b, err := os.ReadFile(path)
+			if err != nil || string(b) != "s3cret\n" {
+				t.Errorf("file holds %q (%v)", b, err)
+			}
+		})
+	}
+}
+
 func TestThrottleByAddress(t *testing.T) {
 	ctx := context.Background()
 	st := storetest.New(t)
@@ -240,7 +274,7 @@ func TestThrottleByAddress(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := svc.Bootstrap(ctx, "admin", "hellfire666", slog.New(slog.NewTextHandler(io.Discard, nil))); err != nil {
+	if _, err := svc.Bootstrap(ctx, "admin", "hellfire666", slog.New(slog.NewTextHandler(io.Discard, nil))); err != nil {
 		t.Fatal(err)
 	}
 	// Guessing many names from one address trips the address limit.
@@ -269,7 +303,7 @@ func TestPrune(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := svc.Bootstrap(ctx, "admin", "hellfire666", slog.New(slog.NewTextHandler(io.Discard, nil))); err != nil {
+	if _, err := svc.Bootstrap(ctx, "admin", "hellfire666", slog.New(slog.NewTextHandler(io.Discard, nil))); err != nil {
 		t.Fatal(err)
 	}
 	for i := 0; i < auth.MaxPerUsername; i++ {

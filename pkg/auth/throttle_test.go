@@ -39,7 +39,7 @@ func TestConcurrentLoginsHashAtMostTheLimit(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := svc.Bootstrap(ctx, "admin", "hellfire666", slog.New(slog.NewTextHandler(io.Discard, nil))); err != nil {
+			if _, err := svc.Bootstrap(ctx, "admin", "hellfire666", slog.New(slog.NewTextHandler(io.Discard, nil))); err != nil {
 				t.Fatal(err)
 			}
 			var hashed atomic.Int64
@@ -94,7 +94,7 @@ func TestConcurrentChecksAreBounded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := svc.Bootstrap(ctx, "admin", "hellfire666", slog.New(slog.NewTextHandler(io.Discard, nil))); err != nil {
+	if _, err := svc.Bootstrap(ctx, "admin", "hellfire666", slog.New(slog.NewTextHandler(io.Discard, nil))); err != nil {
 		t.Fatal(err)
 	}
 	entered := make(chan struct{}, attempts)
@@ -165,7 +165,7 @@ func TestNameWideFailuresSlowDownWithoutLockingOut(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := svc.Bootstrap(ctx, "admin", "hellfire666", slog.New(slog.NewTextHandler(io.Discard, nil))); err != nil {
+	if _, err := svc.Bootstrap(ctx, "admin", "hellfire666", slog.New(slog.NewTextHandler(io.Discard, nil))); err != nil {
 		t.Fatal(err)
 	}
 	var delays []time.Duration
@@ -207,7 +207,7 @@ func TestThrottleGroupsIPv6By64(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := svc.Bootstrap(ctx, "admin", "hellfire666", slog.New(slog.NewTextHandler(io.Discard, nil))); err != nil {
+	if _, err := svc.Bootstrap(ctx, "admin", "hellfire666", slog.New(slog.NewTextHandler(io.Discard, nil))); err != nil {
 		t.Fatal(err)
 	}
 	for i := 0; i < auth.MaxPerUsername; i++ {

@@ -42,6 +42,10 @@ type Config struct {
 	// believed when telling clients apart for login throttling.
 	TrustedProxies []netip.Prefix
 
+	// AdminPasswordFile is where a generated admin password is written
+	// (owner-only), so that it never enters the log.
+	AdminPasswordFile string
+
 	PersonaHandle string
 	Platform      string
 	XAPIBaseURL   string
@@ -112,6 +116,7 @@ func Load(getenv func(string) string) (Config, error) {
 	}
 	c.TargetUsernames = r.handles("TARGET_USERNAMES")
 	c.TrustedProxies = r.prefixes("TRUSTED_PROXIES")
+	c.AdminPasswordFile = r.str("ADMIN_PASSWORD_FILE", "admin-password")
 
 	xCreds := c.XAPIKey != "" || c.XAPISecret != "" || c.XAccessToken != "" || c.XAccessSecret != ""
 	c.Platform = r.oneOf("PLATFORM", pick(xCreds, PlatformX, PlatformSandbox), PlatformSandbox, PlatformX)

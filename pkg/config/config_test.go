@@ -112,6 +112,25 @@ func TestLoadTrustedProxies(t *testing.T) {
 	}
 }
 
+func TestLoadAdminPasswordFile(t *testing.T) {
+	tests := []struct {
+		name  string
+		value string
+		want  string
+	}{
+		{name: "default", value: "", want: "admin-password"},
+		{name: "set", value: "/run/secrets/admin-password", want: "/run/secrets/admin-password"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := Load(env(map[string]string{"ADMIN_PASSWORD_FILE": tt.value}))
+			if err != nil || c.AdminPasswordFile != tt.want {
+				t.Errorf("AdminPasswordFile = %q (%v), want %q", c.AdminPasswordFile, err, tt.want)
+			}
+		})
+	}
+}
+
 func TestLoadRedactsPassword(t *testing.T) {
 	_, err := Load(env(map[string]string{"DATABASE_URL": "mysql://u:secret@h/db"}))
 	if err == nil || strings.Contains(err.Error(), "secret") {
