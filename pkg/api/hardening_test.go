@@ -20,8 +20,8 @@ import (
 )
 
 // hardenedEnv serves the API and a stand-in ops dashboard, answering every
-// method, with the given trusted proxies.
-func hardenedEnv(t *testing.T, trusted []netip.Prefix) *httptest.Server {
+// method, with the given public URL and trusted proxies.
+func hardenedEnv(t *testing.T, publicURL string, trusted []netip.Prefix) *httptest.Server {
 	t.Helper()
 	st := storetest.New(t)
 	queue, err := tasks.NewClient(taskstest.RedisURL(t))
@@ -42,7 +42,7 @@ func hardenedEnv(t *testing.T, trusted []netip.Prefix) *httptest.Server {
 		io.WriteString(w, "queues dashboard: "+r.Method)
 	})
 	srv := httptest.NewServer(api.New(api.Config{Store: st, Auth: authn, Queue: queue, Log: log, Ops: ops,
-		Metrics: tasks.MetricsHandler(queue.Inspector()), TrustedProxies: trusted}))
+		Metrics: tasks.MetricsHandler(queue.Inspector()), PublicURL: publicURL, TrustedProxies: trusted}))
 	t.Cleanup(srv.Close)
 	return srv
 }
@@ -75,7 +75,7 @@ const goodLogin = `{"username":"admin","password":"` + password + `"}`
 // Login takes JSON only: a page elsewhere can post text/plain or a form
 // without asking, and so make visitors' browsers guess passwords.
 func TestLoginNeedsJSON(t *testing.T) {
-	srv := hardenedEnv(t, nil)
+	srv := hardenedEnv(t, "", nil)
 	tests := []struct {
 		name        string
 		contentType string
@@ -105,7 +105,7 @@ func TestLoginNeedsJSON(t *testing.T) {
 // Failures for the admin's name from many addresses (behind a proxy) never
 // lock the right password out from another address.
 func TestLoginNotLockedOutByOthers(t *testing.T) {
-	srv := hardenedEnv(t, []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32"), netip.MustParsePrefix("::1/128")})
+	srv := hardenedEnv(t, "", []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32"), netip.MustParsePrefix("::1/128")})
 	for i := 0; i < auth.SlowAfter+1; i++ {
 		resp, body := send(t, "POST", srv.URL+"/api/auth/login", `{"username":"admin","password":"wrong"}`,
 			map[string]string{"Content-Type": "application/json", "X-Forwarded-For": "192.0.2." + strconv.Itoa(i+1) + ":4242"})
@@ -117,6 +117,79 @@ func TestLoginNotLockedOutByOthers(t *testing.T) {
 		map[string]string{"Content-Type": "application/json", "X-Forwarded-For": "[2001:db8::5]:443"})
 	if resp.StatusCode != 200 {
 		t.Fatalf("the right password from a fresh address after failures elsewhere: %d %s", resp.StatusCode, body)
+	}
+}
+
+// loginCookie logs in and returns the session cookie the answer set, and the answer.
+func loginCookie(t *testing.T, srv *httptest.Server, headers map[string]string) (*http.Cookie, *http.Response) {
+	t.Helper()
+	h := map[string]string{"Content-Type": "application/json"}
+	for k, v := range headers {
+		h[k] = v
+	}
+	resp, body := send(t, "POST", srv.URL+"/api/auth/login", goodLogin, h)
+	if resp.StatusCode != 200 {
+		t.Fatalf("login: %d %s", resp.StatusCode, body)
+	}
+	for _, c := range resp.Cookies() {
+		if strings.HasSuffix(c.Name, "diaries666op_session") {
+			return c, resp
+		}
+	}
+	t.Fatal("login set no session cookie")
+	return nil, nil
+}
+
+// Behind a TLS proxy the session cookie is Secure: with an https PUBLIC_URL
+// it is also __Host- prefixed (so Path=/) and answers carry HSTS; without
+// one, a trusted proxy's X-Forwarded-Proto counts, anyone else's does not.
+func TestSessionCookieBehindTLS(t *testing.T) {
+	proxies := []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32"), netip.MustParsePrefix("::1/128")}
+	tests := []struct {
+		name       string
+		publicURL  string
+		trusted    []netip.Prefix
+		headers    map[string]string
+		wantName   string
+		wantPath   string
+		wantSecure bool
+		wantHSTS   bool
+	}{
+		{name: "plain http", wantName: "diaries666op_session", wantPath: "/diaries666op"},
+		{name: "https public url", publicURL: "https://hell.example", wantName: "__Host-diaries666op_session", wantPath: "/", wantSecure: true, wantHSTS: true},
+		{name: "http public url", publicURL: "http://hell.example", wantName: "diaries666op_session", wantPath: "/diaries666op"},
+		{name: "trusted proxy says https", trusted: proxies, headers: map[string]string{"X-Forwarded-Proto": "https"},
+			wantName: "diaries666op_session", wantPath: "/diaries666op", wantSecure: true, wantHSTS: true},
+		{name: "untrusted peer says https", headers: map[string]string{"X-Forwarded-Proto": "https"},
+			wantName: "diaries666op_session", wantPath: "/diaries666op"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := hardenedEnv(t, tt.publicURL, tt.trusted)
+			c, resp := loginCookie(t, srv, tt.headers)
+			if c.Name != tt.wantName || c.Path != tt.wantPath || c.Secure != tt.wantSecure || !c.HttpOnly || c.SameSite != http.SameSiteStrictMode {
+				t.Errorf("cookie %s path %s secure %v httponly %v samesite %v; want %s path %s secure %v",
+					c.Name, c.Path, c.Secure, c.HttpOnly, c.SameSite, tt.wantName, tt.wantPath, tt.wantSecure)
+			}
+			if got := resp.Header.Get("Strict-Transport-Security") != ""; got != tt.wantHSTS {
+				t.Errorf("HSTS %q, want present %v", resp.Header.Get("Strict-Transport-Security"), tt.wantHSTS)
+			}
+			// The ops dashboard still opens with that cookie.
+			ops, body := send(t, "GET", srv.URL+api.OpsPath+"/", "", map[string]string{"Cookie": c.Name + "=" + c.Value})
+			if ops.StatusCode != 200 || !strings.Contains(body, "queues dashboard") {
+				t.Errorf("ops with the cookie: %d %s", ops.StatusCode, body)
+			}
+			// Logging out deletes that same cookie.
+			token := c.Value
+			out, _ := send(t, "POST", srv.URL+"/api/auth/logout", "", map[string]string{"Authorization": "Bearer " + token})
+			var deleted bool
+			for _, dc := range out.Cookies() {
+				deleted = deleted || (dc.Name == c.Name && dc.Path == c.Path && dc.MaxAge < 0)
+			}
+			if out.StatusCode != 204 || !deleted {
+				t.Errorf("logout: %d, cookie deleted %v", out.StatusCode, deleted)
+			}
+		})
 	}
 }
 

@@ -118,6 +118,17 @@ func opsPolicy(next http.Handler) http.Handler {
 	})
 }
 
+// strictTransport tells browsers that reached the site over https to keep to
+// https (HSTS).
+func (s *Server) strictTransport(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if s.secureRequest(r) {
+			w.Header().Set("Strict-Transport-Security", "max-age=31536000")
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
 // limitBody caps every request body at maxBody.
 func limitBody(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -126,9 +137,10 @@ func limitBody(next http.Handler) http.Handler {
 	})
 }
 
-// sessionCookie carries the token for the ops pages, which a browser opens
-// by navigation and so cannot send a bearer header.
-const sessionCookie = "diaries666op_session"
+// sessionCookieName names the cookie that carries the token for the ops
+// pages, which a browser opens by navigation and so cannot send a bearer
+// header (see Server.cookieName for its prefix behind https).
+const sessionCookieName = "diaries666op_session"
 
 // bearerToken returns the token of an "Authorization: Bearer" header.
 func bearerToken(r *http.Request) string {
@@ -155,7 +167,7 @@ func (s *Server) requireAdmin(next http.Handler) http.Handler {
 func (s *Server) requireAdminPage(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		token := bearerToken(r)
-		if c, err := r.Cookie(sessionCookie); token == "" && err == nil {
+		if c, err := r.Cookie(s.cookieName()); token == "" && err == nil {
 			token = c.Value
 		}
 		err := s.auth.Authenticate(r.Context(), token)

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/netip"
+	"strings"
 	"time"
 
 	"infernal/pkg/auth"
@@ -46,6 +47,10 @@ type Config struct {
 	// GenerateWait is how long a profile generation waits for its draft
 	// before answering 202; zero means 8 seconds.
 	GenerateWait time.Duration
+	// PublicURL is the site's origin as browsers see it (config.PublicURL);
+	// may be empty. With https, the session cookie is Secure and __Host-
+	// prefixed, and answers carry HSTS.
+	PublicURL string
 }
 
 // Server answers every HTTP request of the web tier.
@@ -61,6 +66,10 @@ type Server struct {
 	// trustedProxies are the proxies whose X-Forwarded-For names the client.
 	trustedProxies []netip.Prefix
 	router         http.Handler
+
+	// publicURL is the site's own origin; httpsPublic is set when it is https.
+	publicURL   string
+	httpsPublic bool
 }
 
 // New returns the web tier's handler.
@@ -70,6 +79,7 @@ func New(cfg Config) *Server {
 		persona: cfg.Persona, platform: cfg.Platform, generateWait: cfg.GenerateWait,
 		trustedProxies: cfg.TrustedProxies,
 	}
+	s.publicURL, s.httpsPublic = cfg.PublicURL, strings.HasPrefix(cfg.PublicURL, "https://")
 	if s.now == nil {
 		s.now = time.Now
 	}

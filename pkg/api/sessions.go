@@ -43,10 +43,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	http.SetCookie(w, &http.Cookie{
-		Name: sessionCookie, Value: token, Path: "/diaries666op", Expires: expires,
-		HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil,
-	})
+	http.SetCookie(w, s.sessionCookie(r, token, expires))
 	respondJSON(w, http.StatusOK, loginResponse{Token: token, ExpiresAt: expires.UTC()})
 	return nil
 }
@@ -56,7 +53,7 @@ func (s *Server) logout(w http.ResponseWriter, r *http.Request) error {
 	if err := s.auth.Logout(r.Context(), bearerToken(r)); err != nil {
 		return err
 	}
-	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: "", Path: "/diaries666op", MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteStrictMode})
+	http.SetCookie(w, s.sessionCookie(r, "", time.Time{}))
 	w.WriteHeader(http.StatusNoContent)
 	return nil
 }
@@ -66,9 +63,50 @@ func (s *Server) logoutAll(w http.ResponseWriter, r *http.Request) error {
 	if err := s.auth.LogoutAll(r.Context(), bearerToken(r)); err != nil {
 		return err
 	}
-	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: "", Path: "/diaries666op", MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteStrictMode})
+	http.SetCookie(w, s.sessionCookie(r, "", time.Time{}))
 	w.WriteHeader(http.StatusNoContent)
 	return nil
+}
+
+// sessionCookie is the cookie that carries token to the ops pages until
+// expires; an empty token makes the cookie that deletes it. With an https
+// PUBLIC_URL it is Secure and __Host- prefixed, which also pins it to the
+// whole site (Path=/); otherwise it is scoped to the admin's path, and Secure
+// when the request came over TLS.
+func (s *Server) sessionCookie(r *http.Request, token string, expires time.Time) *http.Cookie {
+	c := &http.Cookie{Name: s.cookieName(), Value: token, Path: "/diaries666op", Expires: expires,
+		HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: s.secureRequest(r)}
+	if s.httpsPublic {
+		c.Path = "/"
+	}
+	if token == "" {
+		c.Expires, c.MaxAge = time.Time{}, -1
+	}
+	return c
+}
+
+// cookieName is the session cookie's name; see sessionCookie.
+func (s *Server) cookieName() string {
+	if s.httpsPublic {
+		return "__Host-" + sessionCookieName
+	}
+	return sessionCookieName
+}
+
+// secureRequest reports whether the browser reached the site over https: the
+// PUBLIC_URL says so, the connection is TLS, or a trusted proxy says so.
+func (s *Server) secureRequest(r *http.Request) bool {
+	if s.httpsPublic || r.TLS != nil {
+		return true
+	}
+	return fromTrustedProxy(r, s.trustedProxies) &&
+		strings.EqualFold(strings.TrimSpace(r.Header.Get("X-Forwarded-Proto")), "https")
+}
+
+// fromTrustedProxy reports whether the request's peer is a trusted proxy.
+func fromTrustedProxy(r *http.Request, trusted []netip.Prefix) bool {
+	addr, err := netip.ParseAddrPort(r.RemoteAddr)
+	return err == nil && isTrusted(addr.Addr(), trusted)
 }
 
 // clientAddress is the address a login is throttled by: the peer's IP, or,
