@@ -193,6 +193,59 @@ func TestSessionCookieBehindTLS(t *testing.T) {
 	}
 }
 
+// The ops dashboard refuses state-changing requests from other sites, which
+// a browser would send with the session cookie.
+func TestOpsRefusesCrossSiteRequests(t *testing.T) {
+	for _, publicURL := range []string{"", "https://hell.example"} {
+		t.Run("public url "+publicURL, func(t *testing.T) {
+			srv := hardenedEnv(t, publicURL, nil)
+			c, _ := loginCookie(t, srv, nil)
+			own := srv.URL
+			if publicURL != "" {
+				own = publicURL
+			}
+			cookie := c.Name + "=" + c.Value
+			tests := []struct {
+				name       string
+				method     string
+				path       string
+				headers    map[string]string
+				wantStatus int
+			}{
+				{name: "cross-site text/plain post", method: "POST", path: api.OpsPath + "/api/queues/default:pause",
+					headers: map[string]string{"Content-Type": "text/plain", "Origin": "https://evil.example", "Sec-Fetch-Site": "cross-site"}, wantStatus: 403},
+				{name: "foreign origin, old browser", method: "POST", path: api.OpsPath + "/api/queues/default:pause",
+					headers: map[string]string{"Content-Type": "text/plain", "Origin": "https://evil.example"}, wantStatus: 403},
+				{name: "same-site but other origin", method: "DELETE", path: api.OpsPath + "/api/queues/default",
+					headers: map[string]string{"Sec-Fetch-Site": "same-site", "Origin": own}, wantStatus: 403},
+				{name: "neither header", method: "POST", path: api.OpsPath + "/api/queues/default:pause", wantStatus: 403},
+				{name: "metrics post cross-site", method: "POST", path: "/metrics",
+					headers: map[string]string{"Origin": "https://evil.example"}, wantStatus: 403},
+				{name: "same origin by fetch metadata", method: "POST", path: api.OpsPath + "/api/queues/default:pause",
+					headers: map[string]string{"Content-Type": "text/plain", "Sec-Fetch-Site": "same-origin", "Origin": own}, wantStatus: 200},
+				{name: "same origin by Origin alone", method: "POST", path: api.OpsPath + "/api/queues/default:pause",
+					headers: map[string]string{"Origin": own}, wantStatus: 200},
+				{name: "reading needs no origin", method: "GET", path: api.OpsPath + "/", wantStatus: 200},
+			}
+			for _, tt := range tests {
+				t.Run(tt.name, func(t *testing.T) {
+					h := map[string]string{"Cookie": cookie}
+					for k, v := range tt.headers {
+						h[k] = v
+					}
+					resp, body := send(t, tt.method, srv.URL+tt.path, "pause", h)
+					if resp.StatusCode != tt.wantStatus {
+						t.Fatalf("got %d %s, want %d", resp.StatusCode, body, tt.wantStatus)
+					}
+					if tt.wantStatus == 403 && !strings.Contains(errorOf(t, body), "cross-site") {
+						t.Errorf("403 without a JSON error: %s", body)
+					}
+				})
+			}
+		})
+	}
+}
+
 // Log out everywhere revokes every session of the admin, and the cookie.
 func TestLogoutEverywhere(t *testing.T) {
 	e := setup(t)

@@ -45,10 +45,10 @@ func (s *Server) routes(staticDir string, ops, metrics http.Handler) http.Handle
 	})
 
 	if ops != nil {
-		r.With(s.requireAdminPage, opsPolicy).Mount(OpsPath, ops)
+		r.With(s.requireSameOrigin, s.requireAdminPage, opsPolicy).Mount(OpsPath, ops)
 	}
 	if metrics != nil {
-		r.With(s.requireAdminPage).Handle("/metrics", metrics)
+		r.With(s.requireSameOrigin, s.requireAdminPage).Handle("/metrics", metrics)
 	}
 
 	r.NotFound(spa(staticDir))
