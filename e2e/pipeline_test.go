@@ -103,7 +103,7 @@ func (s *system) startWeb(log *slog.Logger, platformName string) {
 	if err != nil {
 		s.t.Fatal(err)
 	}
-	if err := authn.Bootstrap(context.Background(), "admin", "hellfire666", log); err != nil {
+	if _, err := authn.Bootstrap(context.Background(), "admin", "hellfire666", log); err != nil {
 		s.t.Fatal(err)
 	}
 	s.web = httptest.NewServer(api.New(api.Config{Store: s.store, Auth: authn, Queue: s.queue, Log: log, Persona: persona, Platform: platformName}))

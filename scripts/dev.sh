@@ -46,6 +46,8 @@ if [ -z "${REDIS_URL:-}" ]; then
 	echo "== Redis on 127.0.0.1:$redis_port (data in .data/redis)"
 fi
 export HTTP_ADDR=${HTTP_ADDR:-127.0.0.1:8080}
+# A generated admin password goes to this owner-only file, never into the log.
+export ADMIN_PASSWORD_FILE=${ADMIN_PASSWORD_FILE:-$PWD/.data/admin-password}
 
 bin/web & pids+=($!)
 # The web tier applies the migrations; give it a head start before the others connect.
@@ -57,7 +59,7 @@ bin/worker & pids+=($!)
 bin/scheduler & pids+=($!)
 
 echo "== the site:  http://${HTTP_ADDR/#:/127.0.0.1:}/"
-echo "== the admin: http://${HTTP_ADDR/#:/127.0.0.1:}/diaries666op/login (user ${ADMIN_USERNAME:-admin}; without ADMIN_PASSWORD a generated password is printed once in the web log on first start)"
+echo "== the admin: http://${HTTP_ADDR/#:/127.0.0.1:}/diaries666op/login (user ${ADMIN_USERNAME:-admin}; without ADMIN_PASSWORD the first start writes a generated password to $ADMIN_PASSWORD_FILE)"
 echo "== Ctrl-C stops everything"
 status=0
 wait -n "${pids[@]}" || status=$?

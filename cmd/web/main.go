@@ -6,9 +6,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 	"time"
 
@@ -48,12 +50,16 @@ func run() error {
 		return err
 	}
 	defer queue.Close()
-	authn, err := auth.NewService(st, cfg.SessionTTL, time.Now)
+	authn, err := auth.NewService(st, cfg.SessionTTL, time.Now, auth.WithLogger(log))
 	if err != nil {
 		return err
 	}
-	if err := authn.Bootstrap(ctx, cfg.AdminUsername, cfg.AdminPassword, log); err != nil {
+	generated, err := authn.Bootstrap(ctx, cfg.AdminUsername, cfg.AdminPassword, log)
+	if err != nil {
 		return fmt.Errorf("admin bootstrap: %w", err)
+	}
+	if generated != "" {
+		revealPassword(cfg.AdminPasswordFile, cfg.AdminUsername, generated, log)
 	}
 	go authn.PruneEvery(ctx, time.Hour, log)
 	redisOpt, err := asynq.ParseRedisURI(cfg.RedisURL)
@@ -66,7 +72,7 @@ func run() error {
 	handler := api.New(api.Config{
 		Store: st, Auth: authn, Queue: queue, Log: log, Now: time.Now,
 		Persona: cfg.PersonaHandle, Platform: cfg.Platform, StaticDir: cfg.StaticDir, TrustedProxies: cfg.TrustedProxies,
-		Ops: ops, Metrics: tasks.MetricsHandler(queue.Inspector()),
+		Ops: ops, Metrics: tasks.MetricsHandler(queue.Inspector()), PublicURL: cfg.PublicURL,
 	})
 	srv := api.NewHTTPServer(cfg.HTTPAddr, handler, log)
 	errc := make(chan error, 1)
@@ -85,4 +91,22 @@ func run() error {
 		return fmt.Errorf("shutdown: %w", err)
 	}
 	return nil
+}
+
+// revealPassword hands a generated admin password to the operator once,
+// never through the JSON log that collectors gather: it goes to an
+// owner-only file whose path is logged or, when that cannot be written, to
+// the terminal as a plain line outside the log.
+func revealPassword(path, username, password string, log *slog.Logger) {
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
+	}
+	if err := auth.WritePasswordFile(path, password); err != nil {
+		fmt.Fprintf(os.Stderr, "web: the administrator %q was created with this generated password, shown only this once: %s\n", username, password)
+		log.Warn("created the administrator with a generated password; the file could not be written, so it was printed on stderr outside the log",
+			"username", username, "path", path, "error", err)
+		return
+	}
+	log.Warn("created the administrator with a generated password; read it from the file (owner-only), then delete the file",
+		"username", username, "path", path)
 }

@@ -65,7 +65,7 @@ func setup(t testing.TB) *env {
 		t.Fatal(err)
 	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	if err := authn.Bootstrap(context.Background(), "admin", password, log); err != nil {
+	if _, err := authn.Bootstrap(context.Background(), "admin", password, log); err != nil {
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(api.New(api.Config{
@@ -116,6 +116,9 @@ func (e *env) raw(method, path, token, body string) *http.Response {
 	}
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	if method != "GET" {
+		req.Header.Set("Content-Type", "application/json")
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {

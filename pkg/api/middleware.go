@@ -7,6 +7,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -118,6 +119,53 @@ func opsPolicy(next http.Handler) http.Handler {
 	})
 }
 
+// strictTransport tells browsers that reached the site over https to keep to
+// https (HSTS).
+func (s *Server) strictTransport(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if s.secureRequest(r) {
+			w.Header().Set("Strict-Transport-Security", "max-age=31536000")
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// requireSameOrigin refuses a state-changing request made by a page of
+// another site, which a browser would send with the session cookie: any
+// method but GET, HEAD and OPTIONS needs Sec-Fetch-Site: same-origin or, from
+// browsers that do not send it, an Origin that is the site's own. A bearer
+// header proves a script of the site itself, since no other page can set it.
+func (s *Server) requireSameOrigin(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.Method {
+		case http.MethodGet, http.MethodHead, http.MethodOptions:
+			next.ServeHTTP(w, r)
+			return
+		}
+		ok := bearerToken(r) != ""
+		if site := r.Header.Get("Sec-Fetch-Site"); !ok && site != "" {
+			ok = site == "same-origin"
+		} else if origin := r.Header.Get("Origin"); !ok && origin != "" {
+			ok = s.ownOrigin(r, origin)
+		}
+		if !ok {
+			s.respondError(w, r, &Error{Status: http.StatusForbidden, Message: "cross-site request refused: it must come from this site's own pages"})
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// ownOrigin reports whether an Origin header names this site: the PUBLIC_URL
+// when set, else the host the request was sent to.
+func (s *Server) ownOrigin(r *http.Request, origin string) bool {
+	if s.publicURL != "" {
+		return strings.EqualFold(origin, s.publicURL)
+	}
+	u, err := url.Parse(origin)
+	return err == nil && u.Host != "" && strings.EqualFold(u.Host, r.Host)
+}
+
 // limitBody caps every request body at maxBody. A body declared larger is
 // refused before anything is read, so no "100 Continue" is sent and a client
 // waiting on "Expect: 100-continue" reads the 413 instead of a reset.
@@ -134,9 +182,10 @@ func limitBody(next http.Handler) http.Handler {
 	})
 }
 
-// sessionCookie carries the token for the ops pages, which a browser opens
-// by navigation and so cannot send a bearer header.
-const sessionCookie = adminName + "_session"
+// sessionCookieName names the cookie that carries the token for the ops
+// pages, which a browser opens by navigation and so cannot send a bearer
+// header (see Server.cookieName for its prefix behind https).
+const sessionCookieName = adminName + "_session"
 
 // bearerToken returns the token of an "Authorization: Bearer" header.
 func bearerToken(r *http.Request) string {
@@ -163,7 +212,7 @@ func (s *Server) requireAdmin(next http.Handler) http.Handler {
 func (s *Server) requireAdminPage(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		token := bearerToken(r)
-		if c, err := r.Cookie(sessionCookie); token == "" && err == nil {
+		if c, err := r.Cookie(s.cookieName()); token == "" && err == nil {
 			token = c.Value
 		}
 		err := s.auth.Authenticate(r.Context(), token)

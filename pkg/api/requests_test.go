@@ -102,6 +102,8 @@ func (a fakeAuth) Login(_ context.Context, username, _, _ string) (string, time.
 	return "", time.Time{}, auth.ErrInvalidCredentials
 }
 func (a fakeAuth) Logout(context.Context, string) error { a.store.record("Logout"); return nil }
+
+func (a fakeAuth) LogoutAll(context.Context, string) error { a.store.record("LogoutAll"); return nil }
 func (a fakeAuth) Authenticate(_ context.Context, token string) error {
 	if token != fakeToken {
 		return auth.ErrUnauthenticated
@@ -138,7 +140,7 @@ func fakeServer(t *testing.T) (*httptest.Server, *fakeStore) {
 	return srv, st
 }
 
-func send(t *testing.T, srv *httptest.Server, method, path, token, body string) (int, string) {
+func call(t *testing.T, srv *httptest.Server, method, path, token, body string) (int, string) {
 	t.Helper()
 	var rd io.Reader
 	if body != "" {
@@ -150,6 +152,10 @@ func send(t *testing.T, srv *httptest.Server, method, path, token, body string) 
 	}
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	if method == http.MethodPost {
+		// As the frontend sends every call; login refuses anything else with 415.
+		req.Header.Set("Content-Type", "application/json")
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
@@ -213,7 +219,7 @@ func TestRefusedRequestsReachNothing(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			before := len(st.Calls())
-			status, body := send(t, srv, tt.method, tt.path, tt.token, tt.body)
+			status, body := call(t, srv, tt.method, tt.path, tt.token, tt.body)
 			if status != tt.wantStatus {
 				t.Fatalf("got %d %s, want %d", status, body, tt.wantStatus)
 			}
@@ -250,7 +256,7 @@ func TestRequestsReachTheirCall(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			before := len(st.Calls())
-			status, body := send(t, srv, tt.method, tt.path, tt.token, tt.body)
+			status, body := call(t, srv, tt.method, tt.path, tt.token, tt.body)
 			if status != tt.wantStatus {
 				t.Fatalf("got %d %s, want %d", status, body, tt.wantStatus)
 			}
@@ -286,7 +292,7 @@ func TestStoreRefusals(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			srv, st := fakeServer(t)
 			st.approveErr = tt.err
-			status, body := send(t, srv, "POST", "/api/posts/7/approve", fakeToken, `{}`)
+			status, body := call(t, srv, "POST", "/api/posts/7/approve", fakeToken, `{}`)
 			if status != tt.wantStatus || errorOf(t, body) != tt.wantError {
 				t.Errorf("got %d %s, want %d with error %q", status, body, tt.wantStatus, tt.wantError)
 			}

@@ -11,7 +11,7 @@ import (
 // routes lists every route of the web tier.
 func (s *Server) routes(staticDir string, ops, metrics http.Handler) http.Handler {
 	r := chi.NewRouter()
-	r.Use(withRequestID, s.logRequests, s.recoverPanics, securityHeaders, limitBody)
+	r.Use(withRequestID, s.logRequests, s.recoverPanics, securityHeaders, s.strictTransport, limitBody)
 
 	r.Get("/healthz", s.handle(s.healthz))
 	r.Get("/readyz", s.handle(s.readyz))
@@ -28,6 +28,7 @@ func (s *Server) routes(staticDir string, ops, metrics http.Handler) http.Handle
 		r.Group(func(r chi.Router) {
 			r.Use(s.requireAdmin)
 			r.Post("/auth/logout", s.handle(s.logout))
+			r.Post("/auth/logout-all", s.handle(s.logoutAll))
 			r.Route("/posts", func(r chi.Router) {
 				// One list per admin tab, in the domain's tab order.
 				for _, src := range post.Sources {
@@ -46,10 +47,10 @@ func (s *Server) routes(staticDir string, ops, metrics http.Handler) http.Handle
 	})
 
 	if ops != nil {
-		r.With(s.requireAdminPage, opsPolicy).Mount(OpsPath, ops)
+		r.With(s.requireSameOrigin, s.requireAdminPage, opsPolicy).Mount(OpsPath, ops)
 	}
 	if metrics != nil {
-		r.With(s.requireAdminPage).Handle("/metrics", metrics)
+		r.With(s.requireSameOrigin, s.requireAdminPage).Handle("/metrics", metrics)
 	}
 
 	r.NotFound(spa(staticDir))

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/netip"
+	"strings"
 	"time"
 
 	"infernal/pkg/post"
@@ -50,6 +51,8 @@ type Auth interface {
 	Login(ctx context.Context, username, password, address string) (token string, expiresAt time.Time, err error)
 	// Logout revokes a token.
 	Logout(ctx context.Context, token string) error
+	// LogoutAll revokes every session of the admin whose token this is.
+	LogoutAll(ctx context.Context, token string) error
 	// Authenticate checks that a token is live.
 	Authenticate(ctx context.Context, token string) error
 }
@@ -87,6 +90,10 @@ type Config struct {
 	// GenerateWait is how long a profile generation waits for its draft
 	// before answering 202; zero means 8 seconds.
 	GenerateWait time.Duration
+	// PublicURL is the site's origin as browsers see it (config.PublicURL);
+	// may be empty. With https, the session cookie is Secure and __Host-
+	// prefixed, and answers carry HSTS.
+	PublicURL string
 }
 
 // Server answers every HTTP request of the web tier.
@@ -102,6 +109,10 @@ type Server struct {
 	// trustedProxies are the proxies whose X-Forwarded-For names the client.
 	trustedProxies []netip.Prefix
 	router         http.Handler
+
+	// publicURL is the site's own origin; httpsPublic is set when it is https.
+	publicURL   string
+	httpsPublic bool
 }
 
 // New returns the web tier's handler.
@@ -111,6 +122,7 @@ func New(cfg Config) *Server {
 		persona: cfg.Persona, platform: cfg.Platform, generateWait: cfg.GenerateWait,
 		trustedProxies: cfg.TrustedProxies,
 	}
+	s.publicURL, s.httpsPublic = cfg.PublicURL, strings.HasPrefix(cfg.PublicURL, "https://")
 	if s.now == nil {
 		s.now = time.Now
 	}

@@ -47,7 +47,7 @@ func opsEnv(t *testing.T) (*httptest.Server, string) {
 		t.Fatal(err)
 	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	if err := authn.Bootstrap(context.Background(), "admin", password, log); err != nil {
+	if _, err := authn.Bootstrap(context.Background(), "admin", password, log); err != nil {
 		t.Fatal(err)
 	}
 	ops := http.NewServeMux()

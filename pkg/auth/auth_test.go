@@ -6,6 +6,8 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -65,26 +67,30 @@ func TestBootstrap(t *testing.T) {
 	var logs bytes.Buffer
 	log := slog.New(slog.NewTextHandler(&logs, nil))
 
-	// No password and no admin: one is generated and printed once.
-	if err := svc.Bootstrap(ctx, "admin", "", log); err != nil {
+	// No password and no admin: one is generated and handed back, never logged.
+	generated, err := svc.Bootstrap(ctx, "admin", "", log)
+	if err != nil {
 		t.Fatal(err)
 	}
-	first := logs.String()
-	i := strings.Index(first, "password=")
-	if i < 0 {
-		t.Fatalf("the generated password was not printed: %s", first)
+	if len(generated) != 24 {
+		t.Fatalf("generated password %q", generated)
 	}
-	generated := strings.Fields(first[i+len("password="):])[0]
+	if strings.Contains(logs.String(), generated) {
+		t.Fatalf("the generated password went into the log: %s", logs.String())
+	}
 	if _, _, err := svc.Login(ctx, "admin", generated, "127.0.0.1"); err != nil {
 		t.Fatalf("login with the generated password: %v", err)
 	}
-	logs.Reset()
-	if err := svc.Bootstrap(ctx, "admin", "", log); err != nil || logs.Len() != 0 {
-		t.Fatalf("second start must neither regenerate nor print: %v %q", err, logs.String())
+	again, err := svc.Bootstrap(ctx, "admin", "", log)
+	if err != nil || again != "" {
+		t.Fatalf("second start must not regenerate: %q %v", again, err)
+	}
+	if _, _, err := svc.Login(ctx, "admin", generated, "127.0.0.1"); err != nil {
+		t.Fatalf("the generated password must survive a restart: %v", err)
 	}
 
 	// A configured password replaces it.
-	if err := svc.Bootstrap(ctx, "admin", "a new password", slog.New(slog.NewTextHandler(io.Discard, nil))); err != nil {
+	if _, err := svc.Bootstrap(ctx, "admin", "a new password", slog.New(slog.NewTextHandler(io.Discard, nil))); err != nil {
 		t.Fatal(err)
 	}
 	if _, _, err := svc.Login(ctx, "admin", generated, "127.0.0.2"); !errors.Is(err, auth.ErrInvalidCredentials) {
@@ -108,6 +114,159 @@ func TestBootstrap(t *testing.T) {
 	}
 }
 
+// Changing the administrator's credentials at start revokes what the old
+// ones gave: a new password ends every session, a new name disables the old
+// one. Restarting with the same settings revokes nothing.
+func TestBootstrapRevokes(t *testing.T) {
+	ctx := context.Background()
+	st := storetest.New(t)
+	svc, err := auth.NewService(st, time.Hour, time.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	boot := func(username, password string) string {
+		t.Helper()
+		generated, err := svc.Bootstrap(ctx, username, password, log)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return generated
+	}
+	login := func(username, password string) string {
+		t.Helper()
+		token, _, err := svc.Login(ctx, username, password, "192.0.2.1")
+		if err != nil {
+			t.Fatalf("login %s: %v", username, err)
+		}
+		return token
+	}
+	live := func(token string) bool {
+		t.Helper()
+		err := svc.Authenticate(ctx, token)
+		if err != nil && !errors.Is(err, auth.ErrUnauthenticated) {
+			t.Fatal(err)
+		}
+		return err == nil
+	}
+
+	boot("admin", "first password")
+	first := login("admin", "first password")
+	boot("admin", "first password")
+	if !live(first) {
+		t.Fatal("a restart with the same password revoked the session")
+	}
+	boot("admin", "second password")
+	if live(first) {
+		t.Error("a session made with the old password survived the password change")
+	}
+	second := login("admin", "second password")
+
+	tests := []struct {
+		name     string
+		username string
+		password string
+		want     bool
+	}{
+		{name: "renamed admin's old name", username: "admin", password: "second password", want: false},
+		{name: "new name", username: "lucifer", password: "third password", want: true},
+	}
+	boot("lucifer", "third password")
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, _, err := svc.Login(ctx, tt.username, tt.password, "192.0.2.2")
+			if (err == nil) != tt.want {
+				t.Errorf("login %s: %v, want success %v", tt.username, err, tt.want)
+			}
+			if err != nil && !errors.Is(err, auth.ErrInvalidCredentials) {
+				t.Errorf("login %s: %v, want Invalid credentials", tt.username, err)
+			}
+		})
+	}
+	if live(second) {
+		t.Error("a session of the renamed admin survived the rename")
+	}
+
+	// Renamed back without a password: the disabled account does not come
+	// back with its old password, a new one is generated.
+	generated := boot("admin", "")
+	if generated == "" {
+		t.Fatal("renaming back without a password generated none")
+	}
+	if _, _, err := svc.Login(ctx, "admin", "second password", "192.0.2.3"); !errors.Is(err, auth.ErrInvalidCredentials) {
+		t.Errorf("the disabled account's old password works again: %v", err)
+	}
+	login("admin", generated)
+	if _, _, err := svc.Login(ctx, "lucifer", "third password", "192.0.2.3"); !errors.Is(err, auth.ErrInvalidCredentials) {
+		t.Errorf("the other name still logs in: %v", err)
+	}
+}
+
+func TestLogoutAll(t *testing.T) {
+	ctx := context.Background()
+	st := storetest.New(t)
+	svc, err := auth.NewService(st, time.Hour, time.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.Bootstrap(ctx, "admin", "hellfire666", slog.New(slog.NewTextHandler(io.Discard, nil))); err != nil {
+		t.Fatal(err)
+	}
+	var tokens []string
+	for _, address := range []string{"192.0.2.1", "192.0.2.2", "2001:db8::1"} {
+		token, _, err := svc.Login(ctx, "admin", "hellfire666", address)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tokens = append(tokens, token)
+	}
+	if err := svc.LogoutAll(ctx, tokens[0]); err != nil {
+		t.Fatal(err)
+	}
+	for i, token := range tokens {
+		if err := svc.Authenticate(ctx, token); !errors.Is(err, auth.ErrUnauthenticated) {
+			t.Errorf("session %d survived log out everywhere: %v", i, err)
+		}
+	}
+	if err := svc.LogoutAll(ctx, tokens[0]); !errors.Is(err, auth.ErrUnauthenticated) {
+		t.Errorf("log out everywhere with a revoked token: %v", err)
+	}
+}
+
+func TestWritePasswordFile(t *testing.T) {
+	tests := []struct {
+		name     string
+		existing bool
+	}{
+		{name: "new file"},
+		{name: "existing world-readable file", existing: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "admin-password")
+			if tt.existing {
+				if err := os.WriteFile(path, []byte("an older, longer password\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := auth.WritePasswordFile(path, "s3cret"); err != nil {
+				t.Fatal(err)
+			}
+			info, err := os.Stat(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if info.Mode().Perm() != 0o600 {
+				t.Errorf("mode %v, want 0600", info.Mode().Perm())
+			}
+			b, err := os.ReadFile(path)
+			if err != nil || string(b) != "s3cret\n" {
+				t.Errorf("file holds %q (%v)", b, err)
+			}
+		})
+	}
+}
+
 func TestThrottleByAddress(t *testing.T) {
 	ctx := context.Background()
 	st := storetest.New(t)
@@ -115,7 +274,7 @@ func TestThrottleByAddress(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := svc.Bootstrap(ctx, "admin", "hellfire666", slog.New(slog.NewTextHandler(io.Discard, nil))); err != nil {
+	if _, err := svc.Bootstrap(ctx, "admin", "hellfire666", slog.New(slog.NewTextHandler(io.Discard, nil))); err != nil {
 		t.Fatal(err)
 	}
 	// Guessing many names from one address trips the address limit.
@@ -144,7 +303,7 @@ func TestPrune(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := svc.Bootstrap(ctx, "admin", "hellfire666", slog.New(slog.NewTextHandler(io.Discard, nil))); err != nil {
+	if _, err := svc.Bootstrap(ctx, "admin", "hellfire666", slog.New(slog.NewTextHandler(io.Discard, nil))); err != nil {
 		t.Fatal(err)
 	}
 	for i := 0; i < auth.MaxPerUsername; i++ {

@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 
 	"golang.org/x/crypto/argon2"
@@ -67,4 +68,25 @@ func RandomPassword() string {
 	// crypto/rand.Read never fails on the platforms Go supports.
 	_, _ = rand.Read(b)
 	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// WritePasswordFile writes a generated password to path, readable by its
+// owner only, replacing what the file held; it keeps the password out of
+// logs that collectors gather.
+func WritePasswordFile(path, password string) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return fmt.Errorf("auth: password file: %w", err)
+	}
+	// A file that already existed keeps its mode through OpenFile; narrow it.
+	if err := f.Chmod(0o600); err != nil {
+		return fmt.Errorf("auth: password file: %w", errors.Join(err, f.Close()))
+	}
+	if _, err := fmt.Fprintln(f, password); err != nil {
+		return fmt.Errorf("auth: password file: %w", errors.Join(err, f.Close()))
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("auth: password file: %w", err)
+	}
+	return nil
 }

@@ -42,6 +42,14 @@ type Config struct {
 	// believed when telling clients apart for login throttling.
 	TrustedProxies []netip.Prefix
 
+	// AdminPasswordFile is where a generated admin password is written
+	// (owner-only), so that it never enters the log.
+	AdminPasswordFile string
+	// PublicURL is the site's origin as browsers see it (scheme://host[:port],
+	// no trailing slash); with https, the session cookie is Secure and
+	// __Host- prefixed and answers carry HSTS. Empty when unset.
+	PublicURL string
+
 	PersonaHandle string
 	Platform      string
 	XAPIBaseURL   string
@@ -112,6 +120,8 @@ func Load(getenv func(string) string) (Config, error) {
 	}
 	c.TargetUsernames = r.handles("TARGET_USERNAMES")
 	c.TrustedProxies = r.prefixes("TRUSTED_PROXIES")
+	c.AdminPasswordFile = r.str("ADMIN_PASSWORD_FILE", "admin-password")
+	c.PublicURL = r.origin("PUBLIC_URL")
 
 	xCreds := c.XAPIKey != "" || c.XAPISecret != "" || c.XAccessToken != "" || c.XAccessSecret != ""
 	c.Platform = r.oneOf("PLATFORM", pick(xCreds, PlatformX, PlatformSandbox), PlatformSandbox, PlatformX)
@@ -191,6 +201,31 @@ func (r *reader) url(name, def string, schemes ...string) string {
 	}
 	r.fail(name, "must use scheme %s, got %q", strings.Join(schemes, " or "), u.Scheme)
 	return v
+}
+
+// origin reads an absolute http or https URL naming a site: scheme, host and
+// port only (a trailing slash is dropped). Empty stays empty.
+func (r *reader) origin(name string) string {
+	v := r.str(name, "")
+	if v == "" {
+		return ""
+	}
+	u, err := url.Parse(v)
+	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
+		r.fail(name, "must be an absolute http or https URL like https://example.com, got %q", v)
+		return ""
+	}
+	if u.User != nil || (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" || u.Opaque != "" {
+		r.fail(name, "must name the site only (scheme://host[:port]), without user, path, query or fragment, got %q", v)
+		return ""
+	}
+	if port := u.Port(); port != "" {
+		if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
+			r.fail(name, "has a bad port %q", port)
+			return ""
+		}
+	}
+	return u.Scheme + "://" + strings.ToLower(u.Host)
 }
 
 // redact hides a password in a URL that is about to be printed.

@@ -87,6 +87,12 @@ func TestLoadRejectsGarbage(t *testing.T) {
 		{name: "openai url", env: map[string]string{"OPENAI_BASE_URL": "ftp://x"}, want: "OPENAI_BASE_URL"},
 		{name: "log level", env: map[string]string{"LOG_LEVEL": "loud"}, want: "LOG_LEVEL"},
 		{name: "trusted proxies", env: map[string]string{"TRUSTED_PROXIES": "10.0.0.0/8,proxy.local"}, want: "TRUSTED_PROXIES"},
+		{name: "public url relative", env: map[string]string{"PUBLIC_URL": "example.com"}, want: "PUBLIC_URL"},
+		{name: "public url scheme", env: map[string]string{"PUBLIC_URL": "ftp://example.com"}, want: "PUBLIC_URL"},
+		{name: "public url path", env: map[string]string{"PUBLIC_URL": "https://example.com/app"}, want: "PUBLIC_URL"},
+		{name: "public url query", env: map[string]string{"PUBLIC_URL": "https://example.com/?a=1"}, want: "PUBLIC_URL"},
+		{name: "public url user", env: map[string]string{"PUBLIC_URL": "https://u:p@example.com"}, want: "PUBLIC_URL"},
+		{name: "public url port", env: map[string]string{"PUBLIC_URL": "https://example.com:99999"}, want: "PUBLIC_URL"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -109,6 +115,46 @@ func TestLoadTrustedProxies(t *testing.T) {
 	}
 	if strings.Join(got, " ") != "10.0.0.0/8 127.0.0.1/32 ::1/128" {
 		t.Errorf("TrustedProxies = %v", got)
+	}
+}
+
+func TestLoadPublicURL(t *testing.T) {
+	tests := []struct {
+		name  string
+		value string
+		want  string
+	}{
+		{name: "unset", value: "", want: ""},
+		{name: "https", value: "https://Hell.Example.com", want: "https://hell.example.com"},
+		{name: "trailing slash", value: "https://hell.example.com/", want: "https://hell.example.com"},
+		{name: "http with port", value: "http://127.0.0.1:8080", want: "http://127.0.0.1:8080"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := Load(env(map[string]string{"PUBLIC_URL": tt.value}))
+			if err != nil || c.PublicURL != tt.want {
+				t.Errorf("PublicURL = %q (%v), want %q", c.PublicURL, err, tt.want)
+			}
+		})
+	}
+}
+
+func TestLoadAdminPasswordFile(t *testing.T) {
+	tests := []struct {
+		name  string
+		value string
+		want  string
+	}{
+		{name: "default", value: "", want: "admin-password"},
+		{name: "set", value: "/run/secrets/admin-password", want: "/run/secrets/admin-password"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := Load(env(map[string]string{"ADMIN_PASSWORD_FILE": tt.value}))
+			if err != nil || c.AdminPasswordFile != tt.want {
+				t.Errorf("AdminPasswordFile = %q (%v), want %q", c.AdminPasswordFile, err, tt.want)
+			}
+		})
 	}
 }
 

@@ -2,7 +2,10 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
+
+	"github.com/jackc/pgx/v5"
 )
 
 // Admin is the administrator account.
@@ -12,10 +15,12 @@ type Admin struct {
 	PasswordHash string
 }
 
-// AdminByUsername returns the admin named username; ErrNotFound when none.
+// AdminByUsername returns the enabled admin named username; ErrNotFound when
+// there is none, or when that account was disabled.
 func (s *Store) AdminByUsername(ctx context.Context, username string) (Admin, error) {
 	var a Admin
-	err := s.pool.QueryRow(ctx, `SELECT id, username, password_hash FROM admins WHERE username = $1`, username).
+	err := s.pool.QueryRow(ctx, `SELECT id, username, password_hash FROM admins
+		WHERE username = $1 AND disabled_at IS NULL`, username).
 		Scan(&a.ID, &a.Username, &a.PasswordHash)
 	if err != nil {
 		return Admin{}, notFound(err, "admin")
@@ -23,31 +28,52 @@ func (s *Store) AdminByUsername(ctx context.Context, username string) (Admin, er
 	return a, nil
 }
 
-// CountAdmins tells how many admin accounts exist.
-func (s *Store) CountAdmins(ctx context.Context) (int, error) {
-	var n int
-	if err := s.pool.QueryRow(ctx, `SELECT count(*) FROM admins`).Scan(&n); err != nil {
-		return 0, fmt.Errorf("store: count admins: %w", err)
-	}
-	return n, nil
-}
-
-// PutAdmin creates the admin username, or sets its password hash when it exists.
-func (s *Store) PutAdmin(ctx context.Context, username, passwordHash string) error {
-	if _, err := s.pool.Exec(ctx, `INSERT INTO admins (username, password_hash) VALUES ($1, $2)
-		ON CONFLICT (username) DO UPDATE SET password_hash = excluded.password_hash`, username, passwordHash); err != nil {
-		return fmt.Errorf("store: put admin: %w", err)
-	}
-	return nil
-}
-
-// CreateAdminIfNone creates the admin only when no admin exists at all, and
-// tells whether it did; concurrent starts create at most one.
-func (s *Store) CreateAdminIfNone(ctx context.Context, username, passwordHash string) (bool, error) {
-	tag, err := s.pool.Exec(ctx, `INSERT INTO admins (username, password_hash)
-		SELECT $1, $2 WHERE NOT EXISTS (SELECT 1 FROM admins) ON CONFLICT (username) DO NOTHING`, username, passwordHash)
+// SetAdmin makes username the one enabled administrator, in one transaction:
+// the account is created, or enabled and given passwordHash; every other
+// admin is disabled; and every session of an admin whose hash changed or who
+// was disabled is revoked. With onlyIfUnusable, an account that exists and is
+// enabled keeps its hash. It tells whether passwordHash was written.
+// Concurrent calls are serialized, so concurrent starts write at most once.
+func (s *Store) SetAdmin(ctx context.Context, username, passwordHash string, onlyIfUnusable bool) (bool, error) {
+	written := false
+	err := s.inTx(ctx, func(tx pgx.Tx) error {
+		// One bootstrap at a time: a transaction-scoped lock on a fixed key.
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended('infernal:set-admin', 0))`); err != nil {
+			return err
+		}
+		var id int64
+		var hash string
+		var disabled bool
+		err := tx.QueryRow(ctx, `SELECT id, password_hash, disabled_at IS NOT NULL FROM admins WHERE username = $1`, username).
+			Scan(&id, &hash, &disabled)
+		switch {
+		case errors.Is(err, pgx.ErrNoRows):
+			if err := tx.QueryRow(ctx, `INSERT INTO admins (username, password_hash) VALUES ($1, $2) RETURNING id`,
+				username, passwordHash).Scan(&id); err != nil {
+				return err
+			}
+			written = true
+		case err != nil:
+			return err
+		case onlyIfUnusable && !disabled:
+		case hash != passwordHash || disabled:
+			if _, err := tx.Exec(ctx, `UPDATE admins SET password_hash = $2, disabled_at = NULL WHERE id = $1`, id, passwordHash); err != nil {
+				return err
+			}
+			// Whoever held the old password may hold a token too.
+			if _, err := tx.Exec(ctx, `UPDATE sessions SET revoked_at = now() WHERE admin_id = $1 AND revoked_at IS NULL`, id); err != nil {
+				return err
+			}
+			written = true
+		}
+		if _, err := tx.Exec(ctx, `UPDATE admins SET disabled_at = now() WHERE id <> $1 AND disabled_at IS NULL`, id); err != nil {
+			return err
+		}
+		_, err = tx.Exec(ctx, `UPDATE sessions SET revoked_at = now() WHERE admin_id <> $1 AND revoked_at IS NULL`, id)
+		return err
+	})
 	if err != nil {
-		return false, fmt.Errorf("store: create admin: %w", err)
+		return false, fmt.Errorf("store: set admin: %w", err)
 	}
-	return tag.RowsAffected() == 1, nil
+	return written, nil
 }

@@ -4,13 +4,76 @@ import (
 	"context"
 	"fmt"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 )
 
-// RecordLoginFailure notes a failed login for username from address.
-func (s *Store) RecordLoginFailure(ctx context.Context, username, address string, at time.Time) error {
-	if _, err := s.pool.Exec(ctx, `INSERT INTO login_failures (username, address, at) VALUES ($1, $2, $3)`,
-		username, address, at); err != nil {
-		return fmt.Errorf("store: record login failure: %w", err)
+// LoginLimits are the most failed logins counted since Since that a new
+// attempt may follow: for one username from one address, and from one address.
+type LoginLimits struct {
+	Since      time.Time
+	PerPair    int
+	PerAddress int
+}
+
+// LoginAttempt is the outcome of ReserveLoginAttempt.
+type LoginAttempt struct {
+	// ID is the reserved attempt's row; 0 when a limit refused the attempt.
+	ID int64
+	// ByUsername counts the earlier failures for the username from every
+	// address since the limits' Since.
+	ByUsername int
+	// RetryAt, when refused, is when the limit that refused it lets one more
+	// attempt through.
+	RetryAt time.Time
+}
+
+// ReserveLoginAttempt decides whether username may try a password from
+// address at at, and if so records the attempt as a failure before the
+// password is checked, so that concurrent attempts count each other. The
+// count and the insert run under a lock on the address, which every limit
+// involves; ClearLoginFailures takes the attempt back once the password
+// proves right.
+func (s *Store) ReserveLoginAttempt(ctx context.Context, username, address string, at time.Time, lim LoginLimits) (LoginAttempt, error) {
+	var a LoginAttempt
+	err := s.inTx(ctx, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended('infernal:login:' || $1, 0))`, address); err != nil {
+			return err
+		}
+		var byPair, byAddress int
+		var oldestPair, oldestAddress *time.Time
+		if err := tx.QueryRow(ctx, `
+			SELECT count(*) FILTER (WHERE address = $2 AND username = $1), count(*) FILTER (WHERE address = $2),
+			       count(*) FILTER (WHERE username = $1),
+			       min(at) FILTER (WHERE address = $2 AND username = $1), min(at) FILTER (WHERE address = $2)
+			FROM login_failures WHERE at >= $3 AND (username = $1 OR address = $2)`, username, address, lim.Since).
+			Scan(&byPair, &byAddress, &a.ByUsername, &oldestPair, &oldestAddress); err != nil {
+			return err
+		}
+		window := at.Sub(lim.Since)
+		if byPair >= lim.PerPair && oldestPair != nil {
+			a.RetryAt = oldestPair.Add(window)
+		}
+		if byAddress >= lim.PerAddress && oldestAddress != nil && oldestAddress.Add(window).After(a.RetryAt) {
+			a.RetryAt = oldestAddress.Add(window)
+		}
+		if !a.RetryAt.IsZero() {
+			return nil
+		}
+		return tx.QueryRow(ctx, `INSERT INTO login_failures (username, address, at) VALUES ($1, $2, $3) RETURNING id`,
+			username, address, at).Scan(&a.ID)
+	})
+	if err != nil {
+		return LoginAttempt{}, fmt.Errorf("store: reserve login attempt: %w", err)
+	}
+	return a, nil
+}
+
+// ReleaseLoginAttempt takes back a reserved attempt whose password was never
+// checked.
+func (s *Store) ReleaseLoginAttempt(ctx context.Context, id int64) error {
+	if _, err := s.pool.Exec(ctx, `DELETE FROM login_failures WHERE id = $1`, id); err != nil {
+		return fmt.Errorf("store: release login attempt: %w", err)
 	}
 	return nil
 }
@@ -44,9 +107,10 @@ func (s *Store) CountLoginFailures(ctx context.Context, username, address string
 	return f, nil
 }
 
-// ClearLoginFailures forgets the failures of username after a good login.
-func (s *Store) ClearLoginFailures(ctx context.Context, username string) error {
-	if _, err := s.pool.Exec(ctx, `DELETE FROM login_failures WHERE username = $1`, username); err != nil {
+// ClearLoginFailures forgets the failures of username from address after a
+// good login from there; other addresses' failures for the name still count.
+func (s *Store) ClearLoginFailures(ctx context.Context, username, address string) error {
+	if _, err := s.pool.Exec(ctx, `DELETE FROM login_failures WHERE username = $1 AND address = $2`, username, address); err != nil {
 		return fmt.Errorf("store: clear login failures: %w", err)
 	}
 	return nil

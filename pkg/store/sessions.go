@@ -23,11 +23,11 @@ func (s *Store) CreateSession(ctx context.Context, adminID int64, tokenHash []by
 }
 
 // SessionByTokenHash returns the live session of a token hash: ErrNotFound
-// when it is unknown, revoked or expired at now.
+// when it is unknown, revoked, expired at now, or its admin was disabled.
 func (s *Store) SessionByTokenHash(ctx context.Context, tokenHash []byte, now time.Time) (Session, error) {
 	var ss Session
-	err := s.pool.QueryRow(ctx, `SELECT id, admin_id, expires_at FROM sessions
-		WHERE token_hash = $1 AND revoked_at IS NULL AND expires_at > $2`, tokenHash, now).
+	err := s.pool.QueryRow(ctx, `SELECT s.id, s.admin_id, s.expires_at FROM sessions s JOIN admins a ON a.id = s.admin_id
+		WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND s.expires_at > $2 AND a.disabled_at IS NULL`, tokenHash, now).
 		Scan(&ss.ID, &ss.AdminID, &ss.ExpiresAt)
 	if err != nil {
 		return Session{}, notFound(err, "session")
@@ -39,6 +39,15 @@ func (s *Store) SessionByTokenHash(ctx context.Context, tokenHash []byte, now ti
 func (s *Store) RevokeSession(ctx context.Context, tokenHash []byte) error {
 	if _, err := s.pool.Exec(ctx, `UPDATE sessions SET revoked_at = now() WHERE token_hash = $1 AND revoked_at IS NULL`, tokenHash); err != nil {
 		return fmt.Errorf("store: revoke session: %w", err)
+	}
+	return nil
+}
+
+// RevokeAdminSessions ends every live session of one admin ("log out
+// everywhere").
+func (s *Store) RevokeAdminSessions(ctx context.Context, adminID int64) error {
+	if _, err := s.pool.Exec(ctx, `UPDATE sessions SET revoked_at = now() WHERE admin_id = $1 AND revoked_at IS NULL`, adminID); err != nil {
+		return fmt.Errorf("store: revoke admin sessions: %w", err)
 	}
 	return nil
 }

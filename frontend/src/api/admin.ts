@@ -13,6 +13,11 @@ export function logout(): Promise<null> {
   return send<null>('/api/auth/logout');
 }
 
+/** Log out everywhere: revoke every session of the admin, in every browser. */
+export function logoutEverywhere(): Promise<null> {
+  return send<null>('/api/auth/logout-all');
+}
+
 /** Approve a draft; an edited response is sent along, else an empty object. */
 export function approvePost(id: number, editedResponse?: string): Promise<Post> {
   const body = editedResponse === undefined ? {} : { response: editedResponse };
