@@ -41,6 +41,23 @@ fi
 echo "== go vet"
 go vet ./...
 
+echo "== go mod tidy"
+if ! go mod tidy -diff >"$tmp/tidy.diff" 2>&1; then
+	echo "go.mod / go.sum are not tidy; run \`go mod tidy\`:" >&2
+	cat "$tmp/tidy.diff" >&2
+	exit 1
+fi
+
+echo "== golangci-lint"
+# A pinned version, built once into the user's cache; .golangci.yml says what it checks.
+lint_version=v2.15.0
+lint_dir="${XDG_CACHE_HOME:-$HOME/.cache}/infernal/golangci-lint-$lint_version"
+if [ ! -x "$lint_dir/golangci-lint" ]; then
+	echo "installing golangci-lint $lint_version into $lint_dir"
+	GOBIN="$lint_dir" go install "github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$lint_version"
+fi
+"$lint_dir/golangci-lint" run ./...
+
 if [ -z "${TEST_DATABASE_URL:-}" ]; then
 	pg_dir="$tmp/pg"
 	port=$(free_port)
