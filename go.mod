@@ -2,6 +2,9 @@ module infernal
 
 go 1.26.8
 
+// The frontend holds no Go of ours; its node_modules may (flatted ships some).
+ignore ./frontend
+
 require (
 	github.com/dghubble/oauth1 v0.7.3
 	github.com/go-chi/chi/v5 v5.5.0
