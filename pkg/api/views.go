@@ -3,7 +3,6 @@ package api
 import (
 	"time"
 
-	"infernal/pkg/platform"
 	"infernal/pkg/post"
 	"infernal/pkg/store"
 )
@@ -40,7 +39,7 @@ type postView struct {
 func viewPost(p post.Post, now time.Time) postView {
 	// Rows stored before the scan checked URLs may still hold any; the
 	// dashboard renders these as an image and a link.
-	httpOK := p.Platform == platform.SandboxName
+	httpOK := p.Platform == post.SandboxPlatform
 	p.AuthorProfileImage, p.MediaURL = post.SafeURL(p.AuthorProfileImage, httpOK), post.SafeURL(p.MediaURL, httpOK)
 	return postView{
 		ID: p.ID, Source: string(p.Source), Status: string(p.Status),

@@ -4,7 +4,6 @@ import (
 	"testing"
 	"time"
 
-	"infernal/pkg/platform"
 	"infernal/pkg/post"
 )
 
@@ -19,7 +18,7 @@ func TestViewPostKeepsOnlyWebURLs(t *testing.T) {
 		{name: "x https", p: post.Post{Platform: "x", AuthorProfileImage: "https://pbs.twimg.com/a.jpg", MediaURL: "https://pbs.twimg.com/b.jpg"},
 			wantAvatar: "https://pbs.twimg.com/a.jpg", wantMedia: "https://pbs.twimg.com/b.jpg"},
 		{name: "x javascript and http", p: post.Post{Platform: "x", AuthorProfileImage: "http://pbs.twimg.com/a.jpg", MediaURL: "javascript:alert(1)"}},
-		{name: "sandbox http and data", p: post.Post{Platform: platform.SandboxName, AuthorProfileImage: "http://127.0.0.1/a.png", MediaURL: "data:text/html,x"},
+		{name: "sandbox http and data", p: post.Post{Platform: post.SandboxPlatform, AuthorProfileImage: "http://127.0.0.1/a.png", MediaURL: "data:text/html,x"},
 			wantAvatar: "http://127.0.0.1/a.png"},
 	}
 	for _, tt := range tests {

@@ -42,9 +42,9 @@ func TestScanKeepsOnlyWebURLs(t *testing.T) {
 		{name: "x keeps https", platform: "x", avatar: "https://pbs.twimg.com/profile_images/1/a.jpg", media: "https://pbs.twimg.com/media/b.jpg",
 			wantAvatar: "https://pbs.twimg.com/profile_images/1/a.jpg", wantMedia: "https://pbs.twimg.com/media/b.jpg"},
 		{name: "x drops http and javascript", platform: "x", avatar: "http://pbs.twimg.com/a.jpg", media: "javascript:alert(document.cookie)"},
-		{name: "sandbox keeps http, drops data and relative", platform: platform.SandboxName, avatar: "http://127.0.0.1:8080/a.png",
+		{name: "sandbox keeps http, drops data and relative", platform: post.SandboxPlatform, avatar: "http://127.0.0.1:8080/a.png",
 			media: "data:text/html,<script>alert(1)</script>", wantAvatar: "http://127.0.0.1:8080/a.png"},
-		{name: "sandbox drops relative", platform: platform.SandboxName, avatar: "/diaries666op/queues", media: "//evil.example/x"},
+		{name: "sandbox drops relative", platform: post.SandboxPlatform, avatar: "/diaries666op/queues", media: "//evil.example/x"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -45,10 +45,6 @@ type Page struct {
 	NewestID string
 }
 
-// SandboxName is the Name of the simulated platform (package sandbox), the
-// only one whose avatar and media URLs may be plain http.
-const SandboxName = "sandbox"
-
 // Platform is the microblog the persona lives on.
 type Platform interface {
 	// Name identifies the platform in stored rows ("x" or "sandbox").
