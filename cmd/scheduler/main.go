@@ -4,10 +4,12 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"infernal/pkg/config"
 	"infernal/pkg/tasks"
@@ -21,11 +23,15 @@ func main() {
 }
 
 func run() error {
-	cfg, err := config.Load(os.Getenv)
+	flags := flag.NewFlagSet("scheduler", flag.ContinueOnError)
+	healthcheck := flags.Bool("healthcheck", false, "check that Redis answers, a scheduler on this host beats and one leads, then exit")
+	if err := flags.Parse(os.Args[1:]); err != nil {
+		return err
+	}
+	cfg, err := config.Load(config.Scheduler, os.Getenv)
 	if err != nil {
 		return err
 	}
-	log := cfg.NewLogger("scheduler")
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
@@ -34,6 +40,12 @@ func run() error {
 		return err
 	}
 	defer client.Close()
+	if *healthcheck {
+		checkCtx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		defer cancel()
+		return tasks.SchedulerHealthy(checkCtx, client)
+	}
+	log := cfg.NewLogger("scheduler")
 	s := cfg.Schedules
 	sched, err := tasks.NewScheduler(client, cfg.RedisURL, []tasks.Schedule{
 		{Type: tasks.TypeScanMentions, Spec: s.Mentions},

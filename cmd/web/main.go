@@ -32,7 +32,7 @@ func main() {
 }
 
 func run() error {
-	cfg, err := config.Load(os.Getenv)
+	cfg, err := config.Load(config.Web, os.Getenv)
 	if err != nil {
 		return err
 	}
@@ -69,15 +69,27 @@ func run() error {
 	ops := asynqmon.New(asynqmon.Options{RootPath: api.OpsPath, RedisConnOpt: redisOpt})
 	defer ops.Close()
 
+	metrics := tasks.MetricsHandler(queue.Inspector())
 	handler := api.New(api.Config{
 		Store: st, Auth: authn, Queue: queue, Log: log, Now: time.Now,
 		Persona: cfg.PersonaHandle, Platform: cfg.Platform, StaticDir: cfg.StaticDir, TrustedProxies: cfg.TrustedProxies,
-		Ops: ops, Metrics: tasks.MetricsHandler(queue.Inspector()), PublicURL: cfg.PublicURL,
+		Ops: ops, Metrics: metrics, PublicURL: cfg.PublicURL,
+		MetricsToken: cfg.MetricsToken, MediaHosts: cfg.MediaHosts,
 	})
 	srv := api.NewHTTPServer(cfg.HTTPAddr, handler, log)
-	errc := make(chan error, 1)
+	errc := make(chan error, 2)
 	go func() { errc <- srv.ListenAndServe() }()
-	log.Info("listening", "addr", cfg.HTTPAddr, "platform", cfg.Platform, "writer", cfg.Writer)
+	// METRICS_ADDR, when set, serves the queue metrics without login on a
+	// listener of its own, for a Prometheus on a private network.
+	var metricsSrv *http.Server
+	if cfg.MetricsAddr != "" {
+		mux := http.NewServeMux()
+		mux.Handle("GET /metrics", metrics)
+		metricsSrv = &http.Server{Addr: cfg.MetricsAddr, Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+		go func() { errc <- metricsSrv.ListenAndServe() }()
+	}
+	log.Info("listening", "addr", cfg.HTTPAddr, "platform", cfg.Platform, "metrics", cfg.MetricsAddr,
+		"metrics_token", cfg.MetricsToken != "", "media_hosts", cfg.MediaHosts)
 
 	select {
 	case err := <-errc:
@@ -89,6 +101,11 @@ func run() error {
 	defer cancel()
 	if err := srv.Shutdown(shutdownCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return fmt.Errorf("shutdown: %w", err)
+	}
+	if metricsSrv != nil {
+		if err := metricsSrv.Shutdown(shutdownCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			return fmt.Errorf("metrics shutdown: %w", err)
+		}
 	}
 	return nil
 }

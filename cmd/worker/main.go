@@ -6,6 +6,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"net/http"
 	"os"
@@ -39,13 +40,21 @@ func main() {
 }
 
 func run() error {
-	cfg, err := config.Load(os.Getenv)
+	flags := flag.NewFlagSet("worker", flag.ContinueOnError)
+	healthcheck := flags.Bool("healthcheck", false, "check that the worker on this machine runs (its METRICS_ADDR's /healthz), then exit")
+	if err := flags.Parse(os.Args[1:]); err != nil {
+		return err
+	}
+	cfg, err := config.Load(config.Worker, os.Getenv)
 	if err != nil {
 		return err
 	}
-	log := cfg.NewLogger("worker")
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if *healthcheck {
+		return tasks.ProbeWorker(ctx, cfg.MetricsAddr)
+	}
+	log := cfg.NewLogger("worker")
 
 	st, err := store.Open(ctx, cfg.DatabaseURL)
 	if err != nil {
@@ -107,10 +116,7 @@ func run() error {
 		return err
 	}
 	metricsAddr := cfg.MetricsAddr
-	if metricsAddr == "" {
-		metricsAddr = "127.0.0.1:9091"
-	}
-	metrics := &http.Server{Addr: metricsAddr, Handler: promhttp.HandlerFor(reg, promhttp.HandlerOpts{}), ReadHeaderTimeout: 5 * time.Second}
+	metrics := &http.Server{Addr: metricsAddr, Handler: srv.Handler(promhttp.HandlerFor(reg, promhttp.HandlerOpts{})), ReadHeaderTimeout: 5 * time.Second}
 	go func() {
 		if err := metrics.ListenAndServe(); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			log.Warn("metrics server stopped", "addr", metricsAddr, "error", err)

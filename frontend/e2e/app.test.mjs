@@ -630,6 +630,35 @@ describe('admin', () => {
     await expectPath(page, '/diaries666op/login');
     assert.equal(await page.evaluate(() => localStorage.getItem('token')), null);
   });
+
+  it('log out everywhere revokes the sessions of every browser', async () => {
+    const statsWith = async (token) =>
+      (await fetch(`${stack.baseURL}/api/posts/stats`, { headers: { Authorization: `Bearer ${token}` } })).status;
+    // Another browser, signed in on its own.
+    const other = await openPage();
+    try {
+      await login(other);
+      const otherToken = await other.evaluate(() => localStorage.getItem('token'));
+      await login(page);
+      const token = await page.evaluate(() => localStorage.getItem('token'));
+      assert.notEqual(token, otherToken);
+      assert.equal(await statsWith(otherToken), 200, 'the other session works before');
+
+      const button = page.getByRole('button', { name: 'Log out everywhere', exact: true });
+      // Beside Logout, in the top bar.
+      assert.equal(await button.evaluate((el) => el.closest('.admin-top-actions') !== null), true);
+      await button.click();
+      await expectPath(page, '/diaries666op/login');
+      assert.equal(await page.evaluate(() => localStorage.getItem('token')), null);
+      assert.equal(await statsWith(token), 401, 'this session still works after log out everywhere');
+      assert.equal(await statsWith(otherToken), 401, 'the other browser still works after log out everywhere');
+      // The other browser finds itself signed out at its next step.
+      await other.getByRole('button', { name: 'Refresh', exact: true }).click();
+      await expectPath(other, '/diaries666op/login');
+    } finally {
+      await other.context().close();
+    }
+  });
 });
 
 describe('screenshots', () => {

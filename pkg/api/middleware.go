@@ -3,6 +3,8 @@ package api
 import (
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
 	"encoding/hex"
 	"errors"
 	"log/slog"
@@ -90,16 +92,25 @@ func (s *Server) recoverPanics(next http.Handler) http.Handler {
 
 // contentSecurityPolicy fits a Vite build: scripts and styles from the site
 // itself (style attributes allowed for React's inline styles), images from
-// anywhere over https for avatars and media.
-const contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; " +
-	"img-src 'self' data: https:; font-src 'self' data:; connect-src 'self'; object-src 'none'; " +
-	"base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
+// the site, data: URLs (assets Vite inlines) and, over https, the
+// platform's media hosts only (avatars and media previews), never any other
+// host. The hosts were checked by pkg/config, so they cannot end the
+// directive.
+func contentSecurityPolicy(mediaHosts []string) string {
+	img := "'self' data:"
+	for _, h := range mediaHosts {
+		img += " https://" + h
+	}
+	return "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; " +
+		"img-src " + img + "; font-src 'self' data:; connect-src 'self'; object-src 'none'; " +
+		"base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
+}
 
 // securityHeaders sets the headers every answer carries.
-func securityHeaders(next http.Handler) http.Handler {
+func (s *Server) securityHeaders(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
-		h.Set("Content-Security-Policy", contentSecurityPolicy)
+		h.Set("Content-Security-Policy", s.csp)
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("X-Frame-Options", "DENY")
 		h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
@@ -111,12 +122,32 @@ func securityHeaders(next http.Handler) http.Handler {
 
 // opsPolicy loosens the content security policy for the queue dashboard,
 // whose page boots from inline scripts; it is reachable only after login.
-func opsPolicy(next http.Handler) http.Handler {
+func (s *Server) opsPolicy(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Security-Policy", strings.Replace(contentSecurityPolicy,
+		w.Header().Set("Content-Security-Policy", strings.Replace(s.csp,
 			"script-src 'self'", "script-src 'self' 'unsafe-inline'", 1))
 		next.ServeHTTP(w, r)
 	})
+}
+
+// allowMetricsToken lets Prometheus read /metrics with the configured
+// METRICS_TOKEN as its bearer token, without an admin session (which lives
+// only hours); anything else goes on to the admin login check. The token is
+// compared by its hash, in constant time.
+func (s *Server) allowMetricsToken(admin func(http.Handler) http.Handler) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		guarded := admin(next)
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if s.metricsToken != nil {
+				got := sha256.Sum256([]byte(bearerToken(r)))
+				if subtle.ConstantTimeCompare(got[:], s.metricsToken) == 1 {
+					next.ServeHTTP(w, r)
+					return
+				}
+			}
+			guarded.ServeHTTP(w, r)
+		})
+	}
 }
 
 // strictTransport tells browsers that reached the site over https to keep to

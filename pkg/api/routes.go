@@ -11,7 +11,7 @@ import (
 // routes lists every route of the web tier.
 func (s *Server) routes(staticDir string, ops, metrics http.Handler) http.Handler {
 	r := chi.NewRouter()
-	r.Use(withRequestID, s.logRequests, s.recoverPanics, securityHeaders, s.strictTransport, limitBody)
+	r.Use(withRequestID, s.logRequests, s.recoverPanics, s.securityHeaders, s.strictTransport, limitBody)
 
 	r.Get("/healthz", s.handle(s.healthz))
 	r.Get("/readyz", s.handle(s.readyz))
@@ -47,10 +47,10 @@ func (s *Server) routes(staticDir string, ops, metrics http.Handler) http.Handle
 	})
 
 	if ops != nil {
-		r.With(s.requireSameOrigin, s.requireAdminPage, opsPolicy).Mount(OpsPath, ops)
+		r.With(s.requireSameOrigin, s.requireAdminPage, s.opsPolicy).Mount(OpsPath, ops)
 	}
 	if metrics != nil {
-		r.With(s.requireSameOrigin, s.requireAdminPage).Handle("/metrics", metrics)
+		r.With(s.requireSameOrigin, s.allowMetricsToken(s.requireAdminPage)).Handle("/metrics", metrics)
 	}
 
 	r.NotFound(spa(staticDir))

@@ -4,6 +4,7 @@ package api
 
 import (
 	"context"
+	"crypto/sha256"
 	"log/slog"
 	"net/http"
 	"net/netip"
@@ -83,7 +84,8 @@ type Config struct {
 	StaticDir string
 	// Ops is mounted at OpsPath behind the admin login (asynqmon); may be nil.
 	Ops http.Handler
-	// Metrics is served at /metrics behind the admin login; may be nil.
+	// Metrics is served at /metrics behind the admin login or MetricsToken;
+	// may be nil.
 	Metrics http.Handler
 	// TrustedProxies are the reverse proxies whose X-Forwarded-For is believed.
 	TrustedProxies []netip.Prefix
@@ -94,6 +96,12 @@ type Config struct {
 	// may be empty. With https, the session cookie is Secure and __Host-
 	// prefixed, and answers carry HSTS.
 	PublicURL string
+	// MetricsToken, when set, is a bearer token that reads /metrics without
+	// an admin session (config.MetricsToken).
+	MetricsToken string
+	// MediaHosts are the only hosts, besides the site, that pages may load
+	// images from, over https (config.MediaHosts).
+	MediaHosts []string
 }
 
 // Server answers every HTTP request of the web tier.
@@ -113,6 +121,10 @@ type Server struct {
 	// publicURL is the site's own origin; httpsPublic is set when it is https.
 	publicURL   string
 	httpsPublic bool
+	// csp is the content security policy every answer carries.
+	csp string
+	// metricsToken is the SHA-256 of the metrics bearer token; nil when unset.
+	metricsToken []byte
 }
 
 // New returns the web tier's handler.
@@ -123,6 +135,11 @@ func New(cfg Config) *Server {
 		trustedProxies: cfg.TrustedProxies,
 	}
 	s.publicURL, s.httpsPublic = cfg.PublicURL, strings.HasPrefix(cfg.PublicURL, "https://")
+	s.csp = contentSecurityPolicy(cfg.MediaHosts)
+	if cfg.MetricsToken != "" {
+		sum := sha256.Sum256([]byte(cfg.MetricsToken))
+		s.metricsToken = sum[:]
+	}
 	if s.now == nil {
 		s.now = time.Now
 	}

@@ -37,6 +37,10 @@ type postView struct {
 }
 
 func viewPost(p post.Post, now time.Time) postView {
+	// Rows stored before the scan checked URLs may still hold any; the
+	// dashboard renders these as an image and a link.
+	httpOK := p.Platform == post.SandboxPlatform
+	p.AuthorProfileImage, p.MediaURL = post.SafeURL(p.AuthorProfileImage, httpOK), post.SafeURL(p.MediaURL, httpOK)
 	return postView{
 		ID: p.ID, Source: string(p.Source), Status: string(p.Status),
 		OriginalPostID: p.OriginalPostID, OriginalPostText: p.OriginalPostText, OriginalPostUser: p.OriginalPostUser,

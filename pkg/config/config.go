@@ -24,13 +24,33 @@ const (
 	WriterOpenAI    = "openai"
 )
 
+// Process names the command that loads the configuration. Each reads and
+// requires only what it uses, so that a secret lives only in the process
+// that needs it: the admin password and the metrics token in the web tier,
+// the X and model credentials in the worker.
+type Process string
+
+// The three commands.
+const (
+	Web       Process = "web"
+	Worker    Process = "worker"
+	Scheduler Process = "scheduler"
+)
+
+// DefaultMediaHostsX are the hosts X serves avatars and media from, the
+// images the admin may load when PLATFORM=x and MEDIA_HOSTS is unset.
+var DefaultMediaHostsX = []string{"pbs.twimg.com", "abs.twimg.com", "video.twimg.com"}
+
 // Config is every setting of the web, worker and scheduler processes.
 type Config struct {
 	DatabaseURL string
 	RedisURL    string
 	HTTPAddr    string
-	// MetricsAddr, when set, serves Prometheus /metrics on its own address;
-	// otherwise /metrics is served by the web tier behind the admin login.
+	// MetricsAddr is where Prometheus /metrics is served without login, on a
+	// listener of its own: the worker's task metrics (default
+	// 127.0.0.1:9091), the web tier's queue metrics when set (unset, the
+	// web tier serves them at /metrics behind the admin login or
+	// MetricsToken). Empty in the scheduler.
 	MetricsAddr string
 	StaticDir   string
 	LogLevel    string
@@ -69,6 +89,18 @@ type Config struct {
 	TargetUsernames []string
 
 	Schedules Schedules
+
+	// Deployment settings, read by the process that uses them only.
+
+	// Process is the command that loaded this configuration.
+	Process Process
+	// MetricsToken, when set (web only), lets a bearer of it read the web
+	// tier's /metrics without an admin session, for Prometheus.
+	MetricsToken string
+	// MediaHosts are the hosts the admin's pages may load images from
+	// (avatars, media previews), over https; the content security policy
+	// allows no other.
+	MediaHosts []string
 }
 
 // Schedules holds one cron spec per periodic task.
@@ -84,30 +116,22 @@ type Schedules struct {
 // handlePattern is what the platform allows in a handle.
 var handlePattern = regexp.MustCompile(`^[A-Za-z0-9_]{1,15}$`)
 
-// Load reads the configuration through getenv (os.Getenv in production) and
-// validates it. The error lists every bad variable by name.
-func Load(getenv func(string) string) (Config, error) {
+// Load reads the configuration of the process proc through getenv
+// (os.Getenv in production) and validates it. The error lists every bad
+// variable by name.
+func Load(proc Process, getenv func(string) string) (Config, error) {
 	r := reader{getenv: getenv}
 	c := Config{
 		DatabaseURL:   r.url("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/infernal?sslmode=disable", "postgres", "postgresql"),
 		RedisURL:      r.url("REDIS_URL", "redis://127.0.0.1:6379/0", "redis", "rediss"),
 		HTTPAddr:      r.addr("HTTP_ADDR", ":8080"),
-		MetricsAddr:   r.addr("METRICS_ADDR", ""),
 		StaticDir:     r.str("STATIC_DIR", "frontend/dist"),
 		LogLevel:      r.oneOf("LOG_LEVEL", "info", "debug", "info", "warn", "error"),
 		AdminUsername: r.str("ADMIN_USERNAME", "admin"),
-		AdminPassword: r.str("ADMIN_PASSWORD", ""),
 		SessionTTL:    r.duration("SESSION_TTL", 12*time.Hour, time.Minute),
 		PersonaHandle: r.handle("PERSONA_HANDLE", "infernal_ai"),
 		XAPIBaseURL:   r.url("X_API_BASE_URL", "https://api.x.com", "http", "https"),
-		XAPIKey:       r.str("X_API_KEY", ""),
-		XAPISecret:    r.str("X_API_SECRET", ""),
-		XAccessToken:  r.str("X_ACCESS_TOKEN", ""),
-		XAccessSecret: r.str("X_ACCESS_SECRET", ""),
 		SandboxPace:   r.duration("SANDBOX_PACE", 20*time.Second, time.Second),
-		OpenAIBaseURL: r.url("OPENAI_BASE_URL", "", "http", "https"),
-		OpenAIAPIKey:  r.str("OPENAI_API_KEY", ""),
-		OpenAIModel:   r.str("OPENAI_MODEL", "gpt-4o-mini"),
 		SearchQuery:   r.str("SEARCH_QUERY", "(monday OR coffee OR deadline OR gym) -is:retweet"),
 		Schedules: Schedules{
 			Mentions:      r.cron("SCHEDULE_MENTIONS", "@every 2m"),
@@ -123,30 +147,69 @@ func Load(getenv func(string) string) (Config, error) {
 	c.AdminPasswordFile = r.str("ADMIN_PASSWORD_FILE", "admin-password")
 	c.PublicURL = r.origin("PUBLIC_URL")
 
-	xCreds := c.XAPIKey != "" || c.XAPISecret != "" || c.XAccessToken != "" || c.XAccessSecret != ""
-	c.Platform = r.oneOf("PLATFORM", pick(xCreds, PlatformX, PlatformSandbox), PlatformSandbox, PlatformX)
-	if c.Platform == PlatformX {
-		for name, v := range map[string]string{"X_API_KEY": c.XAPIKey, "X_API_SECRET": c.XAPISecret, "X_ACCESS_TOKEN": c.XAccessToken, "X_ACCESS_SECRET": c.XAccessSecret} {
-			if v == "" {
-				r.fail(name, "is required when PLATFORM=x")
-			}
-		}
-	}
-	modelSet := c.OpenAIAPIKey != "" || c.OpenAIBaseURL != ""
-	c.Writer = r.oneOf("WRITER", pick(modelSet, WriterOpenAI, WriterOffline), WriterOffline, WriterOpenAI)
-	if c.Writer == WriterOpenAI && c.OpenAIBaseURL == "" {
-		c.OpenAIBaseURL = "https://api.openai.com/v1"
-	}
+	// Every process agrees on the platform: it is named, never guessed from
+	// credentials that only the worker is given.
+	c.Platform = r.oneOf("PLATFORM", PlatformSandbox, PlatformSandbox, PlatformX)
+	c.loadDeployment(proc, &r)
 	if c.AdminUsername == "" {
 		r.fail("ADMIN_USERNAME", "must not be empty")
-	}
-	if c.AdminPassword != "" && len(c.AdminPassword) < 8 {
-		r.fail("ADMIN_PASSWORD", "must be at least 8 characters")
 	}
 	if err := errors.Join(r.errs...); err != nil {
 		return Config{}, fmt.Errorf("config: %w", err)
 	}
 	return c, nil
+}
+
+// loadDeployment reads what only one process uses: the web tier's admin
+// password, metrics token and media hosts, the worker's credentials and
+// writer. Another process's secrets are not read at all.
+func (c *Config) loadDeployment(proc Process, r *reader) {
+	c.Process = proc
+	switch proc {
+	case Web:
+		c.AdminPassword = r.str("ADMIN_PASSWORD", "")
+		if c.AdminPassword != "" && len(c.AdminPassword) < 8 {
+			r.fail("ADMIN_PASSWORD", "must be at least 8 characters")
+		}
+		c.MetricsAddr = r.addr("METRICS_ADDR", "")
+		c.MetricsToken = r.str("METRICS_TOKEN", "")
+		if c.MetricsToken != "" && len(c.MetricsToken) < 16 {
+			r.fail("METRICS_TOKEN", "must be at least 16 characters")
+		}
+		var def []string
+		if c.Platform == PlatformX {
+			def = DefaultMediaHostsX
+		}
+		c.MediaHosts = r.hosts("MEDIA_HOSTS", def)
+	case Worker:
+		c.MetricsAddr = r.addr("METRICS_ADDR", "127.0.0.1:9091")
+		c.XAPIKey = r.str("X_API_KEY", "")
+		c.XAPISecret = r.str("X_API_SECRET", "")
+		c.XAccessToken = r.str("X_ACCESS_TOKEN", "")
+		c.XAccessSecret = r.str("X_ACCESS_SECRET", "")
+		xCreds := c.XAPIKey != "" || c.XAPISecret != "" || c.XAccessToken != "" || c.XAccessSecret != ""
+		if xCreds && r.str("PLATFORM", "") == "" {
+			r.fail("PLATFORM", "must be set (x or sandbox) when X credentials are given; the web tier is told the platform by name too")
+		}
+		if c.Platform == PlatformX {
+			for _, v := range []struct{ name, value string }{{"X_API_KEY", c.XAPIKey}, {"X_API_SECRET", c.XAPISecret}, {"X_ACCESS_TOKEN", c.XAccessToken}, {"X_ACCESS_SECRET", c.XAccessSecret}} {
+				if v.value == "" {
+					r.fail(v.name, "is required when PLATFORM=x")
+				}
+			}
+		}
+		c.OpenAIBaseURL = r.url("OPENAI_BASE_URL", "", "http", "https")
+		c.OpenAIAPIKey = r.str("OPENAI_API_KEY", "")
+		c.OpenAIModel = r.str("OPENAI_MODEL", "gpt-4o-mini")
+		modelSet := c.OpenAIAPIKey != "" || c.OpenAIBaseURL != ""
+		c.Writer = r.oneOf("WRITER", pick(modelSet, WriterOpenAI, WriterOffline), WriterOffline, WriterOpenAI)
+		if c.Writer == WriterOpenAI && c.OpenAIBaseURL == "" {
+			c.OpenAIBaseURL = "https://api.openai.com/v1"
+		}
+	case Scheduler:
+	default:
+		r.fail("process", "%q is not one of web, worker, scheduler", string(proc))
+	}
 }
 
 func pick(cond bool, yes, no string) string {
@@ -310,6 +373,31 @@ func (r *reader) prefixes(name string) []netip.Prefix {
 			continue
 		}
 		r.fail(name, "holds %q, which is neither an IP address nor a CIDR range", f)
+	}
+	return out
+}
+
+// hostPattern is a DNS name, optionally with a leading wildcard label and a
+// port: what a content security policy's host source may hold.
+var hostPattern = regexp.MustCompile(`^(\*\.)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(:[0-9]{1,5})?$`)
+
+// hosts reads comma-separated host names (lower-cased); unset gives def.
+func (r *reader) hosts(name string, def []string) []string {
+	v := r.str(name, "")
+	if v == "" {
+		return def
+	}
+	var out []string
+	for _, f := range strings.Split(v, ",") {
+		f = strings.ToLower(strings.TrimSpace(f))
+		if f == "" {
+			continue
+		}
+		if !hostPattern.MatchString(f) || len(f) > 253 {
+			r.fail(name, "holds %q, which is not a host name (like pbs.twimg.com or *.example.com, no scheme or path)", f)
+			continue
+		}
+		out = append(out, f)
 	}
 	return out
 }

@@ -11,7 +11,7 @@ func env(m map[string]string) func(string) string {
 }
 
 func TestLoadDefaults(t *testing.T) {
-	c, err := Load(env(nil))
+	c, err := Load(Worker, env(nil))
 	if err != nil {
 		t.Fatalf("Load: %v", err)
 	}
@@ -33,7 +33,7 @@ func TestLoadChoices(t *testing.T) {
 		wantPlatform string
 		wantWriter   string
 	}{
-		{name: "x credentials pick x", env: map[string]string{"X_API_KEY": "k", "X_API_SECRET": "s", "X_ACCESS_TOKEN": "t", "X_ACCESS_SECRET": "a"}, wantPlatform: PlatformX, wantWriter: WriterOffline},
+		{name: "x named with credentials", env: map[string]string{"PLATFORM": "x", "X_API_KEY": "k", "X_API_SECRET": "s", "X_ACCESS_TOKEN": "t", "X_ACCESS_SECRET": "a"}, wantPlatform: PlatformX, wantWriter: WriterOffline},
 		{name: "explicit sandbox wins over credentials", env: map[string]string{"PLATFORM": "sandbox", "X_API_KEY": "k"}, wantPlatform: PlatformSandbox, wantWriter: WriterOffline},
 		{name: "openai key picks openai", env: map[string]string{"OPENAI_API_KEY": "sk"}, wantPlatform: PlatformSandbox, wantWriter: WriterOpenAI},
 		{name: "base url alone picks openai (ollama)", env: map[string]string{"OPENAI_BASE_URL": "http://127.0.0.1:11434/v1"}, wantPlatform: PlatformSandbox, wantWriter: WriterOpenAI},
@@ -41,7 +41,7 @@ func TestLoadChoices(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c, err := Load(env(tt.env))
+			c, err := Load(Worker, env(tt.env))
 			if err != nil {
 				t.Fatalf("Load: %v", err)
 			}
@@ -53,7 +53,7 @@ func TestLoadChoices(t *testing.T) {
 }
 
 func TestLoadTargets(t *testing.T) {
-	c, err := Load(env(map[string]string{"TARGET_USERNAMES": " @alice, bob_2 ,,", "PERSONA_HANDLE": "@devil"}))
+	c, err := Load(Worker, env(map[string]string{"TARGET_USERNAMES": " @alice, bob_2 ,,", "PERSONA_HANDLE": "@devil"}))
 	if err != nil {
 		t.Fatalf("Load: %v", err)
 	}
@@ -65,6 +65,8 @@ func TestLoadTargets(t *testing.T) {
 func TestLoadRejectsGarbage(t *testing.T) {
 	tests := []struct {
 		name string
+		// proc loads the configuration; empty means the worker.
+		proc Process
 		env  map[string]string
 		want string
 	}{
@@ -83,7 +85,7 @@ func TestLoadRejectsGarbage(t *testing.T) {
 		{name: "pace", env: map[string]string{"SANDBOX_PACE": "-5s"}, want: "SANDBOX_PACE"},
 		{name: "handle", env: map[string]string{"PERSONA_HANDLE": "not a handle!"}, want: "PERSONA_HANDLE"},
 		{name: "targets", env: map[string]string{"TARGET_USERNAMES": "ok,bad name"}, want: "TARGET_USERNAMES"},
-		{name: "short password", env: map[string]string{"ADMIN_PASSWORD": "short"}, want: "ADMIN_PASSWORD"},
+		{name: "short password", proc: Web, env: map[string]string{"ADMIN_PASSWORD": "short"}, want: "ADMIN_PASSWORD"},
 		{name: "openai url", env: map[string]string{"OPENAI_BASE_URL": "ftp://x"}, want: "OPENAI_BASE_URL"},
 		{name: "log level", env: map[string]string{"LOG_LEVEL": "loud"}, want: "LOG_LEVEL"},
 		{name: "trusted proxies", env: map[string]string{"TRUSTED_PROXIES": "10.0.0.0/8,proxy.local"}, want: "TRUSTED_PROXIES"},
@@ -93,10 +95,22 @@ func TestLoadRejectsGarbage(t *testing.T) {
 		{name: "public url query", env: map[string]string{"PUBLIC_URL": "https://example.com/?a=1"}, want: "PUBLIC_URL"},
 		{name: "public url user", env: map[string]string{"PUBLIC_URL": "https://u:p@example.com"}, want: "PUBLIC_URL"},
 		{name: "public url port", env: map[string]string{"PUBLIC_URL": "https://example.com:99999"}, want: "PUBLIC_URL"},
+		{name: "x credentials without a platform", env: map[string]string{"X_API_KEY": "k", "X_API_SECRET": "s", "X_ACCESS_TOKEN": "t", "X_ACCESS_SECRET": "a"}, want: "PLATFORM"},
+		{name: "short metrics token", proc: Web, env: map[string]string{"METRICS_TOKEN": "short"}, want: "METRICS_TOKEN"},
+		{name: "web metrics addr", proc: Web, env: map[string]string{"METRICS_ADDR": "9091"}, want: "METRICS_ADDR"},
+		{name: "media host with scheme", proc: Web, env: map[string]string{"MEDIA_HOSTS": "https://pbs.twimg.com"}, want: "MEDIA_HOSTS"},
+		{name: "media host with path", proc: Web, env: map[string]string{"MEDIA_HOSTS": "pbs.twimg.com/media"}, want: "MEDIA_HOSTS"},
+		{name: "media host policy injection", proc: Web, env: map[string]string{"MEDIA_HOSTS": "pbs.twimg.com; script-src *"}, want: "MEDIA_HOSTS"},
+		{name: "media host bare wildcard", proc: Web, env: map[string]string{"MEDIA_HOSTS": "*"}, want: "MEDIA_HOSTS"},
+		{name: "unknown process", proc: Process("cron"), env: nil, want: "cron"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := Load(env(tt.env))
+			proc := tt.proc
+			if proc == "" {
+				proc = Worker
+			}
+			_, err := Load(proc, env(tt.env))
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("Load error = %v, want one naming %s", err, tt.want)
 			}
@@ -105,7 +119,7 @@ func TestLoadRejectsGarbage(t *testing.T) {
 }
 
 func TestLoadTrustedProxies(t *testing.T) {
-	c, err := Load(env(map[string]string{"TRUSTED_PROXIES": " 10.0.0.0/8 , 127.0.0.1, ::1"}))
+	c, err := Load(Web, env(map[string]string{"TRUSTED_PROXIES": " 10.0.0.0/8 , 127.0.0.1, ::1"}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +145,7 @@ func TestLoadPublicURL(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c, err := Load(env(map[string]string{"PUBLIC_URL": tt.value}))
+			c, err := Load(Web, env(map[string]string{"PUBLIC_URL": tt.value}))
 			if err != nil || c.PublicURL != tt.want {
 				t.Errorf("PublicURL = %q (%v), want %q", c.PublicURL, err, tt.want)
 			}
@@ -150,7 +164,7 @@ func TestLoadAdminPasswordFile(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c, err := Load(env(map[string]string{"ADMIN_PASSWORD_FILE": tt.value}))
+			c, err := Load(Web, env(map[string]string{"ADMIN_PASSWORD_FILE": tt.value}))
 			if err != nil || c.AdminPasswordFile != tt.want {
 				t.Errorf("AdminPasswordFile = %q (%v), want %q", c.AdminPasswordFile, err, tt.want)
 			}
@@ -159,8 +173,88 @@ func TestLoadAdminPasswordFile(t *testing.T) {
 }
 
 func TestLoadRedactsPassword(t *testing.T) {
-	_, err := Load(env(map[string]string{"DATABASE_URL": "mysql://u:secret@h/db"}))
+	_, err := Load(Web, env(map[string]string{"DATABASE_URL": "mysql://u:secret@h/db"}))
 	if err == nil || strings.Contains(err.Error(), "secret") {
 		t.Fatalf("error %v must not print the password", err)
+	}
+}
+
+// Each process reads only its own secrets: the web tier's admin password and
+// metrics token, the worker's X and model credentials. PLATFORM=x needs the
+// X credentials in the worker only.
+func TestLoadByProcess(t *testing.T) {
+	xCreds := map[string]string{"PLATFORM": "x", "X_API_KEY": "k", "X_API_SECRET": "s", "X_ACCESS_TOKEN": "t", "X_ACCESS_SECRET": "a",
+		"OPENAI_API_KEY": "sk-secret", "ADMIN_PASSWORD": "correct horse", "METRICS_TOKEN": "0123456789abcdef0123"}
+	tests := []struct {
+		name        string
+		proc        Process
+		env         map[string]string
+		wantErr     string
+		wantSecrets string
+		wantMetrics string
+		wantWriter  string
+	}{
+		{name: "web with platform x and no credentials", proc: Web, env: map[string]string{"PLATFORM": "x"}},
+		{name: "scheduler with platform x and no credentials", proc: Scheduler, env: map[string]string{"PLATFORM": "x"}},
+		{name: "worker with platform x and no credentials", proc: Worker, env: map[string]string{"PLATFORM": "x"}, wantErr: "X_ACCESS_SECRET"},
+		{name: "web reads the admin password and metrics token only", proc: Web, env: xCreds,
+			wantSecrets: "|||||correct horse|0123456789abcdef0123"},
+		{name: "worker reads the X and model credentials only", proc: Worker, env: xCreds,
+			wantSecrets: "k|s|t|a|sk-secret||", wantMetrics: "127.0.0.1:9091", wantWriter: WriterOpenAI},
+		{name: "scheduler reads no secret", proc: Scheduler, env: xCreds, wantSecrets: "||||||"},
+		{name: "a short admin password does not stop the worker", proc: Worker, env: map[string]string{"ADMIN_PASSWORD": "short"},
+			wantSecrets: "||||||", wantMetrics: "127.0.0.1:9091", wantWriter: WriterOffline},
+		{name: "web metrics listener when set", proc: Web, env: map[string]string{"METRICS_ADDR": ":9092"}, wantSecrets: "||||||", wantMetrics: ":9092"},
+		{name: "worker metrics listener when set", proc: Worker, env: map[string]string{"METRICS_ADDR": ":9091"}, wantSecrets: "||||||", wantMetrics: ":9091", wantWriter: WriterOffline},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := Load(tt.proc, env(tt.env))
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("Load error = %v, want one naming %s", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("Load: %v", err)
+			}
+			if c.Process != tt.proc {
+				t.Errorf("Process = %q, want %q", c.Process, tt.proc)
+			}
+			if tt.wantSecrets == "" {
+				return
+			}
+			got := strings.Join([]string{c.XAPIKey, c.XAPISecret, c.XAccessToken, c.XAccessSecret, c.OpenAIAPIKey, c.AdminPassword, c.MetricsToken}, "|")
+			if got != tt.wantSecrets {
+				t.Errorf("secrets read = %q, want %q", got, tt.wantSecrets)
+			}
+			if c.MetricsAddr != tt.wantMetrics || c.Writer != tt.wantWriter {
+				t.Errorf("metrics %q writer %q, want %q and %q", c.MetricsAddr, c.Writer, tt.wantMetrics, tt.wantWriter)
+			}
+		})
+	}
+}
+
+func TestLoadMediaHosts(t *testing.T) {
+	tests := []struct {
+		name string
+		env  map[string]string
+		want string
+	}{
+		{name: "sandbox has none", env: nil, want: ""},
+		{name: "x defaults to its media hosts", env: map[string]string{"PLATFORM": "x"}, want: "pbs.twimg.com abs.twimg.com video.twimg.com"},
+		{name: "set wins", env: map[string]string{"PLATFORM": "x", "MEDIA_HOSTS": " PBS.twimg.com, *.cdn.example:8443 ,"}, want: "pbs.twimg.com *.cdn.example:8443"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := Load(Web, env(tt.env))
+			if err != nil {
+				t.Fatalf("Load: %v", err)
+			}
+			if got := strings.Join(c.MediaHosts, " "); got != tt.want {
+				t.Errorf("MediaHosts = %q, want %q", got, tt.want)
+			}
+		})
 	}
 }

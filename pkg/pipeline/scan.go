@@ -116,8 +116,9 @@ func (s *Scanner) scan(ctx context.Context, cursor string, source post.Source, r
 		id, created, err := s.Store.UpsertFound(ctx, post.Post{
 			Platform: name, Source: source, OriginalPostID: p.ID, ConversationID: p.ConversationID,
 			OriginalPostText: post.StorableText(p.Text), OriginalPostUser: post.StorableText(p.Author.Name),
-			AuthorUsername: post.StorableText(p.Author.Username), AuthorProfileImage: post.StorableText(p.Author.ProfileImage),
-			MediaURL: post.StorableText(p.MediaURL), CreatedAt: p.CreatedAt,
+			// The admin renders these as an image and a link: only http(s) URLs are kept.
+			AuthorUsername: post.StorableText(p.Author.Username), AuthorProfileImage: post.SafeURL(p.Author.ProfileImage, name == post.SandboxPlatform),
+			MediaURL: post.SafeURL(p.MediaURL, name == post.SandboxPlatform), CreatedAt: p.CreatedAt,
 			Likes: p.Metrics.Likes, Retweets: p.Metrics.Retweets, Replies: p.Metrics.Replies,
 		})
 		if err != nil {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"time"
 
 	"github.com/hibiken/asynq"
@@ -22,6 +23,10 @@ type Schedule struct {
 
 // leaderKey is the Redis key the running schedulers compete for.
 const leaderKey = "infernal:scheduler:leader"
+
+// heartbeatPrefix, followed by the host's name, is the key a running
+// scheduler renews every leaseRenew, for its -healthcheck to find.
+const heartbeatPrefix = "infernal:scheduler:heartbeat:"
 
 // Lease timings: the leader renews every leaseRenew; a crashed leader is
 // replaced within leaseTTL.
@@ -55,6 +60,8 @@ type Scheduler struct {
 	entries  []Schedule
 	log      *slog.Logger
 	id       string
+	// heartbeat is this host's heartbeat key.
+	heartbeat string
 }
 
 // NewScheduler checks every spec and returns a scheduler for them.
@@ -73,7 +80,49 @@ func NewScheduler(client *Client, redisURL string, entries []Schedule, log *slog
 	}
 	b := make([]byte, 8)
 	_, _ = rand.Read(b)
-	return &Scheduler{client: client, redisOpt: opt, entries: entries, log: log, id: hex.EncodeToString(b)}, nil
+	host, err := os.Hostname()
+	if err != nil {
+		return nil, fmt.Errorf("tasks: scheduler: %w", err)
+	}
+	return &Scheduler{client: client, redisOpt: opt, entries: entries, log: log, id: hex.EncodeToString(b),
+		heartbeat: heartbeatPrefix + host}, nil
+}
+
+// SchedulerHealthy is the scheduler's -healthcheck, run on the scheduler's
+// host (in its container): Redis answers, a scheduler of this host renewed
+// its heartbeat within the lease's time, and some scheduler leads.
+func SchedulerHealthy(ctx context.Context, client *Client) error {
+	host, err := os.Hostname()
+	if err != nil {
+		return fmt.Errorf("tasks: scheduler health: %w", err)
+	}
+	rc := client.Redis()
+	if err := rc.Ping(ctx).Err(); err != nil {
+		return fmt.Errorf("tasks: scheduler health: redis: %w", err)
+	}
+	n, err := rc.Exists(ctx, heartbeatPrefix+host, leaderKey).Result()
+	if err != nil {
+		return fmt.Errorf("tasks: scheduler health: %w", err)
+	}
+	if n != 2 {
+		beat, err := rc.Exists(ctx, heartbeatPrefix+host).Result()
+		if err != nil {
+			return fmt.Errorf("tasks: scheduler health: %w", err)
+		}
+		if beat == 0 {
+			return fmt.Errorf("tasks: scheduler health: no heartbeat from a scheduler on %s", host)
+		}
+		return errors.New("tasks: scheduler health: no scheduler leads")
+	}
+	return nil
+}
+
+// beat renews this host's heartbeat; a failure is only logged, the loop
+// that calls it already reports Redis being away.
+func (s *Scheduler) beat(ctx context.Context, rc redis.UniversalClient) {
+	if err := rc.Set(ctx, s.heartbeat, s.id, leaseTTL).Err(); err != nil && ctx.Err() == nil {
+		s.log.Debug("scheduler: heartbeat not written", "error", err)
+	}
 }
 
 // Period is the shortest time between two runs of a cron spec.
@@ -109,6 +158,7 @@ func (s *Scheduler) Run(ctx context.Context) error {
 	rc := s.client.Redis()
 	defer s.release(rc)
 	for {
+		s.beat(ctx, rc)
 		ok, err := rc.SetNX(ctx, leaderKey, s.id, leaseTTL).Result()
 		if err != nil && ctx.Err() == nil {
 			s.log.Warn("scheduler: Redis unreachable; retrying", "error", err)
@@ -177,6 +227,7 @@ func (s *Scheduler) lead(ctx context.Context, rc redis.UniversalClient) error {
 		case <-ctx.Done():
 			return nil
 		case <-tick.C:
+			s.beat(ctx, rc)
 			n, err := renewScript.Run(ctx, rc, []string{leaderKey}, s.id, leaseTTL.Milliseconds()).Int()
 			if err != nil || n == 0 {
 				return nil
@@ -190,5 +241,8 @@ func (s *Scheduler) release(rc redis.UniversalClient) {
 	defer cancel()
 	if err := releaseScript.Run(ctx, rc, []string{leaderKey}, s.id).Err(); err != nil {
 		s.log.Warn("scheduler: could not release leadership; it lapses on its own", "error", err)
+	}
+	if err := releaseScript.Run(ctx, rc, []string{s.heartbeat}, s.id).Err(); err != nil {
+		s.log.Warn("scheduler: could not remove the heartbeat; it lapses on its own", "error", err)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync/atomic"
 	"time"
 
 	"github.com/hibiken/asynq"
@@ -46,6 +47,8 @@ type ServerConfig struct {
 type Server struct {
 	srv *asynq.Server
 	mux *asynq.ServeMux
+	// running is set between Start and Shutdown, for the health check.
+	running atomic.Bool
 }
 
 // NewServer builds the worker's server: Concurrency tasks at once, the
@@ -90,11 +93,13 @@ func (s *Server) Start() error {
 	if err := s.srv.Start(s.mux); err != nil {
 		return fmt.Errorf("tasks: start server: %w", err)
 	}
+	s.running.Store(true)
 	return nil
 }
 
 // Shutdown stops taking tasks, waits up to ShutdownTimeout for the running
 // ones, then hands the unfinished ones back to the queue.
 func (s *Server) Shutdown() {
+	s.running.Store(false)
 	s.srv.Shutdown()
 }

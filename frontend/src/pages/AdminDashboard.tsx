@@ -6,6 +6,7 @@ import type { SortBy } from '../api/types';
 import { useAdminPosts } from '../api/useAdminPosts';
 import { useAdminStats } from '../api/useAdminStats';
 import { useReviewActions } from '../api/useReviewActions';
+import { LogoutEverywhere } from '../components/LogoutEverywhere';
 import { PageShell } from '../components/PageShell';
 import { Pagination } from '../components/Pagination';
 import { ReviewCard } from '../components/ReviewCard';
@@ -116,6 +117,7 @@ export default function AdminDashboard() {
           <button type="button" className="btn btn-ghost" onClick={actions.refresh}>
             Refresh
           </button>
+          <LogoutEverywhere />
           <button type="button" className="btn btn-primary" onClick={() => void onLogout()}>
             Logout
           </button>

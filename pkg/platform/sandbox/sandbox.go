@@ -71,7 +71,7 @@ func New(pool *pgxpool.Pool, persona string, pace time.Duration, entries []corpu
 }
 
 // Name identifies the platform in stored rows.
-func (s *Sandbox) Name() string { return "sandbox" }
+func (s *Sandbox) Name() string { return post.SandboxPlatform }
 
 // personaID is the persona's account id in the sandbox.
 const personaID = "persona"
