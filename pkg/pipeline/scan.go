@@ -39,7 +39,7 @@ func (s *Scanner) ScanMentions(ctx context.Context, t *asynq.Task) error {
 		return err
 	}
 	return s.scan(ctx, "mentions", post.SourceMention, func(since string) (platform.Page, error) {
-		return s.Platform.Mentions(ctx, me.ID, since)
+		return s.Platform.Mentions(ctx, me.ID, platform.Range{SinceID: since})
 	})
 }
 
@@ -50,7 +50,7 @@ func (s *Scanner) ScanConversations(ctx context.Context, t *asynq.Task) error {
 	}
 	// The cursor belongs to the query: a new SEARCH_QUERY starts from the newest results.
 	return s.scan(ctx, "search:"+s.SearchQuery, post.SourceConversation, func(since string) (platform.Page, error) {
-		return s.Platform.Search(ctx, s.SearchQuery, since)
+		return s.Platform.Search(ctx, s.SearchQuery, platform.Range{SinceID: since})
 	})
 }
 
@@ -82,7 +82,7 @@ func (s *Scanner) ScanTargeted(ctx context.Context, t *asynq.Task) error {
 			userID = u.ID
 		}
 		err = s.scan(ctx, "targeted:"+username, post.SourceTargeted, func(since string) (platform.Page, error) {
-			return s.Platform.UserPosts(ctx, userID, since)
+			return s.Platform.UserPosts(ctx, userID, platform.Range{SinceID: since})
 		})
 		if err != nil {
 			errs = append(errs, err)
