@@ -2,11 +2,16 @@ package pipeline_test
 
 import (
 	"context"
+	"strconv"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/hibiken/asynq"
 
+	"infernal/pkg/pipeline"
+	"infernal/pkg/platform"
 	"infernal/pkg/post"
 	"infernal/pkg/tasks"
 )
@@ -48,5 +53,151 @@ func TestScansAreIdempotentAndSkipUnknownTargets(t *testing.T) {
 	cursor, err := e.store.Cursor(ctx, "sandbox", "mentions")
 	if err != nil || cursor == "" {
 		t.Errorf("mentions cursor not kept: %q %v", cursor, err)
+	}
+}
+
+// burstTimeline is a timeline of posts with ids first, first+1, ... read
+// newest first within a range, at most bound posts a read, as a bounded
+// platform client reads it.
+type burstTimeline struct {
+	mu    sync.Mutex
+	first int64
+	n     int64
+	bound int
+	reads int
+}
+
+func (b *burstTimeline) add(n int64) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.n += n
+}
+
+func (b *burstTimeline) read(r platform.Range) (platform.Page, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.reads++
+	parse := func(s string, def int64) int64 {
+		if s == "" {
+			return def
+		}
+		v, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			panic(err)
+		}
+		return v
+	}
+	since, until := parse(r.SinceID, 0), parse(r.UntilID, b.first+b.n)
+	var page platform.Page
+	id := until - 1
+	for ; id >= b.first && id > since && len(page.Posts) < b.bound; id-- {
+		s := strconv.FormatInt(id, 10)
+		page.Posts = append(page.Posts, platform.Post{ID: s, Text: "post " + s, Author: platform.User{ID: "mortal", Username: "mortal"}})
+	}
+	page.More = id >= b.first && id > since
+	if n := len(page.Posts); n > 0 {
+		page.NewestID, page.OldestID = page.Posts[0].ID, page.Posts[n-1].ID
+	}
+	return page, nil
+}
+
+// burstPlatform serves mentions and search from burst timelines and the rest
+// from the sandbox.
+type burstPlatform struct {
+	platform.Platform
+	mentions, search *burstTimeline
+}
+
+func (p *burstPlatform) Mentions(_ context.Context, _ string, r platform.Range) (platform.Page, error) {
+	return p.mentions.read(r)
+}
+
+func (p *burstPlatform) Search(_ context.Context, _ string, r platform.Range) (platform.Page, error) {
+	return p.search.read(r)
+}
+
+// budget allows n reads, then refuses.
+type budget struct{ left atomic.Int32 }
+
+func (b *budget) Allow(context.Context, string) bool { return b.left.Add(-1) >= 0 }
+
+// A burst far beyond what one scan reads is read over the following scans,
+// each post recorded once: mentions always, the search while the budget
+// allows, the reads it refused counted and done later.
+func TestBurstIsReadOverLaterScans(t *testing.T) {
+	tests := []struct {
+		name        string
+		scan        func(s *pipeline.Scanner) error
+		timeline    func(p *burstPlatform) *burstTimeline
+		burst       int64
+		budget      int32
+		cursor      string
+		wantSkipped bool
+	}{
+		{name: "mentions", burst: 1_500, budget: 0, cursor: "mentions",
+			scan: func(s *pipeline.Scanner) error {
+				return s.ScanMentions(context.Background(), task(tasks.TypeScanMentions, struct{}{}))
+			},
+			timeline: func(p *burstPlatform) *burstTimeline { return p.mentions }},
+		{name: "search within the budget", burst: 700, budget: 100, cursor: "search:x",
+			scan: func(s *pipeline.Scanner) error {
+				return s.ScanConversations(context.Background(), task(tasks.TypeScanConversations, struct{}{}))
+			},
+			timeline: func(p *burstPlatform) *burstTimeline { return p.search }},
+		{name: "search beyond the budget", burst: 700, budget: 1, cursor: "search:x", wantSkipped: true,
+			scan: func(s *pipeline.Scanner) error {
+				return s.ScanConversations(context.Background(), task(tasks.TypeScanConversations, struct{}{}))
+			},
+			timeline: func(p *burstPlatform) *burstTimeline { return p.search }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := setup(t)
+			ctx := context.Background()
+			plat := &burstPlatform{Platform: e.plat,
+				mentions: &burstTimeline{first: 1_000_000, n: 1, bound: 100},
+				search:   &burstTimeline{first: 1_000_000, n: 1, bound: 100}}
+			b := &budget{}
+			b.left.Store(tt.budget)
+			s := *e.pipe.Scanner
+			s.Platform, s.Budget = plat, b
+			tl := tt.timeline(plat)
+			if err := tt.scan(&s); err != nil {
+				t.Fatal(err)
+			}
+			tl.add(tt.burst)
+			for i := range 20 {
+				before := tl.reads
+				if err := tt.scan(&s); err != nil {
+					t.Fatal(err)
+				}
+				if n := tl.reads - before; n > 3 {
+					t.Errorf("scan %d made %d reads, want at most 3", i, n)
+				}
+				if i == 3 {
+					// However long the budget refused, it allows again.
+					b.left.Store(100)
+				}
+			}
+			ids, err := e.store.IDsInStatus(ctx, post.StatusDrafting, time.Now().Add(time.Minute), 5_000)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, want := int64(len(ids)), tt.burst+1; got != want {
+				t.Errorf("%d posts recorded, want %d", got, want)
+			}
+			gaps, err := e.store.Gaps(ctx, "sandbox", tt.cursor)
+			if err != nil || len(gaps) != 0 {
+				t.Errorf("gaps left open: %+v (%v)", gaps, err)
+			}
+			skips, err := e.store.AllScanSkips(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			skipped := len(skips) == 1 && skips[0].Name == tt.cursor && skips[0].SkippedReads > 0
+			if skipped != tt.wantSkipped || (!tt.wantSkipped && len(skips) != 0) {
+				t.Errorf("skips %+v, want skipped reads counted: %v", skips, tt.wantSkipped)
+			}
+		})
 	}
 }
