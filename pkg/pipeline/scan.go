@@ -68,7 +68,7 @@ type timeline struct {
 	endpoint string
 	// budgeted means its gap reads need the ReadBudget's leave.
 	budgeted bool
-	read     func(platform.Range) (platform.Page, error)
+	read     func(context.Context, platform.Range) (platform.Page, error)
 }
 
 // ScanMentions ingests the posts that mention the persona.
@@ -81,7 +81,9 @@ func (s *Scanner) ScanMentions(ctx context.Context, t *asynq.Task) error {
 		return err
 	}
 	return s.scan(ctx, timeline{cursor: "mentions", source: post.SourceMention, endpoint: EndpointMentions,
-		read: func(r platform.Range) (platform.Page, error) { return s.Platform.Mentions(ctx, me.ID, r) }})
+		read: func(ctx context.Context, r platform.Range) (platform.Page, error) {
+			return s.Platform.Mentions(ctx, me.ID, r)
+		}})
 }
 
 // ScanConversations ingests posts found by the configured search.
@@ -91,7 +93,9 @@ func (s *Scanner) ScanConversations(ctx context.Context, t *asynq.Task) error {
 	}
 	// The cursor belongs to the query: a new SEARCH_QUERY starts from the newest results.
 	return s.scan(ctx, timeline{cursor: "search:" + s.SearchQuery, source: post.SourceConversation, endpoint: EndpointSearch, budgeted: true,
-		read: func(r platform.Range) (platform.Page, error) { return s.Platform.Search(ctx, s.SearchQuery, r) }})
+		read: func(ctx context.Context, r platform.Range) (platform.Page, error) {
+			return s.Platform.Search(ctx, s.SearchQuery, r)
+		}})
 }
 
 // ScanTargeted ingests the recent posts of each targeted account. An account
@@ -122,7 +126,9 @@ func (s *Scanner) ScanTargeted(ctx context.Context, t *asynq.Task) error {
 			userID = u.ID
 		}
 		err = s.scan(ctx, timeline{cursor: "targeted:" + username, source: post.SourceTargeted, endpoint: EndpointUserPosts, budgeted: true,
-			read: func(r platform.Range) (platform.Page, error) { return s.Platform.UserPosts(ctx, userID, r) }})
+			read: func(ctx context.Context, r platform.Range) (platform.Page, error) {
+				return s.Platform.UserPosts(ctx, userID, r)
+			}})
 		if err != nil {
 			errs = append(errs, err)
 		}
@@ -139,8 +145,26 @@ func (s *Scanner) ScanTargeted(ctx context.Context, t *asynq.Task) error {
 // before the cursor moves the cursor over what it read and keeps the rest
 // as a gap; the first scan of a timeline (no cursor yet) starts at the
 // newest posts and leaves no gap behind it.
+//
+// One scan of a timeline runs at a time, across every worker: the scan
+// holds the timeline's lease in Redis while it reads, and a scan that finds
+// it held skips with one log line. A scan whose lease is lost stops.
 func (s *Scanner) scan(ctx context.Context, tl timeline) error {
 	name := s.Platform.Name()
+	leased, release, held, err := s.Queue.Hold(ctx, "scan:"+name+":"+tl.cursor)
+	if err != nil {
+		return err
+	}
+	if !held {
+		s.Log.InfoContext(ctx, "scan skipped: another scan of this timeline is running", "timeline", tl.cursor)
+		return nil
+	}
+	defer func() {
+		if rerr := release(); rerr != nil {
+			s.Log.WarnContext(ctx, "scan lease not given back", "timeline", tl.cursor, "error", rerr)
+		}
+	}()
+	ctx = leased
 	st := scanStats{}
 	if err := s.readGaps(ctx, tl, readsPerScan-1, &st); err != nil {
 		return err
@@ -149,7 +173,7 @@ func (s *Scanner) scan(ctx context.Context, tl timeline) error {
 	if err != nil {
 		return err
 	}
-	page, err := tl.read(platform.Range{SinceID: since})
+	page, err := tl.read(ctx, platform.Range{SinceID: since})
 	if err != nil {
 		return fmt.Errorf("scan %s: %w", tl.cursor, err)
 	}
@@ -205,7 +229,7 @@ func (s *Scanner) readGaps(ctx context.Context, tl timeline, maxReads int, st *s
 			s.Log.WarnContext(ctx, "gap reads put off for the read budget", "timeline", tl.cursor, "endpoint", tl.endpoint, "gaps", left)
 			return nil
 		}
-		page, err := tl.read(platform.Range{SinceID: g.SinceID, UntilID: g.UntilID})
+		page, err := tl.read(ctx, platform.Range{SinceID: g.SinceID, UntilID: g.UntilID})
 		if err != nil {
 			if platform.Temporary(err) {
 				return fmt.Errorf("scan %s gap (%s, %s): %w", tl.cursor, g.SinceID, g.UntilID, err)

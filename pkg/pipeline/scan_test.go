@@ -201,3 +201,32 @@ func TestBurstIsReadOverLaterScans(t *testing.T) {
 		})
 	}
 }
+
+// A scan that finds another scan of the same timeline running skips it
+// without reading; once that one is done, the next scan reads.
+func TestScanSkipsWhileTheTimelineIsLeased(t *testing.T) {
+	e := setup(t)
+	ctx := context.Background()
+	plat := &burstPlatform{Platform: e.plat, mentions: &burstTimeline{first: 1, n: 3, bound: 100}}
+	s := *e.pipe.Scanner
+	s.Platform = plat
+	_, release, held, err := e.queue.Hold(ctx, "scan:sandbox:mentions")
+	if err != nil || !held {
+		t.Fatalf("hold: %v %v", held, err)
+	}
+	if err := s.ScanMentions(ctx, task(tasks.TypeScanMentions, struct{}{})); err != nil {
+		t.Fatal(err)
+	}
+	if plat.mentions.reads != 0 {
+		t.Errorf("%d reads while another scan runs, want 0", plat.mentions.reads)
+	}
+	if err := release(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.ScanMentions(ctx, task(tasks.TypeScanMentions, struct{}{})); err != nil {
+		t.Fatal(err)
+	}
+	if plat.mentions.reads != 1 {
+		t.Errorf("%d reads after the other scan ended, want 1", plat.mentions.reads)
+	}
+}
