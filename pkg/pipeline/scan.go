@@ -285,11 +285,17 @@ func (s *Scanner) record(ctx context.Context, tl timeline, page platform.Page, s
 		if err != nil {
 			return err
 		}
-		if created {
-			st.fresh++
-			if err := s.Queue.EnqueueDraft(ctx, id); err != nil {
-				return err
-			}
+		if !created {
+			continue
+		}
+		st.fresh++
+		enqueue := s.Queue.EnqueueDraft
+		if tl.source == post.SourceMention {
+			// Mentions are answered before conversations and targeted posts.
+			enqueue = s.Queue.EnqueueDraftFirst
+		}
+		if err := enqueue(ctx, id); err != nil {
+			return err
 		}
 	}
 	return nil

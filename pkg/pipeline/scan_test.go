@@ -230,3 +230,64 @@ func TestScanSkipsWhileTheTimelineIsLeased(t *testing.T) {
 		t.Errorf("%d reads after the other scan ended, want 1", plat.mentions.reads)
 	}
 }
+
+// A scan asks for drafts oldest first, the mentions' ahead of every other
+// draft (QueueHigh), the conversations' in QueueDefault.
+func TestScanQueuesDraftsOldestFirstMentionsAhead(t *testing.T) {
+	e := setup(t)
+	ctx := context.Background()
+	plat := &burstPlatform{Platform: e.plat,
+		mentions: &burstTimeline{first: 500, n: 40, bound: 100},
+		search:   &burstTimeline{first: 900, n: 30, bound: 100}}
+	s := *e.pipe.Scanner
+	s.Platform = plat
+	if err := s.ScanMentions(ctx, task(tasks.TypeScanMentions, struct{}{})); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.ScanConversations(ctx, task(tasks.TypeScanConversations, struct{}{})); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name      string
+		queue     string
+		wantFirst int64
+		want      int
+	}{
+		{name: "mentions", queue: tasks.QueueHigh, wantFirst: 500, want: 40},
+		{name: "conversations", queue: tasks.QueueDefault, wantFirst: 900, want: 30},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			pending, err := e.queue.Inspector().ListPendingTasks(tt.queue, asynq.PageSize(1000))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(pending) != tt.want {
+				t.Fatalf("%d drafts waiting in %s, want %d", len(pending), tt.queue, tt.want)
+			}
+			// The order the worker takes them in is the order of the original posts.
+			prev := int64(0)
+			for i, info := range pending {
+				id, err := tasks.DecodePost(asynq.NewTask(info.Type, info.Payload))
+				if err != nil {
+					t.Fatal(err)
+				}
+				p, err := e.store.Post(ctx, id)
+				if err != nil {
+					t.Fatal(err)
+				}
+				orig, err := strconv.ParseInt(p.OriginalPostID, 10, 64)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if i == 0 && orig != tt.wantFirst {
+					t.Errorf("first draft is of post %d, want the oldest, %d", orig, tt.wantFirst)
+				}
+				if orig <= prev {
+					t.Errorf("draft of post %d queued after post %d, want oldest first", orig, prev)
+				}
+				prev = orig
+			}
+		})
+	}
+}

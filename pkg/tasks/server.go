@@ -49,7 +49,7 @@ type Server struct {
 }
 
 // NewServer builds the worker's server: Concurrency tasks at once, the
-// queues weighed by QueuePriorities, ShutdownTimeout to finish, asynq's own
+// queues taken in the strict order of QueuePriorities, ShutdownTimeout to finish, asynq's own
 // logs from warnings up, and an Observer middleware around the handlers
 // cfg.Register installs.
 func NewServer(cfg ServerConfig) (*Server, error) {
@@ -77,6 +77,7 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 	srv := asynq.NewServer(opt, asynq.Config{
 		Concurrency:              Concurrency,
 		Queues:                   QueuePriorities,
+		StrictPriority:           true,
 		RetryDelayFunc:           cfg.RetryDelay,
 		ShutdownTimeout:          ShutdownTimeout,
 		LogLevel:                 asynq.WarnLevel,
