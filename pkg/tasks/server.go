@@ -35,6 +35,9 @@ type ServerConfig struct {
 	// RetryDelay tells how long a failed task waits before its next attempt;
 	// nil means asynq's default backoff. The worker passes pipeline.RetryDelay.
 	RetryDelay asynq.RetryDelayFunc
+	// IsFailure tells which errors of a handler count against the task's
+	// retries; nil counts every error. The worker passes pipeline.IsFailure.
+	IsFailure func(error) bool
 	// DelayedTaskCheckInterval is how often retries and scheduled tasks that
 	// are due get queued; zero means asynq's default of 5 seconds. Tests
 	// shorten it so that short retry delays are honoured promptly.
@@ -79,6 +82,7 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 		Queues:                   QueuePriorities,
 		StrictPriority:           true,
 		RetryDelayFunc:           cfg.RetryDelay,
+		IsFailure:                cfg.IsFailure,
 		ShutdownTimeout:          ShutdownTimeout,
 		LogLevel:                 asynq.WarnLevel,
 		DelayedTaskCheckInterval: cfg.DelayedTaskCheckInterval,
