@@ -3,6 +3,7 @@ package pipeline_test
 import (
 	"context"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -289,5 +290,58 @@ func TestScanQueuesDraftsOldestFirstMentionsAhead(t *testing.T) {
 				prev = orig
 			}
 		})
+	}
+}
+
+// tooOld refuses, as recent search does for ids past its window, every read
+// with an until_id.
+type tooOld struct{ *burstTimeline }
+
+func (t tooOld) read(r platform.Range) (platform.Page, error) {
+	if r.UntilID != "" {
+		return platform.Page{}, &platform.Error{Status: 400, Title: "Invalid Request", Detail: "'until_id' must be a tweet id created after the search window"}
+	}
+	return t.burstTimeline.read(r)
+}
+
+type tooOldPlatform struct {
+	*burstPlatform
+	search tooOld
+}
+
+func (p *tooOldPlatform) Search(_ context.Context, _ string, r platform.Range) (platform.Page, error) {
+	return p.search.read(r)
+}
+
+// A gap the platform refuses to read for good is dropped, counted and
+// logged, and scanning goes on.
+func TestUnreadableGapIsDroppedAndCounted(t *testing.T) {
+	e := setup(t)
+	ctx := context.Background()
+	tl := &burstTimeline{first: 1_000, n: 1, bound: 100}
+	plat := &tooOldPlatform{burstPlatform: &burstPlatform{Platform: e.plat}, search: tooOld{tl}}
+	s := *e.pipe.Scanner
+	s.Platform = plat
+	scan := func() error { return s.ScanConversations(ctx, task(tasks.TypeScanConversations, struct{}{})) }
+	if err := scan(); err != nil {
+		t.Fatal(err)
+	}
+	tl.add(250)
+	if err := scan(); err != nil {
+		t.Fatalf("scan with an unreadable gap: %v", err)
+	}
+	gaps, err := e.store.Gaps(ctx, "sandbox", "search:x")
+	if err != nil || len(gaps) != 0 {
+		t.Errorf("gaps %+v (%v), want the unreadable one dropped", gaps, err)
+	}
+	skips, err := e.store.AllScanSkips(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(skips) != 1 || skips[0].DroppedGaps != 1 || !strings.Contains(skips[0].LastReason, "until_id") {
+		t.Errorf("skips %+v, want one dropped gap with the platform's reason", skips)
+	}
+	if cur, err := e.store.Cursor(ctx, "sandbox", "search:x"); err != nil || cur != "1250" {
+		t.Errorf("cursor %q (%v), want the newest, 1250", cur, err)
 	}
 }
