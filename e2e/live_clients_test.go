@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -101,6 +102,7 @@ type xMetaJSON struct {
 	NewestID    string `json:"newest_id,omitempty"`
 	OldestID    string `json:"oldest_id,omitempty"`
 	ResultCount int    `json:"result_count"`
+	NextToken   string `json:"next_token,omitempty"`
 }
 
 type xPageJSON struct {
@@ -158,6 +160,11 @@ type fakeX struct {
 	script       []xAnswer
 	unauthorized int
 	problems     []string
+	// inFlight and maxInFlight count the reads of each timeline answered at
+	// once, now and at most; readDelay holds every timeline read.
+	inFlight    map[string]int
+	maxInFlight map[string]int
+	readDelay   time.Duration
 }
 
 var xEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")
@@ -165,9 +172,10 @@ var xEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")
 func newFakeX(t *testing.T) *fakeX {
 	t.Helper()
 	f := &fakeX{
-		lastID: 1800000000000000000,
-		me:     xUser{ID: livePersonaID, Username: persona, Name: "Infernal AI"},
-		users:  map[string]xUser{},
+		lastID:   1800000000000000000,
+		me:       xUser{ID: livePersonaID, Username: persona, Name: "Infernal AI"},
+		users:    map[string]xUser{},
+		inFlight: map[string]int{}, maxInFlight: map[string]int{},
 	}
 	f.users[f.me.ID] = f.me
 	mux := http.NewServeMux()
@@ -421,14 +429,14 @@ func (f *fakeX) getMentions(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	handle := "@" + strings.ToLower(u.Username)
-	f.timeline(w, r, func(t xTweet) bool {
+	f.timeline(w, r, "pagination_token", func(t xTweet) bool {
 		return t.authorID != id && strings.Contains(strings.ToLower(t.text), handle)
 	})
 }
 
 func (f *fakeX) getUserTweets(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
-	f.timeline(w, r, func(t xTweet) bool { return t.authorID == id })
+	f.timeline(w, r, "pagination_token", func(t xTweet) bool { return t.authorID == id })
 }
 
 func (f *fakeX) getSearch(w http.ResponseWriter, r *http.Request) {
@@ -437,28 +445,78 @@ func (f *fakeX) getSearch(w http.ResponseWriter, r *http.Request) {
 		f.badRequest(w, "search without a query")
 		return
 	}
-	f.timeline(w, r, func(t xTweet) bool { return strings.Contains(strings.ToLower(t.text), q) })
+	f.timeline(w, r, "next_token", func(t xTweet) bool { return strings.Contains(strings.ToLower(t.text), q) })
 }
 
-// timeline answers the posts that match and are newer than since_id, newest
-// first, with their authors under includes.
-func (f *fakeX) timeline(w http.ResponseWriter, r *http.Request, match func(xTweet) bool) {
-	var since int64
-	if s := r.URL.Query().Get("since_id"); s != "" {
+// timeline answers the posts that match, newest first, paged as X pages
+// them: at most max_results (5..100) a page, only ids above since_id and
+// below until_id, and a next_token in meta, sent back as tokenParam, while
+// older posts remain. It counts the requests of each timeline in flight at
+// once (see maxConcurrent) and, when set, holds every read for readDelay so
+// that overlapping scans would meet here.
+func (f *fakeX) timeline(w http.ResponseWriter, r *http.Request, tokenParam string, match func(xTweet) bool) {
+	q := r.URL.Query()
+	bound := func(name string) (int64, bool) {
+		s := q.Get(name)
+		if s == "" {
+			return 0, true
+		}
 		n, err := strconv.ParseInt(s, 10, 64)
-		if err != nil {
-			f.badRequest(w, "The `since_id` query parameter value ["+s+"] is not valid")
+		if err != nil || n <= 0 {
+			f.badRequest(w, "The `"+name+"` query parameter value ["+s+"] is not valid")
+			return 0, false
+		}
+		return n, true
+	}
+	since, ok := bound("since_id")
+	if !ok {
+		return
+	}
+	until, ok := bound("until_id")
+	if !ok {
+		return
+	}
+	size, err := strconv.Atoi(q.Get("max_results"))
+	if err != nil || size < 5 || size > 100 {
+		f.badRequest(w, "The `max_results` query parameter value ["+q.Get("max_results")+"] is not between 5 and 100")
+		return
+	}
+	// A token is where the previous page stopped, for the same bounds only.
+	from := int64(math.MaxInt64)
+	if tok := q.Get(tokenParam); tok != "" {
+		var s, u int64
+		if _, err := fmt.Sscanf(tok, "p%d-%d-%d", &s, &u, &from); err != nil || s != since || u != until {
+			f.badRequest(w, "The `"+tokenParam+"` query parameter value ["+tok+"] is not valid")
 			return
 		}
-		since = n
 	}
+	key := r.URL.Path + "?" + q.Get("query")
+	f.mu.Lock()
+	f.inFlight[key]++
+	if f.inFlight[key] > f.maxInFlight[key] {
+		f.maxInFlight[key] = f.inFlight[key]
+	}
+	delay := f.readDelay
+	f.mu.Unlock()
+	defer func() {
+		f.mu.Lock()
+		f.inFlight[key]--
+		f.mu.Unlock()
+	}()
+	time.Sleep(delay)
+
 	f.mu.Lock()
 	var page xPageJSON
 	seen := map[string]bool{}
+	more := false
 	for i := len(f.tweets) - 1; i >= 0; i-- {
 		t := f.tweets[i]
-		if t.id <= since || !match(t) {
+		if t.id <= since || (until != 0 && t.id >= until) || t.id >= from || !match(t) {
 			continue
+		}
+		if len(page.Data) == size {
+			more = true
+			break
 		}
 		page.Data = append(page.Data, tweetJSON(t))
 		if !seen[t.authorID] {
@@ -473,6 +531,9 @@ func (f *fakeX) timeline(w http.ResponseWriter, r *http.Request, match func(xTwe
 	page.Meta.ResultCount = len(page.Data)
 	if n := len(page.Data); n > 0 {
 		page.Meta.NewestID, page.Meta.OldestID = page.Data[0].ID, page.Data[n-1].ID
+		if more {
+			page.Meta.NextToken = fmt.Sprintf("p%d-%d-%s", since, until, page.Meta.OldestID)
+		}
 	}
 	f.writeJSON(w, http.StatusOK, page)
 }

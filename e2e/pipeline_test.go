@@ -378,7 +378,7 @@ func TestPoisonPayloads(t *testing.T) {
 	}
 	s.waitForStatus(m.ID, post.StatusPosted)
 	archived := 0
-	for _, q := range []string{tasks.QueueCritical, tasks.QueueDefault, tasks.QueueLow} {
+	for _, q := range []string{tasks.QueueCritical, tasks.QueueHigh, tasks.QueueDefault, tasks.QueueLow} {
 		list, err := s.queue.Inspector().ListArchivedTasks(q)
 		if err != nil && !errors.Is(err, asynq.ErrQueueNotFound) {
 			t.Fatal(err)

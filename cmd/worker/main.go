@@ -108,6 +108,7 @@ func run() error {
 	})
 	srv, err := tasks.NewServer(tasks.ServerConfig{
 		RedisURL: cfg.RedisURL, Register: pipe.Register, Log: log, Metrics: reg, RetryDelay: pipeline.RetryDelay,
+		IsFailure: pipeline.IsFailure,
 	})
 	if err != nil {
 		return err

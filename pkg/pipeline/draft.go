@@ -47,7 +47,8 @@ func (d *Drafter) DraftPost(ctx context.Context, t *asynq.Task) error {
 	}
 	draft, err := writer.Compose(ctx, d.Writer, req)
 	if err != nil {
-		if errors.Is(err, writer.ErrRefused) || lastAttempt(ctx) {
+		// A busy model is waited for (IsFailure), never failed for.
+		if errors.Is(err, writer.ErrRefused) || (lastAttempt(ctx) && !errors.Is(err, writer.ErrBusy)) {
 			if ferr := d.Store.FailDraft(ctx, id, err.Error()); ferr != nil && !errors.Is(ferr, store.ErrConflict) {
 				return ferr
 			}
@@ -65,4 +66,13 @@ func (d *Drafter) DraftPost(ctx context.Context, t *asynq.Task) error {
 		return nil
 	}
 	return err
+}
+
+// IsFailure tells the worker's server which errors count against a task's
+// retries: a draft waiting for a rate-limited or overloaded model
+// (writer.ErrBusy) is retried without using up its attempts, so a burst
+// drains however long the model makes it wait, and no post is failed for
+// the model's being busy. The worker passes it as tasks.ServerConfig.IsFailure.
+func IsFailure(err error) bool {
+	return !errors.Is(err, writer.ErrBusy)
 }

@@ -33,6 +33,9 @@ type Config struct {
 	SearchQuery string
 	// Targets are the handles whose recent posts are answered.
 	Targets []string
+	// Budget decides the gap reads of the search and targeted scans; nil
+	// allows them all.
+	Budget ReadBudget
 }
 
 // Pipeline holds the worker's stages.
@@ -50,7 +53,7 @@ func New(cfg Config) *Pipeline {
 	self := NewSelf(cfg.Platform)
 	return &Pipeline{
 		Scanner: &Scanner{Store: cfg.Store, Platform: cfg.Platform, Queue: cfg.Queue, Log: cfg.Log, Self: self,
-			SearchQuery: cfg.SearchQuery, Targets: cfg.Targets},
+			SearchQuery: cfg.SearchQuery, Targets: cfg.Targets, Budget: cfg.Budget},
 		Profiler:   &Profiler{Store: cfg.Store, PlatformName: cfg.Platform.Name(), Queue: cfg.Queue, Log: cfg.Log, Persona: cfg.Persona},
 		Drafter:    &Drafter{Store: cfg.Store, Writer: cfg.Writer, Log: cfg.Log, Persona: cfg.Persona},
 		Sender:     &Sender{Store: cfg.Store, Platform: cfg.Platform, Log: cfg.Log, Now: cfg.Now, Self: self},

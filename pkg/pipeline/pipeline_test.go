@@ -46,16 +46,18 @@ func (f *faultyPlatform) Publish(ctx context.Context, text, inReplyTo string) (p
 }
 
 type env struct {
-	store *store.Store
-	queue *tasks.Client
-	plat  *faultyPlatform
-	pipe  *pipeline.Pipeline
+	store    *store.Store
+	queue    *tasks.Client
+	redisURL string
+	plat     *faultyPlatform
+	pipe     *pipeline.Pipeline
 }
 
-func setup(t *testing.T) *env {
+func setup(t testing.TB) *env {
 	t.Helper()
 	st := storetest.New(t)
-	queue, err := tasks.NewClient(taskstest.RedisURL(t))
+	redisURL := taskstest.RedisURL(t)
+	queue, err := tasks.NewClient(redisURL)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +67,7 @@ func setup(t *testing.T) *env {
 		t.Fatal(err)
 	}
 	plat := &faultyPlatform{Platform: sb}
-	return &env{store: st, queue: queue, plat: plat, pipe: pipeline.New(pipeline.Config{
+	return &env{store: st, queue: queue, redisURL: redisURL, plat: plat, pipe: pipeline.New(pipeline.Config{
 		Store: st, Platform: plat, Writer: offline.New("devil"), Queue: queue,
 		Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Now: time.Now,
 		Persona: "devil", SearchQuery: "x", Targets: []string{"g1", "nobody_here"},

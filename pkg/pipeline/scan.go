@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 
 	"github.com/hibiken/asynq"
 
@@ -13,6 +14,33 @@ import (
 	"infernal/pkg/store"
 	"infernal/pkg/tasks"
 )
+
+// Endpoints a scan reads, as a ReadBudget is asked about them.
+const (
+	EndpointMentions  = "GET /2/users/:id/mentions"
+	EndpointSearch    = "GET /2/tweets/search/recent"
+	EndpointUserPosts = "GET /2/users/:id/tweets"
+)
+
+// readsPerScan bounds the platform reads of one scan of one timeline: the
+// newest posts once, and the gaps earlier scans left, oldest first, with the
+// rest. Each read is itself bounded by the platform client (five pages of
+// 100 on X), so a scan costs at most readsPerScan of those.
+const readsPerScan = 3
+
+// ReadBudget decides whether a scan may spend a read of endpoint on closing
+// a gap of the conversation search or of a targeted account (mentions are
+// always read). A read it refuses is put off, counted and logged, never
+// dropped: the gap stays until a later scan reads it.
+type ReadBudget interface {
+	Allow(ctx context.Context, endpoint string) bool
+}
+
+// AllowAll is the ReadBudget with no limit.
+type AllowAll struct{}
+
+// Allow always allows the read.
+func (AllowAll) Allow(context.Context, string) bool { return true }
 
 // Scanner reads the platform's timelines and records every new post found,
 // asking for its draft.
@@ -27,6 +55,20 @@ type Scanner struct {
 	SearchQuery string
 	// Targets are the handles whose recent posts are answered.
 	Targets []string
+	// Budget decides the gap reads of the search and the targeted accounts;
+	// nil allows them all.
+	Budget ReadBudget
+}
+
+// timeline is one timeline a scan reads.
+type timeline struct {
+	// cursor names the timeline's cursor and gaps.
+	cursor   string
+	source   post.Source
+	endpoint string
+	// budgeted means its gap reads need the ReadBudget's leave.
+	budgeted bool
+	read     func(context.Context, platform.Range) (platform.Page, error)
 }
 
 // ScanMentions ingests the posts that mention the persona.
@@ -38,9 +80,10 @@ func (s *Scanner) ScanMentions(ctx context.Context, t *asynq.Task) error {
 	if err != nil {
 		return err
 	}
-	return s.scan(ctx, "mentions", post.SourceMention, func(since string) (platform.Page, error) {
-		return s.Platform.Mentions(ctx, me.ID, since)
-	})
+	return s.scan(ctx, timeline{cursor: "mentions", source: post.SourceMention, endpoint: EndpointMentions,
+		read: func(ctx context.Context, r platform.Range) (platform.Page, error) {
+			return s.Platform.Mentions(ctx, me.ID, r)
+		}})
 }
 
 // ScanConversations ingests posts found by the configured search.
@@ -49,9 +92,10 @@ func (s *Scanner) ScanConversations(ctx context.Context, t *asynq.Task) error {
 		return err
 	}
 	// The cursor belongs to the query: a new SEARCH_QUERY starts from the newest results.
-	return s.scan(ctx, "search:"+s.SearchQuery, post.SourceConversation, func(since string) (platform.Page, error) {
-		return s.Platform.Search(ctx, s.SearchQuery, since)
-	})
+	return s.scan(ctx, timeline{cursor: "search:" + s.SearchQuery, source: post.SourceConversation, endpoint: EndpointSearch, budgeted: true,
+		read: func(ctx context.Context, r platform.Range) (platform.Page, error) {
+			return s.Platform.Search(ctx, s.SearchQuery, r)
+		}})
 }
 
 // ScanTargeted ingests the recent posts of each targeted account. An account
@@ -81,9 +125,10 @@ func (s *Scanner) ScanTargeted(ctx context.Context, t *asynq.Task) error {
 			}
 			userID = u.ID
 		}
-		err = s.scan(ctx, "targeted:"+username, post.SourceTargeted, func(since string) (platform.Page, error) {
-			return s.Platform.UserPosts(ctx, userID, since)
-		})
+		err = s.scan(ctx, timeline{cursor: "targeted:" + username, source: post.SourceTargeted, endpoint: EndpointUserPosts, budgeted: true,
+			read: func(ctx context.Context, r platform.Range) (platform.Page, error) {
+				return s.Platform.UserPosts(ctx, userID, r)
+			}})
 		if err != nil {
 			errs = append(errs, err)
 		}
@@ -91,30 +136,147 @@ func (s *Scanner) ScanTargeted(ctx context.Context, t *asynq.Task) error {
 	return errors.Join(errs...)
 }
 
-// scan reads one timeline from its cursor, records every new post and asks
-// for its draft, then moves the cursor. A crash before the cursor moves only
-// means the next scan reads the same posts again, which changes nothing.
-func (s *Scanner) scan(ctx context.Context, cursor string, source post.Source, read func(since string) (platform.Page, error)) error {
+// scan reads one timeline: first the gaps earlier scans left, oldest first,
+// then the newest posts since its cursor, then, reads permitting, the gap
+// that read may have opened. Each read records its new posts and asks for
+// their drafts, oldest first, before the cursor or gap it covers moves, so a
+// crash in between only means the next scan reads the same posts again,
+// which changes nothing. A read of the newest posts that stops at its bound
+// before the cursor moves the cursor over what it read and keeps the rest
+// as a gap; the first scan of a timeline (no cursor yet) starts at the
+// newest posts and leaves no gap behind it.
+//
+// One scan of a timeline runs at a time, across every worker: the scan
+// holds the timeline's lease in Redis while it reads, and a scan that finds
+// it held skips with one log line. A scan whose lease is lost stops.
+func (s *Scanner) scan(ctx context.Context, tl timeline) error {
 	name := s.Platform.Name()
-	since, err := s.Store.Cursor(ctx, name, cursor)
+	leased, release, held, err := s.Queue.Hold(ctx, "scan:"+name+":"+tl.cursor)
 	if err != nil {
 		return err
 	}
-	page, err := read(since)
-	if err != nil {
-		return fmt.Errorf("scan %s: %w", cursor, err)
+	if !held {
+		s.Log.InfoContext(ctx, "scan skipped: another scan of this timeline is running", "timeline", tl.cursor)
+		return nil
 	}
+	defer func() {
+		if rerr := release(); rerr != nil {
+			s.Log.WarnContext(ctx, "scan lease not given back", "timeline", tl.cursor, "error", rerr)
+		}
+	}()
+	ctx = leased
+	st := scanStats{}
+	if err := s.readGaps(ctx, tl, readsPerScan-1, &st); err != nil {
+		return err
+	}
+	since, err := s.Store.Cursor(ctx, name, tl.cursor)
+	if err != nil {
+		return err
+	}
+	page, err := tl.read(ctx, platform.Range{SinceID: since})
+	if err != nil {
+		return fmt.Errorf("scan %s: %w", tl.cursor, err)
+	}
+	st.reads++
+	if err := s.record(ctx, tl, page, &st); err != nil {
+		return err
+	}
+	gapUntil := ""
+	if page.More && since != "" && page.OldestID != "" {
+		gapUntil = page.OldestID
+	}
+	if page.NewestID != "" && page.NewestID != since {
+		if err := s.Store.MoveCursor(ctx, name, tl.cursor, since, page.NewestID, gapUntil); err != nil {
+			return err
+		}
+	}
+	if gapUntil != "" {
+		if err := s.readGaps(ctx, tl, readsPerScan, &st); err != nil {
+			return err
+		}
+	}
+	s.Log.InfoContext(ctx, "scanned", "timeline", tl.cursor, "reads", st.reads, "read", st.read, "new", st.fresh,
+		"gaps_closed", st.closed, "gaps_open", st.open)
+	return nil
+}
+
+// scanStats counts what one scan did, for its log line.
+type scanStats struct {
+	reads, read, fresh, closed, open int
+}
+
+// readGaps reads the open gaps of tl, oldest first, until the scan has made
+// maxReads reads. A gap read that stops at its bound narrows the gap to
+// what is left; one that reaches the gap's start closes it. A gap the
+// platform refuses for good (older than its window) is dropped and counted;
+// the gap reads the budget does not allow are counted and left for later.
+func (s *Scanner) readGaps(ctx context.Context, tl timeline, maxReads int, st *scanStats) error {
+	name := s.Platform.Name()
+	gaps, err := s.Store.Gaps(ctx, name, tl.cursor)
+	if err != nil {
+		return err
+	}
+	st.open = len(gaps)
+	for i, g := range gaps {
+		if st.reads >= maxReads {
+			return nil
+		}
+		if tl.budgeted && !s.budget().Allow(ctx, tl.endpoint) {
+			left := len(gaps) - i
+			if err := s.Store.CountSkippedReads(ctx, name, tl.cursor, left, "read budget"); err != nil {
+				return err
+			}
+			s.Log.WarnContext(ctx, "gap reads put off for the read budget", "timeline", tl.cursor, "endpoint", tl.endpoint, "gaps", left)
+			return nil
+		}
+		page, err := tl.read(ctx, platform.Range{SinceID: g.SinceID, UntilID: g.UntilID})
+		if err != nil {
+			if platform.Temporary(err) {
+				return fmt.Errorf("scan %s gap (%s, %s): %w", tl.cursor, g.SinceID, g.UntilID, err)
+			}
+			if err := s.Store.DropGap(ctx, name, tl.cursor, g.ID, err.Error()); err != nil {
+				return err
+			}
+			st.open--
+			s.Log.WarnContext(ctx, "gap dropped: the platform refuses to read it", "timeline", tl.cursor,
+				"since_id", g.SinceID, "until_id", g.UntilID, "error", err)
+			continue
+		}
+		st.reads++
+		if err := s.record(ctx, tl, page, st); err != nil {
+			return err
+		}
+		if page.More && page.OldestID != "" {
+			err = s.Store.NarrowGap(ctx, g, page.OldestID)
+		} else {
+			err = s.Store.CloseGap(ctx, g.ID)
+			st.closed++
+			st.open--
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// record keeps every post of page not the persona's own, oldest first, and
+// asks for the draft of each one new.
+func (s *Scanner) record(ctx context.Context, tl timeline, page platform.Page, st *scanStats) error {
+	name := s.Platform.Name()
 	me, err := s.Self.User(ctx)
 	if err != nil {
 		return err
 	}
-	fresh := 0
-	for _, p := range page.Posts {
+	st.read += len(page.Posts)
+	// Pages are newest first; drafts are asked for oldest first, so that a
+	// burst is answered in the order it arrived.
+	for _, p := range slices.Backward(page.Posts) {
 		if p.Author.ID == me.ID {
 			continue
 		}
 		id, created, err := s.Store.UpsertFound(ctx, post.Post{
-			Platform: name, Source: source, OriginalPostID: p.ID, ConversationID: p.ConversationID,
+			Platform: name, Source: tl.source, OriginalPostID: p.ID, ConversationID: p.ConversationID,
 			OriginalPostText: post.StorableText(p.Text), OriginalPostUser: post.StorableText(p.Author.Name),
 			// The admin renders these as an image and a link: only http(s) URLs are kept.
 			AuthorUsername: post.StorableText(p.Author.Username), AuthorProfileImage: post.SafeURL(p.Author.ProfileImage, name == post.SandboxPlatform),
@@ -124,18 +286,25 @@ func (s *Scanner) scan(ctx context.Context, cursor string, source post.Source, r
 		if err != nil {
 			return err
 		}
-		if created {
-			fresh++
-			if err := s.Queue.EnqueueDraft(ctx, id); err != nil {
-				return err
-			}
+		if !created {
+			continue
 		}
-	}
-	if page.NewestID != "" && page.NewestID != since {
-		if err := s.Store.SetCursor(ctx, name, cursor, page.NewestID); err != nil {
+		st.fresh++
+		enqueue := s.Queue.EnqueueDraft
+		if tl.source == post.SourceMention {
+			// Mentions are answered before conversations and targeted posts.
+			enqueue = s.Queue.EnqueueDraftFirst
+		}
+		if err := enqueue(ctx, id); err != nil {
 			return err
 		}
 	}
-	s.Log.InfoContext(ctx, "scanned", "timeline", cursor, "read", len(page.Posts), "new", fresh)
 	return nil
+}
+
+func (s *Scanner) budget() ReadBudget {
+	if s.Budget == nil {
+		return AllowAll{}
+	}
+	return s.Budget
 }

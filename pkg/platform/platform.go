@@ -38,11 +38,25 @@ type Post struct {
 	Metrics     Metrics
 }
 
+// Range bounds one read of a timeline: posts newer than SinceID and older
+// than UntilID (both exclusive, as X's since_id and until_id); an empty
+// bound is open.
+type Range struct {
+	SinceID string
+	UntilID string
+}
+
 // Page is one read of a timeline: the posts found, newest first, and the
 // newest id among them, to be kept as the next read's cursor.
 type Page struct {
 	Posts    []Post
 	NewestID string
+	// OldestID is the oldest id the read reached, empty when it found none.
+	OldestID string
+	// More reports that the read stopped at its bound while the platform
+	// still had posts of the range older than OldestID: the posts between
+	// the range's SinceID and OldestID are left unread.
+	More bool
 }
 
 // Platform is the microblog the persona lives on.
@@ -51,15 +65,15 @@ type Platform interface {
 	Name() string
 	// Me returns the persona's own account.
 	Me(ctx context.Context) (User, error)
-	// Mentions returns posts mentioning the user that are newer than sinceID
-	// (all recent ones when sinceID is empty).
-	Mentions(ctx context.Context, userID, sinceID string) (Page, error)
-	// Search returns recent posts matching query that are newer than sinceID.
-	Search(ctx context.Context, query, sinceID string) (Page, error)
+	// Mentions returns posts mentioning the user within r, newest first
+	// (the most recent ones when r is open), up to the platform's bound.
+	Mentions(ctx context.Context, userID string, r Range) (Page, error)
+	// Search returns recent posts matching query within r.
+	Search(ctx context.Context, query string, r Range) (Page, error)
 	// UserByUsername looks an account up by its handle, without the @.
 	UserByUsername(ctx context.Context, username string) (User, error)
-	// UserPosts returns the user's own recent posts newer than sinceID.
-	UserPosts(ctx context.Context, userID, sinceID string) (Page, error)
+	// UserPosts returns the user's own recent posts within r.
+	UserPosts(ctx context.Context, userID string, r Range) (Page, error)
 	// Publish posts text, as a reply to inReplyToID when it is not empty.
 	Publish(ctx context.Context, text, inReplyToID string) (Post, error)
 	// FindPublished looks through the persona's recent posts for one that

@@ -51,7 +51,18 @@ func (c *Client) Redis() redis.UniversalClient { return c.redis }
 // EnqueueDraft asks for post id to be drafted. A draft task already queued or
 // kept for the post is not doubled.
 func (c *Client) EnqueueDraft(ctx context.Context, id int64) error {
-	t, err := NewDraftTask(id)
+	t, err := NewDraftTask(id, QueueDefault)
+	if err != nil {
+		return err
+	}
+	return c.enqueueOnce(ctx, t)
+}
+
+// EnqueueDraftFirst asks for post id, a mention, to be drafted ahead of
+// every other draft (QueueHigh). A draft task already queued or kept for the
+// post there is not doubled.
+func (c *Client) EnqueueDraftFirst(ctx context.Context, id int64) error {
+	t, err := NewDraftTask(id, QueueHigh)
 	if err != nil {
 		return err
 	}
@@ -82,8 +93,19 @@ func (c *Client) EnsureSend(ctx context.Context, id int64) (bool, error) {
 // and reports whether it did. A draft task kept archived or completed while
 // the post is still drafting is replaced; reconciliation calls it for drafts
 // never written.
+//
+// A mention's draft task lives in QueueHigh: one still waiting or running
+// there counts too. A draft queued again goes to QueueDefault.
 func (c *Client) EnsureDraft(ctx context.Context, id int64) (bool, error) {
-	t, err := NewDraftTask(id)
+	info, err := c.inspector.GetTaskInfo(QueueHigh, DraftTaskID(id))
+	switch {
+	case errors.Is(err, asynq.ErrTaskNotFound), errors.Is(err, asynq.ErrQueueNotFound):
+	case err != nil:
+		return false, fmt.Errorf("tasks: inspect %s: %w", DraftTaskID(id), err)
+	case info.State != asynq.TaskStateArchived && info.State != asynq.TaskStateCompleted:
+		return false, nil
+	}
+	t, err := NewDraftTask(id, QueueDefault)
 	if err != nil {
 		return false, err
 	}

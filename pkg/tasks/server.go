@@ -36,6 +36,9 @@ type ServerConfig struct {
 	// RetryDelay tells how long a failed task waits before its next attempt;
 	// nil means asynq's default backoff. The worker passes pipeline.RetryDelay.
 	RetryDelay asynq.RetryDelayFunc
+	// IsFailure tells which errors of a handler count against the task's
+	// retries; nil counts every error. The worker passes pipeline.IsFailure.
+	IsFailure func(error) bool
 	// DelayedTaskCheckInterval is how often retries and scheduled tasks that
 	// are due get queued; zero means asynq's default of 5 seconds. Tests
 	// shorten it so that short retry delays are honoured promptly.
@@ -52,7 +55,7 @@ type Server struct {
 }
 
 // NewServer builds the worker's server: Concurrency tasks at once, the
-// queues weighed by QueuePriorities, ShutdownTimeout to finish, asynq's own
+// queues taken in the strict order of QueuePriorities, ShutdownTimeout to finish, asynq's own
 // logs from warnings up, and an Observer middleware around the handlers
 // cfg.Register installs.
 func NewServer(cfg ServerConfig) (*Server, error) {
@@ -80,7 +83,9 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 	srv := asynq.NewServer(opt, asynq.Config{
 		Concurrency:              Concurrency,
 		Queues:                   QueuePriorities,
+		StrictPriority:           true,
 		RetryDelayFunc:           cfg.RetryDelay,
+		IsFailure:                cfg.IsFailure,
 		ShutdownTimeout:          ShutdownTimeout,
 		LogLevel:                 asynq.WarnLevel,
 		DelayedTaskCheckInterval: cfg.DelayedTaskCheckInterval,

@@ -87,3 +87,74 @@ func okRuns(t *testing.T, reg *prometheus.Registry) float64 {
 	}
 	return 0
 }
+
+// The worker takes its queues in strict priority: with drafts of mentions
+// (QueueHigh) and of other posts (QueueDefault) waiting, every slot first
+// takes a mention's draft, and the rest run after them.
+func TestServerDraftsMentionsFirst(t *testing.T) {
+	redisURL := taskstest.RedisURL(t)
+	client, err := tasks.NewClient(redisURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.Close()
+	ctx := context.Background()
+	const each = 2 * tasks.Concurrency
+	for i := range int64(each) {
+		if err := client.EnqueueDraft(ctx, 1000+i); err != nil {
+			t.Fatal(err)
+		}
+		if err := client.EnqueueDraftFirst(ctx, 1+i); err != nil {
+			t.Fatal(err)
+		}
+	}
+	started := make(chan int64, 2*each)
+	hold := make(chan struct{})
+	srv, err := tasks.NewServer(tasks.ServerConfig{
+		RedisURL: redisURL,
+		Register: func(mux *asynq.ServeMux) {
+			mux.HandleFunc(tasks.TypeDraftPost, func(_ context.Context, t *asynq.Task) error {
+				id, err := tasks.DecodePost(t)
+				if err != nil {
+					return err
+				}
+				started <- id
+				<-hold
+				return nil
+			})
+		},
+		Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Shutdown()
+	// Every slot is taken and held: these are the first tasks the worker took.
+	var first []int64
+	for range tasks.Concurrency {
+		select {
+		case id := <-started:
+			first = append(first, id)
+		case <-time.After(30 * time.Second):
+			t.Fatalf("only %d drafts started", len(first))
+		}
+	}
+	close(hold)
+	for _, id := range first {
+		if id >= 1000 {
+			t.Errorf("draft %d of QueueDefault started while mentions' drafts waited (first: %v)", id, first)
+		}
+	}
+	seen := len(first)
+	for seen < 2*each {
+		select {
+		case <-started:
+			seen++
+		case <-time.After(30 * time.Second):
+			t.Fatalf("%d of %d drafts ran", seen, 2*each)
+		}
+	}
+}

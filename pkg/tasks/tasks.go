@@ -27,15 +27,21 @@ const (
 	TypeReconcile         = "reconcile"
 )
 
-// Queues, by priority: sending first, drafting next, scanning last.
+// Queues, by priority: sending first, then the drafts of mentions, then the
+// other drafts (and profile posts, reconciliation), scanning last.
 const (
 	QueueCritical = "critical"
+	QueueHigh     = "high"
 	QueueDefault  = "default"
 	QueueLow      = "low"
 )
 
-// QueuePriorities weighs the queues for the worker.
-var QueuePriorities = map[string]int{QueueCritical: 6, QueueDefault: 3, QueueLow: 1}
+// QueuePriorities orders the queues for the worker, which takes them in
+// strict priority (see NewServer): a task of a lower queue runs only while
+// every higher queue is empty, so a burst of mentions is drafted before the
+// conversations and targeted posts found with it, and scans wait while
+// drafts do (a worker reads no faster than it drafts).
+var QueuePriorities = map[string]int{QueueCritical: 6, QueueHigh: 4, QueueDefault: 3, QueueLow: 1}
 
 // PostPayload names the post a draft or send task works on.
 type PostPayload struct {
@@ -46,11 +52,12 @@ type PostPayload struct {
 // is decoded strictly, so garbage is refused.
 type ScanPayload struct{}
 
-// NewDraftTask asks for a draft of post id. Its TaskID makes one post
-// drafted by one task.
-func NewDraftTask(id int64) (*asynq.Task, error) {
+// NewDraftTask asks for a draft of post id in queue (QueueHigh for a
+// mention, QueueDefault otherwise). Its TaskID makes one post drafted by one
+// task.
+func NewDraftTask(id int64, queue string) (*asynq.Task, error) {
 	return newPostTask(TypeDraftPost, id,
-		asynq.TaskID(DraftTaskID(id)), asynq.Queue(QueueDefault),
+		asynq.TaskID(DraftTaskID(id)), asynq.Queue(queue),
 		asynq.MaxRetry(8), asynq.Timeout(2*time.Minute), asynq.Retention(24*time.Hour))
 }
 

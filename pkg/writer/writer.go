@@ -57,6 +57,11 @@ type Writer interface {
 // ErrRefused marks a model's refusal or empty answer: retrying will not help.
 var ErrRefused = errors.New("writer: refused")
 
+// ErrBusy marks a model that is rate limited or overloaded (429, 503): the
+// same request is worth making again a little later, and a draft waiting for
+// it is not failing.
+var ErrBusy = errors.New("writer: model busy")
+
 // MaxShortenings is how many times an over-long draft is asked for again.
 const MaxShortenings = 2
 

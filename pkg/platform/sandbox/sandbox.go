@@ -93,35 +93,41 @@ func (s *Sandbox) advance(ctx context.Context) error {
 }
 
 // read advances the world and returns the posts of q as a platform page.
-func (s *Sandbox) read(ctx context.Context, q query, sinceID string) (platform.Page, error) {
+func (s *Sandbox) read(ctx context.Context, q query, r platform.Range) (platform.Page, error) {
 	if err := s.advance(ctx); err != nil {
 		return platform.Page{}, fmt.Errorf("sandbox: %w", err)
 	}
-	q.SinceID = parseID(sinceID)
-	q.Limit = pageLimit
+	q.SinceID = parseID(r.SinceID)
+	q.UntilID = parseID(r.UntilID)
+	// One row more than a page tells whether the read stopped at its bound.
+	q.Limit = pageLimit + 1
 	rows, err := s.world.posts(ctx, q)
 	if err != nil {
 		return platform.Page{}, fmt.Errorf("sandbox: %w", err)
 	}
-	page := platform.Page{NewestID: sinceID}
-	for _, r := range rows {
-		page.Posts = append(page.Posts, s.toPost(r))
+	page := platform.Page{NewestID: r.SinceID}
+	if len(rows) > pageLimit {
+		rows, page.More = rows[:pageLimit], true
+	}
+	for _, row := range rows {
+		page.Posts = append(page.Posts, s.toPost(row))
 	}
 	if len(rows) > 0 {
 		page.NewestID = strconv.FormatInt(rows[0].ID, 10)
+		page.OldestID = strconv.FormatInt(rows[len(rows)-1].ID, 10)
 	}
 	return page, nil
 }
 
 // Mentions returns the mortals' posts that mention the persona.
-func (s *Sandbox) Mentions(ctx context.Context, _ string, sinceID string) (platform.Page, error) {
-	return s.read(ctx, query{Kind: corpus.KindMention}, sinceID)
+func (s *Sandbox) Mentions(ctx context.Context, _ string, r platform.Range) (platform.Page, error) {
+	return s.read(ctx, query{Kind: corpus.KindMention}, r)
 }
 
 // Search returns the mortals' posts on topics; in the sandbox every topic
 // post matches, whatever the query.
-func (s *Sandbox) Search(ctx context.Context, _ string, sinceID string) (platform.Page, error) {
-	return s.read(ctx, query{Kind: corpus.KindTopic}, sinceID)
+func (s *Sandbox) Search(ctx context.Context, _ string, r platform.Range) (platform.Page, error) {
+	return s.read(ctx, query{Kind: corpus.KindTopic}, r)
 }
 
 // UserByUsername finds an account of the corpus by its handle.
@@ -137,12 +143,12 @@ func (s *Sandbox) UserByUsername(ctx context.Context, username string) (platform
 }
 
 // UserPosts returns a corpus account's own posts.
-func (s *Sandbox) UserPosts(ctx context.Context, userID, sinceID string) (platform.Page, error) {
+func (s *Sandbox) UserPosts(ctx context.Context, userID string, r platform.Range) (platform.Page, error) {
 	username, ok := strings.CutPrefix(userID, "user:")
 	if !ok {
 		return platform.Page{}, &platform.Error{Status: 400, Title: "Invalid Request", Detail: "unknown user id " + userID}
 	}
-	return s.read(ctx, query{Author: username}, sinceID)
+	return s.read(ctx, query{Author: username}, r)
 }
 
 // Publish posts the persona's text, as a reply when inReplyToID is set. Like

@@ -71,7 +71,7 @@ func TestTimelinesGrowAtThePace(t *testing.T) {
 	if err != nil || me.Username != "devil" {
 		t.Fatalf("Me: %+v %v", me, err)
 	}
-	page, err := sb.Mentions(ctx, me.ID, "")
+	page, err := sb.Mentions(ctx, me.ID, platform.Range{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,16 +84,16 @@ func TestTimelinesGrowAtThePace(t *testing.T) {
 			t.Errorf("mention text %q does not name the persona", p.Text)
 		}
 	}
-	again, err := sb.Mentions(ctx, me.ID, page.NewestID)
+	again, err := sb.Mentions(ctx, me.ID, platform.Range{SinceID: page.NewestID})
 	if err != nil || len(again.Posts) != 0 || again.NewestID != page.NewestID {
 		t.Fatalf("nothing new yet: %d posts, newest %q", len(again.Posts), again.NewestID)
 	}
 	clk.add(3 * time.Minute)
-	later, err := sb.Mentions(ctx, me.ID, page.NewestID)
+	later, err := sb.Mentions(ctx, me.ID, platform.Range{SinceID: page.NewestID})
 	if err != nil || len(later.Posts) != 1 {
 		t.Fatalf("after three paces: %d new mentions, want 1 (%v)", len(later.Posts), err)
 	}
-	topics, err := sb.Search(ctx, "anything", "")
+	topics, err := sb.Search(ctx, "anything", platform.Range{})
 	if err != nil || len(topics.Posts) != 5 {
 		t.Fatalf("topic posts: %d (%v)", len(topics.Posts), err)
 	}
@@ -101,14 +101,14 @@ func TestTimelinesGrowAtThePace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	own, err := sb.UserPosts(ctx, u.ID, "")
+	own, err := sb.UserPosts(ctx, u.ID, platform.Range{})
 	if err != nil || len(own.Posts) != 5 || own.Posts[0].Author.Username != "g1" {
 		t.Fatalf("target posts: %d (%v)", len(own.Posts), err)
 	}
 	if _, err := sb.UserByUsername(ctx, "nobody"); platform.Temporary(err) {
 		t.Errorf("unknown user: %v, want a lasting refusal", err)
 	}
-	if _, err := sb.UserPosts(ctx, "garbage", ""); platform.Temporary(err) {
+	if _, err := sb.UserPosts(ctx, "garbage", platform.Range{}); platform.Temporary(err) {
 		t.Errorf("bad user id: %v, want a lasting refusal", err)
 	}
 }
@@ -116,7 +116,7 @@ func TestTimelinesGrowAtThePace(t *testing.T) {
 func TestPublishFindAndMetrics(t *testing.T) {
 	sb, clk := newSandbox(t)
 	ctx := context.Background()
-	page, err := sb.Mentions(ctx, "persona", "")
+	page, err := sb.Mentions(ctx, "persona", platform.Range{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,12 +173,12 @@ func TestPublishFindAndMetrics(t *testing.T) {
 func TestOldPostsAreForgotten(t *testing.T) {
 	sb, clk := newSandbox(t)
 	ctx := context.Background()
-	first, err := sb.Mentions(ctx, "persona", "")
+	first, err := sb.Mentions(ctx, "persona", platform.Range{})
 	if err != nil || len(first.Posts) == 0 {
 		t.Fatalf("opening mentions: %v", err)
 	}
 	clk.add(15 * 24 * time.Hour)
-	later, err := sb.Mentions(ctx, "persona", "")
+	later, err := sb.Mentions(ctx, "persona", platform.Range{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +198,7 @@ func TestOldPostsAreForgotten(t *testing.T) {
 func TestPersonaReplies(t *testing.T) {
 	sb, _ := newSandbox(t)
 	ctx := context.Background()
-	page, err := sb.Mentions(ctx, "persona", "")
+	page, err := sb.Mentions(ctx, "persona", platform.Range{})
 	if err != nil || len(page.Posts) < 2 {
 		t.Fatalf("opening mentions: %d (%v)", len(page.Posts), err)
 	}

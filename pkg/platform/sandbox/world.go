@@ -34,11 +34,13 @@ type row struct {
 	CreatedAt      time.Time
 }
 
-// query selects simulated posts newer than SinceID, newest first.
+// query selects simulated posts newer than SinceID and, when UntilID is not
+// zero, older than UntilID, newest first.
 type query struct {
 	Kind    string
 	Author  string
 	SinceID int64
+	UntilID int64
 	Limit   int
 }
 
@@ -165,8 +167,8 @@ func (w *world) insert(ctx context.Context, p row) (row, error) {
 // posts returns the simulated posts matching q.
 func (w *world) posts(ctx context.Context, q query) ([]row, error) {
 	rows, err := w.pool.Query(ctx, `SELECT `+rowColumns+` FROM sandbox_posts
-		WHERE ($1 = '' OR kind = $1) AND ($2 = '' OR author_username = $2) AND id > $3
-		ORDER BY id DESC LIMIT $4`, q.Kind, q.Author, q.SinceID, q.Limit)
+		WHERE ($1 = '' OR kind = $1) AND ($2 = '' OR author_username = $2) AND id > $3 AND ($5 = 0 OR id < $5)
+		ORDER BY id DESC LIMIT $4`, q.Kind, q.Author, q.SinceID, q.Limit, q.UntilID)
 	if err != nil {
 		return nil, fmt.Errorf("posts: %w", err)
 	}

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"infernal/pkg/platform"
 )
 
 // This file holds an independent OAuth 1.0a (RFC 5849) HMAC-SHA1 verifier
@@ -274,7 +276,7 @@ func TestVerifierDetectsTampering(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, _ = c.Mentions(t.Context(), "7", "42")
+			_, _ = c.Mentions(t.Context(), "7", platform.Range{SinceID: "42"})
 			if captured == nil {
 				t.Fatal("no request captured")
 			}

@@ -157,34 +157,35 @@ func (c *Client) Me(ctx context.Context) (platform.User, error) {
 	return resp.Data.user(), nil
 }
 
-// Mentions returns posts mentioning userID newer than sinceID, newest first
+// Mentions returns posts mentioning userID within r, newest first
 // (GET /2/users/:id/mentions). It follows at most five pages of 100; when
-// more are newer than sinceID, the oldest of them are not returned and the
-// cursor moves past them.
-func (c *Client) Mentions(ctx context.Context, userID, sinceID string) (platform.Page, error) {
+// the range holds more, the returned Page says so (More) and names the
+// oldest id read, so that the caller can read the rest later with that id as
+// until_id.
+func (c *Client) Mentions(ctx context.Context, userID string, r platform.Range) (platform.Page, error) {
 	if err := required("user id", userID); err != nil {
 		return platform.Page{}, fmt.Errorf("x: mentions: %w", err)
 	}
-	page, err := c.timeline(ctx, "/2/users/"+url.PathEscape(userID)+"/mentions", sinceID, nil, "pagination_token")
+	page, err := c.timeline(ctx, "/2/users/"+url.PathEscape(userID)+"/mentions", r, nil, "pagination_token")
 	if err != nil {
 		return platform.Page{}, fmt.Errorf("x: mentions of %s: %w", userID, err)
 	}
 	return page, nil
 }
 
-// Search returns recent posts matching query newer than sinceID, newest
-// first (GET /2/tweets/search/recent), with the same five-page bound as
+// Search returns recent posts matching query within r, newest first
+// (GET /2/tweets/search/recent), with the same five-page bound as
 // Mentions. Recent search refuses a since_id older
-// than its seven-day window; such a stale cursor is dropped, since every
+// than its seven-day window; such a stale bound is dropped, since every
 // post the search can still see is newer than it.
-func (c *Client) Search(ctx context.Context, query, sinceID string) (platform.Page, error) {
+func (c *Client) Search(ctx context.Context, query string, r platform.Range) (platform.Page, error) {
 	if err := required("query", query); err != nil {
 		return platform.Page{}, fmt.Errorf("x: search: %w", err)
 	}
 	q := url.Values{"query": {query}}
-	page, err := c.timeline(ctx, "/2/tweets/search/recent", sinceID, q, "next_token")
-	if err != nil && sinceID != "" && staleSinceID(err) {
-		page, err = c.timeline(ctx, "/2/tweets/search/recent", "", q, "next_token")
+	page, err := c.timeline(ctx, "/2/tweets/search/recent", r, q, "next_token")
+	if err != nil && r.SinceID != "" && staleSinceID(err) {
+		page, err = c.timeline(ctx, "/2/tweets/search/recent", platform.Range{UntilID: r.UntilID}, q, "next_token")
 	}
 	if err != nil {
 		return platform.Page{}, fmt.Errorf("x: search %q: %w", query, err)
@@ -215,13 +216,13 @@ func (c *Client) UserByUsername(ctx context.Context, username string) (platform.
 	return resp.Data.user(), nil
 }
 
-// UserPosts returns userID's own posts newer than sinceID, newest first
+// UserPosts returns userID's own posts within r, newest first
 // (GET /2/users/:id/tweets), with the same five-page bound as Mentions.
-func (c *Client) UserPosts(ctx context.Context, userID, sinceID string) (platform.Page, error) {
+func (c *Client) UserPosts(ctx context.Context, userID string, r platform.Range) (platform.Page, error) {
 	if err := required("user id", userID); err != nil {
 		return platform.Page{}, fmt.Errorf("x: user posts: %w", err)
 	}
-	page, err := c.timeline(ctx, userTweetsPath(userID), sinceID, nil, "pagination_token")
+	page, err := c.timeline(ctx, userTweetsPath(userID), r, nil, "pagination_token")
 	if err != nil {
 		return platform.Page{}, fmt.Errorf("x: posts of %s: %w", userID, err)
 	}
@@ -270,7 +271,7 @@ func (c *Client) FindPublished(ctx context.Context, authorID, inReplyToID, text 
 		ok     bool
 		target = normalizeText(text)
 	)
-	err := c.pages(ctx, userTweetsPath(authorID), timelineQuery(nil, ""), "pagination_token", func(r *timelineResponse) bool {
+	_, err := c.pages(ctx, userTweetsPath(authorID), timelineQuery(nil, platform.Range{}), "pagination_token", func(r *timelineResponse) bool {
 		older := false
 		for _, p := range r.posts() {
 			switch {
@@ -320,18 +321,19 @@ func (c *Client) Metrics(ctx context.Context, ids []string) (map[string]platform
 	return out, nil
 }
 
-// timeline reads up to maxPages pages of path newer than sinceID and returns
-// them newest first, with the newest id as the next cursor.
-func (c *Client) timeline(ctx context.Context, path, sinceID string, extra url.Values, tokenParam string) (platform.Page, error) {
+// timeline reads up to maxPages pages of path within r and returns them
+// newest first, with the newest id as the next cursor, the oldest id read,
+// and whether X had more pages than the bound let it read.
+func (c *Client) timeline(ctx context.Context, path string, r platform.Range, extra url.Values, tokenParam string) (platform.Page, error) {
 	var (
 		page platform.Page
 		seen = map[string]bool{}
 	)
-	err := c.pages(ctx, path, timelineQuery(extra, sinceID), tokenParam, func(r *timelineResponse) bool {
-		if page.NewestID == "" && r.Meta.NewestID != "" {
-			page.NewestID = r.Meta.NewestID
+	more, err := c.pages(ctx, path, timelineQuery(extra, r), tokenParam, func(resp *timelineResponse) bool {
+		if page.NewestID == "" && resp.Meta.NewestID != "" {
+			page.NewestID = resp.Meta.NewestID
 		}
-		for _, p := range r.posts() {
+		for _, p := range resp.posts() {
 			if !seen[p.ID] {
 				seen[p.ID] = true
 				page.Posts = append(page.Posts, p)
@@ -342,36 +344,41 @@ func (c *Client) timeline(ctx context.Context, path, sinceID string, extra url.V
 	if err != nil {
 		return platform.Page{}, err
 	}
+	page.More = more
 	sortNewestFirst(page.Posts)
-	if len(page.Posts) > 0 && (page.NewestID == "" || idLess(page.NewestID, page.Posts[0].ID)) {
-		page.NewestID = page.Posts[0].ID
+	if n := len(page.Posts); n > 0 {
+		if page.NewestID == "" || idLess(page.NewestID, page.Posts[0].ID) {
+			page.NewestID = page.Posts[0].ID
+		}
+		page.OldestID = page.Posts[n-1].ID
 	}
 	return page, nil
 }
 
 // pages GETs path, then follows meta.next_token (sent back as tokenParam)
-// while each returns true, for at most maxPages requests.
-func (c *Client) pages(ctx context.Context, path string, q url.Values, tokenParam string, each func(*timelineResponse) bool) error {
+// while each returns true, for at most maxPages requests. more reports that
+// it stopped at that bound while X still offered a next page.
+func (c *Client) pages(ctx context.Context, path string, q url.Values, tokenParam string, each func(*timelineResponse) bool) (more bool, err error) {
 	for range maxPages {
 		var resp timelineResponse
 		if err := c.get(ctx, path, q, &resp); err != nil {
-			return err
+			return false, err
 		}
 		if len(resp.Data) == 0 && len(resp.Errors) > 0 && resp.Meta == (meta{}) {
 			// Nothing but errors: the timeline itself is unreadable.
-			return partialError(resp.Errors[0])
+			return false, partialError(resp.Errors[0])
 		}
 		if !each(&resp) || resp.Meta.NextToken == "" || len(resp.Data) == 0 {
-			return nil
+			return false, nil
 		}
 		q.Set(tokenParam, resp.Meta.NextToken)
 	}
-	return nil
+	return true, nil
 }
 
 // timelineQuery is extra plus the fields and expansions every post read asks
-// for, and since_id when set.
-func timelineQuery(extra url.Values, sinceID string) url.Values {
+// for, and since_id and until_id when r sets them.
+func timelineQuery(extra url.Values, r platform.Range) url.Values {
 	q := url.Values{
 		"max_results":  {strconv.Itoa(pageSize)},
 		"tweet.fields": {tweetFields},
@@ -382,8 +389,11 @@ func timelineQuery(extra url.Values, sinceID string) url.Values {
 	for k, v := range extra {
 		q[k] = slices.Clone(v)
 	}
-	if sinceID != "" {
-		q.Set("since_id", sinceID)
+	if r.SinceID != "" {
+		q.Set("since_id", r.SinceID)
+	}
+	if r.UntilID != "" {
+		q.Set("until_id", r.UntilID)
 	}
 	return q
 }

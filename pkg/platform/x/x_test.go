@@ -333,7 +333,7 @@ func TestTimelines(t *testing.T) {
 	type call func(ctx context.Context, c *Client) (platform.Page, error)
 	mentions := func(since string) call {
 		return func(ctx context.Context, c *Client) (platform.Page, error) {
-			return c.Mentions(ctx, "2244994945", since)
+			return c.Mentions(ctx, "2244994945", platform.Range{SinceID: since})
 		}
 	}
 	tests := []struct {
@@ -350,7 +350,7 @@ func TestTimelines(t *testing.T) {
 			name: "mentions two pages with includes and partial errors", call: mentions(""),
 			path: "/2/users/2244994945/mentions", tokenParam: "pagination_token",
 			pages:    map[string]string{"": mentionsPage1, "7140dibdnow9c7btw3w29grvxfcgvpb9n9coehpk7xz5i": mentionsPage2},
-			want:     platform.Page{Posts: []platform.Post{postAnn, postBob, postCy}, NewestID: "1800000000000000003"},
+			want:     platform.Page{Posts: []platform.Post{postAnn, postBob, postCy}, NewestID: "1800000000000000003", OldestID: "1800000000000000001"},
 			wantReqs: 2,
 		},
 		{
@@ -366,7 +366,7 @@ func TestTimelines(t *testing.T) {
 				{"id":"9","text":"nine","author_id":"5"},
 				{"id":"10","text":"ten","author_id":"5"}],
 				"includes":{"users":[{"id":"5","name":"E","username":"e"}]}}`},
-			want: platform.Page{NewestID: "10", Posts: []platform.Post{
+			want: platform.Page{NewestID: "10", OldestID: "9", Posts: []platform.Post{
 				{ID: "10", Text: "ten", Author: platform.User{ID: "5", Username: "e", Name: "E"}},
 				{ID: "9", Text: "nine", Author: platform.User{ID: "5", Username: "e", Name: "E"}},
 			}},
@@ -376,29 +376,29 @@ func TestTimelines(t *testing.T) {
 			name: "author missing from includes keeps its id",
 			call: mentions(""), path: "/2/users/2244994945/mentions", tokenParam: "pagination_token",
 			pages:    map[string]string{"": `{"data":[{"id":"3","text":"t","author_id":"77","created_at":"not a time"}],"meta":{"result_count":1,"newest_id":"3"}}`},
-			want:     platform.Page{NewestID: "3", Posts: []platform.Post{{ID: "3", Text: "t", Author: platform.User{ID: "77"}}}},
+			want:     platform.Page{NewestID: "3", OldestID: "3", Posts: []platform.Post{{ID: "3", Text: "t", Author: platform.User{ID: "77"}}}},
 			wantReqs: 1,
 		},
 		{
 			name: "search uses next_token",
 			call: func(ctx context.Context, c *Client) (platform.Page, error) {
-				return c.Search(ctx, `(#sin OR "deadly sins") -is:retweet lang:en ☃ a+b`, "1700000000000000000")
+				return c.Search(ctx, `(#sin OR "deadly sins") -is:retweet lang:en ☃ a+b`, platform.Range{SinceID: "1700000000000000000"})
 			},
 			path: "/2/tweets/search/recent", tokenParam: "next_token",
 			pages:     map[string]string{"": mentionsPage1, "7140dibdnow9c7btw3w29grvxfcgvpb9n9coehpk7xz5i": mentionsPage2},
-			want:      platform.Page{Posts: []platform.Post{postAnn, postBob, postCy}, NewestID: "1800000000000000003"},
+			want:      platform.Page{Posts: []platform.Post{postAnn, postBob, postCy}, NewestID: "1800000000000000003", OldestID: "1800000000000000001"},
 			wantSince: "1700000000000000000", wantReqs: 2,
 		},
 		{
 			name: "user posts",
 			call: func(ctx context.Context, c *Client) (platform.Page, error) {
-				return c.UserPosts(ctx, "222", "1800000000000000001")
+				return c.UserPosts(ctx, "222", platform.Range{SinceID: "1800000000000000001"})
 			},
 			path: "/2/users/222/tweets", tokenParam: "pagination_token",
 			pages: map[string]string{"": `{"data":[{"id":"1800000000000000002","text":"@persona hello","author_id":"222","conversation_id":"1800000000000000002","created_at":"2024-06-10T12:00:02.000Z","public_metrics":{"like_count":1}}],
 				"includes":{"users":[{"id":"222","name":"Bob","username":"bob"}]},
 				"meta":{"result_count":1,"newest_id":"1800000000000000002","oldest_id":"1800000000000000002"}}`},
-			want:      platform.Page{Posts: []platform.Post{postBob}, NewestID: "1800000000000000002"},
+			want:      platform.Page{Posts: []platform.Post{postBob}, NewestID: "1800000000000000002", OldestID: "1800000000000000002"},
 			wantSince: "1800000000000000001", wantReqs: 1,
 		},
 	}
@@ -429,7 +429,7 @@ func TestTimelines(t *testing.T) {
 func TestSearchQueryEncoding(t *testing.T) {
 	const query = `(#sin OR "deadly sins") -is:retweet lang:en ☃ a+b&c=d`
 	f := newFakeX(t, pager(t, "/2/tweets/search/recent", "next_token", map[string]string{"": emptyTimeline}))
-	if _, err := f.client(t).Search(t.Context(), query, ""); err != nil {
+	if _, err := f.client(t).Search(t.Context(), query, platform.Range{}); err != nil {
 		t.Fatal(err)
 	}
 	r := f.requests()[0]
@@ -449,11 +449,11 @@ func TestSearchStaleSinceID(t *testing.T) {
 		}
 		writeJSON(w, 200, mentionsPage2)
 	})
-	got, err := f.client(t).Search(t.Context(), "sins", "1")
+	got, err := f.client(t).Search(t.Context(), "sins", platform.Range{SinceID: "1"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := platform.Page{Posts: []platform.Post{postCy}, NewestID: postCy.ID}
+	want := platform.Page{Posts: []platform.Post{postCy}, NewestID: postCy.ID, OldestID: postCy.ID}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("page = %+v, want %+v", got, want)
 	}
@@ -468,15 +468,15 @@ func TestPaginationIsBounded(t *testing.T) {
 		i := n.Add(1)
 		writeJSON(w, 200, fmt.Sprintf(`{"data":[{"id":"%d","text":"p"}],"meta":{"result_count":1,"next_token":"t%d"}}`, 1000-i, i))
 	})
-	page, err := f.client(t).Mentions(t.Context(), "1", "")
+	page, err := f.client(t).Mentions(t.Context(), "1", platform.Range{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := len(f.requests()); got != maxPages {
 		t.Errorf("%d requests, want %d", got, maxPages)
 	}
-	if len(page.Posts) != maxPages || page.NewestID != "999" {
-		t.Errorf("page = %+v, want %d posts, newest 999", page, maxPages)
+	if len(page.Posts) != maxPages || page.NewestID != "999" || page.OldestID != "995" || !page.More {
+		t.Errorf("page = %+v, want %d posts, newest 999, oldest 995, more", page, maxPages)
 	}
 }
 
@@ -497,7 +497,7 @@ func TestTimelineErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newFakeX(t, func(w http.ResponseWriter, r *http.Request) { writeJSON(w, tt.status, tt.body) })
-			_, err := f.client(t).Mentions(t.Context(), "1", "")
+			_, err := f.client(t).Mentions(t.Context(), "1", platform.Range{})
 			if err == nil {
 				t.Fatal("Mentions succeeded, want an error")
 			}
@@ -1006,7 +1006,7 @@ func TestBodyIsBounded(t *testing.T) {
 		}
 		_, _ = io.WriteString(w, `"}]}`)
 	})
-	_, err := f.client(t).Mentions(t.Context(), "1", "")
+	_, err := f.client(t).Mentions(t.Context(), "1", platform.Range{})
 	if err == nil || !strings.Contains(err.Error(), "exceeds") {
 		t.Errorf("error %v, want a too-large response", err)
 	}
@@ -1097,6 +1097,128 @@ func TestRedirectsAreRefused(t *testing.T) {
 			}
 			if n := len(f.requests()); n != 1 {
 				t.Errorf("X got %d requests, want 1", n)
+			}
+		})
+	}
+}
+
+// pagingTimeline is a timeline of n posts with ids first, first+1, ... that
+// pages as X documents: newest first, max_results (5..100) a page,
+// since_id and until_id both exclusive, and an opaque next_token in meta,
+// sent back as tokenParam, that only works with the same bounds.
+func pagingTimeline(t *testing.T, tokenParam string, first int64, n int) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		q := r.URL.Query()
+		size, err := strconv.Atoi(q.Get("max_results"))
+		if err != nil || size < 5 || size > 100 {
+			writeJSON(w, http.StatusBadRequest, `{"title":"Invalid Request","detail":"max_results must be 5..100","type":"https://api.twitter.com/2/problems/invalid-request"}`)
+			return
+		}
+		bound := func(name string, def int64) (int64, bool) {
+			if !q.Has(name) {
+				return def, true
+			}
+			v, err := strconv.ParseInt(q.Get(name), 10, 64)
+			return v, err == nil
+		}
+		since, ok1 := bound("since_id", 0)
+		until, ok2 := bound("until_id", first+int64(n))
+		if !ok1 || !ok2 {
+			writeJSON(w, http.StatusBadRequest, `{"title":"Invalid Request","detail":"bad since_id or until_id","type":"https://api.twitter.com/2/problems/invalid-request"}`)
+			return
+		}
+		// The token names where the previous page ended, and the bounds it was given for.
+		start := until
+		if tok := q.Get(tokenParam); tok != "" {
+			var s, u, from int64
+			if _, err := fmt.Sscanf(tok, "%d-%d-%d", &s, &u, &from); err != nil || s != since || u != until {
+				t.Errorf("%s %q does not belong to since_id %d, until_id %d", tokenParam, tok, since, until)
+				writeJSON(w, http.StatusBadRequest, `{"title":"Invalid Request","detail":"bad token","type":"https://api.twitter.com/2/problems/invalid-request"}`)
+				return
+			}
+			start = from
+		}
+		var data []string
+		id := start - 1
+		for ; id >= first && id > since && len(data) < size; id-- {
+			data = append(data, fmt.Sprintf(`{"id":"%d","text":"post %d","author_id":"5"}`, id, id))
+		}
+		m := fmt.Sprintf(`"result_count":%d`, len(data))
+		if len(data) > 0 {
+			m += fmt.Sprintf(`,"newest_id":"%d","oldest_id":"%d"`, start-1, id+1)
+		}
+		if id >= first && id > since {
+			m += fmt.Sprintf(`,"next_token":"%d-%d-%d"`, since, until, id+1)
+		}
+		writeJSON(w, http.StatusOK, `{"data":[`+strings.Join(data, ",")+`],"includes":{"users":[{"id":"5","name":"E","username":"e"}]},"meta":{`+m+`}}`)
+	}
+}
+
+// A burst bigger than the page bound is read in bounded slices: each read
+// says there is more and where it stopped, and reading on from there with
+// until_id finds every post exactly once.
+func TestBoundedReadsContinue(t *testing.T) {
+	const first, n = 1_000_000, 1_234
+	tests := []struct {
+		name       string
+		tokenParam string
+		read       func(c *Client, r platform.Range) (platform.Page, error)
+	}{
+		{name: "mentions", tokenParam: "pagination_token", read: func(c *Client, r platform.Range) (platform.Page, error) {
+			return c.Mentions(t.Context(), "1", r)
+		}},
+		{name: "search", tokenParam: "next_token", read: func(c *Client, r platform.Range) (platform.Page, error) {
+			return c.Search(t.Context(), "sins", r)
+		}},
+		{name: "user posts", tokenParam: "pagination_token", read: func(c *Client, r platform.Range) (platform.Page, error) {
+			return c.UserPosts(t.Context(), "5", r)
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFakeX(t, pagingTimeline(t, tt.tokenParam, first, n))
+			c := f.client(t)
+			// The cursor of an earlier scan: the first 34 posts were read then.
+			cursor := strconv.Itoa(first + 33)
+			seen := map[string]int{}
+			r := platform.Range{SinceID: cursor}
+			var reads []platform.Page
+			for range 10 {
+				page, err := tt.read(c, r)
+				if err != nil {
+					t.Fatal(err)
+				}
+				reads = append(reads, page)
+				for _, p := range page.Posts {
+					seen[p.ID]++
+				}
+				if !page.More {
+					break
+				}
+				r = platform.Range{SinceID: cursor, UntilID: page.OldestID}
+			}
+			wantSizes := []int{500, 500, 200}
+			if len(reads) != len(wantSizes) {
+				t.Fatalf("%d reads, want %d", len(reads), len(wantSizes))
+			}
+			for i, p := range reads {
+				if len(p.Posts) != wantSizes[i] || p.More != (i < len(wantSizes)-1) {
+					t.Errorf("read %d: %d posts, more %v; want %d, more %v", i, len(p.Posts), p.More, wantSizes[i], i < len(wantSizes)-1)
+				}
+			}
+			if reads[0].NewestID != strconv.Itoa(first+n-1) {
+				t.Errorf("newest id %s, want %d", reads[0].NewestID, first+n-1)
+			}
+			if len(seen) != n-34 {
+				t.Errorf("%d distinct posts read, want %d", len(seen), n-34)
+			}
+			for id, k := range seen {
+				if k != 1 {
+					t.Errorf("post %s read %d times", id, k)
+				}
+			}
+			if got := len(f.requests()); got != 12 {
+				t.Errorf("%d requests, want 12 (5 + 5 + 2 pages of 100)", got)
 			}
 		})
 	}

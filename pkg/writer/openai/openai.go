@@ -192,6 +192,9 @@ func (w *Writer) Write(ctx context.Context, req writer.Request) (writer.Draft, e
 		if errors.As(err, &apiErr) && isContentFilter(apiErr) {
 			return writer.Draft{}, fmt.Errorf("openai: %w: %s", writer.ErrRefused, apiErr.Message)
 		}
+		if busy(err) {
+			return writer.Draft{}, fmt.Errorf("openai: chat completion: %w: %w", writer.ErrBusy, err)
+		}
 		return writer.Draft{}, fmt.Errorf("openai: chat completion: %w", err)
 	}
 	if len(resp.Choices) == 0 {
@@ -289,6 +292,21 @@ func fence(texts ...string) string {
 
 // isContentFilter reports whether an API error is the server's content
 // filter declining the prompt (Azure and OpenAI answer 400 with such a code).
+// busy reports whether err is the server saying it is rate limited or
+// overloaded (429 or 503), as an API error or a bare HTTP one.
+func busy(err error) bool {
+	status := 0
+	var apiErr *goopenai.APIError
+	var reqErr *goopenai.RequestError
+	switch {
+	case errors.As(err, &apiErr):
+		status = apiErr.HTTPStatusCode
+	case errors.As(err, &reqErr):
+		status = reqErr.HTTPStatusCode
+	}
+	return status == http.StatusTooManyRequests || status == http.StatusServiceUnavailable
+}
+
 func isContentFilter(e *goopenai.APIError) bool {
 	code, _ := e.Code.(string)
 	return code == "content_filter" || code == "content_policy_violation"

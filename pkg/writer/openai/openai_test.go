@@ -288,14 +288,17 @@ func TestWriteRefusals(t *testing.T) {
 
 func TestWriteErrors(t *testing.T) {
 	tests := []struct {
-		name   string
-		answer func(int) (int, string)
-		want   string
+		name     string
+		answer   func(int) (int, string)
+		want     string
+		wantBusy bool
 	}{
 		{name: "server error", answer: always(http.StatusInternalServerError, `{"error":{"message":"overloaded","type":"server_error"}}`), want: "500"},
 		{name: "html error", answer: always(http.StatusBadGateway, `<html>bad gateway</html>`), want: "502"},
 		{name: "unauthorized", answer: always(http.StatusUnauthorized, `{"error":{"message":"Incorrect API key provided","type":"invalid_request_error","code":"invalid_api_key"}}`), want: "Incorrect API key"},
-		{name: "rate limited", answer: always(http.StatusTooManyRequests, `{"error":{"message":"Rate limit reached","type":"requests"}}`), want: "Rate limit"},
+		{name: "rate limited", answer: always(http.StatusTooManyRequests, `{"error":{"message":"Rate limit reached","type":"requests"}}`), want: "Rate limit", wantBusy: true},
+		{name: "overloaded", answer: always(http.StatusServiceUnavailable, `{"error":{"message":"The server is overloaded","type":"server_error"}}`), want: "overloaded", wantBusy: true},
+		{name: "overloaded proxy", answer: always(http.StatusServiceUnavailable, `<html>busy</html>`), want: "503", wantBusy: true},
 		{name: "garbage body", answer: always(http.StatusOK, `this is not json`), want: "openai"},
 		{name: "truncated json answer", answer: answering(`{"response": "I was going to say someth`, "length"), want: "not the JSON"},
 		{name: "reasoning cut off", answer: answering("<think>the user wants a joke about coffee, maybe", "length"), want: "reasoning"},
@@ -310,6 +313,9 @@ func TestWriteErrors(t *testing.T) {
 			}
 			if errors.Is(err, writer.ErrRefused) {
 				t.Errorf("err = %v is a refusal; want a retryable error", err)
+			}
+			if got := errors.Is(err, writer.ErrBusy); got != tt.wantBusy {
+				t.Errorf("err = %v: busy %v, want %v", err, got, tt.wantBusy)
 			}
 			if !strings.Contains(err.Error(), tt.want) || !strings.HasPrefix(err.Error(), "openai: ") {
 				t.Errorf("err = %v, want it to start with openai: and mention %q", err, tt.want)
