@@ -19,8 +19,8 @@ type urlPlatform struct {
 
 func (u urlPlatform) Name() string { return u.name }
 
-func (u urlPlatform) Mentions(ctx context.Context, userID, sinceID string) (platform.Page, error) {
-	page, err := u.Platform.Mentions(ctx, userID, sinceID)
+func (u urlPlatform) Mentions(ctx context.Context, userID string, r platform.Range) (platform.Page, error) {
+	page, err := u.Platform.Mentions(ctx, userID, r)
 	for i := range page.Posts {
 		page.Posts[i].Author.ProfileImage = u.avatar
 		page.Posts[i].MediaURL = u.media
