@@ -20,6 +20,8 @@ import (
 	"infernal/pkg/api"
 	"infernal/pkg/auth"
 	"infernal/pkg/config"
+	"infernal/pkg/ratelimit"
+	"infernal/pkg/spend"
 	"infernal/pkg/store"
 	"infernal/pkg/tasks"
 )
@@ -69,10 +71,16 @@ func run() error {
 	ops := asynqmon.New(asynqmon.Options{RootPath: api.OpsPath, RedisConnOpt: redisOpt})
 	defer ops.Close()
 
+	windows, err := ratelimit.Open(cfg.RedisURL, cfg.RateLimitMargin)
+	if err != nil {
+		return err
+	}
+	defer windows.Close()
 	handler := api.New(api.Config{
 		Store: st, Auth: authn, Queue: queue, Log: log, Now: time.Now,
 		Persona: cfg.PersonaHandle, Platform: cfg.Platform, StaticDir: cfg.StaticDir, TrustedProxies: cfg.TrustedProxies,
 		Ops: ops, Metrics: tasks.MetricsHandler(queue.Inspector()), PublicURL: cfg.PublicURL,
+		Prices: spend.Prices(cfg.Prices), Budgets: spend.Budgets(cfg.Budgets), Windows: windows,
 	})
 	srv := api.NewHTTPServer(cfg.HTTPAddr, handler, log)
 	errc := make(chan error, 1)

@@ -69,6 +69,7 @@ func setup(t *testing.T) *env {
 		Store: st, Platform: plat, Writer: offline.New("devil"), Queue: queue,
 		Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Now: time.Now,
 		Persona: "devil", SearchQuery: "x", Targets: []string{"g1", "nobody_here"},
+		HandPosting: []post.Source{post.SourceConversation, post.SourceTargeted},
 	})}
 }
 

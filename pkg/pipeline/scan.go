@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
+	"time"
 
 	"github.com/hibiken/asynq"
 
@@ -27,6 +29,56 @@ type Scanner struct {
 	SearchQuery string
 	// Targets are the handles whose recent posts are answered.
 	Targets []string
+	// Policy says which posts the API may answer (platform.ReplySummoned
+	// when empty).
+	Policy platform.ReplyPolicy
+	// HandPosting are the sources whose posts the API may not answer are
+	// still drafted, to be posted by hand; the others are left alone.
+	HandPosting []post.Source
+	// Now is the clock a pause is judged by.
+	Now func() time.Time
+	// Budget stops scans at an X spending ceiling; nil for none.
+	Budget *Budget
+}
+
+// route decides, before drafting, how a reply to p would go out: through the
+// API when the policy lets it, else by hand when source is drafted for
+// hand-posting; keep is false when the post is not worth drafting.
+func (s *Scanner) route(p platform.Post, me platform.User, source post.Source) (route post.Route, keep bool) {
+	policy := s.Policy
+	if policy == "" {
+		policy = platform.ReplySummoned
+	}
+	if policy.AllowsAPIReply(p, me) {
+		return post.RouteAPI, true
+	}
+	return post.RouteManual, slices.Contains(s.HandPosting, source)
+}
+
+// paused reports whether an account-wide pause or a spent X budget stops
+// the scan, logging it once.
+func (s *Scanner) paused(ctx context.Context, timeline string) (bool, error) {
+	now := time.Now()
+	if s.Now != nil {
+		now = s.Now()
+	}
+	p, err := s.Store.ActivePause(ctx, now)
+	if err != nil {
+		return false, err
+	}
+	if p != nil {
+		s.Log.InfoContext(ctx, "scan skipped: paused", "timeline", timeline, "reason", p.Reason)
+		return true, nil
+	}
+	why, err := s.Budget.scanBlocked(ctx)
+	if err != nil {
+		return false, err
+	}
+	if why != "" {
+		s.Log.InfoContext(ctx, "scan skipped: budget", "timeline", timeline, "reason", why)
+		return true, nil
+	}
+	return false, nil
 }
 
 // ScanMentions ingests the posts that mention the persona.
@@ -96,25 +148,34 @@ func (s *Scanner) ScanTargeted(ctx context.Context, t *asynq.Task) error {
 // means the next scan reads the same posts again, which changes nothing.
 func (s *Scanner) scan(ctx context.Context, cursor string, source post.Source, read func(since string) (platform.Page, error)) error {
 	name := s.Platform.Name()
+	if stop, err := s.paused(ctx, cursor); stop || err != nil {
+		return err
+	}
 	since, err := s.Store.Cursor(ctx, name, cursor)
 	if err != nil {
 		return err
 	}
 	page, err := read(since)
 	if err != nil {
-		return fmt.Errorf("scan %s: %w", cursor, err)
+		return s.readFailed(ctx, cursor, err)
 	}
 	me, err := s.Self.User(ctx)
 	if err != nil {
 		return err
 	}
-	fresh := 0
+	fresh, unanswerable := 0, 0
 	for _, p := range page.Posts {
 		if p.Author.ID == me.ID {
 			continue
 		}
+		route, keep := s.route(p, me, source)
+		if !keep {
+			unanswerable++
+			continue
+		}
 		id, created, err := s.Store.UpsertFound(ctx, post.Post{
-			Platform: name, Source: source, OriginalPostID: p.ID, ConversationID: p.ConversationID,
+			ReplyRoute: route,
+			Platform:   name, Source: source, OriginalPostID: p.ID, ConversationID: p.ConversationID,
 			OriginalPostText: post.StorableText(p.Text), OriginalPostUser: post.StorableText(p.Author.Name),
 			AuthorUsername: post.StorableText(p.Author.Username), AuthorProfileImage: post.StorableText(p.Author.ProfileImage),
 			MediaURL: post.StorableText(p.MediaURL), CreatedAt: p.CreatedAt,
@@ -135,6 +196,21 @@ func (s *Scanner) scan(ctx context.Context, cursor string, source post.Source, r
 			return err
 		}
 	}
-	s.Log.InfoContext(ctx, "scanned", "timeline", cursor, "read", len(page.Posts), "new", fresh)
+	s.Log.InfoContext(ctx, "scanned", "timeline", cursor, "read", len(page.Posts), "new", fresh, "not_answerable", unanswerable)
 	return nil
+}
+
+// readFailed decides what a failed read means: a closed rate-limit window
+// skips this run with one log line (the next scheduled run tries again); an
+// account-wide refusal pauses scanning and sending; anything else fails the
+// task.
+func (s *Scanner) readFailed(ctx context.Context, cursor string, err error) error {
+	if at, ok := platform.RateLimited(err); ok {
+		s.Log.InfoContext(ctx, "scan skipped: rate-limit window closed", "timeline", cursor, "reset", at)
+		return nil
+	}
+	if r := platform.Classify(err); r.AccountWide() {
+		return pauseFor(ctx, s.Store, s.Log, r, err)
+	}
+	return fmt.Errorf("scan %s: %w", cursor, err)
 }
