@@ -30,11 +30,18 @@ var entries = []corpus.Entry{
 	{Username: "g1", Name: "G One", Kind: "target", Text: "buy my course"},
 }
 
-// faultyPlatform fails Publish with a scripted error while err is set.
+// faultyPlatform fails Publish with a scripted error while err is set, and
+// counts the searches it is asked for.
 type faultyPlatform struct {
 	platform.Platform
 	err       atomic.Pointer[error]
 	published atomic.Int32
+	searches  atomic.Int32
+}
+
+func (f *faultyPlatform) Search(ctx context.Context, query, sinceID string) (platform.Page, error) {
+	f.searches.Add(1)
+	return f.Platform.Search(ctx, query, sinceID)
 }
 
 func (f *faultyPlatform) Publish(ctx context.Context, text, inReplyTo string) (platform.Post, error) {

@@ -3,13 +3,17 @@ package pipeline_test
 import (
 	"context"
 	"errors"
+	"io"
+	"log/slog"
 	"strings"
 	"testing"
 	"time"
 
+	"infernal/pkg/pipeline"
 	"infernal/pkg/platform"
 	"infernal/pkg/platform/sandbox"
 	"infernal/pkg/post"
+	"infernal/pkg/spend"
 	"infernal/pkg/store"
 	"infernal/pkg/tasks"
 )
@@ -244,13 +248,12 @@ func TestNamedRefusalsOnSend(t *testing.T) {
 			if err := e.pipe.Sender.SendPost(ctx, task(tasks.TypeSendPost, tasks.PostPayload{PostID: id})); err != nil {
 				t.Fatal(err)
 			}
-			before, _ := e.store.Cursor(ctx, "sandbox", "search:x")
+			searches := e.plat.searches.Load()
 			if err := e.pipe.Scanner.ScanConversations(ctx, task(tasks.TypeScanConversations, struct{}{})); err != nil {
 				t.Fatal(err)
 			}
-			after, _ := e.store.Cursor(ctx, "sandbox", "search:x")
-			if n := e.plat.published.Load(); n != 0 || before != after {
-				t.Fatalf("while paused: %d sent, cursor %q → %q", n, before, after)
+			if n := e.plat.published.Load(); n != 0 || e.plat.searches.Load() != searches {
+				t.Fatalf("while paused: %d sent, %d searches", n, e.plat.searches.Load()-searches)
 			}
 			// The admin resumes: the approved post goes out.
 			if lifted, err := e.store.Resume(ctx); err != nil || !lifted {
@@ -279,5 +282,54 @@ func TestPauseLiftsAtItsEnd(t *testing.T) {
 	}
 	if p, err := e.store.ActivePause(ctx, until.Add(time.Second)); err != nil || p != nil {
 		t.Fatalf("after its end: pause %v %v, want none", p, err)
+	}
+}
+
+// A budget of a few cents pauses scanning at the ceiling, and holds back a
+// send that would not fit.
+func TestBudgetStopsScansAndSends(t *testing.T) {
+	e := setup(t)
+	ctx := context.Background()
+	id := e.approvedMention(t)
+	meter := &spend.Meter{Ledger: e.store, Prices: spend.DefaultPrices(), Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Now: time.Now}
+	budget := &pipeline.Budget{Meter: meter, Budgets: spend.Budgets{XDaily: 0.03}}
+	e.pipe.Scanner.Budget, e.pipe.Sender.Budget = budget, budget
+	// Four post reads: $0.02 of $0.03. A scan goes on; a send of $0.015 does not fit.
+	meter.Bill(ctx, "GET /2/tweets/search/recent", spend.KindPostRead, []string{"1", "2", "3", "4"})
+	if err := e.pipe.Scanner.ScanConversations(ctx, task(tasks.TypeScanConversations, struct{}{})); err != nil {
+		t.Fatal(err)
+	}
+	if n := e.plat.searches.Load(); n != 1 {
+		t.Fatalf("under the ceiling the scan searched %d times, want 1", n)
+	}
+	if err := e.pipe.Sender.SendPost(ctx, task(tasks.TypeSendPost, tasks.PostPayload{PostID: id})); err != nil {
+		t.Fatal(err)
+	}
+	if p, _ := e.store.Post(ctx, id); p.Status != post.StatusApproved || e.plat.published.Load() != 0 {
+		t.Fatalf("a send over the budget: %s, sent %d", p.Status, e.plat.published.Load())
+	}
+	// Two more: $0.03, the ceiling. Scans stop.
+	meter.Bill(ctx, "GET /2/tweets/search/recent", spend.KindPostRead, []string{"5", "6"})
+	if err := e.pipe.Scanner.ScanConversations(ctx, task(tasks.TypeScanConversations, struct{}{})); err != nil {
+		t.Fatal(err)
+	}
+	if n := e.plat.searches.Load(); n != 1 {
+		t.Fatalf("at the ceiling the scan searched again (%d searches)", n)
+	}
+}
+
+// Retries after a rate limit are spread past the reset, never bunched at it.
+func TestRetryDelaySpreads(t *testing.T) {
+	reset := time.Now().Add(10 * time.Minute)
+	seen := map[time.Duration]bool{}
+	for range 20 {
+		d := pipeline.RetryDelay(1, &platform.Error{Status: 429, RetryAt: reset}, nil)
+		if d < time.Until(reset) {
+			t.Fatalf("RetryDelay %s comes before the reset", d)
+		}
+		seen[d.Round(time.Second)] = true
+	}
+	if len(seen) < 3 {
+		t.Errorf("20 retries fell on %d distinct seconds, want them spread", len(seen))
 	}
 }

@@ -93,6 +93,22 @@ redis.call('HINCRBY', KEYS[1], 'remaining', -1)
 return 0
 `)
 
+// record keeps a window as an answer announced it. Within the same window
+// (same reset) the remaining count only goes down: answers arrive out of
+// order, and a late one must not reopen calls the others have taken. The
+// key outlives the reset by an hour, so the admin still sees when it opened.
+var record = redis.NewScript(`
+local remaining = tonumber(ARGV[2])
+if tonumber(redis.call('HGET', KEYS[1], 'reset') or '0') == tonumber(ARGV[3]) then
+  local known = tonumber(redis.call('HGET', KEYS[1], 'remaining') or ARGV[2])
+  if known < remaining then remaining = known end
+end
+redis.call('HSET', KEYS[1], 'limit', ARGV[1], 'remaining', remaining, 'reset', ARGV[3])
+redis.call('EXPIREAT', KEYS[1], ARGV[4])
+redis.call('SADD', KEYS[2], ARGV[5])
+return remaining
+`)
+
 // Reserve takes a call of endpoint's windows. closedUntil is zero when the
 // call may be made, else the latest reset of its closed windows: the call
 // must not be sent before then.
@@ -125,13 +141,9 @@ func (w *Windows) Record(ctx context.Context, endpoint string, h http.Header) er
 			limit = -1
 		}
 		key := keyPrefix + endpoint + f.suffix
-		resetAt := time.Unix(int64(reset), 0)
-		pipe := w.rdb.TxPipeline()
-		pipe.HSet(ctx, key, "limit", limit, "remaining", remaining, "reset", reset)
-		// Kept a while past the reset, so the admin still sees when it opened.
-		pipe.ExpireAt(ctx, key, resetAt.Add(time.Hour))
-		pipe.SAdd(ctx, indexKey, endpoint+f.suffix)
-		if _, err := pipe.Exec(ctx); err != nil {
+		expireAt := time.Unix(int64(reset), 0).Add(time.Hour).Unix()
+		err := record.Run(ctx, w.rdb, []string{key, indexKey}, limit, remaining, reset, expireAt, endpoint+f.suffix).Err()
+		if err != nil && !errors.Is(err, redis.Nil) {
 			errs = append(errs, fmt.Errorf("ratelimit: record %s: %w", endpoint+f.suffix, err))
 		}
 	}
