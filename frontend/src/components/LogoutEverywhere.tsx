@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { logoutEverywhere } from '../api/admin';
 import { clearToken, statusOf } from '../api/client';
-import { ADMIN_LOGIN_PATH } from '../lib/persona';
+import { ADMIN_LOGIN_PATH } from '../lib/constants';
 
 /**
  * "Log out everywhere": revokes every session of the admin (every browser and
