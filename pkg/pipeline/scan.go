@@ -49,7 +49,9 @@ func (s *Scanner) route(p platform.Post, me platform.User, source post.Source) (
 	if policy == "" {
 		policy = platform.ReplySummoned
 	}
-	if policy.AllowsAPIReply(p, me) {
+	// The mentions timeline holds only posts that @mention the persona, even
+	// when the platform leaves the mention out of the post's entities.
+	if source == post.SourceMention || policy.AllowsAPIReply(p, me) {
 		return post.RouteAPI, true
 	}
 	return post.RouteManual, slices.Contains(s.HandPosting, source)
