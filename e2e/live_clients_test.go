@@ -16,6 +16,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -92,7 +93,25 @@ type xTweetJSON struct {
 	CreatedAt        string       `json:"created_at"`
 	PublicMetrics    xMetricsJSON `json:"public_metrics"`
 	ReferencedTweets []xRefJSON   `json:"referenced_tweets,omitempty"`
+	Entities         *xEntityJSON `json:"entities,omitempty"`
 }
+
+// xEntityJSON is a post's entities; only the @mentions are served.
+type xEntityJSON struct {
+	Mentions []xMentionJSON `json:"mentions"`
+}
+
+// xMentionJSON is an @mention as X lists it: where it stands in the text,
+// and the account, with its id when the account exists.
+type xMentionJSON struct {
+	Start    int    `json:"start"`
+	End      int    `json:"end"`
+	Username string `json:"username"`
+	ID       string `json:"id,omitempty"`
+}
+
+// xMentionPattern finds @handles in a post's text.
+var xMentionPattern = regexp.MustCompile(`@([A-Za-z0-9_]{1,15})`)
 
 type xIncludesJSON struct {
 	Users []xUser `json:"users"`
@@ -379,9 +398,9 @@ func (f *fakeX) unauthorizedCount() int {
 	return f.unauthorized
 }
 
-// tweetJSON is t as X serialises it, its text HTML-escaped as X does; the
-// caller holds f.mu.
-func tweetJSON(t xTweet) xTweetJSON {
+// tweetJSON is t as X serialises it, its text HTML-escaped as X does, with
+// its @mentions as entities (resolved against users); the caller holds f.mu.
+func tweetJSON(t xTweet, users map[string]xUser) xTweetJSON {
 	out := xTweetJSON{
 		ID: strconv.FormatInt(t.id, 10), Text: xEscaper.Replace(t.text), AuthorID: t.authorID,
 		ConversationID: t.conversationID, CreatedAt: t.createdAt.Format("2006-01-02T15:04:05.000Z"),
@@ -389,6 +408,19 @@ func tweetJSON(t xTweet) xTweetJSON {
 	}
 	if t.inReplyTo != "" {
 		out.ReferencedTweets = []xRefJSON{{Type: "replied_to", ID: t.inReplyTo}}
+	}
+	for _, m := range xMentionPattern.FindAllStringSubmatchIndex(t.text, -1) {
+		if out.Entities == nil {
+			out.Entities = &xEntityJSON{}
+		}
+		// X counts positions in code points; the test texts before a mention are ASCII.
+		mention := xMentionJSON{Start: m[0], End: m[1], Username: t.text[m[2]:m[3]]}
+		for _, u := range users {
+			if strings.EqualFold(u.Username, mention.Username) {
+				mention.ID = u.ID
+			}
+		}
+		out.Entities.Mentions = append(out.Entities.Mentions, mention)
 	}
 	return out
 }
@@ -518,7 +550,7 @@ func (f *fakeX) timeline(w http.ResponseWriter, r *http.Request, tokenParam stri
 			more = true
 			break
 		}
-		page.Data = append(page.Data, tweetJSON(t))
+		page.Data = append(page.Data, tweetJSON(t, f.users))
 		if !seen[t.authorID] {
 			seen[t.authorID] = true
 			if page.Includes == nil {
@@ -560,7 +592,7 @@ func (f *fakeX) getTweets(w http.ResponseWriter, r *http.Request) {
 			})
 			continue
 		}
-		out.Data = append(out.Data, tweetJSON(f.tweets[i]))
+		out.Data = append(out.Data, tweetJSON(f.tweets[i], f.users))
 	}
 	f.mu.Unlock()
 	f.writeJSON(w, http.StatusOK, out)
@@ -608,11 +640,46 @@ func (f *fakeX) postTweet(w http.ResponseWriter, r *http.Request) {
 		f.badRequest(w, "reply to unknown post "+call.InReplyTo)
 		return
 	}
+	if call.InReplyTo != "" && !f.summons(call.InReplyTo) {
+		// X's 2026 rule for self-serve apps: a reply only to a post that mentions the persona (or is its own).
+		call.Status = http.StatusForbidden
+		f.publishes = append(f.publishes, call)
+		f.mu.Unlock()
+		writeRaw(w, http.StatusForbidden, `{"detail":"You can only reply to or quote posts where you are mentioned or are the author.","type":"about:blank","title":"Forbidden","status":403}`)
+		return
+	}
 	t := f.add(f.me.ID, body.Text, call.InReplyTo)
 	call.Status, call.ID = http.StatusCreated, strconv.FormatInt(t.id, 10)
 	f.publishes = append(f.publishes, call)
 	f.mu.Unlock()
 	f.writeJSON(w, http.StatusCreated, map[string]any{"data": map[string]string{"id": call.ID, "text": xEscaper.Replace(t.text)}})
+}
+
+// summons reports whether the post with id mentions the persona or is its
+// own; the caller holds f.mu.
+func (f *fakeX) summons(id string) bool {
+	for _, t := range f.tweets {
+		if strconv.FormatInt(t.id, 10) != id {
+			continue
+		}
+		if t.authorID == f.me.ID {
+			return true
+		}
+		for _, m := range xMentionPattern.FindAllStringSubmatch(t.text, -1) {
+			if strings.EqualFold(m[1], f.me.Username) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// postByHand is the persona answering inReplyTo on X's web site, which the
+// API's rule does not bind; it returns the reply's id.
+func (f *fakeX) postByHand(text, inReplyTo string) string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return strconv.FormatInt(f.add(f.me.ID, text, inReplyTo).id, 10)
 }
 
 // ---------------------------------------------------------------------------
@@ -801,6 +868,7 @@ func startLive(t *testing.T, targets ...string) *liveSystem {
 	s.pipe = pipeline.New(pipeline.Config{
 		Store: st, Platform: xc, Writer: wr, Queue: queue, Log: log, Now: time.Now,
 		Persona: persona, SearchQuery: liveSearchQuery, Targets: targets,
+		HandPosting: []post.Source{post.SourceConversation, post.SourceTargeted},
 	})
 	s.startWeb(log, "x")
 	t.Cleanup(func() {
@@ -850,16 +918,19 @@ func (s *liveSystem) approve(id int64, edited string) {
 
 // liveView is a post as the admin lists show it.
 type liveView struct {
-	ID               int64  `json:"id"`
-	Source           string `json:"source"`
-	Status           string `json:"status"`
-	OriginalPostID   string `json:"original_post_id"`
-	OriginalPostText string `json:"original_post_text"`
-	AuthorUsername   string `json:"author_username"`
-	ProposedResponse string `json:"proposed_response"`
-	Category         string `json:"category"`
-	ResponsePostID   string `json:"response_post_id"`
-	Error            string `json:"error"`
+	ID               int64   `json:"id"`
+	Source           string  `json:"source"`
+	Status           string  `json:"status"`
+	OriginalPostID   string  `json:"original_post_id"`
+	OriginalPostText string  `json:"original_post_text"`
+	AuthorUsername   string  `json:"author_username"`
+	ProposedResponse string  `json:"proposed_response"`
+	Category         string  `json:"category"`
+	ResponsePostID   string  `json:"response_post_id"`
+	Error            string  `json:"error"`
+	ReplyRoute       *string `json:"reply_route"`
+	IntentURL        *string `json:"intent_url"`
+	EstimatedCostUSD float64 `json:"estimated_cost_usd"`
 }
 
 func (s *liveSystem) list(path string) []liveView {
@@ -1359,5 +1430,62 @@ func TestLiveReapprovalAfterSendRefusal(t *testing.T) {
 	}
 	if len(s.x.requestsTo("GET", "/2/users/"+livePersonaID+"/tweets")) == 0 {
 		t.Error("the second send never looked for a reply already posted")
+	}
+}
+
+// TestLiveHandPosting: against the X stand-in, a search result that does
+// not mention the persona is drafted for hand-posting, its approval sends
+// nothing to X and offers X's intent URL, and the reply the admin posts by
+// hand is found on the persona's timeline by the metrics job and recorded
+// posted once, in the statistics and the public log. A search result that
+// mentions the persona goes through the API.
+func TestLiveHandPosting(t *testing.T) {
+	s := startLive(t)
+	topic := s.x.addUser("topic1", "Topic One")
+	plain := "is brimstone a renewable energy source?"
+	summoning := "@" + persona + " settle this: is brimstone hot?"
+	reply := "Brimstone: renewable, sustainable, and eternally on fire."
+	s.llm.reply(plain, reply)
+	s.llm.reply(summoning, "Hotter than your takes, mortal.")
+	plainID := s.x.postAs(topic, plain)
+	summoningID := s.x.postAs(topic, summoning)
+	s.runWorker(nil)
+	s.enqueue(tasks.TypeScanConversations)
+
+	manual := s.waitListed("/api/posts/pending", plainID, post.StatusPending, "")
+	api := s.waitListed("/api/posts/pending", summoningID, post.StatusPending, "")
+	if manual.ReplyRoute == nil || *manual.ReplyRoute != "manual" || manual.EstimatedCostUSD != 0 {
+		t.Fatalf("plain search result listed with route %v cost %v, want manual and 0", manual.ReplyRoute, manual.EstimatedCostUSD)
+	}
+	if api.ReplyRoute == nil || *api.ReplyRoute != "api" || api.EstimatedCostUSD != 0.015 {
+		t.Fatalf("summoning search result listed with route %v cost %v, want api and 0.015", api.ReplyRoute, api.EstimatedCostUSD)
+	}
+
+	s.approve(manual.ID, "")
+	s.approve(api.ID, "")
+	s.waitPostStatus(api.ID, post.StatusPosted)
+	waiting := s.waitListed("/api/posts/pending", plainID, post.StatusAwaitingManual, "")
+	wantURL := "https://x.com/intent/post?in_reply_to=" + plainID + "&text=" + strings.ReplaceAll(url.QueryEscape(reply), "+", "%20")
+	if waiting.IntentURL == nil || *waiting.IntentURL != wantURL {
+		t.Fatalf("intent_url %v, want %s", waiting.IntentURL, wantURL)
+	}
+	if tries := s.x.publishesTo(plainID); len(tries) != 0 {
+		t.Fatalf("X got %d API replies to the post it would refuse", len(tries))
+	}
+
+	handID := s.x.postByHand(reply, plainID)
+	s.enqueue(tasks.TypeRefreshMetrics)
+	p := s.waitPostStatus(manual.ID, post.StatusPosted)
+	if p.ResponsePostID != handID {
+		t.Errorf("recorded as %q, want the hand-posted reply %s", p.ResponsePostID, handID)
+	}
+	s.enqueue(tasks.TypeRefreshMetrics)
+	stats, err := s.store.AdminStats(t.Context())
+	if err != nil || stats.Posted != 2 {
+		t.Errorf("posted count %d (%v), want 2", stats.Posted, err)
+	}
+	threads, _, err := s.store.Logs(t.Context(), 0, 15)
+	if err != nil || len(threads) != 2 {
+		t.Errorf("public log holds %d threads (%v), want 2", len(threads), err)
 	}
 }

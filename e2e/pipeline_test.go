@@ -91,6 +91,7 @@ func start(t *testing.T) *system {
 	s.pipe = pipeline.New(pipeline.Config{
 		Store: st, Platform: plat, Writer: offline.New(persona), Queue: queue, Log: log, Now: time.Now,
 		Persona: persona, SearchQuery: "anything", Targets: []string{"target1"},
+		HandPosting: []post.Source{post.SourceConversation, post.SourceTargeted},
 	})
 	s.startWeb(log, "sandbox")
 	return s

@@ -20,6 +20,8 @@ import (
 	"infernal/pkg/api"
 	"infernal/pkg/auth"
 	"infernal/pkg/config"
+	"infernal/pkg/ratelimit"
+	"infernal/pkg/spend"
 	"infernal/pkg/store"
 	"infernal/pkg/tasks"
 )
@@ -70,11 +72,17 @@ func run() error {
 	defer ops.Close()
 
 	metrics := tasks.MetricsHandler(queue.Inspector())
+	windows, err := ratelimit.Open(cfg.RedisURL, cfg.RateLimitMargin)
+	if err != nil {
+		return err
+	}
+	defer windows.Close()
 	handler := api.New(api.Config{
 		Store: st, Auth: authn, Queue: queue, Log: log, Now: time.Now,
 		Persona: cfg.PersonaHandle, Platform: cfg.Platform, StaticDir: cfg.StaticDir, TrustedProxies: cfg.TrustedProxies,
 		Ops: ops, Metrics: metrics, PublicURL: cfg.PublicURL,
 		MetricsToken: cfg.MetricsToken, MediaHosts: cfg.MediaHosts,
+		Prices: spend.Prices(cfg.Prices), Budgets: spend.Budgets(cfg.Budgets), Windows: windows,
 	})
 	srv := api.NewHTTPServer(cfg.HTTPAddr, handler, log)
 	errc := make(chan error, 2)

@@ -25,6 +25,8 @@ import (
 	"infernal/pkg/platform/sandbox/corpus"
 	"infernal/pkg/platform/x"
 	"infernal/pkg/post"
+	"infernal/pkg/ratelimit"
+	"infernal/pkg/spend"
 	"infernal/pkg/store"
 	"infernal/pkg/tasks"
 	"infernal/pkg/writer"
@@ -67,12 +69,22 @@ func run() error {
 	}
 	defer client.Close()
 
+	windows, err := ratelimit.Open(cfg.RedisURL, cfg.RateLimitMargin)
+	if err != nil {
+		return err
+	}
+	defer windows.Close()
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	meter := &spend.Meter{Ledger: st, Prices: spend.Prices(cfg.Prices), Counters: spend.NewCounters(reg), Log: log, Now: time.Now}
+
 	targets := cfg.TargetUsernames
 	var plat platform.Platform
 	switch cfg.Platform {
 	case config.PlatformX:
 		plat, err = x.New(x.Config{BaseURL: cfg.XAPIBaseURL, APIKey: cfg.XAPIKey, APISecret: cfg.XAPISecret,
-			AccessToken: cfg.XAccessToken, AccessSecret: cfg.XAccessSecret})
+			AccessToken: cfg.XAccessToken, AccessSecret: cfg.XAccessSecret,
+			Limiter: windows, Meter: meter, MaxResults: cfg.XMaxResults})
 	default:
 		var entries []corpus.Entry
 		entries, err = corpus.Load()
@@ -83,7 +95,8 @@ func run() error {
 			// The sandbox's own targeted accounts, so the Targeted tab fills without configuration.
 			targets = corpus.TargetUsernames()
 		}
-		plat, err = sandbox.New(st.Pool(), cfg.PersonaHandle, cfg.SandboxPace, entries, time.Now)
+		plat, err = sandbox.New(st.Pool(), cfg.PersonaHandle, cfg.SandboxPace, entries, time.Now,
+			sandbox.WithReplyPolicy(platform.ReplyPolicy(cfg.ReplyPolicy)))
 	}
 	if err != nil {
 		return err
@@ -92,7 +105,8 @@ func run() error {
 	switch cfg.Writer {
 	case config.WriterOpenAI:
 		w, err = openai.New(openai.Config{BaseURL: cfg.OpenAIBaseURL, APIKey: cfg.OpenAIAPIKey, Model: cfg.OpenAIModel,
-			Temperature: post.DefaultLLMParameter, PresencePenalty: post.DefaultLLMParameter, FrequencyPenalty: post.DefaultLLMParameter})
+			Temperature: post.DefaultLLMParameter, PresencePenalty: post.DefaultLLMParameter, FrequencyPenalty: post.DefaultLLMParameter,
+			Usage: meter.Usage})
 		if err != nil {
 			return err
 		}
@@ -100,11 +114,11 @@ func run() error {
 		w = offline.New(cfg.PersonaHandle)
 	}
 
-	reg := prometheus.NewRegistry()
-	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	pipe := pipeline.New(pipeline.Config{
 		Store: st, Platform: plat, Writer: w, Queue: client, Log: log, Now: time.Now,
 		Persona: cfg.PersonaHandle, SearchQuery: cfg.SearchQuery, Targets: targets,
+		ReplyPolicy: platform.ReplyPolicy(cfg.ReplyPolicy), HandPosting: handPosting(cfg.HandPosting),
+		Spend: meter, Budgets: spend.Budgets(cfg.Budgets),
 	})
 	srv, err := tasks.NewServer(tasks.ServerConfig{
 		RedisURL: cfg.RedisURL, Register: pipe.Register, Log: log, Metrics: reg, RetryDelay: pipeline.RetryDelay,
@@ -135,4 +149,13 @@ func run() error {
 		return fmt.Errorf("metrics shutdown: %w", err)
 	}
 	return nil
+}
+
+// handPosting is the sources of HAND_POSTING_SOURCES.
+func handPosting(names []string) []post.Source {
+	out := make([]post.Source, 0, len(names))
+	for _, n := range names {
+		out = append(out, post.Source(n))
+	}
+	return out
 }

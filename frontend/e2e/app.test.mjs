@@ -603,6 +603,52 @@ describe('admin', () => {
     assert.equal(statusOf(postId('targeted-failed-1')), 'approved');
   });
 
+  it('the Spend panel shows what the persona costs; a hand-posted reply gets Post on X, then Mark as posted', async () => {
+    stack.db(`INSERT INTO x_calls (at, day, endpoint, kind, resources, usd) VALUES
+      (now(), (now() AT TIME ZONE 'UTC')::date, 'GET /2/tweets/search/recent', 'post_read', 3, 0.015),
+      (now(), (now() AT TIME ZONE 'UTC')::date, 'GET /2/tweets/search/recent', 'post_read', 0, 0),
+      (now(), (now() AT TIME ZONE 'UTC')::date, 'POST /2/tweets', 'post_create', 1, 0.015)`);
+    stack.db(`INSERT INTO model_usage (at, day, model, prompt_tokens, completion_tokens, usd)
+      VALUES (now(), (now() AT TIME ZONE 'UTC')::date, 'gpt-4o-mini', 8000, 1333, 0.002)`);
+    const text = 'Hustle harder, mortal. Or do not.';
+    stack.db(`INSERT INTO posts (platform, source, status, original_post_id, conversation_id, original_post_text,
+      original_post_user, author_username, category, proposed_response, reply_route)
+      VALUES ('sandbox', 'targeted', 'pending', '1800000000000000042', '1800000000000000042', 'Grind season never ends',
+      'Hustle Corp', 'hustle_corp', 'greed', '${text}', 'manual')`);
+    await page.getByRole('button', { name: 'Refresh', exact: true }).click();
+
+    const panel = page.getByTestId('spend-panel');
+    await panel.getByRole('heading', { name: 'Spend' }).waitFor();
+    await expectText(panel.getByTestId('spend-today'), '$0.030 / $0.002');
+    await expectText(panel.getByTestId('spend-month'), '$0.030 / $0.002');
+    const rows = panel.getByTestId('spend-by-endpoint').locator('tbody tr');
+    await expectCount(rows, 2);
+    assert.deepEqual(await rows.first().locator('td').allTextContents(), ['GET /2/tweets/search/recent', '2', '3', '$0.015']);
+    await panel.getByTestId('spend-by-model').getByText('gpt-4o-mini', { exact: true }).waitFor();
+    await panel.getByTestId('spend-windows').getByText('No window announced', { exact: true }).waitFor();
+
+    const card = page.getByTestId('review-card');
+    await expectCount(card, 1);
+    await card.first().getByTestId('route-manual').waitFor();
+    await expectText(card.first().getByTestId('send-cost'), 'Posted by hand: no API cost');
+    assert.equal(await card.first().getByTestId('post-on-x').count(), 0, 'Post on X shows before approval');
+    await card.first().getByRole('button', { name: 'Approve', exact: true }).click();
+    await expectText(page.getByTestId('banner-success'), 'Post approved for hand-posting: use "Post on X", then "Mark as posted".');
+    const postOnX = card.first().getByRole('link', { name: /^Post on X/ });
+    await postOnX.waitFor();
+    assert.equal(
+      await postOnX.getAttribute('href'),
+      `https://x.com/intent/post?in_reply_to=1800000000000000042&text=${encodeURIComponent(text)}`,
+    );
+    assert.equal(await postOnX.getAttribute('target'), '_blank');
+    assert.equal(statusOf(postId('1800000000000000042')), 'awaiting_manual');
+
+    await card.first().getByRole('button', { name: 'Mark as posted', exact: true }).click();
+    await expectText(page.getByTestId('banner-success'), 'Post marked as posted');
+    await expectText(page.getByTestId('empty-message'), 'No pending targeted posts');
+    assert.equal(statusOf(postId('1800000000000000042')), 'posted');
+  });
+
   it('tabs work from the keyboard', async () => {
     const tab = page.getByRole('tab', { name: 'Targeted Users' });
     await tab.focus();

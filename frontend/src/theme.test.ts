@@ -37,6 +37,8 @@ const PAIRS: [string, string, number][] = [
   ['--color-ok', '--color-terminal', 4.5],
   ['--color-warning', '--color-surface', 4.5],
   ['--color-warning', '--color-terminal', 4.5],
+  ['--color-warning', '--color-surface-raised', 4.5],
+  ['--color-ember', '--color-surface-raised', 4.5],
   ['--color-error', '--color-surface', 4.5],
   ['--color-error', '--color-terminal', 4.5],
   ['--color-banner-success-text', '--color-banner-success-bg', 4.5],

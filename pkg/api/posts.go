@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/go-chi/chi/v5"
 
@@ -65,7 +66,7 @@ func (s *Server) listPosts(source post.Source) handlerFunc {
 			Page: page, PageSize: pageSize, Total: total, TotalPages: (total + pageSize - 1) / pageSize,
 		}}
 		for _, p := range posts {
-			out.Posts = append(out.Posts, viewPost(p, now))
+			out.Posts = append(out.Posts, viewPost(p, now, s.prices))
 		}
 		respondJSON(w, http.StatusOK, out)
 		return nil
@@ -128,10 +129,15 @@ func (s *Server) approve(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	if p.Status == post.StatusAwaitingManual {
+		// The API may not send it: the admin posts it through intent_url.
+		respondJSON(w, http.StatusOK, viewPost(p, s.now(), s.prices))
+		return nil
+	}
 	if err := s.queue.EnqueueSend(r.Context(), id); err != nil {
 		s.log.WarnContext(r.Context(), "approved post not queued yet; reconcile will send it", "post_id", id, "error", err)
 	}
-	respondJSON(w, http.StatusOK, viewPost(p, s.now()))
+	respondJSON(w, http.StatusOK, viewPost(p, s.now(), s.prices))
 	return nil
 }
 
@@ -149,7 +155,73 @@ func (s *Server) reject(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	respondJSON(w, http.StatusOK, viewPost(p, s.now()))
+	respondJSON(w, http.StatusOK, viewPost(p, s.now(), s.prices))
+	return nil
+}
+
+type markPostedRequest struct {
+	// ResponsePostID is the hand-posted reply's id on the platform, when known.
+	ResponsePostID *string `json:"response_post_id"`
+}
+
+// maxPlatformID bounds a platform post id given by the admin (X's are up to 19 digits).
+const maxPlatformID = 32
+
+// markPosted records that the admin posted an awaiting_manual reply by hand.
+func (s *Server) markPosted(w http.ResponseWriter, r *http.Request) error {
+	id, err := postID(r)
+	if err != nil {
+		return err
+	}
+	var req markPostedRequest
+	if err := decodeJSON(r, &req, true); err != nil {
+		return err
+	}
+	responseID := ""
+	if req.ResponsePostID != nil {
+		responseID = *req.ResponsePostID
+		if responseID == "" || len(responseID) > maxPlatformID || strings.Trim(responseID, "0123456789") != "" {
+			return badRequest("response_post_id must be the reply's post id: 1 to %d digits", maxPlatformID)
+		}
+	}
+	p, err := s.store.MarkManualPosted(r.Context(), id, responseID, s.now())
+	if err != nil {
+		return err
+	}
+	respondJSON(w, http.StatusOK, viewPost(p, s.now(), s.prices))
+	return nil
+}
+
+type giveUpRequest struct {
+	// Reason says why the reply was not posted; a default when absent.
+	Reason *string `json:"reason"`
+}
+
+// maxReason bounds the reason given when giving up.
+const maxReason = 500
+
+// giveUp moves an awaiting_manual post back to rejected, with a reason.
+func (s *Server) giveUp(w http.ResponseWriter, r *http.Request) error {
+	id, err := postID(r)
+	if err != nil {
+		return err
+	}
+	var req giveUpRequest
+	if err := decodeJSON(r, &req, true); err != nil {
+		return err
+	}
+	reason := "Given up: not posted by hand"
+	if req.Reason != nil {
+		reason = strings.TrimSpace(*req.Reason)
+		if reason == "" || utf8.RuneCountInString(reason) > maxReason || strings.ContainsRune(reason, 0) {
+			return badRequest("reason must be 1 to %d characters, without NUL", maxReason)
+		}
+	}
+	p, err := s.store.GiveUp(r.Context(), id, reason)
+	if err != nil {
+		return err
+	}
+	respondJSON(w, http.StatusOK, viewPost(p, s.now(), s.prices))
 	return nil
 }
 
@@ -193,7 +265,7 @@ func (s *Server) generateProfile(w http.ResponseWriter, r *http.Request) error {
 			case post.StatusFailed:
 				return &Error{Status: http.StatusBadGateway, Message: "the writer could not draft a profile post: " + p.Error}
 			}
-			respondJSON(w, http.StatusCreated, viewPost(p, s.now()))
+			respondJSON(w, http.StatusCreated, viewPost(p, s.now(), s.prices))
 			return nil
 		}
 	}

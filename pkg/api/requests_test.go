@@ -94,6 +94,24 @@ func (f *fakeStore) Logs(_ context.Context, offset, limit int) ([]store.Thread, 
 	return nil, false, nil
 }
 
+func (f *fakeStore) MarkManualPosted(_ context.Context, id int64, responseID string, _ time.Time) (post.Post, error) {
+	f.record("MarkManualPosted %d %q", id, responseID)
+	return post.Post{ID: id, Status: post.StatusPosted}, nil
+}
+func (f *fakeStore) GiveUp(_ context.Context, id int64, reason string) (post.Post, error) {
+	f.record("GiveUp %d %q", id, reason)
+	return post.Post{ID: id, Status: post.StatusRejected}, nil
+}
+func (f *fakeStore) ActivePause(context.Context, time.Time) (*store.Pause, error) {
+	f.record("ActivePause")
+	return nil, nil
+}
+func (f *fakeStore) Resume(context.Context) (bool, error) { f.record("Resume"); return false, nil }
+func (f *fakeStore) SpendTotals(_ context.Context, since time.Time) (store.SpendTotals, error) {
+	f.record("SpendTotals %s", since.Format(time.DateOnly))
+	return store.SpendTotals{}, nil
+}
+
 // fakeAuth takes fakeToken and refuses every login.
 type fakeAuth struct{ store *fakeStore }
 
@@ -215,6 +233,24 @@ func TestRefusedRequestsReachNothing(t *testing.T) {
 		{name: "logs negative offset", method: "GET", path: "/api/public/logs?offset=-15", wantStatus: 400, wantError: "offset must be an integer"},
 		{name: "logs garbage offset", method: "GET", path: "/api/public/logs?offset=abc", wantStatus: 400, wantError: "offset must be an integer"},
 		{name: "unknown API route", method: "GET", path: "/api/nothing/here", wantStatus: 404, wantError: "no such API route"},
+		{name: "mark posted without token", method: "POST", path: "/api/posts/1/mark-posted", wantStatus: 401, wantError: "authentication required"},
+		{name: "mark posted bad id", method: "POST", path: "/api/posts/x/mark-posted", token: fakeToken, wantStatus: 400, wantError: "post id"},
+		{name: "mark posted bad json", method: "POST", path: "/api/posts/1/mark-posted", token: fakeToken, body: `{"response_post_id":`, wantStatus: 400, wantError: "malformed JSON"},
+		{name: "mark posted numeric id", method: "POST", path: "/api/posts/1/mark-posted", token: fakeToken, body: `{"response_post_id":123}`, wantStatus: 400, wantError: `field "response_post_id"`},
+		{name: "mark posted empty id", method: "POST", path: "/api/posts/1/mark-posted", token: fakeToken, body: `{"response_post_id":""}`, wantStatus: 400, wantError: "response_post_id must be"},
+		{name: "mark posted letters", method: "POST", path: "/api/posts/1/mark-posted", token: fakeToken, body: `{"response_post_id":"12a"}`, wantStatus: 400, wantError: "response_post_id must be"},
+		{name: "mark posted long id", method: "POST", path: "/api/posts/1/mark-posted", token: fakeToken, body: `{"response_post_id":"` + strings.Repeat("1", 33) + `"}`, wantStatus: 400, wantError: "response_post_id must be"},
+		{name: "mark posted unknown field", method: "POST", path: "/api/posts/1/mark-posted", token: fakeToken, body: `{"id":"1"}`, wantStatus: 400, wantError: "unknown field"},
+		{name: "give up without token", method: "POST", path: "/api/posts/1/give-up", wantStatus: 401, wantError: "authentication required"},
+		{name: "give up bad id", method: "POST", path: "/api/posts/0/give-up", token: fakeToken, wantStatus: 400, wantError: "post id"},
+		{name: "give up array", method: "POST", path: "/api/posts/1/give-up", token: fakeToken, body: `[]`, wantStatus: 400, wantError: "request body must be a JSON object"},
+		{name: "give up blank reason", method: "POST", path: "/api/posts/1/give-up", token: fakeToken, body: `{"reason":"  "}`, wantStatus: 400, wantError: "reason must be"},
+		{name: "give up NUL reason", method: "POST", path: "/api/posts/1/give-up", token: fakeToken, body: `{"reason":"a\u0000"}`, wantStatus: 400, wantError: "reason must be"},
+		{name: "give up long reason", method: "POST", path: "/api/posts/1/give-up", token: fakeToken, body: `{"reason":"` + strings.Repeat("r", 501) + `"}`, wantStatus: 400, wantError: "reason must be"},
+		{name: "spend without token", method: "GET", path: "/api/spend", wantStatus: 401, wantError: "authentication required"},
+		{name: "spend by POST", method: "POST", path: "/api/spend", token: fakeToken, wantStatus: 405, wantError: "method not allowed"},
+		{name: "resume without token", method: "POST", path: "/api/ops/resume", wantStatus: 401, wantError: "authentication required"},
+		{name: "resume bad body", method: "POST", path: "/api/ops/resume", token: fakeToken, body: `{"now":true}`, wantStatus: 400, wantError: "unknown field"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -252,6 +288,11 @@ func TestRequestsReachTheirCall(t *testing.T) {
 		{name: "targeted", method: "GET", path: "/api/posts/targeted?sortBy=engagement", token: fakeToken, wantStatus: 200, wantCall: "ListPending targeted engagement 1 10"},
 		{name: "logs fifteen to a page", method: "GET", path: "/api/public/logs?offset=30", wantStatus: 200, wantCall: "Logs 30 15"},
 		{name: "login", method: "POST", path: "/api/auth/login", body: `{"username":"admin","password":"x"}`, wantStatus: 401, wantCall: "Login admin"},
+		{name: "mark posted without an id", method: "POST", path: "/api/posts/4/mark-posted", token: fakeToken, wantStatus: 200, wantCall: `MarkManualPosted 4 ""`},
+		{name: "mark posted with the reply id", method: "POST", path: "/api/posts/4/mark-posted", token: fakeToken, body: `{"response_post_id":"1790000000000000001"}`, wantStatus: 200, wantCall: `MarkManualPosted 4 "1790000000000000001"`},
+		{name: "give up", method: "POST", path: "/api/posts/5/give-up", token: fakeToken, body: `{}`, wantStatus: 200, wantCall: `GiveUp 5 "Given up: not posted by hand"`},
+		{name: "give up with a reason", method: "POST", path: "/api/posts/5/give-up", token: fakeToken, body: `{"reason":"too late"}`, wantStatus: 200, wantCall: `GiveUp 5 "too late"`},
+		{name: "resume", method: "POST", path: "/api/ops/resume", token: fakeToken, wantStatus: 200, wantCall: "Resume"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -39,7 +39,11 @@ func (s *Server) routes(staticDir string, ops, metrics http.Handler) http.Handle
 				r.Post("/targeted/generate", s.handle(s.generateTargeted))
 				r.Post("/{id}/approve", s.handle(s.approve))
 				r.Post("/{id}/reject", s.handle(s.reject))
+				r.Post("/{id}/mark-posted", s.handle(s.markPosted))
+				r.Post("/{id}/give-up", s.handle(s.giveUp))
 			})
+			r.Get("/spend", s.handle(s.spend))
+			r.Post("/ops/resume", s.handle(s.resume))
 		})
 
 		r.NotFound(s.handle(apiNotFound))

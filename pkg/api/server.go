@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"infernal/pkg/post"
+	"infernal/pkg/ratelimit"
+	"infernal/pkg/spend"
 	"infernal/pkg/store"
 )
 
@@ -43,6 +45,24 @@ type Store interface {
 	LatestPosted(ctx context.Context) (post.Post, error)
 	// Logs returns a page of the public log and whether more follow.
 	Logs(ctx context.Context, offset, limit int) ([]store.Thread, bool, error)
+	// MarkManualPosted records a hand-posted reply as posted.
+	MarkManualPosted(ctx context.Context, id int64, responseID string, postedAt time.Time) (post.Post, error)
+	// GiveUp moves a post awaiting hand-posting back to rejected.
+	GiveUp(ctx context.Context, id int64, reason string) (post.Post, error)
+	// ActivePause returns the account-wide pause in force, nil when none.
+	ActivePause(ctx context.Context, now time.Time) (*store.Pause, error)
+	// Resume lifts the account-wide pause.
+	Resume(ctx context.Context) (bool, error)
+	// SpendTotals sums what X and the model cost from since, by endpoint and model.
+	SpendTotals(ctx context.Context, since time.Time) (store.SpendTotals, error)
+}
+
+// Windows reads the rate-limit windows every process shares.
+type Windows interface {
+	// Windows lists the windows known, by endpoint.
+	Windows(ctx context.Context) ([]ratelimit.Window, error)
+	// Margin is how many calls of a window are left unused.
+	Margin() int
 }
 
 // Auth signs the administrator in and out and checks tokens; *auth.Service
@@ -102,6 +122,13 @@ type Config struct {
 	// MediaHosts are the only hosts, besides the site, that pages may load
 	// images from, over https (config.MediaHosts).
 	MediaHosts []string
+	// Prices price the cards' sends and the spend report; zero means
+	// spend.DefaultPrices.
+	Prices spend.Prices
+	// Budgets are the spending ceilings the spend report measures against.
+	Budgets spend.Budgets
+	// Windows are the shared rate-limit windows; nil shows none.
+	Windows Windows
 }
 
 // Server answers every HTTP request of the web tier.
@@ -113,6 +140,9 @@ type Server struct {
 	now          func() time.Time
 	persona      string
 	platform     string
+	prices       spend.Prices
+	budgets      spend.Budgets
+	windows      Windows
 	generateWait time.Duration
 	// trustedProxies are the proxies whose X-Forwarded-For names the client.
 	trustedProxies []netip.Prefix
@@ -132,7 +162,10 @@ func New(cfg Config) *Server {
 	s := &Server{
 		store: cfg.Store, auth: cfg.Auth, queue: cfg.Queue, log: cfg.Log, now: cfg.Now,
 		persona: cfg.Persona, platform: cfg.Platform, generateWait: cfg.GenerateWait,
-		trustedProxies: cfg.TrustedProxies,
+		trustedProxies: cfg.TrustedProxies, prices: cfg.Prices, budgets: cfg.Budgets, windows: cfg.Windows,
+	}
+	if s.prices == (spend.Prices{}) {
+		s.prices = spend.DefaultPrices()
 	}
 	s.publicURL, s.httpsPublic = cfg.PublicURL, strings.HasPrefix(cfg.PublicURL, "https://")
 	s.csp = contentSecurityPolicy(cfg.MediaHosts)

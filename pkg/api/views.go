@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"infernal/pkg/post"
+	"infernal/pkg/spend"
 	"infernal/pkg/store"
 )
 
@@ -34,9 +35,31 @@ type postView struct {
 	PostedAt           *time.Time `json:"posted_at"`
 	ResponsePostID     string     `json:"response_post_id"`
 	Error              string     `json:"error"`
+	// ReplyRoute is "api" or "manual" (posted by hand), null for a profile post.
+	ReplyRoute *string `json:"reply_route"`
+	// EstimatedCostUSD is what sending the response through the API costs.
+	EstimatedCostUSD float64 `json:"estimated_cost_usd"`
+	// ResponseHasLink flags a response whose link makes it the dearer post.
+	ResponseHasLink bool `json:"response_has_link"`
+	// IntentURL is X's web intent for hand-posting, set while awaiting_manual.
+	IntentURL *string `json:"intent_url"`
 }
 
-func viewPost(p post.Post, now time.Time) postView {
+func viewPost(p post.Post, now time.Time, prices spend.Prices) postView {
+	v := basePostView(p, now)
+	if p.ReplyRoute != "" {
+		route := string(p.ReplyRoute)
+		v.ReplyRoute = &route
+	}
+	v.EstimatedCostUSD, v.ResponseHasLink = prices.SendCost(p.ReplyRoute, p.ProposedResponse)
+	if p.Status == post.StatusAwaitingManual {
+		u := post.IntentURL(p.OriginalPostID, p.ProposedResponse)
+		v.IntentURL = &u
+	}
+	return v
+}
+
+func basePostView(p post.Post, now time.Time) postView {
 	// Rows stored before the scan checked URLs may still hold any; the
 	// dashboard renders these as an image and a link.
 	httpOK := p.Platform == post.SandboxPlatform

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"infernal/pkg/post"
+	"infernal/pkg/spend"
 )
 
 // Rows stored before the scan checked URLs are checked again on the way out.
@@ -23,7 +24,7 @@ func TestViewPostKeepsOnlyWebURLs(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			v := viewPost(tt.p, time.Now())
+			v := viewPost(tt.p, time.Now(), spend.DefaultPrices())
 			if v.AuthorProfileImage != tt.wantAvatar || v.MediaURL != tt.wantMedia {
 				t.Errorf("avatar %q media %q, want %q and %q", v.AuthorProfileImage, v.MediaURL, tt.wantAvatar, tt.wantMedia)
 			}

@@ -5,10 +5,12 @@ package config
 import (
 	"errors"
 	"fmt"
+	"math"
 	"net"
 	"net/netip"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -101,7 +103,49 @@ type Config struct {
 	// (avatars, media previews), over https; the content security policy
 	// allows no other.
 	MediaHosts []string
+	// ReplyPolicy is X_REPLY_POLICY: ReplySummoned (X's 2026 self-serve
+	// rule: the API answers only posts that mention or quote the persona)
+	// or ReplyOpen (Enterprise apps). The sandbox follows it too.
+	ReplyPolicy string
+	// HandPosting lists the sources (HAND_POSTING_SOURCES) whose posts the
+	// API may not answer are still drafted, to be posted by hand.
+	HandPosting []string
+	// RateLimitMargin is how many calls of an X rate-limit window are left
+	// unused: a window with this many remaining counts as closed.
+	RateLimitMargin int
+	// XMaxResults is max_results of X's timeline and search reads.
+	XMaxResults int
+	// Prices are the unit prices of X's pay-per-use billing and of the model.
+	Prices Prices
+	// Budgets are the optional spending ceilings (0 means none).
+	Budgets Budgets
 }
+
+// Prices are X's unit prices in USD (2026 pay-per-use defaults) and the
+// model's per-million-token prices.
+type Prices struct {
+	PostRead       float64
+	UserRead       float64
+	OwnedRead      float64
+	PostCreate     float64
+	PostCreateURL  float64
+	PromptPerM     float64
+	CompletionPerM float64
+}
+
+// Budgets are spending ceilings in USD per UTC day and month; 0 is none.
+type Budgets struct {
+	XDaily       float64
+	XMonthly     float64
+	ModelDaily   float64
+	ModelMonthly float64
+}
+
+// Reply policies (X_REPLY_POLICY).
+const (
+	ReplySummoned = "summoned"
+	ReplyOpen     = "open"
+)
 
 // Schedules holds one cron spec per periodic task.
 type Schedules struct {
@@ -121,6 +165,9 @@ var handlePattern = regexp.MustCompile(`^[A-Za-z0-9_]{1,15}$`)
 // variable by name.
 func Load(proc Process, getenv func(string) string) (Config, error) {
 	r := reader{getenv: getenv}
+	// On X every read is billed: the schedules and page sizes default to the
+	// economical ones (README's configuration table gives their cost).
+	onX := platformChoice(getenv) == PlatformX
 	c := Config{
 		DatabaseURL:   r.url("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/infernal?sslmode=disable", "postgres", "postgresql"),
 		RedisURL:      r.url("REDIS_URL", "redis://127.0.0.1:6379/0", "redis", "rediss"),
@@ -135,17 +182,36 @@ func Load(proc Process, getenv func(string) string) (Config, error) {
 		SearchQuery:   r.str("SEARCH_QUERY", "(monday OR coffee OR deadline OR gym) -is:retweet"),
 		Schedules: Schedules{
 			Mentions:      r.cron("SCHEDULE_MENTIONS", "@every 2m"),
-			Conversations: r.cron("SCHEDULE_CONVERSATIONS", "@every 10m"),
-			Targeted:      r.cron("SCHEDULE_TARGETED", "@every 15m"),
+			Conversations: r.cron("SCHEDULE_CONVERSATIONS", pick(onX, "@every 1h", "@every 10m")),
+			Targeted:      r.cron("SCHEDULE_TARGETED", pick(onX, "@every 2h", "@every 15m")),
 			Profile:       r.cron("SCHEDULE_PROFILE", "@every 6h"),
 			Metrics:       r.cron("SCHEDULE_METRICS", "@every 10m"),
 			Reconcile:     r.cron("SCHEDULE_RECONCILE", "@every 1m"),
 		},
 	}
 	c.TargetUsernames = r.handles("TARGET_USERNAMES")
+	c.XMaxResults = r.integer("X_MAX_RESULTS", pickInt(onX, 10, 100), 10, 100)
 	c.TrustedProxies = r.prefixes("TRUSTED_PROXIES")
 	c.AdminPasswordFile = r.str("ADMIN_PASSWORD_FILE", "admin-password")
 	c.PublicURL = r.origin("PUBLIC_URL")
+	c.ReplyPolicy = r.oneOf("X_REPLY_POLICY", ReplySummoned, ReplySummoned, ReplyOpen)
+	c.HandPosting = r.sources("HAND_POSTING_SOURCES", "conversation,targeted")
+	c.RateLimitMargin = r.integer("X_RATE_LIMIT_MARGIN", 1, 0, 1000)
+	c.Prices = Prices{
+		PostRead:       r.money("X_PRICE_POST_READ", 0.005),
+		UserRead:       r.money("X_PRICE_USER_READ", 0.010),
+		OwnedRead:      r.money("X_PRICE_OWNED_READ", 0.001),
+		PostCreate:     r.money("X_PRICE_POST_CREATE", 0.015),
+		PostCreateURL:  r.money("X_PRICE_POST_CREATE_URL", 0.20),
+		PromptPerM:     r.money("OPENAI_PROMPT_USD_PER_MILLION", 0.15),
+		CompletionPerM: r.money("OPENAI_COMPLETION_USD_PER_MILLION", 0.60),
+	}
+	c.Budgets = Budgets{
+		XDaily:       r.money("X_DAILY_BUDGET_USD", 0),
+		XMonthly:     r.money("X_MONTHLY_BUDGET_USD", 0),
+		ModelDaily:   r.money("MODEL_DAILY_BUDGET_USD", 0),
+		ModelMonthly: r.money("MODEL_MONTHLY_BUDGET_USD", 0),
+	}
 
 	// Every process agrees on the platform: it is named, never guessed from
 	// credentials that only the worker is given.
@@ -210,6 +276,22 @@ func (c *Config) loadDeployment(proc Process, r *reader) {
 	default:
 		r.fail("process", "%q is not one of web, worker, scheduler", string(proc))
 	}
+}
+
+// platformChoice is the platform PLATFORM names, as Load decides it (an
+// invalid PLATFORM is reported there); it is never guessed from credentials.
+func platformChoice(getenv func(string) string) string {
+	if v := strings.TrimSpace(getenv("PLATFORM")); v != "" {
+		return v
+	}
+	return PlatformSandbox
+}
+
+func pickInt(cond bool, yes, no int) int {
+	if cond {
+		return yes
+	}
+	return no
 }
 
 func pick(cond bool, yes, no string) string {
@@ -352,6 +434,58 @@ func (r *reader) handles(name string) []string {
 			continue
 		}
 		out = append(out, f)
+	}
+	return out
+}
+
+// integer reads a whole number within [min, max].
+func (r *reader) integer(name string, def, min, max int) int {
+	v := r.str(name, "")
+	if v == "" {
+		return def
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < min || n > max {
+		r.fail(name, "must be a whole number from %d to %d, got %q", min, max, v)
+		return def
+	}
+	return n
+}
+
+// money reads an amount of US dollars: a finite number, 0 or more.
+func (r *reader) money(name string, def float64) float64 {
+	v := r.str(name, "")
+	if v == "" {
+		return def
+	}
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || f < 0 || f > 1e9 {
+		r.fail(name, "must be an amount of US dollars like 0.005 (0 or more), got %q", v)
+		return def
+	}
+	return f
+}
+
+// sources reads a comma-separated list of mortal post sources
+// (conversation, mention, targeted), or "none" for an empty list.
+func (r *reader) sources(name, def string) []string {
+	v := r.str(name, def)
+	if v == "none" {
+		return []string{}
+	}
+	var out []string
+	for _, f := range strings.Split(v, ",") {
+		f = strings.TrimSpace(f)
+		switch f {
+		case "":
+			continue
+		case "conversation", "mention", "targeted":
+			if !slices.Contains(out, f) {
+				out = append(out, f)
+			}
+		default:
+			r.fail(name, "holds %q; it lists conversation, mention or targeted, or is none", f)
+		}
 	}
 	return out
 }

@@ -103,6 +103,25 @@ func TestLoadRejectsGarbage(t *testing.T) {
 		{name: "media host policy injection", proc: Web, env: map[string]string{"MEDIA_HOSTS": "pbs.twimg.com; script-src *"}, want: "MEDIA_HOSTS"},
 		{name: "media host bare wildcard", proc: Web, env: map[string]string{"MEDIA_HOSTS": "*"}, want: "MEDIA_HOSTS"},
 		{name: "unknown process", proc: Process("cron"), env: nil, want: "cron"},
+		{name: "reply policy", env: map[string]string{"X_REPLY_POLICY": "anyone"}, want: "X_REPLY_POLICY"},
+		{name: "reply policy case", env: map[string]string{"X_REPLY_POLICY": "OPEN"}, want: "X_REPLY_POLICY"},
+		{name: "hand-posting source", env: map[string]string{"HAND_POSTING_SOURCES": "conversation,profile"}, want: "HAND_POSTING_SOURCES"},
+		{name: "hand-posting garbage", env: map[string]string{"HAND_POSTING_SOURCES": "all of them"}, want: "HAND_POSTING_SOURCES"},
+		{name: "margin negative", env: map[string]string{"X_RATE_LIMIT_MARGIN": "-1"}, want: "X_RATE_LIMIT_MARGIN"},
+		{name: "margin word", env: map[string]string{"X_RATE_LIMIT_MARGIN": "one"}, want: "X_RATE_LIMIT_MARGIN"},
+		{name: "max results too small", env: map[string]string{"X_MAX_RESULTS": "5"}, want: "X_MAX_RESULTS"},
+		{name: "max results too large", env: map[string]string{"X_MAX_RESULTS": "500"}, want: "X_MAX_RESULTS"},
+		{name: "price negative", env: map[string]string{"X_PRICE_POST_READ": "-0.005"}, want: "X_PRICE_POST_READ"},
+		{name: "price NaN", env: map[string]string{"X_PRICE_USER_READ": "NaN"}, want: "X_PRICE_USER_READ"},
+		{name: "price infinite", env: map[string]string{"X_PRICE_OWNED_READ": "+Inf"}, want: "X_PRICE_OWNED_READ"},
+		{name: "price with a dollar", env: map[string]string{"X_PRICE_POST_CREATE": "$0.015"}, want: "X_PRICE_POST_CREATE"},
+		{name: "url price", env: map[string]string{"X_PRICE_POST_CREATE_URL": "0,20"}, want: "X_PRICE_POST_CREATE_URL"},
+		{name: "prompt price", env: map[string]string{"OPENAI_PROMPT_USD_PER_MILLION": "-1"}, want: "OPENAI_PROMPT_USD_PER_MILLION"},
+		{name: "completion price", env: map[string]string{"OPENAI_COMPLETION_USD_PER_MILLION": "x"}, want: "OPENAI_COMPLETION_USD_PER_MILLION"},
+		{name: "daily budget", env: map[string]string{"X_DAILY_BUDGET_USD": "-5"}, want: "X_DAILY_BUDGET_USD"},
+		{name: "monthly budget", env: map[string]string{"X_MONTHLY_BUDGET_USD": "lots"}, want: "X_MONTHLY_BUDGET_USD"},
+		{name: "model daily budget", env: map[string]string{"MODEL_DAILY_BUDGET_USD": "1e99"}, want: "MODEL_DAILY_BUDGET_USD"},
+		{name: "model monthly budget", env: map[string]string{"MODEL_MONTHLY_BUDGET_USD": "-0.01"}, want: "MODEL_MONTHLY_BUDGET_USD"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -254,6 +273,45 @@ func TestLoadMediaHosts(t *testing.T) {
 			}
 			if got := strings.Join(c.MediaHosts, " "); got != tt.want {
 				t.Errorf("MediaHosts = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestLoadX2026(t *testing.T) {
+	xCreds := map[string]string{"PLATFORM": "x", "X_API_KEY": "k", "X_API_SECRET": "s", "X_ACCESS_TOKEN": "t", "X_ACCESS_SECRET": "a"}
+	tests := []struct {
+		name              string
+		env               map[string]string
+		wantPolicy        string
+		wantHand          string
+		wantConversations string
+		wantTargeted      string
+		wantMaxResults    int
+	}{
+		{name: "sandbox defaults", wantPolicy: "summoned", wantHand: "conversation,targeted",
+			wantConversations: "@every 10m", wantTargeted: "@every 15m", wantMaxResults: 100},
+		{name: "economical defaults on X", env: xCreds, wantPolicy: "summoned", wantHand: "conversation,targeted",
+			wantConversations: "@every 1h", wantTargeted: "@every 2h", wantMaxResults: 10},
+		{name: "explicit values win", env: map[string]string{"X_REPLY_POLICY": "open", "HAND_POSTING_SOURCES": " mention , mention,targeted",
+			"SCHEDULE_CONVERSATIONS": "@every 5m", "X_MAX_RESULTS": "50"}, wantPolicy: "open", wantHand: "mention,targeted",
+			wantConversations: "@every 5m", wantTargeted: "@every 15m", wantMaxResults: 50},
+		{name: "no hand-posting", env: map[string]string{"HAND_POSTING_SOURCES": "none"}, wantPolicy: "summoned", wantHand: "",
+			wantConversations: "@every 10m", wantTargeted: "@every 15m", wantMaxResults: 100},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := Load(Worker, env(tt.env))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.ReplyPolicy != tt.wantPolicy || strings.Join(c.HandPosting, ",") != tt.wantHand ||
+				c.Schedules.Conversations != tt.wantConversations || c.Schedules.Targeted != tt.wantTargeted || c.XMaxResults != tt.wantMaxResults {
+				t.Errorf("got policy %q hand %q schedules %q/%q max %d", c.ReplyPolicy, c.HandPosting,
+					c.Schedules.Conversations, c.Schedules.Targeted, c.XMaxResults)
+			}
+			if c.RateLimitMargin != 1 || c.Prices.PostRead != 0.005 || c.Prices.PostCreateURL != 0.20 || c.Budgets.XDaily != 0 {
+				t.Errorf("defaults: margin %d prices %+v budgets %+v", c.RateLimitMargin, c.Prices, c.Budgets)
 			}
 		})
 	}

@@ -21,6 +21,8 @@ type Drafter struct {
 	Log    *slog.Logger
 	// Persona is the persona's handle, without the @.
 	Persona string
+	// Budget holds drafts back at a model spending ceiling; nil for none.
+	Budget *Budget
 }
 
 // DraftPost writes the response of a post in drafting and makes it pending.
@@ -39,6 +41,15 @@ func (d *Drafter) DraftPost(ctx context.Context, t *asynq.Task) error {
 		return err
 	}
 	if p.Status != post.StatusDrafting {
+		return nil
+	}
+	why, err := d.Budget.modelBlocked(ctx)
+	if err != nil {
+		return err
+	}
+	if why != "" {
+		// It stays drafting; reconcile queues it again once the budget allows.
+		d.Log.InfoContext(ctx, "draft deferred: budget", "post_id", id, "reason", why)
 		return nil
 	}
 	req := writer.Request{Kind: writer.KindReply, Persona: d.Persona, PostText: p.OriginalPostText, Author: p.AuthorUsername}

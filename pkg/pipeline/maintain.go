@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"time"
@@ -22,7 +23,13 @@ type Maintainer struct {
 	Queue    *tasks.Client
 	Log      *slog.Logger
 	Now      func() time.Time
+	// Self is the persona's account, on whose timeline hand-posted replies are found.
+	Self *Self
 }
+
+// handPostedBatch bounds how many posts awaiting hand-posting one refresh
+// looks for.
+const handPostedBatch = 20
 
 // metricsWindow is how far back the persona's posts have their counters refreshed.
 const metricsWindow = 7 * 24 * time.Hour
@@ -37,6 +44,17 @@ func (m *Maintainer) RefreshMetrics(ctx context.Context, t *asynq.Task) error {
 		return err
 	}
 	now := m.Now()
+	pause, err := m.Store.ActivePause(ctx, now)
+	if err != nil {
+		return err
+	}
+	if pause != nil {
+		m.Log.InfoContext(ctx, "metrics refresh skipped: paused", "reason", pause.Reason)
+		return nil
+	}
+	if err := m.findHandPosted(ctx); err != nil {
+		return err
+	}
 	rows, err := m.Store.PostedSince(ctx, m.Platform.Name(), now.Add(-metricsWindow))
 	if err != nil {
 		return err
@@ -67,6 +85,36 @@ func (m *Maintainer) RefreshMetrics(ctx context.Context, t *asynq.Task) error {
 	}
 	// Only the latest snapshot is shown; a month of them is history enough.
 	return m.Store.DeleteEngagementBefore(ctx, now.Add(-snapshotKeep))
+}
+
+// findHandPosted looks on the persona's own timeline (an owned read, the
+// cheapest) for the replies the administrator posted by hand, and marks
+// their posts posted with the real reply id, so statistics and the public
+// logs stay true.
+func (m *Maintainer) findHandPosted(ctx context.Context) error {
+	awaiting, err := m.Store.AwaitingManual(ctx, m.Platform.Name(), handPostedBatch)
+	if err != nil || len(awaiting) == 0 {
+		return err
+	}
+	me, err := m.Self.User(ctx)
+	if err != nil {
+		return err
+	}
+	for _, p := range awaiting {
+		reply, found, err := m.Platform.FindPublished(ctx, me.ID, p.OriginalPostID, p.ProposedResponse)
+		if err != nil {
+			return fmt.Errorf("find hand-posted reply of %d: %w", p.ID, err)
+		}
+		if !found {
+			continue
+		}
+		_, err = m.Store.MarkManualPosted(ctx, p.ID, reply.ID, orNow(reply.CreatedAt, m.Now()))
+		if err != nil && !errors.Is(err, store.ErrConflict) {
+			return err
+		}
+		m.Log.InfoContext(ctx, "hand-posted reply found", "post_id", p.ID, "response_id", reply.ID)
+	}
+	return nil
 }
 
 // Reconcile finds work whose task was lost (Redis flushed or down) and

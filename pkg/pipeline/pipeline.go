@@ -6,6 +6,7 @@ package pipeline
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
@@ -14,6 +15,8 @@ import (
 	"github.com/hibiken/asynq"
 
 	"infernal/pkg/platform"
+	"infernal/pkg/post"
+	"infernal/pkg/spend"
 	"infernal/pkg/store"
 	"infernal/pkg/tasks"
 	"infernal/pkg/writer"
@@ -33,9 +36,68 @@ type Config struct {
 	SearchQuery string
 	// Targets are the handles whose recent posts are answered.
 	Targets []string
-	// Budget decides the gap reads of the search and targeted scans; nil
-	// allows them all.
-	Budget ReadBudget
+	// Reads decides the gap reads of the search and targeted scans; nil
+	// leaves them to the X budget (Spend and Budgets).
+	Reads ReadBudget
+	// ReplyPolicy says which posts the API may answer (X_REPLY_POLICY).
+	ReplyPolicy platform.ReplyPolicy
+	// HandPosting are the sources drafted for hand-posting when the API may
+	// not answer them (HAND_POSTING_SOURCES).
+	HandPosting []post.Source
+	// Spend, when set, measures spending against Budgets: scans pause at an
+	// X ceiling, sends go on only while they fit, drafts wait at a model ceiling.
+	Spend   *spend.Meter
+	Budgets spend.Budgets
+}
+
+// Budget is the spending the stages measure before they spend.
+type Budget struct {
+	Meter   *spend.Meter
+	Budgets spend.Budgets
+}
+
+// spent is today's and this month's spending; ok is false without a meter.
+func (b *Budget) spent(ctx context.Context) (spent spend.Spent, ok bool, err error) {
+	if b == nil || b.Meter == nil {
+		return spend.Spent{}, false, nil
+	}
+	s, err := b.Meter.Spent(ctx)
+	return s, err == nil, err
+}
+
+// scanBlocked says why scans must stop for the X budget, "" when they may go on.
+func (b *Budget) scanBlocked(ctx context.Context) (string, error) {
+	s, ok, err := b.spent(ctx)
+	if !ok {
+		return "", err
+	}
+	return b.Budgets.ScanBlocked(s), nil
+}
+
+// modelBlocked says why drafts must wait for the model budget, "" when they may go on.
+func (b *Budget) modelBlocked(ctx context.Context) (string, error) {
+	s, ok, err := b.spent(ctx)
+	if !ok {
+		return "", err
+	}
+	return b.Budgets.ModelBlocked(s), nil
+}
+
+// sendFits reports whether a send costing usd fits the X budget.
+func (b *Budget) sendFits(ctx context.Context, usd float64) (bool, error) {
+	s, ok, err := b.spent(ctx)
+	if !ok {
+		return err == nil, err
+	}
+	return b.Budgets.SendFits(s, usd), nil
+}
+
+// Allow lets a scan spend a read of endpoint on closing a gap while the X
+// budget does not stop scans; it is the ReadBudget of the gap reads.
+func (b *Budget) Allow(ctx context.Context, endpoint string) bool {
+	why, err := b.scanBlocked(ctx)
+	// A meter that cannot be read allows nothing: the gap waits for the next scan.
+	return err == nil && why == ""
 }
 
 // Pipeline holds the worker's stages.
@@ -51,13 +113,20 @@ type Pipeline struct {
 // share one Self, so the platform is asked for it once.
 func New(cfg Config) *Pipeline {
 	self := NewSelf(cfg.Platform)
+	budget := &Budget{Meter: cfg.Spend, Budgets: cfg.Budgets}
+	var reads ReadBudget = budget
+	if cfg.Reads != nil {
+		reads = cfg.Reads
+	}
 	return &Pipeline{
 		Scanner: &Scanner{Store: cfg.Store, Platform: cfg.Platform, Queue: cfg.Queue, Log: cfg.Log, Self: self,
-			SearchQuery: cfg.SearchQuery, Targets: cfg.Targets, Budget: cfg.Budget},
-		Profiler:   &Profiler{Store: cfg.Store, PlatformName: cfg.Platform.Name(), Queue: cfg.Queue, Log: cfg.Log, Persona: cfg.Persona},
-		Drafter:    &Drafter{Store: cfg.Store, Writer: cfg.Writer, Log: cfg.Log, Persona: cfg.Persona},
-		Sender:     &Sender{Store: cfg.Store, Platform: cfg.Platform, Log: cfg.Log, Now: cfg.Now, Self: self},
-		Maintainer: &Maintainer{Store: cfg.Store, Platform: cfg.Platform, Queue: cfg.Queue, Log: cfg.Log, Now: cfg.Now},
+			SearchQuery: cfg.SearchQuery, Targets: cfg.Targets, Policy: cfg.ReplyPolicy, HandPosting: cfg.HandPosting, Now: cfg.Now,
+			Budget: budget, Reads: reads},
+		Profiler: &Profiler{Store: cfg.Store, PlatformName: cfg.Platform.Name(), Queue: cfg.Queue, Log: cfg.Log, Persona: cfg.Persona},
+		Drafter:  &Drafter{Store: cfg.Store, Writer: cfg.Writer, Log: cfg.Log, Persona: cfg.Persona, Budget: budget},
+		Sender: &Sender{Store: cfg.Store, Platform: cfg.Platform, Log: cfg.Log, Now: cfg.Now, Self: self,
+			Budget: budget, Prices: pricesOf(cfg.Spend)},
+		Maintainer: &Maintainer{Store: cfg.Store, Platform: cfg.Platform, Queue: cfg.Queue, Log: cfg.Log, Now: cfg.Now, Self: self},
 	}
 }
 
@@ -97,6 +166,32 @@ func (s *Self) User(ctx context.Context) (platform.User, error) {
 	}
 	s.me = &me
 	return me, nil
+}
+
+// pricesOf is the meter's prices, the defaults without one.
+func pricesOf(m *spend.Meter) spend.Prices {
+	if m == nil {
+		return spend.DefaultPrices()
+	}
+	return m.Prices
+}
+
+// pauseFor records an account-wide pause of scanning and sending after the
+// refusal r (err), so every process stops calling the platform until the
+// admin resumes; the task itself ends without a retry.
+func pauseFor(ctx context.Context, st *store.Store, log *slog.Logger, r platform.Refusal, err error) error {
+	p := store.Pause{Refusal: string(r), Reason: r.Reason()}
+	var pe *platform.Error
+	if errors.As(err, &pe) && !pe.RetryAt.IsZero() && r == platform.RefusalUsageCapped {
+		// The cap lifts at the reset X announced; the pause with it.
+		until := pe.RetryAt
+		p.Until = &until
+	}
+	if perr := st.SetPause(ctx, p); perr != nil {
+		return errors.Join(err, perr)
+	}
+	log.ErrorContext(ctx, "account-wide refusal: scanning and sending paused", "refusal", r, "error", err)
+	return nil
 }
 
 // lastAttempt reports whether asynq will not retry the running task again.

@@ -30,11 +30,18 @@ var entries = []corpus.Entry{
 	{Username: "g1", Name: "G One", Kind: "target", Text: "buy my course"},
 }
 
-// faultyPlatform fails Publish with a scripted error while err is set.
+// faultyPlatform fails Publish with a scripted error while err is set, and
+// counts the searches it is asked for.
 type faultyPlatform struct {
 	platform.Platform
 	err       atomic.Pointer[error]
 	published atomic.Int32
+	searches  atomic.Int32
+}
+
+func (f *faultyPlatform) Search(ctx context.Context, query string, r platform.Range) (platform.Page, error) {
+	f.searches.Add(1)
+	return f.Platform.Search(ctx, query, r)
 }
 
 func (f *faultyPlatform) Publish(ctx context.Context, text, inReplyTo string) (platform.Post, error) {
@@ -71,6 +78,7 @@ func setup(t testing.TB) *env {
 		Store: st, Platform: plat, Writer: offline.New("devil"), Queue: queue,
 		Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Now: time.Now,
 		Persona: "devil", SearchQuery: "x", Targets: []string{"g1", "nobody_here"},
+		HandPosting: []post.Source{post.SourceConversation, post.SourceTargeted},
 	})}
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
+	"time"
 
 	"github.com/hibiken/asynq"
 
@@ -55,9 +56,62 @@ type Scanner struct {
 	SearchQuery string
 	// Targets are the handles whose recent posts are answered.
 	Targets []string
-	// Budget decides the gap reads of the search and the targeted accounts;
+	// Reads decides the gap reads of the search and the targeted accounts;
 	// nil allows them all.
-	Budget ReadBudget
+	Reads ReadBudget
+
+	// Policy says which posts the API may answer (platform.ReplySummoned
+	// when empty).
+	Policy platform.ReplyPolicy
+	// HandPosting are the sources whose posts the API may not answer are
+	// still drafted, to be posted by hand; the others are left alone.
+	HandPosting []post.Source
+	// Now is the clock a pause is judged by.
+	Now func() time.Time
+	// Budget stops scans at an X spending ceiling; nil for none.
+	Budget *Budget
+}
+
+// route decides, before drafting, how a reply to p would go out: through the
+// API when the policy lets it, else by hand when source is drafted for
+// hand-posting; keep is false when the post is not worth drafting.
+func (s *Scanner) route(p platform.Post, me platform.User, source post.Source) (route post.Route, keep bool) {
+	policy := s.Policy
+	if policy == "" {
+		policy = platform.ReplySummoned
+	}
+	// The mentions timeline holds only posts that @mention the persona, even
+	// when the platform leaves the mention out of the post's entities.
+	if source == post.SourceMention || policy.AllowsAPIReply(p, me) {
+		return post.RouteAPI, true
+	}
+	return post.RouteManual, slices.Contains(s.HandPosting, source)
+}
+
+// paused reports whether an account-wide pause or a spent X budget stops
+// the scan, logging it once.
+func (s *Scanner) paused(ctx context.Context, timeline string) (bool, error) {
+	now := time.Now()
+	if s.Now != nil {
+		now = s.Now()
+	}
+	p, err := s.Store.ActivePause(ctx, now)
+	if err != nil {
+		return false, err
+	}
+	if p != nil {
+		s.Log.InfoContext(ctx, "scan skipped: paused", "timeline", timeline, "reason", p.Reason)
+		return true, nil
+	}
+	why, err := s.Budget.scanBlocked(ctx)
+	if err != nil {
+		return false, err
+	}
+	if why != "" {
+		s.Log.InfoContext(ctx, "scan skipped: budget", "timeline", timeline, "reason", why)
+		return true, nil
+	}
+	return false, nil
 }
 
 // timeline is one timeline a scan reads.
@@ -151,6 +205,9 @@ func (s *Scanner) ScanTargeted(ctx context.Context, t *asynq.Task) error {
 // it held skips with one log line. A scan whose lease is lost stops.
 func (s *Scanner) scan(ctx context.Context, tl timeline) error {
 	name := s.Platform.Name()
+	if stop, err := s.paused(ctx, tl.cursor); stop || err != nil {
+		return err
+	}
 	leased, release, held, err := s.Queue.Hold(ctx, "scan:"+name+":"+tl.cursor)
 	if err != nil {
 		return err
@@ -175,7 +232,7 @@ func (s *Scanner) scan(ctx context.Context, tl timeline) error {
 	}
 	page, err := tl.read(ctx, platform.Range{SinceID: since})
 	if err != nil {
-		return fmt.Errorf("scan %s: %w", tl.cursor, err)
+		return s.readFailed(ctx, tl.cursor, err)
 	}
 	st.reads++
 	if err := s.record(ctx, tl, page, &st); err != nil {
@@ -196,13 +253,15 @@ func (s *Scanner) scan(ctx context.Context, tl timeline) error {
 		}
 	}
 	s.Log.InfoContext(ctx, "scanned", "timeline", tl.cursor, "reads", st.reads, "read", st.read, "new", st.fresh,
-		"gaps_closed", st.closed, "gaps_open", st.open)
+		"gaps_closed", st.closed, "gaps_open", st.open, "not_answerable", st.unanswerable)
 	return nil
 }
 
 // scanStats counts what one scan did, for its log line.
 type scanStats struct {
 	reads, read, fresh, closed, open int
+	// unanswerable counts posts the API may not answer and no one hand-posts.
+	unanswerable int
 }
 
 // readGaps reads the open gaps of tl, oldest first, until the scan has made
@@ -231,8 +290,9 @@ func (s *Scanner) readGaps(ctx context.Context, tl timeline, maxReads int, st *s
 		}
 		page, err := tl.read(ctx, platform.Range{SinceID: g.SinceID, UntilID: g.UntilID})
 		if err != nil {
-			if platform.Temporary(err) {
-				return fmt.Errorf("scan %s gap (%s, %s): %w", tl.cursor, g.SinceID, g.UntilID, err)
+			if platform.Temporary(err) || platform.Classify(err).AccountWide() {
+				// A closed window or an account-wide refusal says nothing of this gap: keep it for later.
+				return s.readFailed(ctx, tl.cursor, err)
 			}
 			if err := s.Store.DropGap(ctx, name, tl.cursor, g.ID, err.Error()); err != nil {
 				return err
@@ -275,8 +335,14 @@ func (s *Scanner) record(ctx context.Context, tl timeline, page platform.Page, s
 		if p.Author.ID == me.ID {
 			continue
 		}
+		route, keep := s.route(p, me, tl.source)
+		if !keep {
+			st.unanswerable++
+			continue
+		}
 		id, created, err := s.Store.UpsertFound(ctx, post.Post{
-			Platform: name, Source: tl.source, OriginalPostID: p.ID, ConversationID: p.ConversationID,
+			ReplyRoute: route,
+			Platform:   name, Source: tl.source, OriginalPostID: p.ID, ConversationID: p.ConversationID,
 			OriginalPostText: post.StorableText(p.Text), OriginalPostUser: post.StorableText(p.Author.Name),
 			// The admin renders these as an image and a link: only http(s) URLs are kept.
 			AuthorUsername: post.StorableText(p.Author.Username), AuthorProfileImage: post.SafeURL(p.Author.ProfileImage, name == post.SandboxPlatform),
@@ -302,9 +368,25 @@ func (s *Scanner) record(ctx context.Context, tl timeline, page platform.Page, s
 	return nil
 }
 
+// budget is the ReadBudget of the gap reads, AllowAll when none is set.
 func (s *Scanner) budget() ReadBudget {
-	if s.Budget == nil {
+	if s.Reads == nil {
 		return AllowAll{}
 	}
-	return s.Budget
+	return s.Reads
+}
+
+// readFailed decides what a failed read means: a closed rate-limit window
+// skips this run with one log line (the next scheduled run tries again); an
+// account-wide refusal pauses scanning and sending; anything else fails the
+// task.
+func (s *Scanner) readFailed(ctx context.Context, cursor string, err error) error {
+	if at, ok := platform.RateLimited(err); ok {
+		s.Log.InfoContext(ctx, "scan skipped: rate-limit window closed", "timeline", cursor, "reset", at)
+		return nil
+	}
+	if r := platform.Classify(err); r.AccountWide() {
+		return pauseFor(ctx, s.Store, s.Log, r, err)
+	}
+	return fmt.Errorf("scan %s: %w", cursor, err)
 }

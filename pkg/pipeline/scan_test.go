@@ -161,7 +161,7 @@ func TestBurstIsReadOverLaterScans(t *testing.T) {
 			b := &budget{}
 			b.left.Store(tt.budget)
 			s := *e.pipe.Scanner
-			s.Platform, s.Budget = plat, b
+			s.Platform, s.Reads = plat, b
 			tl := tt.timeline(plat)
 			if err := tt.scan(&s); err != nil {
 				t.Fatal(err)

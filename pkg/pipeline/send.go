@@ -5,11 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math/rand/v2"
 	"time"
 
 	"github.com/hibiken/asynq"
 
 	"infernal/pkg/platform"
+	"infernal/pkg/post"
+	"infernal/pkg/spend"
 	"infernal/pkg/store"
 	"infernal/pkg/tasks"
 )
@@ -22,6 +25,16 @@ type Sender struct {
 	Now      func() time.Time
 	// Self is the persona's account, whose earlier replies a retry looks for.
 	Self *Self
+	// Budget holds a send back while it does not fit the X ceilings; nil for none.
+	Budget *Budget
+	// Prices price a send against the budget.
+	Prices spend.Prices
+}
+
+// fits reports whether sending p stays within the X budget.
+func (s *Sender) fits(ctx context.Context, p post.Post) (bool, error) {
+	cost, _ := s.Prices.SendCost(p.ReplyRoute, p.ProposedResponse)
+	return s.Budget.sendFits(ctx, cost)
 }
 
 // SendPost posts an approved response, at most once. The row is marked
@@ -31,6 +44,26 @@ func (s *Sender) SendPost(ctx context.Context, t *asynq.Task) error {
 	id, err := tasks.DecodePost(t)
 	if err != nil {
 		return err
+	}
+	pause, err := s.Store.ActivePause(ctx, s.Now())
+	if err != nil {
+		return err
+	}
+	if pause != nil {
+		// The post stays approved; reconcile queues it again once the pause lifts.
+		s.Log.InfoContext(ctx, "send deferred: paused", "post_id", id, "reason", pause.Reason)
+		return nil
+	}
+	if p, err := s.Store.Post(ctx, id); err == nil && p.Status == post.StatusApproved {
+		fit, err := s.fits(ctx, p)
+		if err != nil {
+			return err
+		}
+		if !fit {
+			// It stays approved; reconcile queues it again, and it goes once it fits.
+			s.Log.InfoContext(ctx, "send deferred: it does not fit the X budget", "post_id", id)
+			return nil
+		}
 	}
 	p, started, err := s.Store.BeginSend(ctx, id)
 	switch {
@@ -76,6 +109,27 @@ func (s *Sender) SendPost(ctx context.Context, t *asynq.Task) error {
 // refusal fails the row at once with the platform's words; anything else is
 // retried, and fails the row only when no retry is left.
 func (s *Sender) sendFailed(ctx context.Context, id int64, err error) error {
+	switch r := platform.Classify(err); {
+	case r == platform.RefusalReplyNotAllowed:
+		// Not a failure: the admin posts it by hand through X's web intent.
+		if merr := s.Store.ToManual(ctx, id, r.Reason()); merr != nil {
+			return merr
+		}
+		s.Log.InfoContext(ctx, "reply not allowed through the API: awaiting hand-posting", "post_id", id)
+		return nil
+	case r.AccountWide():
+		// The post is not at fault: it stays approved, with the reason, and goes out after the pause.
+		if nerr := s.Store.NoteError(ctx, id, r.Reason()); nerr != nil {
+			return errors.Join(err, nerr)
+		}
+		return pauseFor(ctx, s.Store, s.Log, r, err)
+	case r != "":
+		if ferr := s.Store.FailSend(ctx, id, r.Reason()+" ("+err.Error()+")"); ferr != nil {
+			return ferr
+		}
+		s.Log.WarnContext(ctx, "send refused", "post_id", id, "refusal", r, "error", err)
+		return nil
+	}
 	if !platform.Temporary(err) || lastAttempt(ctx) {
 		if ferr := s.Store.FailSend(ctx, id, err.Error()); ferr != nil {
 			return ferr
@@ -106,8 +160,9 @@ func RetryDelay(n int, err error, t *asynq.Task) time.Duration {
 		return time.Second
 	}
 	if at, ok := platform.RateLimited(err); ok && !at.IsZero() {
-		if d := time.Until(at) + time.Second; d > 0 {
-			return d
+		if d := time.Until(at) + time.Second; d > time.Second {
+			// Spread the retries past the reset, never all at its instant.
+			return d + rand.N(d/25+1)
 		}
 		return time.Second
 	}

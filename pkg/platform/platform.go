@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -36,6 +37,11 @@ type Post struct {
 	CreatedAt   time.Time
 	MediaURL    string
 	Metrics     Metrics
+	// Mentions are the accounts the post @mentions (X's entities.mentions).
+	Mentions []User
+	// QuotedAuthorID is the author of the post this one quotes, empty when
+	// it quotes none (or X did not say who wrote it).
+	QuotedAuthorID string
 }
 
 // Range bounds one read of a timeline: posts newer than SinceID and older
@@ -45,6 +51,42 @@ type Range struct {
 	SinceID string
 	UntilID string
 }
+
+// Summons reports whether p calls on self: its author @mentioned self or
+// quoted one of self's posts, the only posts a self-serve X app may answer
+// through the API since 2026-02-23.
+func (p Post) Summons(self User) bool {
+	if self.ID != "" && p.QuotedAuthorID == self.ID {
+		return true
+	}
+	for _, m := range p.Mentions {
+		if (self.ID != "" && m.ID == self.ID) || (m.Username != "" && strings.EqualFold(m.Username, self.Username)) {
+			return true
+		}
+	}
+	return false
+}
+
+// ReplyPolicy says which posts the persona may answer through the API.
+type ReplyPolicy string
+
+// The reply policies (config X_REPLY_POLICY).
+const (
+	// ReplySummoned is X's 2026 self-serve rule: only posts that summon the
+	// persona (Post.Summons) may be answered through the API.
+	ReplySummoned ReplyPolicy = "summoned"
+	// ReplyOpen is an Enterprise app's: any post may be answered.
+	ReplyOpen ReplyPolicy = "open"
+)
+
+// AllowsAPIReply reports whether the API may post a reply to p as self.
+func (rp ReplyPolicy) AllowsAPIReply(p Post, self User) bool {
+	return rp == ReplyOpen || p.Summons(self)
+}
+
+// ReplyNotAllowedDetail is X's words for a reply the 2026 rule refuses,
+// which the sandbox repeats.
+const ReplyNotAllowedDetail = "You can only reply to or quote posts where you are mentioned or are the author."
 
 // Page is one read of a timeline: the posts found, newest first, and the
 // newest id among them, to be kept as the next read's cursor.
@@ -92,6 +134,9 @@ type Error struct {
 	// Title and Detail are the platform's own words.
 	Title  string
 	Detail string
+	// Type is the problem type X names (like
+	// "https://api.twitter.com/2/problems/usage-capped"), empty when none.
+	Type string
 	// RetryAt is when a rate limit lifts, zero when not announced.
 	RetryAt time.Time
 	// Err is the underlying network error, if any.
@@ -114,22 +159,94 @@ func (e *Error) Error() string {
 // Unwrap returns the underlying network error.
 func (e *Error) Unwrap() error { return e.Err }
 
-// RateLimited reports whether err is a 429, and when to try again.
+// RateLimited reports whether err is a 429 that lifts by itself, and when to
+// try again. A 429 for the monthly usage cap is a refusal (RefusalUsageCapped).
 func RateLimited(err error) (retryAt time.Time, ok bool) {
 	var pe *Error
-	if errors.As(err, &pe) && pe.Status == 429 {
+	if errors.As(err, &pe) && pe.Status == 429 && Classify(err) == "" {
 		return pe.RetryAt, true
 	}
 	return time.Time{}, false
 }
 
 // Temporary reports whether err may go away on its own: a network failure,
-// a rate limit or a server error. Any other refusal is final.
+// a rate limit or a server error. Any other refusal is final, and so is
+// every named Refusal.
 func Temporary(err error) bool {
 	var pe *Error
 	if !errors.As(err, &pe) {
 		// Context cancellation and unknown failures are retried, never failed for good.
 		return true
 	}
+	if Classify(err) != "" {
+		return false
+	}
 	return pe.Status == 0 || pe.Status == 429 || pe.Status >= 500
+}
+
+// Refusal names a permanent refusal of the platform.
+type Refusal string
+
+// The named refusals; Classify tells them apart.
+const (
+	RefusalDuplicate       Refusal = "duplicate_content"
+	RefusalOriginalGone    Refusal = "original_gone"
+	RefusalReplyNotAllowed Refusal = "reply_not_allowed"
+	RefusalSuspended       Refusal = "account_suspended"
+	RefusalOutOfCredits    Refusal = "out_of_credits"
+	RefusalUsageCapped     Refusal = "usage_capped"
+)
+
+// AccountWide reports whether r stops every call of the account, not only
+// the one refused: scanning and sending pause until it clears.
+func (r Refusal) AccountWide() bool {
+	return r == RefusalSuspended || r == RefusalOutOfCredits || r == RefusalUsageCapped
+}
+
+// Reason is r in words for the administrator.
+func (r Refusal) Reason() string {
+	switch r {
+	case RefusalDuplicate:
+		return "X refused duplicate content: the persona already posted this text"
+	case RefusalOriginalGone:
+		return "the original post was deleted or is not visible to the persona"
+	case RefusalReplyNotAllowed:
+		return "X does not let the API reply to a post that did not mention or quote the persona; post it by hand"
+	case RefusalSuspended:
+		return "the persona's X account is suspended or locked"
+	case RefusalOutOfCredits:
+		return "the X API's prepaid credits ran out (402)"
+	case RefusalUsageCapped:
+		return "the X API's monthly usage cap is reached (429 usage-capped)"
+	}
+	return ""
+}
+
+// Classify names the permanent refusal err stands for, by status, problem
+// type and text as X sends them; "" when it is none of them.
+func Classify(err error) Refusal {
+	var pe *Error
+	if !errors.As(err, &pe) || pe.Status == 0 {
+		return ""
+	}
+	text := strings.ToLower(pe.Title + " " + pe.Detail)
+	typ := strings.ToLower(pe.Type)
+	switch {
+	case pe.Status == 402 || strings.HasSuffix(typ, "/credits-depleted"):
+		return RefusalOutOfCredits
+	case strings.HasSuffix(typ, "/usage-capped") || (pe.Status == 429 && strings.Contains(text, "usage cap")):
+		return RefusalUsageCapped
+	case pe.Status >= 500 || pe.Status == 429:
+		return ""
+	case strings.Contains(text, "duplicate content"):
+		return RefusalDuplicate
+	case strings.Contains(text, "only reply to or quote posts where you are mentioned"),
+		strings.Contains(text, "reply to this conversation is not allowed"):
+		return RefusalReplyNotAllowed
+	case strings.Contains(text, "deleted or not visible"), strings.Contains(text, "deleted or invisible"):
+		return RefusalOriginalGone
+	case strings.Contains(text, "suspended"), strings.Contains(text, "locked"):
+		return RefusalSuspended
+	}
+	return ""
 }

@@ -42,6 +42,13 @@ func WithinLimit(text string) bool {
 	return valid && n > 0 && n <= MaxLength
 }
 
+// HasLink reports whether text holds a link as X detects it (twitter-text's
+// URL rule, bare domains included): X bills a post with a link at a higher
+// price.
+func HasLink(text string) bool {
+	return len(extractLinks(norm.NFC.String(text))) > 0
+}
+
 // parse weighs text and reports whether it is free of the characters
 // twitter-text refuses.
 func parse(text string) (length int, valid bool) {

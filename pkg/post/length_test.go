@@ -216,3 +216,24 @@ func TestExtractEmojiMatchesSearch(t *testing.T) {
 		t.Errorf("only %d emoji in the fixture", found)
 	}
 }
+
+func TestHasLink(t *testing.T) {
+	tests := []struct {
+		name string
+		text string
+		want bool
+	}{
+		{name: "no link", text: "burn, mortal", want: false},
+		{name: "https", text: "see https://example.com/x", want: true},
+		{name: "bare domain", text: "go to example.com now", want: true},
+		{name: "handle is no link", text: "@example hi", want: false},
+		{name: "empty", text: "", want: false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := HasLink(tt.text); got != tt.want {
+				t.Errorf("HasLink(%q) = %v, want %v", tt.text, got, tt.want)
+			}
+		})
+	}
+}

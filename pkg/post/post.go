@@ -5,6 +5,7 @@ package post
 
 import (
 	"fmt"
+	"net/url"
 	"strings"
 	"time"
 )
@@ -57,7 +58,30 @@ const (
 	StatusRejected Status = "rejected"
 	// StatusFailed means drafting or sending failed for good; Error says why.
 	StatusFailed Status = "failed"
+	// StatusAwaitingManual means the administrator approved a reply the API
+	// may not send; it waits to be posted by hand through X's web intent.
+	StatusAwaitingManual Status = "awaiting_manual"
 )
+
+// Route is how an approved reply reaches the platform.
+type Route string
+
+// The reply routes; a profile post has none ("").
+const (
+	// RouteAPI replies through the platform's API.
+	RouteAPI Route = "api"
+	// RouteManual is posted by hand by the administrator (X's web intent),
+	// since the API may not reply to the post.
+	RouteManual Route = "manual"
+)
+
+// IntentURL is X's web intent that opens a reply to originalID with text
+// filled in, for hand-posting.
+func IntentURL(originalID, text string) string {
+	q := url.Values{"in_reply_to": {originalID}, "text": {text}}
+	// Encode writes a space as "+"; %20 is what every reader takes for one.
+	return "https://x.com/intent/post?" + strings.ReplaceAll(q.Encode(), "+", "%20")
+}
 
 // Category is the deadly sin a post is filed under in the Sin Registry.
 type Category string
@@ -150,6 +174,8 @@ type Post struct {
 	Retweets  int
 	Replies   int
 
+	// ReplyRoute is how the reply goes out; "" for a profile post.
+	ReplyRoute       Route
 	ProposedResponse string
 	Temperature      float64
 	PresencePenalty  float64

@@ -75,3 +75,19 @@ func TestParsers(t *testing.T) {
 		t.Error("ParseCategory accepted a sin that is not deadly")
 	}
 }
+
+func TestIntentURL(t *testing.T) {
+	tests := []struct {
+		name, id, text, want string
+	}{
+		{name: "plain", id: "123", text: "burn", want: "https://x.com/intent/post?in_reply_to=123&text=burn"},
+		{name: "encoded", id: "9", text: "a&b #hell 🔥?+1", want: "https://x.com/intent/post?in_reply_to=9&text=a%26b%20%23hell%20%F0%9F%94%A5%3F%2B1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := IntentURL(tt.id, tt.text); got != tt.want {
+				t.Errorf("IntentURL = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}

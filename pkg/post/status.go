@@ -17,7 +17,7 @@ var (
 )
 
 // Statuses lists every status, in the order of a post's life.
-var Statuses = []Status{StatusDrafting, StatusPending, StatusApproved, StatusPosted, StatusRejected, StatusFailed}
+var Statuses = []Status{StatusDrafting, StatusPending, StatusApproved, StatusAwaitingManual, StatusPosted, StatusRejected, StatusFailed}
 
 // Valid reports whether s is one of the known statuses.
 func (s Status) Valid() bool { return slices.Contains(Statuses, s) }
@@ -43,6 +43,14 @@ func Moves() []Move {
 		// The response went out, or the platform refused it for good.
 		{From: StatusApproved, To: StatusPosted},
 		{From: StatusApproved, To: StatusFailed},
+		// A reply the API may not send is approved for hand-posting, or sent
+		// to it when X refuses the API's reply.
+		{From: StatusPending, To: StatusAwaitingManual},
+		{From: StatusFailed, To: StatusAwaitingManual},
+		{From: StatusApproved, To: StatusAwaitingManual},
+		// The hand-posted reply was found (or marked) posted, or given up.
+		{From: StatusAwaitingManual, To: StatusPosted},
+		{From: StatusAwaitingManual, To: StatusRejected},
 	}
 }
 

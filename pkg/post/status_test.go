@@ -22,6 +22,15 @@ func TestCanMove(t *testing.T) {
 		{name: "reject a failed post", from: StatusFailed, to: StatusRejected, want: true},
 		{name: "posted", from: StatusApproved, to: StatusPosted, want: true},
 		{name: "send failed", from: StatusApproved, to: StatusFailed, want: true},
+		{name: "approve for hand-posting", from: StatusPending, to: StatusAwaitingManual, want: true},
+		{name: "approve a failed post for hand-posting", from: StatusFailed, to: StatusAwaitingManual, want: true},
+		{name: "API refused the reply", from: StatusApproved, to: StatusAwaitingManual, want: true},
+		{name: "hand-posted reply found", from: StatusAwaitingManual, to: StatusPosted, want: true},
+		{name: "give up hand-posting", from: StatusAwaitingManual, to: StatusRejected, want: true},
+		{name: "hand-post a draft not written", from: StatusDrafting, to: StatusAwaitingManual},
+		{name: "hand-posting fails", from: StatusAwaitingManual, to: StatusFailed},
+		{name: "hand-posting back to the API", from: StatusAwaitingManual, to: StatusApproved},
+		{name: "unpost to hand-posting", from: StatusPosted, to: StatusAwaitingManual},
 		{name: "approve a draft not written", from: StatusDrafting, to: StatusApproved},
 		{name: "post without approval", from: StatusPending, to: StatusPosted},
 		{name: "approve twice", from: StatusApproved, to: StatusApproved},
@@ -52,8 +61,8 @@ func TestMovesAreExactlyTheListedOnes(t *testing.T) {
 			}
 		}
 	}
-	if allowed != 8 || len(Moves()) != 8 {
-		t.Errorf("%d allowed pairs, %d moves in the table; want the 8 of TestCanMove", allowed, len(Moves()))
+	if allowed != 13 || len(Moves()) != 13 {
+		t.Errorf("%d allowed pairs, %d moves in the table; want the 13 of TestCanMove", allowed, len(Moves()))
 	}
 	for _, m := range Moves() {
 		if !m.From.Valid() || !m.To.Valid() || m.From == m.To {
@@ -71,8 +80,9 @@ func TestFrom(t *testing.T) {
 		{name: "drafting is only a beginning", to: StatusDrafting, want: nil},
 		{name: "pending", to: StatusPending, want: []Status{StatusDrafting}},
 		{name: "approved, usually from pending", to: StatusApproved, want: []Status{StatusPending, StatusFailed}},
-		{name: "rejected, usually from pending", to: StatusRejected, want: []Status{StatusPending, StatusFailed}},
-		{name: "posted", to: StatusPosted, want: []Status{StatusApproved}},
+		{name: "rejected, usually from pending", to: StatusRejected, want: []Status{StatusPending, StatusFailed, StatusAwaitingManual}},
+		{name: "posted", to: StatusPosted, want: []Status{StatusApproved, StatusAwaitingManual}},
+		{name: "awaiting manual, usually from pending", to: StatusAwaitingManual, want: []Status{StatusPending, StatusFailed, StatusApproved}},
 		{name: "failed", to: StatusFailed, want: []Status{StatusDrafting, StatusApproved}},
 	}
 	for _, tt := range tests {

@@ -14,7 +14,7 @@ import (
 // postColumns are the columns of postRow, selected or returned by name.
 const postColumns = `id, platform, source, status, original_post_id, conversation_id,
 	original_post_text, original_post_user, author_username, author_profile_image, media_url, created_at,
-	category, likes_count, retweets_count, replies_count, proposed_response,
+	category, likes_count, retweets_count, replies_count, reply_route, proposed_response,
 	temperature, presence_penalty, frequency_penalty,
 	approved_at, rejected_at, send_started_at, posted_at, response_post_id, error, updated_at`
 
@@ -38,6 +38,7 @@ type postRow struct {
 	Likes              int           `db:"likes_count"`
 	Retweets           int           `db:"retweets_count"`
 	Replies            int           `db:"replies_count"`
+	ReplyRoute         *string       `db:"reply_route"`
 	ProposedResponse   string        `db:"proposed_response"`
 	Temperature        float64       `db:"temperature"`
 	PresencePenalty    float64       `db:"presence_penalty"`
@@ -59,8 +60,8 @@ func (r postRow) post() post.Post {
 		OriginalPostText: r.OriginalPostText, OriginalPostUser: r.OriginalPostUser, AuthorUsername: r.AuthorUsername,
 		AuthorProfileImage: r.AuthorProfileImage, MediaURL: r.MediaURL, CreatedAt: r.CreatedAt,
 		Category: r.Category, Likes: r.Likes, Retweets: r.Retweets, Replies: r.Replies,
-		ProposedResponse: r.ProposedResponse,
-		Temperature:      r.Temperature, PresencePenalty: r.PresencePenalty, FrequencyPenalty: r.FrequencyPenalty,
+		ReplyRoute: post.Route(deref(r.ReplyRoute)), ProposedResponse: r.ProposedResponse,
+		Temperature: r.Temperature, PresencePenalty: r.PresencePenalty, FrequencyPenalty: r.FrequencyPenalty,
 		ApprovedAt: r.ApprovedAt, RejectedAt: r.RejectedAt, SendStartedAt: r.SendStartedAt, PostedAt: r.PostedAt,
 		ResponsePostID: deref(r.ResponsePostID), Error: r.Error, UpdatedAt: r.UpdatedAt,
 	}
@@ -137,20 +138,29 @@ func (s *Store) UpsertFound(ctx context.Context, p post.Post) (id int64, created
 	err = s.pool.QueryRow(ctx, `
 		INSERT INTO posts (platform, source, original_post_id, conversation_id, original_post_text, original_post_user,
 			author_username, author_profile_image, media_url, created_at, likes_count, retweets_count, replies_count,
-			temperature, presence_penalty, frequency_penalty)
-		VALUES ($1, $2, $3, nullif($4, ''), $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14, $14)
+			temperature, presence_penalty, frequency_penalty, reply_route)
+		VALUES ($1, $2, $3, nullif($4, ''), $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14, $14, $15)
 		ON CONFLICT (platform, original_post_id) DO UPDATE
 			SET likes_count = excluded.likes_count, retweets_count = excluded.retweets_count,
 			    replies_count = excluded.replies_count, updated_at = now()
 		RETURNING id, (xmax = 0)`,
 		p.Platform, p.Source, p.OriginalPostID, p.ConversationID, p.OriginalPostText, p.OriginalPostUser,
 		p.AuthorUsername, p.AuthorProfileImage, p.MediaURL, p.CreatedAt, p.Likes, p.Retweets, p.Replies,
-		post.DefaultLLMParameter,
+		post.DefaultLLMParameter, routeOf(p.ReplyRoute),
 	).Scan(&id, &created)
 	if err != nil {
 		return 0, false, fmt.Errorf("store: upsert post: %w", err)
 	}
 	return id, created, nil
+}
+
+// routeOf is a found post's reply route as stored: the API's unless it is
+// said to be manual.
+func routeOf(r post.Route) string {
+	if r == post.RouteManual {
+		return string(post.RouteManual)
+	}
+	return string(post.RouteAPI)
 }
 
 // CreateProfileDraft makes a new profile post, in status drafting, to be
@@ -185,19 +195,20 @@ var orderBy = map[post.Sort]string{
 }
 
 // ListPending returns one page (1-based) of the posts of a source that await
-// the administrator, and how many there are in all: the pending ones, and
-// the failed ones, kept in view with their error to be fixed and approved
-// again, or rejected.
+// the administrator, and how many there are in all: the pending ones, the
+// failed ones, kept in view with their error to be fixed and approved
+// again, or rejected, and the ones awaiting hand-posting, kept in view until
+// they are posted or given up.
 func (s *Store) ListPending(ctx context.Context, source post.Source, sort post.Sort, page, pageSize int) ([]post.Post, int, error) {
 	order, ok := orderBy[sort]
 	if !ok || !source.Valid() || page < 1 || pageSize < 1 {
 		return nil, 0, fmt.Errorf("store: list pending: %w: source %q sort %q page %d", ErrInvalid, source, sort, page)
 	}
 	var total int
-	if err := s.pool.QueryRow(ctx, `SELECT count(*) FROM posts WHERE source = $1 AND status IN ('pending', 'failed')`, source).Scan(&total); err != nil {
+	if err := s.pool.QueryRow(ctx, `SELECT count(*) FROM posts WHERE source = $1 AND status IN ('pending', 'failed', 'awaiting_manual')`, source).Scan(&total); err != nil {
 		return nil, 0, fmt.Errorf("store: count pending: %w", err)
 	}
-	posts, err := queryPosts(ctx, s.pool, `SELECT `+postColumns+` FROM posts WHERE source = $1 AND status IN ('pending', 'failed')
+	posts, err := queryPosts(ctx, s.pool, `SELECT `+postColumns+` FROM posts WHERE source = $1 AND status IN ('pending', 'failed', 'awaiting_manual')
 		ORDER BY `+order+` LIMIT $2 OFFSET $3`, source, pageSize, (page-1)*pageSize)
 	if err != nil {
 		return nil, 0, fmt.Errorf("store: list pending: %w", err)
@@ -239,7 +250,8 @@ func (s *Store) FailDraft(ctx context.Context, id int64, reason string) error {
 }
 
 // Approve moves a pending (or failed) post to approved, storing an edited
-// response first when edited is not nil. The response must pass
+// response first when edited is not nil; a post whose reply the API may not
+// send (post.RouteManual) moves to awaiting_manual instead, for hand-posting. The response must pass
 // post.CheckResponse (a *post.LengthError, ErrInvalid); a post in any other
 // state gets a *post.StateError (ErrConflict).
 func (s *Store) Approve(ctx context.Context, id int64, edited *string) (post.Post, error) {
@@ -249,8 +261,12 @@ func (s *Store) Approve(ctx context.Context, id int64, edited *string) (post.Pos
 		if err != nil {
 			return notFound(err, fmt.Sprintf("approve post %d", id))
 		}
-		if !post.CanMove(p.Status, post.StatusApproved) {
-			return fmt.Errorf("store: approve post %d: %w", id, &post.StateError{ID: id, Have: p.Status, Want: usual(post.StatusApproved)})
+		to := post.StatusApproved
+		if p.ReplyRoute == post.RouteManual {
+			to = post.StatusAwaitingManual
+		}
+		if !post.CanMove(p.Status, to) {
+			return fmt.Errorf("store: approve post %d: %w", id, &post.StateError{ID: id, Have: p.Status, Want: usual(to)})
 		}
 		text := p.ProposedResponse
 		if edited != nil {
@@ -261,8 +277,8 @@ func (s *Store) Approve(ctx context.Context, id int64, edited *string) (post.Pos
 		}
 		// The row is locked, so the guard holds; it is kept so that no update skips the table.
 		out, err = queryPost(ctx, tx, `
-			UPDATE posts SET status = 'approved', proposed_response = $2, approved_at = now(), error = '', updated_at = now()
-			WHERE id = $1 AND status = ANY($3) RETURNING `+postColumns, id, text, from(post.StatusApproved))
+			UPDATE posts SET status = $4, proposed_response = $2, approved_at = now(), error = '', updated_at = now()
+			WHERE id = $1 AND status = ANY($3) RETURNING `+postColumns, id, text, from(to), to)
 		if err != nil {
 			return fmt.Errorf("store: approve post %d: %w", id, err)
 		}
@@ -323,6 +339,69 @@ func (s *Store) MarkPosted(ctx context.Context, id int64, responseID string, pos
 		}
 		return appendLog(ctx, tx, p)
 	})
+}
+
+// ToManual moves an approved post whose reply X refused to the API to
+// awaiting_manual, for hand-posting, keeping why.
+func (s *Store) ToManual(ctx context.Context, id int64, reason string) error {
+	tag, err := s.pool.Exec(ctx, `
+		UPDATE posts SET status = 'awaiting_manual', reply_route = 'manual', error = $2, updated_at = now()
+		WHERE id = $1 AND status = $3`, id, reason, post.StatusApproved)
+	if err != nil {
+		return fmt.Errorf("store: to manual %d: %w", id, err)
+	}
+	if tag.RowsAffected() == 0 {
+		return s.stateError(ctx, id, "to manual", post.StatusApproved)
+	}
+	return nil
+}
+
+// MarkManualPosted records that the hand-posted reply of a post awaiting it
+// went out (responseID may be empty when the administrator does not know
+// it), and appends the exchange to the public log; any other status gets a
+// *post.StateError (ErrConflict).
+func (s *Store) MarkManualPosted(ctx context.Context, id int64, responseID string, postedAt time.Time) (post.Post, error) {
+	var out post.Post
+	err := s.inTx(ctx, func(tx pgx.Tx) error {
+		p, err := queryPost(ctx, tx, `
+			UPDATE posts SET status = 'posted', response_post_id = nullif($2, ''), posted_at = $3, error = '', updated_at = now()
+			WHERE id = $1 AND status = $4 RETURNING `+postColumns, id, responseID, postedAt, post.StatusAwaitingManual)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return s.stateError(ctx, id, "mark posted", post.StatusAwaitingManual)
+		}
+		if err != nil {
+			return fmt.Errorf("store: mark posted %d: %w", id, err)
+		}
+		out = p
+		return appendLog(ctx, tx, p)
+	})
+	return out, err
+}
+
+// GiveUp moves a post awaiting hand-posting back to rejected, keeping why;
+// any other status gets a *post.StateError (ErrConflict).
+func (s *Store) GiveUp(ctx context.Context, id int64, reason string) (post.Post, error) {
+	p, err := queryPost(ctx, s.pool, `
+		UPDATE posts SET status = 'rejected', rejected_at = now(), error = $2, updated_at = now()
+		WHERE id = $1 AND status = $3 RETURNING `+postColumns, id, reason, post.StatusAwaitingManual)
+	if err == nil {
+		return p, nil
+	}
+	if !errors.Is(err, pgx.ErrNoRows) {
+		return post.Post{}, fmt.Errorf("store: give up %d: %w", id, err)
+	}
+	return post.Post{}, s.stateError(ctx, id, "give up", post.StatusAwaitingManual)
+}
+
+// AwaitingManual returns up to limit posts of platform awaiting
+// hand-posting, oldest approval first.
+func (s *Store) AwaitingManual(ctx context.Context, platform string, limit int) ([]post.Post, error) {
+	posts, err := queryPosts(ctx, s.pool, `SELECT `+postColumns+` FROM posts
+		WHERE platform = $1 AND status = $2 ORDER BY approved_at NULLS FIRST, id LIMIT $3`, platform, post.StatusAwaitingManual, limit)
+	if err != nil {
+		return nil, fmt.Errorf("store: awaiting manual: %w", err)
+	}
+	return posts, nil
 }
 
 // FailSend marks an approved post as failed with the platform's message.

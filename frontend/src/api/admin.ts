@@ -37,3 +37,19 @@ export function generateProfileTweet(): Promise<Post | (Queued & { id: number })
 export function generateTargetedScan(): Promise<Queued> {
   return send<Queued>('/api/posts/targeted/generate');
 }
+
+/** Record that a reply awaiting hand-posting was posted on X (its id when known). */
+export function markPosted(id: number, responsePostId?: string): Promise<Post> {
+  const body = responsePostId ? { response_post_id: responsePostId } : {};
+  return send<Post>(`/api/posts/${id}/mark-posted`, body);
+}
+
+/** Give up a reply awaiting hand-posting: it goes back to rejected. */
+export function giveUp(id: number, reason?: string): Promise<Post> {
+  return send<Post>(`/api/posts/${id}/give-up`, reason ? { reason } : {});
+}
+
+/** Lift the account-wide pause of scanning and sending. */
+export function resumeOps(): Promise<{ resumed: boolean }> {
+  return send<{ resumed: boolean }>('/api/ops/resume', {});
+}

@@ -4,7 +4,10 @@
 // messages), that page reads the answer through Lenient<T> instead.
 
 export type PostSource = 'conversation' | 'mention' | 'profile' | 'targeted';
-export type PostStatus = 'drafting' | 'pending' | 'approved' | 'posted' | 'rejected' | 'failed';
+export type PostStatus = 'drafting' | 'pending' | 'approved' | 'awaiting_manual' | 'posted' | 'rejected' | 'failed';
+
+/** How an approved reply goes out: through the API, or posted by hand on X. */
+export type ReplyRoute = 'api' | 'manual';
 
 /** A post as the admin lists, approve and reject answer it. */
 export interface Post {
@@ -40,6 +43,32 @@ export interface Post {
   response_post_id: string;
   /** The platform's or writer's message when failed, else "". */
   error: string;
+  /** null for a profile post. */
+  reply_route: ReplyRoute | null;
+  /** What sending the response through the API costs; 0 for a hand-posted reply. */
+  estimated_cost_usd: number;
+  /** The response holds a link, which makes the post the dearer kind. */
+  response_has_link: boolean;
+  /** X's web intent for hand-posting, while awaiting_manual; else null. */
+  intent_url: string | null;
+}
+
+/** What the persona costs (GET /api/spend). */
+export interface Spend {
+  today: { x_usd: number; model_usd: number };
+  month: { x_usd: number; model_usd: number };
+  projection_usd: number;
+  /** Ceilings in USD; null when none. */
+  budget: {
+    daily_usd: number | null;
+    monthly_usd: number | null;
+    model_daily_usd: number | null;
+    model_monthly_usd: number | null;
+  };
+  by_endpoint: { endpoint: string; calls: number; resources: number; usd: number }[];
+  by_model: { model: string; prompt_tokens: number; completion_tokens: number; usd: number }[];
+  windows: { endpoint: string; limit: number; remaining: number; reset_at: string; open: boolean }[];
+  paused: { reason: string; since: string; until: string | null } | null;
 }
 
 /** A successful login. */

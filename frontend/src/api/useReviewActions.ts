@@ -2,11 +2,12 @@ import { useState } from 'react';
 import { useSWRConfig } from 'swr';
 import useSWRMutation from 'swr/mutation';
 import { REVIEW_MESSAGES, type DashboardState } from '../lib/reviewQueues';
-import { approvePost, generateProfileTweet, rejectPost } from './admin';
+import { approvePost, generateProfileTweet, giveUp, markPosted, rejectPost, resumeOps } from './admin';
 import { ApiError, statusOf } from './client';
 import type { Post, PostList } from './types';
 import { adminPostsKey } from './useAdminPosts';
 import { ADMIN_STATS_KEY } from './useAdminStats';
+import { SPEND_KEY } from './useSpend';
 
 /** The banner an action leaves: a success message or an error. */
 export interface Notice {
@@ -37,6 +38,12 @@ function withoutPost(list: PostList | undefined, id: number): PostList | undefin
   return list && { ...list, posts: list.posts.filter((p) => p.id !== id) };
 }
 
+/** The list after a verdict: a post approved for hand-posting stays, as answered; any other leaves. */
+function afterVerdict(list: PostList | undefined, decided: Post): PostList | undefined {
+  if (decided.status !== 'awaiting_manual') return withoutPost(list, decided.id);
+  return list && { ...list, posts: list.posts.map((p) => (p.id === decided.id ? decided : p)) };
+}
+
 /**
  * The admin's actions on the list shown (view): approve, reject and generate,
  * which post is busy, the banner they leave, and the revalidation they need.
@@ -53,7 +60,7 @@ export function useReviewActions(view: DashboardState, { onRemoved, onUnauthoriz
 
   // A verdict answers the post it decided: the cached list is written without it, then fetched again.
   const verdictOptions = {
-    populateCache: (decided: Post, list: PostList | undefined) => withoutPost(list, decided.id),
+    populateCache: (decided: Post, list: PostList | undefined) => afterVerdict(list, decided),
     revalidate: true,
   };
   const approval = useSWRMutation<Post, unknown, string, Verdict, PostList | undefined>(
@@ -66,7 +73,18 @@ export function useReviewActions(view: DashboardState, { onRemoved, onUnauthoriz
     (_key, { arg }) => rejectPost(arg.id),
     verdictOptions,
   );
+  const marking = useSWRMutation<Post, unknown, string, Verdict, PostList | undefined>(
+    listKey,
+    (_key, { arg }) => markPosted(arg.id),
+    verdictOptions,
+  );
+  const givingUp = useSWRMutation<Post, unknown, string, Verdict, PostList | undefined>(
+    listKey,
+    (_key, { arg }) => giveUp(arg.id),
+    verdictOptions,
+  );
   const generation = useSWRMutation<unknown, unknown, string>(listKey, () => generateProfileTweet());
+  const resumption = useSWRMutation<unknown, unknown, string>(SPEND_KEY, () => resumeOps());
 
   function revalidateStats() {
     void mutate(ADMIN_STATS_KEY);
@@ -83,14 +101,45 @@ export function useReviewActions(view: DashboardState, { onRemoved, onUnauthoriz
     setNotice(null);
     try {
       const mutation = approve ? approval : rejection;
-      await mutation.trigger({ id: post.id, edited });
-      setNotice({ kind: 'success', text: approve ? REVIEW_MESSAGES.approved : REVIEW_MESSAGES.rejected });
-      onRemoved(post);
+      const decided = await mutation.trigger({ id: post.id, edited });
+      if (decided.status === 'awaiting_manual') {
+        // It stays listed, now with its "Post on X" button.
+        setNotice({ kind: 'success', text: REVIEW_MESSAGES.approvedManual });
+      } else {
+        setNotice({ kind: 'success', text: approve ? REVIEW_MESSAGES.approved : REVIEW_MESSAGES.rejected });
+        onRemoved(post);
+      }
       revalidateStats();
     } catch (err) {
       failed(err, approve ? `${REVIEW_MESSAGES.approveFailed}: ${errorDetail(err)}` : REVIEW_MESSAGES.rejectFailed);
     } finally {
       setBusyId(null);
+    }
+  }
+
+  /** Ends a hand-posting: marked posted, or given up; either way the post leaves the list. */
+  async function settle(post: Post, posted: boolean) {
+    setBusyId(post.id);
+    setNotice(null);
+    try {
+      await (posted ? marking : givingUp).trigger({ id: post.id });
+      setNotice({ kind: 'success', text: posted ? REVIEW_MESSAGES.markedPosted : REVIEW_MESSAGES.gaveUp });
+      onRemoved(post);
+      revalidateStats();
+    } catch (err) {
+      failed(err, `${posted ? REVIEW_MESSAGES.markFailed : REVIEW_MESSAGES.giveUpFailed}: ${errorDetail(err)}`);
+    } finally {
+      setBusyId(null);
+    }
+  }
+
+  async function resume() {
+    setNotice(null);
+    try {
+      await resumption.trigger();
+      setNotice({ kind: 'success', text: REVIEW_MESSAGES.resumed });
+    } catch (err) {
+      failed(err, `${REVIEW_MESSAGES.resumeFailed}: ${errorDetail(err)}`);
     }
   }
 
@@ -113,10 +162,15 @@ export function useReviewActions(view: DashboardState, { onRemoved, onUnauthoriz
     clearNotice: () => setNotice(null),
     approve: (post: Post, edited: string | undefined) => void decide(post, true, edited),
     reject: (post: Post) => void decide(post, false),
+    markPosted: (post: Post) => void settle(post, true),
+    giveUp: (post: Post) => void settle(post, false),
+    resuming: resumption.isMutating,
+    resume: () => void resume(),
     generate: () => void generate(),
     /** Fetches the list shown and the statistics again. */
     refresh: () => {
       void mutate(listKey);
+      void mutate(SPEND_KEY);
       revalidateStats();
     },
   };

@@ -1,11 +1,15 @@
 import { useId, useState } from 'react';
 import type { Post } from '../api/types';
 import { isTooLong, weightedLength } from '../lib/length';
+import { formatUSD } from '../lib/spend';
 import { formatAge, formatTimestamp, relativeTime } from '../lib/time';
 import { CharCounter } from './CharCounter';
 
 export const TOO_LONG_BUTTON = 'Response Too Long';
 export const TOO_LONG_NOTE = "Response exceeds Twitter's limit";
+export const POST_ON_X = 'Post on X';
+export const MARK_POSTED = 'Mark as posted';
+export const GIVE_UP = 'Give up';
 
 interface Props {
   post: Post;
@@ -14,10 +18,14 @@ interface Props {
   /** edited is the admin's text when it differs from the draft, else undefined. */
   onApprove: (post: Post, edited: string | undefined) => void;
   onReject: (post: Post) => void;
+  /** For a reply awaiting hand-posting: the admin posted it on X. */
+  onMarkPosted: (post: Post) => void;
+  /** For a reply awaiting hand-posting: it will not be posted. */
+  onGiveUp: (post: Post) => void;
 }
 
 /** One draft under review: the original post, its figures, the editable response and the verdict buttons. */
-export function ReviewCard({ post, now, busy, onApprove, onReject }: Props) {
+export function ReviewCard({ post, now, busy, onApprove, onReject, onMarkPosted, onGiveUp }: Props) {
   const original = post.proposed_response;
   const [draft, setDraft] = useState(original);
   const [avatarFailed, setAvatarFailed] = useState(false);
@@ -28,6 +36,8 @@ export function ReviewCard({ post, now, busy, onApprove, onReject }: Props) {
   const edited = draft !== original;
   const handle = post.author_username ? `@${post.author_username}` : '';
   const name = post.original_post_user || handle || 'The persona';
+  const awaitingManual = post.status === 'awaiting_manual';
+  const manual = post.reply_route === 'manual';
 
   return (
     <article
@@ -69,6 +79,7 @@ export function ReviewCard({ post, now, busy, onApprove, onReject }: Props) {
           {post.is_mention && <li className="badge">Mention</li>}
           {post.is_profile_tweet && <li className="badge">Profile Tweet</li>}
           {post.status === 'failed' && <li className="badge badge-failed">Failed</li>}
+          {manual && <li className="badge badge-manual">Hand-posting</li>}
         </ul>
       </header>
 
@@ -76,6 +87,18 @@ export function ReviewCard({ post, now, busy, onApprove, onReject }: Props) {
         <p className="review-warning" role="status" data-testid="failure">
           {post.proposed_response ? 'Sending failed' : 'Drafting failed'}
           {post.error ? `: ${post.error.replace(/\.$/, '')}` : ''}. Edit and approve to try again, or reject.
+        </p>
+      )}
+      {manual && !awaitingManual && (
+        <p className="review-route" data-testid="route-manual">
+          X&apos;s API may not reply to this post (it neither mentions nor quotes the persona): approving it gives a
+          &ldquo;{POST_ON_X}&rdquo; button to post it by hand.
+        </p>
+      )}
+      {awaitingManual && (
+        <p className="review-route" role="status" data-testid="awaiting-manual">
+          Approved for hand-posting{post.error ? ` (${post.error.replace(/\.$/, '')})` : ''}: post it on X, then mark it
+          posted; the pipeline also finds it on the persona&apos;s timeline.
         </p>
       )}
       {post.original_post_text && (
@@ -135,6 +158,11 @@ export function ReviewCard({ post, now, busy, onApprove, onReject }: Props) {
         />
       </div>
       <CharCounter length={length} id={`${ids}-count`} />
+      <p className={`review-cost${post.response_has_link ? ' is-dear' : ''}`} data-testid="send-cost">
+        {manual
+          ? 'Posted by hand: no API cost'
+          : `Sending costs ${formatUSD(post.estimated_cost_usd)}${post.response_has_link ? ' (the link makes it a dearer post)' : ''}`}
+      </p>
       {tooLong && (
         <p className="review-warning" data-testid="too-long">
           {TOO_LONG_NOTE}
@@ -149,19 +177,36 @@ export function ReviewCard({ post, now, busy, onApprove, onReject }: Props) {
         </p>
       )}
 
-      <div className="review-actions">
-        <button
-          type="button"
-          className="btn btn-success"
-          disabled={busy || tooLong || empty}
-          onClick={() => onApprove(post, edited ? draft : undefined)}
-        >
-          {tooLong ? TOO_LONG_BUTTON : 'Approve'}
-        </button>
-        <button type="button" className="btn btn-danger" disabled={busy} onClick={() => onReject(post)}>
-          Reject
-        </button>
-      </div>
+      {awaitingManual ? (
+        <div className="review-actions">
+          {post.intent_url && (
+            <a className="btn btn-success" href={post.intent_url} target="_blank" rel="noopener noreferrer" data-testid="post-on-x">
+              {POST_ON_X}
+              <span className="visually-hidden"> (opens X in a new tab)</span>
+            </a>
+          )}
+          <button type="button" className="btn btn-primary" disabled={busy} onClick={() => onMarkPosted(post)}>
+            {MARK_POSTED}
+          </button>
+          <button type="button" className="btn btn-danger" disabled={busy} onClick={() => onGiveUp(post)}>
+            {GIVE_UP}
+          </button>
+        </div>
+      ) : (
+        <div className="review-actions">
+          <button
+            type="button"
+            className="btn btn-success"
+            disabled={busy || tooLong || empty}
+            onClick={() => onApprove(post, edited ? draft : undefined)}
+          >
+            {tooLong ? TOO_LONG_BUTTON : 'Approve'}
+          </button>
+          <button type="button" className="btn btn-danger" disabled={busy} onClick={() => onReject(post)}>
+            Reject
+          </button>
+        </div>
+      )}
     </article>
   );
 }

@@ -53,6 +53,13 @@ export const REVIEW_MESSAGES = {
   // The targeted scan call exists (generateTargetedScan) but, as the spec says, no button uses it.
   targetedGenerated: 'New targeted scan completed!',
   targetedFailed: 'Failed to generate targeted scan',
+  approvedManual: 'Post approved for hand-posting: use "Post on X", then "Mark as posted".',
+  markedPosted: 'Post marked as posted',
+  markFailed: 'Failed to mark post as posted',
+  gaveUp: 'Hand-posting given up; the post is rejected',
+  giveUpFailed: 'Failed to give up post',
+  resumed: 'Scanning and sending resumed',
+  resumeFailed: 'Failed to resume',
 } as const;
 
 /** What the dashboard shows: a tab index, a page from 1, and a sort order. */

@@ -7,10 +7,12 @@ import { useAdminPosts } from '../api/useAdminPosts';
 import { useAdminStats } from '../api/useAdminStats';
 import { useReviewActions } from '../api/useReviewActions';
 import { LogoutEverywhere } from '../components/LogoutEverywhere';
+import { useSpend } from '../api/useSpend';
 import { PageShell } from '../components/PageShell';
 import { Pagination } from '../components/Pagination';
 import { ReviewCard } from '../components/ReviewCard';
 import { panelElementId, ReviewTabs, tabElementId } from '../components/ReviewTabs';
+import { SpendBanners, SpendPanel } from '../components/SpendPanel';
 import { StatsPanel } from '../components/StatsPanel';
 import { useNow } from '../components/useNow';
 import { ADMIN_LOGIN_PATH, OPS_PATH } from '../lib/constants';
@@ -53,6 +55,7 @@ export default function AdminDashboard() {
 
   const list = useAdminPosts(view);
   const stats = useAdminStats();
+  const spend = useSpend();
   const posts = list.data?.posts ?? [];
 
   const signOut = useCallback(() => {
@@ -125,7 +128,9 @@ export default function AdminDashboard() {
       </header>
 
       <main className="page admin-page">
+        <SpendBanners spend={spend.data} onResume={actions.resume} resuming={actions.resuming} />
         <StatsPanel stats={stats.data} />
+        <SpendPanel spend={spend.data} />
 
         <ReviewTabs tab={tab} onChange={changeTab} />
 
@@ -190,6 +195,8 @@ export default function AdminDashboard() {
                   busy={actions.busyId === p.id}
                   onApprove={actions.approve}
                   onReject={actions.reject}
+                  onMarkPosted={actions.markPosted}
+                  onGiveUp={actions.giveUp}
                 />
               ))}
             </div>

@@ -11,6 +11,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -43,12 +44,27 @@ type Sandbox struct {
 	// byKind holds the corpus split by kind; every kind has at least one entry.
 	byKind map[string][]corpus.Entry
 	now    func() time.Time
+	// policy is the reply rule Publish enforces, as X does.
+	policy platform.ReplyPolicy
 }
+
+// Option changes a Sandbox made by New.
+type Option func(*Sandbox)
+
+// WithReplyPolicy makes the sandbox refuse (or accept) replies as X does
+// under p; without it the sandbox follows platform.ReplySummoned, X's 2026
+// self-serve rule, so the embedded default shows what an operator will see.
+func WithReplyPolicy(p platform.ReplyPolicy) Option {
+	return func(s *Sandbox) { s.policy = p }
+}
+
+// mentionPattern finds the @handles of a post's text.
+var mentionPattern = regexp.MustCompile(`@([A-Za-z0-9_]{1,15})`)
 
 // New returns a sandbox where mortals post one entry of entries per pace. It
 // keeps its world in the tables sandbox_posts and sandbox_clock of the
 // database behind pool (migrated by pkg/store).
-func New(pool *pgxpool.Pool, persona string, pace time.Duration, entries []corpus.Entry, now func() time.Time) (*Sandbox, error) {
+func New(pool *pgxpool.Pool, persona string, pace time.Duration, entries []corpus.Entry, now func() time.Time, opts ...Option) (*Sandbox, error) {
 	if len(entries) == 0 {
 		return nil, errors.New("sandbox: empty corpus")
 	}
@@ -67,7 +83,11 @@ func New(pool *pgxpool.Pool, persona string, pace time.Duration, entries []corpu
 			return nil, fmt.Errorf("sandbox: the corpus has no %s posts", k)
 		}
 	}
-	return &Sandbox{world: &world{pool: pool}, persona: persona, pace: pace, byKind: byKind, now: now}, nil
+	s := &Sandbox{world: &world{pool: pool}, persona: persona, pace: pace, byKind: byKind, now: now, policy: platform.ReplySummoned}
+	for _, o := range opts {
+		o(s)
+	}
+	return s, nil
 }
 
 // Name identifies the platform in stored rows.
@@ -162,6 +182,11 @@ func (s *Sandbox) Publish(ctx context.Context, text, inReplyToID string) (platfo
 	if inReplyToID != "" && parent == 0 {
 		return platform.Post{}, &platform.Error{Status: 400, Title: "Invalid Request", Detail: "bad in_reply_to_tweet_id"}
 	}
+	if parent != 0 {
+		if err := s.replyAllowed(ctx, parent); err != nil {
+			return platform.Post{}, err
+		}
+	}
 	if parent == 0 {
 		_, err := s.world.findPersonaPost(ctx, 0, text)
 		if err == nil {
@@ -182,6 +207,27 @@ func (s *Sandbox) Publish(ctx context.Context, text, inReplyToID string) (platfo
 		return platform.Post{}, fmt.Errorf("sandbox: %w", err)
 	}
 	return s.toPost(p), nil
+}
+
+// replyAllowed refuses, as X does under the sandbox's policy, a reply to a
+// post that neither mentions the persona nor is the persona's own.
+func (s *Sandbox) replyAllowed(ctx context.Context, parent int64) error {
+	if s.policy == platform.ReplyOpen {
+		return nil
+	}
+	rows, err := s.world.byIDs(ctx, []int64{parent})
+	if err != nil {
+		return fmt.Errorf("sandbox: %w", err)
+	}
+	if len(rows) == 0 {
+		// The insert refuses it as deleted, in X's words.
+		return nil
+	}
+	me, _ := s.Me(ctx)
+	if rows[0].Kind == "persona" || s.toPost(rows[0]).Summons(me) {
+		return nil
+	}
+	return &platform.Error{Status: 403, Title: "Forbidden", Detail: platform.ReplyNotAllowedDetail}
 }
 
 // FindPublished looks for the persona's post answering inReplyToID (or a
@@ -244,6 +290,15 @@ func (s *Sandbox) toPost(r row) platform.Post {
 	}
 	if r.Kind == "persona" {
 		p.Author.ID = personaID
+	}
+	for _, m := range mentionPattern.FindAllStringSubmatch(r.Text, -1) {
+		u := platform.User{Username: m[1]}
+		if strings.EqualFold(m[1], s.persona) {
+			u.ID = personaID
+		} else {
+			u.ID = "user:" + m[1]
+		}
+		p.Mentions = append(p.Mentions, u)
 	}
 	if r.InReplyToID != 0 {
 		p.InReplyToID = strconv.FormatInt(r.InReplyToID, 10)

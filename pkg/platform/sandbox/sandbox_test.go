@@ -238,3 +238,52 @@ func TestPersonaReplies(t *testing.T) {
 		})
 	}
 }
+
+func TestReplyPolicy(t *testing.T) {
+	tests := []struct {
+		name     string
+		policy   []sandbox.Option
+		kind     string
+		summons  bool
+		wantSent bool
+	}{
+		{name: "summoned: a mention is answered", kind: "mention", summons: true, wantSent: true},
+		{name: "summoned: a topic post is refused", kind: "topic", wantSent: false},
+		{name: "summoned: a targeted post is refused", kind: "target", wantSent: false},
+		{name: "open: a topic post is answered", policy: []sandbox.Option{sandbox.WithReplyPolicy(platform.ReplyOpen)}, kind: "topic", wantSent: true},
+		{name: "open: a targeted post is answered", policy: []sandbox.Option{sandbox.WithReplyPolicy(platform.ReplyOpen)}, kind: "target", wantSent: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx := context.Background()
+			sb, err := sandbox.New(storetest.New(t).Pool(), "devil", time.Minute, entries, time.Now, tt.policy...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			me, _ := sb.Me(ctx)
+			var page platform.Page
+			switch tt.kind {
+			case "mention":
+				page, err = sb.Mentions(ctx, me.ID, platform.Range{})
+			case "topic":
+				page, err = sb.Search(ctx, "q", platform.Range{})
+			default:
+				page, err = sb.UserPosts(ctx, "user:g1", platform.Range{})
+			}
+			if err != nil || len(page.Posts) == 0 {
+				t.Fatalf("read %s: %v", tt.kind, err)
+			}
+			target := page.Posts[0]
+			if got := target.Summons(me); got != tt.summons {
+				t.Errorf("Summons = %v, want %v (mentions %+v)", got, tt.summons, target.Mentions)
+			}
+			_, err = sb.Publish(ctx, "burn", target.ID)
+			if tt.wantSent && err != nil {
+				t.Fatalf("Publish: %v", err)
+			}
+			if !tt.wantSent && platform.Classify(err) != platform.RefusalReplyNotAllowed {
+				t.Fatalf("Publish: %v, want the reply-not-allowed refusal", err)
+			}
+		})
+	}
+}

@@ -30,10 +30,12 @@ type apiError struct {
 // problem is the body of a refused request: an RFC 7807-like problem, with
 // v1-style or parameter errors possibly listed under "errors".
 type problem struct {
-	Title  string     `json:"title"`
-	Detail string     `json:"detail"`
-	Type   string     `json:"type"`
-	Status int        `json:"status"`
+	Title  string `json:"title"`
+	Detail string `json:"detail"`
+	Type   string `json:"type"`
+	Status int    `json:"status"`
+	// Reason is what X's 402 and usage-cap answers add (like "UsageCapExceeded").
+	Reason string     `json:"reason"`
 	Errors []apiError `json:"errors"`
 }
 
@@ -80,6 +82,12 @@ type tweet struct {
 	Attachments      struct {
 		MediaKeys []string `json:"media_keys"`
 	} `json:"attachments"`
+	Entities struct {
+		Mentions []struct {
+			ID       string `json:"id"`
+			Username string `json:"username"`
+		} `json:"mentions"`
+	} `json:"entities"`
 }
 
 type media struct {
@@ -101,8 +109,9 @@ type meta struct {
 type timelineResponse struct {
 	Data     []tweet `json:"data"`
 	Includes struct {
-		Users []apiUser `json:"users"`
-		Media []media   `json:"media"`
+		Users  []apiUser `json:"users"`
+		Media  []media   `json:"media"`
+		Tweets []tweet   `json:"tweets"`
 	} `json:"includes"`
 	Meta   meta       `json:"meta"`
 	Errors []apiError `json:"errors"`
@@ -134,6 +143,10 @@ func (r *timelineResponse) posts() []platform.Post {
 	for _, m := range r.Includes.Media {
 		medias[m.MediaKey] = m
 	}
+	included := make(map[string]tweet, len(r.Includes.Tweets))
+	for _, t := range r.Includes.Tweets {
+		included[t.ID] = t
+	}
 	out := make([]platform.Post, 0, len(r.Data))
 	for _, t := range r.Data {
 		if t.ID == "" {
@@ -153,10 +166,15 @@ func (r *timelineResponse) posts() []platform.Post {
 			p.CreatedAt = ts.UTC()
 		}
 		for _, ref := range t.ReferencedTweets {
-			if ref.Type == "replied_to" {
+			switch ref.Type {
+			case "replied_to":
 				p.InReplyToID = ref.ID
-				break
+			case "quoted":
+				p.QuotedAuthorID = included[ref.ID].AuthorID
 			}
+		}
+		for _, m := range t.Entities.Mentions {
+			p.Mentions = append(p.Mentions, platform.User{ID: m.ID, Username: m.Username})
 		}
 		for _, k := range t.Attachments.MediaKeys {
 			m := medias[k]
@@ -192,7 +210,7 @@ func partialError(e apiError) *platform.Error {
 	if detail == "" {
 		detail = e.Message
 	}
-	return &platform.Error{Status: status, Title: title, Detail: detail}
+	return &platform.Error{Status: status, Title: title, Detail: detail, Type: e.Type}
 }
 
 // responseError turns a non-2xx answer into a *platform.Error, in X's words.
@@ -202,7 +220,11 @@ func responseError(resp *http.Response, body []byte) *platform.Error {
 	if err := json.Unmarshal(body, &p); err == nil {
 		pe.Title, pe.Detail = p.Title, p.Detail
 		var msgs []string
-		for _, e := range p.Errors {
+		for _, e := range append([]apiError{{Type: p.Type}}, p.Errors...) {
+			if pe.Type == "" && e.Type != "about:blank" {
+				// about:blank is RFC 7807's "no particular type".
+				pe.Type = e.Type
+			}
 			switch {
 			case e.Message != "":
 				msgs = append(msgs, e.Message)

@@ -18,6 +18,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/dghubble/oauth1"
@@ -46,8 +47,11 @@ const (
 
 // Field lists requested for every post read, so that a Post can be filled.
 const (
-	tweetFields = "created_at,conversation_id,public_metrics,referenced_tweets,attachments,author_id"
-	expansions  = "author_id,attachments.media_keys"
+	// entities (mentions) and the quoted post's author (through the
+	// referenced_tweets.id expansion) tell whether the post summons the
+	// persona, the only posts X lets a self-serve app answer.
+	tweetFields = "created_at,conversation_id,public_metrics,referenced_tweets,attachments,author_id,entities"
+	expansions  = "author_id,attachments.media_keys,referenced_tweets.id"
 	userFields  = "username,name,profile_image_url"
 	mediaFields = "url,preview_image_url"
 )
@@ -66,12 +70,26 @@ type Config struct {
 	// requests are signed on top of its transport. Its redirect policy is
 	// not used: the client never follows a redirect (see refuseRedirect).
 	HTTPClient *http.Client
+	// Limiter, when set, keeps the rate-limit windows shared by every
+	// process: no call is sent inside a closed window.
+	Limiter Limiter
+	// Meter, when set, records every billable call.
+	Meter Meter
+	// MaxResults is max_results of timeline and search reads (10 to 100);
+	// 0 means 100.
+	MaxResults int
 }
 
 // Client talks to the X API v2. It is safe for concurrent use.
 type Client struct {
-	base string
-	http *http.Client
+	base       string
+	http       *http.Client
+	limiter    Limiter
+	meter      Meter
+	maxResults int
+	// selfID is the persona's id once Me has answered, so that reads of its
+	// own timeline are billed as owned reads.
+	selfID atomic.Pointer[string]
 }
 
 var _ platform.Platform = (*Client)(nil)
@@ -116,7 +134,14 @@ func New(cfg Config) (*Client, error) {
 	signed.CheckRedirect = refuseRedirect
 	signed.Jar = hc.Jar
 
-	return &Client{base: strings.TrimRight(base, "/"), http: signed}, nil
+	maxResults := cfg.MaxResults
+	if maxResults == 0 {
+		maxResults = pageSize
+	}
+	if maxResults < 10 || maxResults > pageSize {
+		return nil, fmt.Errorf("x: config: MaxResults %d is not 10 to %d", maxResults, pageSize)
+	}
+	return &Client{base: strings.TrimRight(base, "/"), http: signed, limiter: cfg.Limiter, meter: cfg.Meter, maxResults: maxResults}, nil
 }
 
 // refuseRedirect stops the client at a 3xx: following it would sign the
@@ -154,6 +179,8 @@ func (c *Client) Me(ctx context.Context) (platform.User, error) {
 		}
 		return platform.User{}, errors.New("x: me: response has no user")
 	}
+	id := resp.Data.ID
+	c.selfID.Store(&id)
 	return resp.Data.user(), nil
 }
 
@@ -166,7 +193,7 @@ func (c *Client) Mentions(ctx context.Context, userID string, r platform.Range) 
 	if err := required("user id", userID); err != nil {
 		return platform.Page{}, fmt.Errorf("x: mentions: %w", err)
 	}
-	page, err := c.timeline(ctx, "/2/users/"+url.PathEscape(userID)+"/mentions", r, nil, "pagination_token")
+	page, err := c.timeline(ctx, "/2/users/"+url.PathEscape(userID)+"/mentions", r, c.sized(nil), "pagination_token")
 	if err != nil {
 		return platform.Page{}, fmt.Errorf("x: mentions of %s: %w", userID, err)
 	}
@@ -182,7 +209,7 @@ func (c *Client) Search(ctx context.Context, query string, r platform.Range) (pl
 	if err := required("query", query); err != nil {
 		return platform.Page{}, fmt.Errorf("x: search: %w", err)
 	}
-	q := url.Values{"query": {query}}
+	q := c.sized(url.Values{"query": {query}})
 	page, err := c.timeline(ctx, "/2/tweets/search/recent", r, q, "next_token")
 	if err != nil && r.SinceID != "" && staleSinceID(err) {
 		page, err = c.timeline(ctx, "/2/tweets/search/recent", platform.Range{UntilID: r.UntilID}, q, "next_token")
@@ -222,7 +249,7 @@ func (c *Client) UserPosts(ctx context.Context, userID string, r platform.Range)
 	if err := required("user id", userID); err != nil {
 		return platform.Page{}, fmt.Errorf("x: user posts: %w", err)
 	}
-	page, err := c.timeline(ctx, userTweetsPath(userID), r, nil, "pagination_token")
+	page, err := c.timeline(ctx, userTweetsPath(userID), r, c.sized(nil), "pagination_token")
 	if err != nil {
 		return platform.Page{}, fmt.Errorf("x: posts of %s: %w", userID, err)
 	}
@@ -376,6 +403,15 @@ func (c *Client) pages(ctx context.Context, path string, q url.Values, tokenPara
 	return true, nil
 }
 
+// sized adds max_results (Config.MaxResults) to extra.
+func (c *Client) sized(extra url.Values) url.Values {
+	out := url.Values{"max_results": {strconv.Itoa(c.maxResults)}}
+	for k, v := range extra {
+		out[k] = v
+	}
+	return out
+}
+
 // timelineQuery is extra plus the fields and expansions every post read asks
 // for, and since_id and until_id when r sets them.
 func timelineQuery(extra url.Values, r platform.Range) url.Values {
@@ -452,11 +488,29 @@ func (c *Client) do(ctx context.Context, method, path string, q url.Values, body
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
+	endpoint, kind := c.endpointOf(method, path, body)
+	if c.limiter != nil {
+		until, err := c.limiter.Reserve(ctx, endpoint)
+		if err != nil {
+			// Without the shared windows no call is safe: retried like a network failure.
+			return &platform.Error{Err: err}
+		}
+		if !until.IsZero() {
+			return &platform.Error{Status: http.StatusTooManyRequests, Title: "Rate limit window closed",
+				Detail:  fmt.Sprintf("%s is closed until %s (announced by X); the call was not sent", endpoint, until.Format(time.RFC3339)),
+				RetryAt: until}
+		}
+	}
 	resp, err := c.http.Do(req)
 	if err != nil {
 		return &platform.Error{Err: err}
 	}
 	defer resp.Body.Close()
+	if c.limiter != nil {
+		if err := c.limiter.Record(ctx, endpoint, resp.Header); err != nil {
+			return &platform.Error{Err: err}
+		}
+	}
 	data, readErr := io.ReadAll(io.LimitReader(resp.Body, maxBodyBytes+1))
 	if resp.StatusCode >= 300 && resp.StatusCode <= 399 {
 		return redirectError(resp)
@@ -472,6 +526,9 @@ func (c *Client) do(ctx context.Context, method, path string, q url.Values, body
 	}
 	if err := json.Unmarshal(data, out); err != nil {
 		return fmt.Errorf("%s %s: decode %d response: %w (body starts %q)", method, path, resp.StatusCode, err, snippet(data))
+	}
+	if c.meter != nil {
+		c.meter.Bill(ctx, endpoint, kind, resourceIDs(out))
 	}
 	return nil
 }

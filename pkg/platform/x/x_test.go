@@ -645,9 +645,10 @@ func TestRefusals(t *testing.T) {
 		wantTemporary bool
 		wantRetryAt   bool
 		wantIn        string
+		wantRefusal   platform.Refusal
 	}{
 		{
-			name: "duplicate content", status: 403,
+			name: "duplicate content", status: 403, wantRefusal: platform.RefusalDuplicate,
 			body:   `{"detail":"You are not allowed to create a Tweet with duplicate content.","type":"about:blank","title":"Forbidden","status":403}`,
 			want:   platform.Error{Status: 403, Title: "Forbidden", Detail: "You are not allowed to create a Tweet with duplicate content."},
 			wantIn: "x: publish: platform: 403 Forbidden: You are not allowed to create a Tweet with duplicate content.",
@@ -690,7 +691,46 @@ func TestRefusals(t *testing.T) {
 		{
 			name: "invalid request lists the parameter errors", status: 400,
 			body: `{"errors":[{"parameters":{"reply.in_reply_to_tweet_id":["x"]},"message":"$.reply.in_reply_to_tweet_id: string [x] does not match pattern ^[0-9]{1,19}$"}],"title":"Invalid Request","detail":"One or more parameters to your request was invalid.","type":"https://api.twitter.com/2/problems/invalid-request"}`,
-			want: platform.Error{Status: 400, Title: "Invalid Request", Detail: "One or more parameters to your request was invalid. $.reply.in_reply_to_tweet_id: string [x] does not match pattern ^[0-9]{1,19}$"},
+			want: platform.Error{Status: 400, Title: "Invalid Request", Detail: "One or more parameters to your request was invalid. $.reply.in_reply_to_tweet_id: string [x] does not match pattern ^[0-9]{1,19}$",
+				Type: "https://api.twitter.com/2/problems/invalid-request"},
+		},
+		{
+			name: "reply not allowed (2026 rule)", status: 403, wantRefusal: platform.RefusalReplyNotAllowed,
+			body: `{"detail":"You can only reply to or quote posts where you are mentioned or are the author.","type":"about:blank","title":"Forbidden","status":403}`,
+			want: platform.Error{Status: 403, Title: "Forbidden", Detail: "You can only reply to or quote posts where you are mentioned or are the author."},
+		},
+		{
+			name: "reply not allowed (older words)", status: 403, wantRefusal: platform.RefusalReplyNotAllowed,
+			body: `{"detail":"Reply to this conversation is not allowed because you have not been mentioned or otherwise engaged by the author of the post you are replying to.","type":"about:blank","title":"Forbidden","status":403}`,
+			want: platform.Error{Status: 403, Title: "Forbidden", Detail: "Reply to this conversation is not allowed because you have not been mentioned or otherwise engaged by the author of the post you are replying to."},
+		},
+		{
+			name: "original deleted", status: 403, wantRefusal: platform.RefusalOriginalGone,
+			body: `{"detail":"You attempted to reply to a Tweet that is deleted or not visible to you.","type":"about:blank","title":"Forbidden","status":403}`,
+			want: platform.Error{Status: 403, Title: "Forbidden", Detail: "You attempted to reply to a Tweet that is deleted or not visible to you."},
+		},
+		{
+			name: "account suspended", status: 403, wantRefusal: platform.RefusalSuspended,
+			body: `{"errors":[{"message":"Your account is suspended and is not permitted to access this feature.","code":64}]}`,
+			want: platform.Error{Status: 403, Title: "Forbidden", Detail: "Your account is suspended and is not permitted to access this feature."},
+		},
+		{
+			name: "account locked", status: 403, wantRefusal: platform.RefusalSuspended,
+			body: `{"errors":[{"message":"This account is temporarily locked. Please log in to https://x.com to unlock your account.","code":326}]}`,
+			want: platform.Error{Status: 403, Title: "Forbidden", Detail: "This account is temporarily locked. Please log in to https://x.com to unlock your account."},
+		},
+		{
+			name: "out of credits", status: 402, wantRefusal: platform.RefusalOutOfCredits,
+			body: `{"title":"CreditsDepleted","detail":"Your enrolled account does not have any credits to fulfill this request.","type":"https://api.twitter.com/2/problems/credits-depleted","status":402}`,
+			want: platform.Error{Status: 402, Title: "CreditsDepleted", Detail: "Your enrolled account does not have any credits to fulfill this request.",
+				Type: "https://api.twitter.com/2/problems/credits-depleted"},
+		},
+		{
+			name: "usage capped", status: 429, wantRefusal: platform.RefusalUsageCapped,
+			header: map[string]string{"x-rate-limit-reset": strconv.FormatInt(reset.Unix(), 10)},
+			body:   `{"title":"UsageCapExceeded","detail":"Usage cap exceeded: Monthly product cap","type":"https://api.twitter.com/2/problems/usage-capped","period":"Monthly","scope":"Product"}`,
+			want: platform.Error{Status: 429, Title: "UsageCapExceeded", Detail: "Usage cap exceeded: Monthly product cap",
+				Type: "https://api.twitter.com/2/problems/usage-capped", RetryAt: reset},
 		},
 		{
 			name: "v1-style errors", status: 403,
@@ -726,7 +766,13 @@ func TestRefusals(t *testing.T) {
 			if got := platform.Temporary(err); got != tt.wantTemporary {
 				t.Errorf("Temporary = %v, want %v", got, tt.wantTemporary)
 			}
+			if got := platform.Classify(err); got != tt.wantRefusal {
+				t.Errorf("Classify = %q, want %q", got, tt.wantRefusal)
+			}
 			at, ok := platform.RateLimited(err)
+			if !tt.wantRetryAt {
+				at = tt.want.RetryAt
+			}
 			if ok != tt.wantRetryAt || !at.Equal(tt.want.RetryAt) {
 				t.Errorf("RateLimited = %v, %v; want %v, %v", at, ok, tt.want.RetryAt, tt.wantRetryAt)
 			}

@@ -73,6 +73,10 @@ type Config struct {
 	HTTPClient *http.Client
 	// Now tells profile prompts the time of day; time.Now if nil.
 	Now func() time.Time
+	// Usage, when set, is told the tokens of every answer (its
+	// usage.prompt_tokens and completion_tokens), refusals included, since
+	// they are billed too (*spend.Meter's Usage is one).
+	Usage func(ctx context.Context, model string, promptTokens, completionTokens int)
 }
 
 // DefaultConfig returns a Config for OpenAI with the default model and
@@ -196,6 +200,13 @@ func (w *Writer) Write(ctx context.Context, req writer.Request) (writer.Draft, e
 			return writer.Draft{}, fmt.Errorf("openai: chat completion: %w: %w", writer.ErrBusy, err)
 		}
 		return writer.Draft{}, fmt.Errorf("openai: chat completion: %w", err)
+	}
+	if w.cfg.Usage != nil {
+		model := resp.Model
+		if model == "" {
+			model = w.cfg.Model
+		}
+		w.cfg.Usage(ctx, model, resp.Usage.PromptTokens, resp.Usage.CompletionTokens)
 	}
 	if len(resp.Choices) == 0 {
 		return writer.Draft{}, fmt.Errorf("openai: %w: no choices in the answer", writer.ErrRefused)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -592,5 +593,35 @@ func TestFenceAvoidsTheTexts(t *testing.T) {
 		if g := fence(strings.ToLower(f), "x"); g == f {
 			t.Fatalf("fence %q reused for a text containing it", f)
 		}
+	}
+}
+
+func TestWriteReportsUsage(t *testing.T) {
+	tests := []struct {
+		name    string
+		content string
+		finish  string
+		wantErr bool
+	}{
+		{name: "a draft", content: `{"response": "Hell runs on espresso.", "category": "gluttony"}`, finish: "stop"},
+		{name: "a refusal is billed too", content: "", finish: "content_filter", wantErr: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newChatServer(t, answering(tt.content, tt.finish))
+			var got []string
+			w := newWriter(t, s, func(c *Config) {
+				c.Usage = func(_ context.Context, model string, prompt, completion int) {
+					got = append(got, fmt.Sprintf("%s %d %d", model, prompt, completion))
+				}
+			})
+			_, err := w.Write(context.Background(), coffeeReq)
+			if (err != nil) != tt.wantErr {
+				t.Fatalf("Write error %v, want error %v", err, tt.wantErr)
+			}
+			if len(got) != 1 || got[0] != "gpt-4o-mini 10 10" {
+				t.Errorf("usage reported %v, want [gpt-4o-mini 10 10]", got)
+			}
+		})
 	}
 }

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { budgetLevel, formatUSD } from './spend';
+
+describe('budgetLevel', () => {
+  it.each([
+    { name: 'no ceiling', spent: 5, ceiling: null, want: 'none' },
+    { name: 'zero ceiling is none', spent: 5, ceiling: 0, want: 'none' },
+    { name: 'under 80 %', spent: 0.79, ceiling: 1, want: 'ok' },
+    { name: 'at 80 %', spent: 0.8, ceiling: 1, want: 'warn' },
+    { name: 'at the ceiling', spent: 1, ceiling: 1, want: 'over' },
+    { name: 'past the ceiling', spent: 3, ceiling: 1, want: 'over' },
+  ])('$name', ({ spent, ceiling, want }) => {
+    expect(budgetLevel(spent, ceiling)).toBe(want);
+  });
+});
+
+describe('formatUSD', () => {
+  it.each([
+    { name: 'a send', usd: 0.015, want: '$0.015' },
+    { name: 'a send with a link', usd: 0.2, want: '$0.200' },
+    { name: 'zero', usd: 0, want: '$0.00' },
+    { name: 'dollars', usd: 70.456, want: '$70.46' },
+    { name: 'not a number', usd: Number.NaN, want: '$0.00' },
+  ])('$name', ({ usd, want }) => {
+    expect(formatUSD(usd)).toBe(want);
+  });
+});

@@ -1,0 +1,21 @@
+// Pure helpers of the Spend panel and the review cards' costs.
+
+/** A budget's state: no ceiling, under 80 %, at 80 % or more, spent. */
+export type BudgetLevel = 'none' | 'ok' | 'warn' | 'over';
+
+/** The share of a ceiling at which the dashboard warns (pkg/spend.WarnShare). */
+export const WARN_SHARE = 0.8;
+
+export function budgetLevel(spent: number, ceiling: number | null): BudgetLevel {
+  if (ceiling === null || !(ceiling > 0)) return 'none';
+  if (spent >= ceiling) return 'over';
+  if (spent >= ceiling * WARN_SHARE) return 'warn';
+  return 'ok';
+}
+
+/** US dollars with cents, or three decimals under a dollar so that $0.015 shows as such. */
+export function formatUSD(usd: number): string {
+  if (!Number.isFinite(usd)) return '$0.00';
+  const digits = Math.abs(usd) < 1 && usd !== 0 ? 3 : 2;
+  return `$${usd.toFixed(digits)}`;
+}

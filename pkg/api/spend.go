@@ -1,0 +1,138 @@
+package api
+
+import (
+	"net/http"
+	"time"
+
+	"infernal/pkg/spend"
+	"infernal/pkg/store"
+)
+
+type periodSpend struct {
+	XUSD     float64 `json:"x_usd"`
+	ModelUSD float64 `json:"model_usd"`
+}
+
+type budgetView struct {
+	// DailyUSD and MonthlyUSD are the X ceilings, null when none.
+	DailyUSD        *float64 `json:"daily_usd"`
+	MonthlyUSD      *float64 `json:"monthly_usd"`
+	ModelDailyUSD   *float64 `json:"model_daily_usd"`
+	ModelMonthlyUSD *float64 `json:"model_monthly_usd"`
+}
+
+type endpointSpendView struct {
+	Endpoint  string  `json:"endpoint"`
+	Calls     int     `json:"calls"`
+	Resources int     `json:"resources"`
+	USD       float64 `json:"usd"`
+}
+
+type modelSpendView struct {
+	Model            string  `json:"model"`
+	PromptTokens     int     `json:"prompt_tokens"`
+	CompletionTokens int     `json:"completion_tokens"`
+	USD              float64 `json:"usd"`
+}
+
+type windowView struct {
+	Endpoint  string    `json:"endpoint"`
+	Limit     int       `json:"limit"`
+	Remaining int       `json:"remaining"`
+	ResetAt   time.Time `json:"reset_at"`
+	Open      bool      `json:"open"`
+}
+
+type pauseView struct {
+	Reason string     `json:"reason"`
+	Since  time.Time  `json:"since"`
+	Until  *time.Time `json:"until"`
+}
+
+type spendView struct {
+	Today         periodSpend         `json:"today"`
+	Month         periodSpend         `json:"month"`
+	ProjectionUSD float64             `json:"projection_usd"`
+	Budget        budgetView          `json:"budget"`
+	ByEndpoint    []endpointSpendView `json:"by_endpoint"`
+	ByModel       []modelSpendView    `json:"by_model"`
+	Windows       []windowView        `json:"windows"`
+	Paused        *pauseView          `json:"paused"`
+}
+
+// ceiling is a budget as the API shows it: null when there is none.
+func ceiling(usd float64) *float64 {
+	if usd <= 0 {
+		return nil
+	}
+	return &usd
+}
+
+// spend answers what the persona costs: today, this month (by endpoint and
+// by model), the projection to the month's end, the ceilings, the shared
+// rate-limit windows and any account-wide pause.
+func (s *Server) spend(w http.ResponseWriter, r *http.Request) error {
+	ctx := r.Context()
+	now := s.now()
+	day, month := spend.Periods(now)
+	today, err := s.store.SpendTotals(ctx, day)
+	if err != nil {
+		return err
+	}
+	mtd, err := s.store.SpendTotals(ctx, month)
+	if err != nil {
+		return err
+	}
+	out := spendView{
+		Today:         periodSpend{XUSD: today.XUSD, ModelUSD: today.ModelUSD},
+		Month:         periodSpend{XUSD: mtd.XUSD, ModelUSD: mtd.ModelUSD},
+		ProjectionUSD: spend.Projection(mtd.XUSD+mtd.ModelUSD, now),
+		Budget: budgetView{DailyUSD: ceiling(s.budgets.XDaily), MonthlyUSD: ceiling(s.budgets.XMonthly),
+			ModelDailyUSD: ceiling(s.budgets.ModelDaily), ModelMonthlyUSD: ceiling(s.budgets.ModelMonthly)},
+		ByEndpoint: []endpointSpendView{}, ByModel: []modelSpendView{}, Windows: []windowView{},
+	}
+	for _, e := range mtd.ByEndpoint {
+		out.ByEndpoint = append(out.ByEndpoint, endpointSpendView(e))
+	}
+	for _, m := range mtd.ByModel {
+		out.ByModel = append(out.ByModel, modelSpendView(m))
+	}
+	if s.windows != nil {
+		ws, err := s.windows.Windows(ctx)
+		if err != nil {
+			return err
+		}
+		for _, wd := range ws {
+			out.Windows = append(out.Windows, windowView{Endpoint: wd.Endpoint, Limit: wd.Limit, Remaining: wd.Remaining,
+				ResetAt: wd.ResetAt, Open: wd.Open(s.windows.Margin(), now)})
+		}
+	}
+	p, err := s.store.ActivePause(ctx, now)
+	if err != nil {
+		return err
+	}
+	out.Paused = viewPause(p)
+	respondJSON(w, http.StatusOK, out)
+	return nil
+}
+
+func viewPause(p *store.Pause) *pauseView {
+	if p == nil {
+		return nil
+	}
+	return &pauseView{Reason: p.Reason, Since: p.Since.UTC(), Until: utc(p.Until)}
+}
+
+// resume lifts an account-wide pause of scanning and sending.
+func (s *Server) resume(w http.ResponseWriter, r *http.Request) error {
+	var req struct{}
+	if err := decodeJSON(r, &req, true); err != nil {
+		return err
+	}
+	lifted, err := s.store.Resume(r.Context())
+	if err != nil {
+		return err
+	}
+	respondJSON(w, http.StatusOK, map[string]bool{"resumed": lifted})
+	return nil
+}

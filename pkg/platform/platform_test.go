@@ -1,0 +1,72 @@
+package platform
+
+import (
+	"fmt"
+	"testing"
+	"time"
+)
+
+func TestSummons(t *testing.T) {
+	me := User{ID: "42", Username: "Devil"}
+	tests := []struct {
+		name string
+		post Post
+		want bool
+	}{
+		{name: "mention by id", post: Post{Mentions: []User{{ID: "42", Username: "devil"}}}, want: true},
+		{name: "mention by handle, any case", post: Post{Mentions: []User{{Username: "DEVIL"}}}, want: true},
+		{name: "quote of the persona", post: Post{QuotedAuthorID: "42"}, want: true},
+		{name: "mention of someone else", post: Post{Mentions: []User{{ID: "7", Username: "angel"}}}, want: false},
+		{name: "quote of someone else", post: Post{QuotedAuthorID: "7"}, want: false},
+		{name: "plain post", post: Post{Text: "devil may care"}, want: false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.post.Summons(me); got != tt.want {
+				t.Errorf("Summons = %v, want %v", got, tt.want)
+			}
+			if got := ReplySummoned.AllowsAPIReply(tt.post, me); got != tt.want {
+				t.Errorf("summoned policy = %v, want %v", got, tt.want)
+			}
+			if !ReplyOpen.AllowsAPIReply(tt.post, me) {
+				t.Error("the open policy refused")
+			}
+		})
+	}
+}
+
+func TestClassify(t *testing.T) {
+	tests := []struct {
+		name        string
+		err         error
+		want        Refusal
+		accountWide bool
+		temporary   bool
+	}{
+		{name: "duplicate", err: &Error{Status: 403, Detail: "You are not allowed to create a Tweet with duplicate content."}, want: RefusalDuplicate},
+		{name: "reply not allowed", err: &Error{Status: 403, Detail: ReplyNotAllowedDetail}, want: RefusalReplyNotAllowed},
+		{name: "reply not allowed, older words", err: &Error{Status: 403, Detail: "Reply to this conversation is not allowed because you have not been mentioned or otherwise engaged by the author of the post you are replying to."}, want: RefusalReplyNotAllowed},
+		{name: "deleted original", err: &Error{Status: 403, Detail: "You attempted to reply to a Tweet that is deleted or not visible to you."}, want: RefusalOriginalGone},
+		{name: "suspended", err: &Error{Status: 403, Detail: "Your account is suspended and is not permitted to access this feature."}, want: RefusalSuspended, accountWide: true},
+		{name: "locked", err: &Error{Status: 403, Detail: "This account is temporarily locked."}, want: RefusalSuspended, accountWide: true},
+		{name: "out of credits", err: &Error{Status: 402, Title: "Payment Required"}, want: RefusalOutOfCredits, accountWide: true},
+		{name: "usage capped by type", err: &Error{Status: 429, Type: "https://api.twitter.com/2/problems/usage-capped"}, want: RefusalUsageCapped, accountWide: true},
+		{name: "wrapped", err: fmt.Errorf("x: publish: %w", &Error{Status: 402}), want: RefusalOutOfCredits, accountWide: true},
+		{name: "plain rate limit", err: &Error{Status: 429, RetryAt: time.Now()}, want: "", temporary: true},
+		{name: "server error naming duplicates", err: &Error{Status: 503, Detail: "duplicate content"}, want: "", temporary: true},
+		{name: "network", err: &Error{Err: fmt.Errorf("reset")}, want: "", temporary: true},
+		{name: "other refusal", err: &Error{Status: 400, Detail: "bad"}, want: ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := Classify(tt.err)
+			if got != tt.want || got.AccountWide() != tt.accountWide || Temporary(tt.err) != tt.temporary {
+				t.Errorf("Classify = %q (account-wide %v, temporary %v); want %q (%v, %v)",
+					got, got.AccountWide(), Temporary(tt.err), tt.want, tt.accountWide, tt.temporary)
+			}
+			if got != "" && got.Reason() == "" {
+				t.Error("a named refusal has no reason")
+			}
+		})
+	}
+}

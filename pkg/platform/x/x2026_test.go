@@ -1,0 +1,240 @@
+package x
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"infernal/pkg/platform"
+	"infernal/pkg/ratelimit"
+	"infernal/pkg/spend"
+	"infernal/pkg/store/storetest"
+	"infernal/pkg/tasks/taskstest"
+)
+
+// searchAnswer is a page of recent search as X sends it, with the fields
+// eligibility needs: a mention of the persona (id 42, @devil), a quote of one
+// of its posts, and a plain post.
+const searchAnswer = `{"data":[
+ {"id":"1800000000000000003","text":"@devil why mondays","author_id":"7","conversation_id":"1800000000000000003","created_at":"2026-03-01T10:00:00.000Z",
+  "entities":{"mentions":[{"start":0,"end":6,"username":"devil","id":"42"}]}},
+ {"id":"1800000000000000002","text":"look at this","author_id":"8","conversation_id":"1800000000000000002","created_at":"2026-03-01T09:00:00.000Z",
+  "referenced_tweets":[{"type":"quoted","id":"1700000000000000001"}]},
+ {"id":"1800000000000000001","text":"mondays again","author_id":"9","conversation_id":"1800000000000000001","created_at":"2026-03-01T08:00:00.000Z"}],
+ "includes":{"users":[{"id":"7","username":"m1","name":"M"},{"id":"8","username":"q1","name":"Q"},{"id":"9","username":"t1","name":"T"}],
+  "tweets":[{"id":"1700000000000000001","text":"a thought from below","author_id":"42"}]},
+ "meta":{"newest_id":"1800000000000000003","oldest_id":"1800000000000000001","result_count":3}}`
+
+// Each found post knows whether it summons the persona, under both policies.
+func TestEligibility(t *testing.T) {
+	f := newFakeX(t, func(w http.ResponseWriter, r *http.Request) {
+		if got := r.URL.Query().Get("tweet.fields"); !containsAll(got, "entities", "referenced_tweets", "author_id", "conversation_id") {
+			t.Errorf("tweet.fields %q lacks what eligibility needs", got)
+		}
+		if got := r.URL.Query().Get("expansions"); !containsAll(got, "referenced_tweets.id", "author_id") {
+			t.Errorf("expansions %q lacks referenced_tweets.id", got)
+		}
+		writeJSON(w, http.StatusOK, searchAnswer)
+	})
+	page, err := f.client(t).Search(t.Context(), "mondays", platform.Range{})
+	if err != nil || len(page.Posts) != 3 {
+		t.Fatalf("Search: %+v %v", page, err)
+	}
+	me := platform.User{ID: "42", Username: "devil"}
+	tests := []struct {
+		name     string
+		post     platform.Post
+		summoned bool
+		open     bool
+	}{
+		{name: "mention", post: page.Posts[0], summoned: true, open: true},
+		{name: "quote of the persona", post: page.Posts[1], summoned: true, open: true},
+		{name: "plain conversation", post: page.Posts[2], summoned: false, open: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := platform.ReplySummoned.AllowsAPIReply(tt.post, me); got != tt.summoned {
+				t.Errorf("summoned policy: %v, want %v (%+v)", got, tt.summoned, tt.post)
+			}
+			if got := platform.ReplyOpen.AllowsAPIReply(tt.post, me); got != tt.open {
+				t.Errorf("open policy: %v, want %v", got, tt.open)
+			}
+		})
+	}
+}
+
+func containsAll(list string, want ...string) bool {
+	have := map[string]bool{}
+	for _, f := range strings.Split(list, ",") {
+		have[f] = true
+	}
+	for _, w := range want {
+		if !have[w] {
+			return false
+		}
+	}
+	return true
+}
+
+// windowedClient is one worker's client: its own connection to the shared Redis.
+func windowedClient(t *testing.T, f *fakeX, redisURL string, margin int, meter Meter) *Client {
+	t.Helper()
+	opt, err := redis.ParseURL(redisURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rdb := redis.NewClient(opt)
+	t.Cleanup(func() { _ = rdb.Close() }) // closing a test's connection fails only when already closed
+	c, err := New(Config{BaseURL: f.srv.URL, APIKey: testKey, APISecret: testSecret, AccessToken: testToken, AccessSecret: testTokenSecret,
+		Limiter: ratelimit.New(rdb, margin, nil), Meter: meter, MaxResults: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// Three workers scanning every 150 ms against a stand-in that announces a
+// closed window make not one call inside it, and call again once it opens.
+func TestNoCallInsideAnnouncedWindow(t *testing.T) {
+	redisURL := taskstest.RedisURL(t)
+	var (
+		mu             sync.Mutex
+		reset          time.Time
+		inside, after  atomic.Int32
+		announcedCalls atomic.Int32
+	)
+	f := newFakeX(t, func(w http.ResponseWriter, r *http.Request) {
+		now := time.Now()
+		mu.Lock()
+		if reset.IsZero() {
+			// The first call is told the window is spent until two seconds from now.
+			reset = time.Unix(now.Add(2*time.Second).Unix()+1, 0)
+			announcedCalls.Add(1)
+		} else if now.Before(reset) {
+			inside.Add(1)
+		} else {
+			after.Add(1)
+		}
+		at := reset
+		mu.Unlock()
+		w.Header().Set("x-rate-limit-limit", "300")
+		remaining := "0"
+		if !now.Before(at) {
+			remaining = "299"
+		}
+		w.Header().Set("x-rate-limit-remaining", remaining)
+		w.Header().Set("x-rate-limit-reset", strconv.FormatInt(at.Unix(), 10))
+		if r.URL.Query().Get("max_results") != "10" {
+			t.Errorf("max_results %q, want the configured 10", r.URL.Query().Get("max_results"))
+		}
+		writeJSON(w, http.StatusOK, `{"meta":{"result_count":0}}`)
+	})
+	// The announcement.
+	if _, err := windowedClient(t, f, redisURL, 1, nil).Search(t.Context(), "mondays", platform.Range{}); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	end := reset.Add(1500 * time.Millisecond)
+	mu.Unlock()
+	var wg sync.WaitGroup
+	var skipped atomic.Int32
+	for range 3 {
+		c := windowedClient(t, f, redisURL, 1, nil)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for time.Now().Before(end) {
+				_, err := c.Search(context.Background(), "mondays", platform.Range{})
+				if _, limited := platform.RateLimited(err); limited {
+					skipped.Add(1)
+				} else if err != nil {
+					t.Errorf("Search: %v", err)
+					return
+				}
+				time.Sleep(150 * time.Millisecond)
+			}
+		}()
+	}
+	wg.Wait()
+	if n := inside.Load(); n != 0 {
+		t.Errorf("%d calls inside the announced window, want 0", n)
+	}
+	if skipped.Load() == 0 || after.Load() == 0 {
+		t.Errorf("%d scans skipped and %d calls after the reset; want both, so the window was both honoured and lifted", skipped.Load(), after.Load())
+	}
+}
+
+// fixedClock is a clock a test moves by hand.
+type fixedClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *fixedClock) now() time.Time  { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *fixedClock) set(t time.Time) { c.mu.Lock(); defer c.mu.Unlock(); c.t = t }
+
+// The spend totals equal the resources the stand-in returned, each counted
+// once per UTC day.
+func TestSpendCountsResourcesOncePerDay(t *testing.T) {
+	st := storetest.New(t)
+	clk := &fixedClock{t: time.Date(2026, 3, 1, 23, 0, 0, 0, time.UTC)}
+	meter := &spend.Meter{Ledger: st, Prices: spend.DefaultPrices(), Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Now: clk.now}
+	f := newFakeX(t, func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/2/tweets/search/recent":
+			writeJSON(w, http.StatusOK, searchAnswer)
+		case "/2/tweets":
+			writeJSON(w, http.StatusCreated, `{"data":{"id":"1900000000000000001","text":"see hell.example.com"}}`)
+		default:
+			writeJSON(w, http.StatusNotFound, `{"title":"Not Found Error","type":"about:blank","status":404,"detail":"no"}`)
+		}
+	})
+	c := windowedClient(t, f, taskstest.RedisURL(t), 1, meter)
+	ctx := t.Context()
+	for range 2 {
+		if _, err := c.Search(ctx, "mondays", platform.Range{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := c.Publish(ctx, "see hell.example.com", ""); err != nil {
+		t.Fatal(err)
+	}
+	spent, err := meter.Spent(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Three posts read once (the second search is free the same day), one post with a link created.
+	if want := 3*0.005 + 0.20; !near(spent.Today.XUSD, want) {
+		t.Errorf("today %v, want %v", spent.Today.XUSD, want)
+	}
+	byEndpoint := map[string][2]int{}
+	for _, e := range spent.Today.ByEndpoint {
+		byEndpoint[e.Endpoint] = [2]int{e.Calls, e.Resources}
+	}
+	if byEndpoint["GET /2/tweets/search/recent"] != [2]int{2, 3} || byEndpoint["POST /2/tweets"] != [2]int{1, 1} {
+		t.Errorf("by endpoint %v", byEndpoint)
+	}
+	// The next UTC day bills the same posts again.
+	clk.set(clk.now().Add(2 * time.Hour))
+	if _, err := c.Search(ctx, "mondays", platform.Range{}); err != nil {
+		t.Fatal(err)
+	}
+	spent, err = meter.Spent(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !near(spent.Today.XUSD, 3*0.005) || !near(spent.Month.XUSD, 6*0.005+0.20) {
+		t.Errorf("next day: today %v month %v", spent.Today.XUSD, spent.Month.XUSD)
+	}
+}
+
+func near(a, b float64) bool { return a-b < 1e-9 && b-a < 1e-9 }

@@ -1,0 +1,98 @@
+// Package spend is what the persona costs: X's pay-per-use unit prices and
+// the model's token prices, what sending a post will cost, and the budget
+// that stops the calls at its ceiling.
+package spend
+
+import (
+	"infernal/pkg/post"
+)
+
+// Prices are X's unit prices in USD and the model's per-million-token
+// prices (config X_PRICE_* and OPENAI_*_USD_PER_MILLION).
+type Prices struct {
+	// PostRead is a post read (search, another account's posts, lookups).
+	PostRead float64
+	// UserRead is a user read (a lookup by handle).
+	UserRead float64
+	// OwnedRead is a read of the persona's own mentions or timeline.
+	OwnedRead float64
+	// PostCreate is a post created.
+	PostCreate float64
+	// PostCreateURL is a post created with a link in it.
+	PostCreateURL float64
+	// PromptPerM and CompletionPerM price a million tokens of the model.
+	PromptPerM     float64
+	CompletionPerM float64
+}
+
+// DefaultPrices are X's 2026 pay-per-use prices and gpt-4o-mini's.
+func DefaultPrices() Prices {
+	return Prices{PostRead: 0.005, UserRead: 0.010, OwnedRead: 0.001, PostCreate: 0.015, PostCreateURL: 0.20,
+		PromptPerM: 0.15, CompletionPerM: 0.60}
+}
+
+// SendCost is what sending text through route costs, and whether the link
+// it holds makes it the dearer kind. A hand-posted reply (post.RouteManual)
+// goes through X's web intent and costs the API nothing.
+func (p Prices) SendCost(route post.Route, text string) (usd float64, withLink bool) {
+	if route == post.RouteManual {
+		return 0, false
+	}
+	if post.HasLink(text) {
+		return p.PostCreateURL, true
+	}
+	return p.PostCreate, false
+}
+
+// ModelCost prices one answer of the model.
+func (p Prices) ModelCost(promptTokens, completionTokens int) float64 {
+	return (float64(promptTokens)*p.PromptPerM + float64(completionTokens)*p.CompletionPerM) / 1e6
+}
+
+// Kind is the kind of resource X bills a call for.
+type Kind string
+
+// The kinds of billed resources.
+const (
+	KindPostRead      Kind = "post_read"
+	KindUserRead      Kind = "user_read"
+	KindOwnedRead     Kind = "owned_read"
+	KindPostCreate    Kind = "post_create"
+	KindPostCreateURL Kind = "post_create_url"
+)
+
+// Unit is the price of one resource of kind.
+func (p Prices) Unit(kind Kind) float64 {
+	switch kind {
+	case KindPostRead:
+		return p.PostRead
+	case KindUserRead:
+		return p.UserRead
+	case KindOwnedRead:
+		return p.OwnedRead
+	case KindPostCreate:
+		return p.PostCreate
+	case KindPostCreateURL:
+		return p.PostCreateURL
+	}
+	return 0
+}
+
+// Budgets are the spending ceilings in USD per UTC day and month
+// (X_DAILY_BUDGET_USD, X_MONTHLY_BUDGET_USD, MODEL_DAILY_BUDGET_USD,
+// MODEL_MONTHLY_BUDGET_USD); 0 means no ceiling.
+type Budgets struct {
+	XDaily       float64
+	XMonthly     float64
+	ModelDaily   float64
+	ModelMonthly float64
+}
+
+// WarnShare is the share of a ceiling at which the dashboard warns.
+const WarnShare = 0.8
+
+// Fits reports whether spending more on top of spent stays within ceiling
+// (0: none).
+func Fits(spent, more, ceiling float64) bool {
+	return ceiling <= 0 || spent+more <= ceiling+1e-9
+}

@@ -1,0 +1,50 @@
+package spend
+
+import (
+	"math"
+	"testing"
+
+	"infernal/pkg/post"
+)
+
+func TestSendCost(t *testing.T) {
+	tests := []struct {
+		name     string
+		route    post.Route
+		text     string
+		want     float64
+		wantLink bool
+	}{
+		{name: "API reply", route: post.RouteAPI, text: "burn", want: 0.015},
+		{name: "profile post", route: "", text: "a thought from below", want: 0.015},
+		{name: "with a link", route: post.RouteAPI, text: "see hell.example.com", want: 0.20, wantLink: true},
+		{name: "hand-posted", route: post.RouteManual, text: "see https://example.com", want: 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, link := DefaultPrices().SendCost(tt.route, tt.text)
+			if got != tt.want || link != tt.wantLink {
+				t.Errorf("SendCost = %v, %v; want %v, %v", got, link, tt.want, tt.wantLink)
+			}
+		})
+	}
+}
+
+func TestModelCost(t *testing.T) {
+	tests := []struct {
+		name               string
+		prompt, completion int
+		want               float64
+	}{
+		{name: "a million each", prompt: 1_000_000, completion: 1_000_000, want: 0.75},
+		{name: "nothing", want: 0},
+		{name: "a small answer", prompt: 400, completion: 100, want: 0.00012},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := DefaultPrices().ModelCost(tt.prompt, tt.completion); math.Abs(got-tt.want) > 1e-12 {
+				t.Errorf("ModelCost = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}

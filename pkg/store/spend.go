@@ -1,0 +1,134 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// XCall is one billable call of X.
+type XCall struct {
+	At       time.Time
+	Endpoint string
+	Kind     string
+	// ResourceIDs are the resources the call returned or made.
+	ResourceIDs []string
+	// UnitUSD is the price of one resource of Kind.
+	UnitUSD float64
+}
+
+// XCallBilled is what a recorded call added to the bill.
+type XCallBilled struct {
+	// Resources counts the resources not yet billed on the call's UTC day.
+	Resources int
+	USD       float64
+}
+
+// RecordXCall records a call and bills its resources, each once per UTC
+// day as X does: a resource already billed that day adds nothing.
+func (s *Store) RecordXCall(ctx context.Context, c XCall) (XCallBilled, error) {
+	day := c.At.UTC().Format(time.DateOnly)
+	var out XCallBilled
+	err := s.inTx(ctx, func(tx pgx.Tx) error {
+		if len(c.ResourceIDs) > 0 {
+			tag, err := tx.Exec(ctx, `INSERT INTO x_billed (day, kind, resource_id)
+				SELECT $1::date, $2, id FROM unnest($3::text[]) AS id WHERE id <> ''
+				ON CONFLICT DO NOTHING`, day, c.Kind, c.ResourceIDs)
+			if err != nil {
+				return fmt.Errorf("store: bill resources: %w", err)
+			}
+			out.Resources = int(tag.RowsAffected())
+		}
+		out.USD = float64(out.Resources) * c.UnitUSD
+		if _, err := tx.Exec(ctx, `INSERT INTO x_calls (at, day, endpoint, kind, resources, usd) VALUES ($1, $2::date, $3, $4, $5, $6)`,
+			c.At, day, c.Endpoint, c.Kind, out.Resources, out.USD); err != nil {
+			return fmt.Errorf("store: record x call: %w", err)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// ModelUsage is the tokens one answer of the model used, and their price.
+type ModelUsage struct {
+	At               time.Time
+	Model            string
+	PromptTokens     int
+	CompletionTokens int
+	USD              float64
+}
+
+// RecordModelUsage records one answer's usage.
+func (s *Store) RecordModelUsage(ctx context.Context, u ModelUsage) error {
+	_, err := s.pool.Exec(ctx, `INSERT INTO model_usage (at, day, model, prompt_tokens, completion_tokens, usd)
+		VALUES ($1, $2::date, $3, $4, $5, $6)`, u.At, u.At.UTC().Format(time.DateOnly), u.Model, u.PromptTokens, u.CompletionTokens, u.USD)
+	if err != nil {
+		return fmt.Errorf("store: record model usage: %w", err)
+	}
+	return nil
+}
+
+// EndpointSpend is what one endpoint of X cost.
+type EndpointSpend struct {
+	Endpoint  string
+	Calls     int
+	Resources int
+	USD       float64
+}
+
+// ModelSpend is what one model cost.
+type ModelSpend struct {
+	Model            string
+	PromptTokens     int
+	CompletionTokens int
+	USD              float64
+}
+
+// SpendTotals sums spending over a period.
+type SpendTotals struct {
+	XUSD       float64
+	ModelUSD   float64
+	ByEndpoint []EndpointSpend
+	ByModel    []ModelSpend
+}
+
+// SpendTotals sums what X and the model cost from since (a UTC day's start).
+func (s *Store) SpendTotals(ctx context.Context, since time.Time) (SpendTotals, error) {
+	day := since.UTC().Format(time.DateOnly)
+	out := SpendTotals{ByEndpoint: []EndpointSpend{}, ByModel: []ModelSpend{}}
+	rows, err := s.pool.Query(ctx, `SELECT endpoint, count(*), coalesce(sum(resources), 0), coalesce(sum(usd), 0)::float8
+		FROM x_calls WHERE day >= $1::date GROUP BY endpoint ORDER BY 4 DESC, endpoint`, day)
+	if err != nil {
+		return SpendTotals{}, fmt.Errorf("store: spend by endpoint: %w", err)
+	}
+	out.ByEndpoint, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (EndpointSpend, error) {
+		var e EndpointSpend
+		err := r.Scan(&e.Endpoint, &e.Calls, &e.Resources, &e.USD)
+		return e, err
+	})
+	if err != nil {
+		return SpendTotals{}, fmt.Errorf("store: spend by endpoint: %w", err)
+	}
+	rows, err = s.pool.Query(ctx, `SELECT model, coalesce(sum(prompt_tokens), 0), coalesce(sum(completion_tokens), 0), coalesce(sum(usd), 0)::float8
+		FROM model_usage WHERE day >= $1::date GROUP BY model ORDER BY 4 DESC, model`, day)
+	if err != nil {
+		return SpendTotals{}, fmt.Errorf("store: spend by model: %w", err)
+	}
+	out.ByModel, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (ModelSpend, error) {
+		var m ModelSpend
+		err := r.Scan(&m.Model, &m.PromptTokens, &m.CompletionTokens, &m.USD)
+		return m, err
+	})
+	if err != nil {
+		return SpendTotals{}, fmt.Errorf("store: spend by model: %w", err)
+	}
+	for _, e := range out.ByEndpoint {
+		out.XUSD += e.USD
+	}
+	for _, m := range out.ByModel {
+		out.ModelUSD += m.USD
+	}
+	return out, nil
+}
