@@ -626,6 +626,7 @@ describe('admin', () => {
     assert.deepEqual(await rows.first().locator('td').allTextContents(), ['GET /2/tweets/search/recent', '2', '3', '$0.015']);
     await panel.getByTestId('spend-by-model').getByText('gpt-4o-mini', { exact: true }).waitFor();
     await panel.getByTestId('spend-windows').getByText('No window announced', { exact: true }).waitFor();
+    await panel.getByTestId('spend-backlog').getByText('Nothing left for later', { exact: true }).waitFor();
 
     const card = page.getByTestId('review-card');
     await expectCount(card, 1);

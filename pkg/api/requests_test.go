@@ -107,6 +107,11 @@ func (f *fakeStore) ActivePause(context.Context, time.Time) (*store.Pause, error
 	return nil, nil
 }
 func (f *fakeStore) Resume(context.Context) (bool, error) { f.record("Resume"); return false, nil }
+func (f *fakeStore) AllScanSkips(context.Context) ([]store.ScanSkips, error) {
+	f.record("AllScanSkips")
+	return nil, nil
+}
+
 func (f *fakeStore) SpendTotals(_ context.Context, since time.Time) (store.SpendTotals, error) {
 	f.record("SpendTotals %s", since.Format(time.DateOnly))
 	return store.SpendTotals{}, nil

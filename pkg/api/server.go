@@ -55,6 +55,8 @@ type Store interface {
 	Resume(ctx context.Context) (bool, error)
 	// SpendTotals sums what X and the model cost from since, by endpoint and model.
 	SpendTotals(ctx context.Context, since time.Time) (store.SpendTotals, error)
+	// AllScanSkips tells, per timeline, what the scans left for later or gave up.
+	AllScanSkips(ctx context.Context) ([]store.ScanSkips, error)
 }
 
 // Windows reads the rate-limit windows every process shares.

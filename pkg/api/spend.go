@@ -49,6 +49,17 @@ type pauseView struct {
 	Until  *time.Time `json:"until"`
 }
 
+// backlogView is what the scans of one timeline left for later (open gaps,
+// reads put off for the budget) or gave up (gaps the platform refused).
+type backlogView struct {
+	Platform     string `json:"platform"`
+	Timeline     string `json:"timeline"`
+	OpenGaps     int    `json:"open_gaps"`
+	SkippedReads int64  `json:"skipped_reads"`
+	DroppedGaps  int64  `json:"dropped_gaps"`
+	LastReason   string `json:"last_reason"`
+}
+
 type spendView struct {
 	Today         periodSpend         `json:"today"`
 	Month         periodSpend         `json:"month"`
@@ -58,6 +69,7 @@ type spendView struct {
 	ByModel       []modelSpendView    `json:"by_model"`
 	Windows       []windowView        `json:"windows"`
 	Paused        *pauseView          `json:"paused"`
+	Backlog       []backlogView       `json:"backlog"`
 }
 
 // ceiling is a budget as the API shows it: null when there is none.
@@ -89,7 +101,15 @@ func (s *Server) spend(w http.ResponseWriter, r *http.Request) error {
 		ProjectionUSD: spend.Projection(mtd.XUSD+mtd.ModelUSD, now),
 		Budget: budgetView{DailyUSD: ceiling(s.budgets.XDaily), MonthlyUSD: ceiling(s.budgets.XMonthly),
 			ModelDailyUSD: ceiling(s.budgets.ModelDaily), ModelMonthlyUSD: ceiling(s.budgets.ModelMonthly)},
-		ByEndpoint: []endpointSpendView{}, ByModel: []modelSpendView{}, Windows: []windowView{},
+		ByEndpoint: []endpointSpendView{}, ByModel: []modelSpendView{}, Windows: []windowView{}, Backlog: []backlogView{},
+	}
+	skips, err := s.store.AllScanSkips(ctx)
+	if err != nil {
+		return err
+	}
+	for _, k := range skips {
+		out.Backlog = append(out.Backlog, backlogView{Platform: k.Platform, Timeline: k.Name, OpenGaps: k.OpenGaps,
+			SkippedReads: k.SkippedReads, DroppedGaps: k.DroppedGaps, LastReason: k.LastReason})
 	}
 	for _, e := range mtd.ByEndpoint {
 		out.ByEndpoint = append(out.ByEndpoint, endpointSpendView(e))

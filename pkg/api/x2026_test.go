@@ -130,6 +130,16 @@ func TestSpendAndResume(t *testing.T) {
 	if err := e.store.SetPause(ctx, store.Pause{Refusal: "out_of_credits", Reason: "credits ran out"}); err != nil {
 		t.Fatal(err)
 	}
+	// A search scan that stopped at its bound left a gap, and its gap read was put off twice for the budget.
+	if err := e.store.SetCursor(ctx, "x", "search:q", "100"); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.store.MoveCursor(ctx, "x", "search:q", "100", "900", "500"); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.store.CountSkippedReads(ctx, "x", "search:q", 2, "read budget"); err != nil {
+		t.Fatal(err)
+	}
 	status, body := e.do("GET", "/api/spend", e.token, "")
 	if status != 200 {
 		t.Fatalf("spend: %d %s", status, body)
@@ -146,6 +156,12 @@ func TestSpendAndResume(t *testing.T) {
 		} `json:"by_endpoint"`
 		Windows []any                    `json:"windows"`
 		Paused  *struct{ Reason string } `json:"paused"`
+		Backlog []struct {
+			Timeline     string `json:"timeline"`
+			OpenGaps     int    `json:"open_gaps"`
+			SkippedReads int    `json:"skipped_reads"`
+			LastReason   string `json:"last_reason"`
+		} `json:"backlog"`
 	}
 	if err := json.Unmarshal([]byte(body), &s); err != nil {
 		t.Fatal(err)
@@ -153,6 +169,10 @@ func TestSpendAndResume(t *testing.T) {
 	if s.Today.XUSD != 0.01 || len(s.ByEndpoint) != 1 || s.ByEndpoint[0].Resources != 2 || s.Windows == nil ||
 		s.Paused == nil || s.Paused.Reason != "credits ran out" || s.Budget["daily_usd"] != nil {
 		t.Fatalf("spend %s", body)
+	}
+	if len(s.Backlog) != 1 || s.Backlog[0].Timeline != "search:q" || s.Backlog[0].OpenGaps != 1 ||
+		s.Backlog[0].SkippedReads != 2 || s.Backlog[0].LastReason != "read budget" {
+		t.Errorf("backlog %+v, want the search gap and its 2 reads put off for the budget", s.Backlog)
 	}
 	for _, key := range []string{`"month"`, `"projection_usd"`, `"monthly_usd"`, `"by_model"`} {
 		if !strings.Contains(body, key) {

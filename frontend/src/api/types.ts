@@ -69,6 +69,15 @@ export interface Spend {
   by_model: { model: string; prompt_tokens: number; completion_tokens: number; usd: number }[];
   windows: { endpoint: string; limit: number; remaining: number; reset_at: string; open: boolean }[];
   paused: { reason: string; since: string; until: string | null } | null;
+  /** Per timeline: what the scans left for later (open gaps, reads put off for the budget) or gave up. */
+  backlog: {
+    platform: string;
+    timeline: string;
+    open_gaps: number;
+    skipped_reads: number;
+    dropped_gaps: number;
+    last_reason: string;
+  }[];
 }
 
 /** A successful login. */

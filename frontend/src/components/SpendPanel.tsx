@@ -168,6 +168,33 @@ export function SpendPanel({ spend }: { spend: Spend | undefined }) {
                 )}
               </tbody>
             </table>
+            <table className="spend-table" data-testid="spend-backlog">
+              <caption>Scan backlog</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Timeline</th>
+                  <th scope="col">Open gaps</th>
+                  <th scope="col">Reads put off</th>
+                  <th scope="col">Gaps given up</th>
+                </tr>
+              </thead>
+              <tbody>
+                {spend.backlog.length === 0 ? (
+                  <tr>
+                    <td colSpan={4}>Nothing left for later</td>
+                  </tr>
+                ) : (
+                  spend.backlog.map((b) => (
+                    <tr key={`${b.platform}:${b.timeline}`} title={b.last_reason || undefined}>
+                      <td className="mono">{b.timeline}</td>
+                      <td>{b.open_gaps}</td>
+                      <td>{b.skipped_reads}</td>
+                      <td>{b.dropped_gaps}</td>
+                    </tr>
+                  ))
+                )}
+              </tbody>
+            </table>
           </div>
         </>
       )}
