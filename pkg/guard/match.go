@@ -24,7 +24,9 @@ func MatchPhrase(text string, phrases []string) (phrase string, ok bool) {
 
 // HandleKey is the form in which handles are compared: Canonical, without
 // a leading @ and surrounding spaces. Handles that look alike
-// ("@Infernal", "@ｉｎｆｅｒｎａｌ", "@lnfernal", "@inferna1") have the same key.
+// ("@Infernal", "@ｉｎｆｅｒｎａｌ", "@inferna1") have the same key.
+// Case is folded before the skeleton, as handles ignore case: "lnfernal"
+// and "Infernal" differ, as "lnfernal" and "infernal" do.
 func HandleKey(handle string) string {
 	return strings.TrimPrefix(strings.TrimSpace(Canonical(handle)), "@")
 }

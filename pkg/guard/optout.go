@@ -3,6 +3,7 @@ package guard
 import (
 	"slices"
 	"strings"
+	"sync"
 )
 
 // optOutRules are one language's ways of telling the persona to stop, each
@@ -221,48 +222,73 @@ func OptOut(text string) (phrase string, ok bool) {
 			ts = append(ts, t)
 		}
 	}
-	filler := canonicalAll(optOutFiller())
-	laughing := laughs(ts, canonicalAll(optOutLaughter()))
-	langs := optOutLanguages()
-	// A phrase two languages share ("para de responder") is negated by
-	// either's negators ("no", "não").
-	negators, questions := map[string][]string{}, map[string][]string{}
-	for _, lang := range langs {
-		for _, p := range canonicalAll(slices.Concat(lang.anywhere, lang.start)) {
-			negators[p] = append(negators[p], canonicalAll(lang.negators)...)
-			questions[p] = append(questions[p], canonicalAll(lang.questions)...)
-		}
-	}
-	for _, lang := range langs {
-		anywhere, start := canonicalAll(lang.anywhere), canonicalAll(lang.start)
+	c := optOutTable()
+	laughing := laughs(ts, c.laughter)
+	for _, lang := range c.langs {
 		for i := range ts {
-			for k, p := range anywhere {
-				if matchAt(ts, i, p) > 0 && !negated(ts, i, negators[p], questions[p]) {
-					return lang.anywhere[k], true
+			for k, p := range lang.anywhere {
+				if matchAt(ts, i, p) > 0 && !negated(ts, i, c.negators[p], c.questions[p]) {
+					return lang.rules.anywhere[k], true
 				}
 			}
-			for k, p := range start {
-				if matchAt(ts, i, p) > 0 && clauseStart(ts, i, filler) && !negated(ts, i, negators[p], questions[p]) {
-					return lang.start[k], true
+			for k, p := range lang.start {
+				if matchAt(ts, i, p) > 0 && clauseStart(ts, i, c.filler) && !negated(ts, i, c.negators[p], c.questions[p]) {
+					return lang.rules.start[k], true
 				}
 			}
 		}
 		if laughing {
 			continue
 		}
-		alone := canonicalAll(lang.alone)
 		for from := 0; from < len(ts); {
 			to := from + 1
 			for to < len(ts) && !ts[to].clause {
 				to++
 			}
-			if i, ok := cover(ts[from:to], alone, filler); ok {
-				return lang.alone[i], true
+			if i, ok := cover(ts[from:to], lang.alone, c.filler); ok {
+				return lang.rules.alone[i], true
 			}
 			from = to
 		}
 	}
 	return "", false
+}
+
+// compiledOptOut holds the phrases of optOutLanguages, optOutFiller and
+// optOutLaughter in Canonical form, joined.
+type compiledOptOut struct {
+	langs []compiledLang
+	// negators and questions are, for each anywhere and start phrase, those
+	// of every language that lists it: a phrase two languages share ("para
+	// de responder") is negated by either's negators ("no", "não").
+	negators, questions map[string][]string
+	filler, laughter    []string
+}
+
+// compiledLang is one language's rules with its phrases in Canonical form,
+// index for index.
+type compiledLang struct {
+	rules                  optOutRules
+	anywhere, start, alone []string
+}
+
+// optOutTable is compiled once, on first use, and never changes after.
+var optOutTable = sync.OnceValue(compileOptOut)
+
+func compileOptOut() compiledOptOut {
+	c := compiledOptOut{
+		negators: map[string][]string{}, questions: map[string][]string{},
+		filler: canonicalAll(optOutFiller()), laughter: canonicalAll(optOutLaughter()),
+	}
+	for _, rules := range optOutLanguages() {
+		l := compiledLang{rules: rules, anywhere: canonicalAll(rules.anywhere), start: canonicalAll(rules.start), alone: canonicalAll(rules.alone)}
+		c.langs = append(c.langs, l)
+		for _, p := range slices.Concat(l.anywhere, l.start) {
+			c.negators[p] = append(c.negators[p], canonicalAll(rules.negators)...)
+			c.questions[p] = append(c.questions[p], canonicalAll(rules.questions)...)
+		}
+	}
+	return c
 }
 
 // canonicalAll returns each phrase as joined returns it.
