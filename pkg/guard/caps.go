@@ -10,7 +10,9 @@ import (
 // cannot answer each other forever and X's "at most once per interaction"
 // holds, and three replies to the same author a day.
 const (
+	// DefaultPerConversation is Caps.PerConversation's default.
 	DefaultPerConversation = 1
+	// DefaultPerAuthorPerDay is Caps.PerAuthorPerDay's default.
 	DefaultPerAuthorPerDay = 3
 )
 
@@ -25,8 +27,12 @@ type Caps struct {
 
 // The reasons CapDecision gives, the start of a skipped post's reason.
 const (
+	// ReasonConversationCap starts the reason of a post skipped because the
+	// persona has replied enough in its conversation.
 	ReasonConversationCap = "cap: conversation"
-	ReasonAuthorCap       = "cap: author"
+	// ReasonAuthorCap starts the reason of a post skipped because the
+	// persona has replied enough to its author today.
+	ReasonAuthorCap = "cap: author"
 )
 
 // CapDecision reports whether the persona may reply once more, given how
@@ -74,9 +80,12 @@ func (c Caps) Validate() error {
 // ten posts per three hours and fifty a day keep the persona far from
 // both and from looking like a spam account.
 const (
-	DefaultSendWindow     = 3 * time.Hour
+	// DefaultSendWindow is SendCaps.Window's default.
+	DefaultSendWindow = 3 * time.Hour
+	// DefaultSendsPerWindow is SendCaps.PerWindow's default.
 	DefaultSendsPerWindow = 10
-	DefaultSendsPerDay    = 50
+	// DefaultSendsPerDay is SendCaps.PerDay's default.
+	DefaultSendsPerDay = 50
 )
 
 // sendDay is the long window of the send caps.

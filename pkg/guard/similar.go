@@ -21,7 +21,11 @@ const ShingleSize = 2
 // and "hello" and "hello there" are 0.5; a text without words (empty, or
 // punctuation only) is similar to nothing, not even itself.
 func Similarity(a, b string) float64 {
-	wa, wb := contentWords(a), contentWords(b)
+	return similarity(contentWords(a), contentWords(b))
+}
+
+// similarity is Similarity of two texts' content words.
+func similarity(wa, wb []string) float64 {
 	size := min(ShingleSize, len(wa), len(wb))
 	if size == 0 {
 		return 0
@@ -45,8 +49,9 @@ func NearDuplicate(draft string, recent []string, threshold float64) (index int,
 		threshold = DefaultNearDuplicateThreshold
 	}
 	index = -1
+	words := contentWords(draft)
 	for i, r := range recent {
-		if s := Similarity(draft, r); index < 0 || s > score {
+		if s := similarity(words, contentWords(r)); index < 0 || s > score {
 			index, score = i, s
 		}
 	}
