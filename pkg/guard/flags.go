@@ -27,11 +27,15 @@ const (
 	FlagPlaceholder Flag = "placeholder"
 	// FlagSecret is text that looks like a credential: an API key or token.
 	FlagSecret Flag = "secret"
+	// FlagNearDuplicate is a draft still a NearDuplicate of a recent persona
+	// post after its one redraft; the pipeline sets it, Flags does not.
+	FlagNearDuplicate Flag = "near_duplicate"
 )
 
-// AllFlags are the flags Flags can report, in its order.
+// AllFlags are the flags a post can carry: those Flags reports, in its
+// order, then FlagNearDuplicate.
 func AllFlags() []Flag {
-	return []Flag{FlagLink, FlagForeignMention, FlagPlaceholder, FlagSecret}
+	return []Flag{FlagLink, FlagForeignMention, FlagPlaceholder, FlagSecret, FlagNearDuplicate}
 }
 
 // The patterns are compiled once; regexp values are safe for concurrent

@@ -46,7 +46,7 @@ func TestFlags(t *testing.T) {
 }
 
 func TestAllFlags(t *testing.T) {
-	want := []Flag{"link", "foreign_mention", "placeholder", "secret"}
+	want := []Flag{"link", "foreign_mention", "placeholder", "secret", "near_duplicate"}
 	if got := AllFlags(); !slices.Equal(got, want) {
 		t.Errorf("AllFlags() = %q, want %q (they are API values)", got, want)
 	}
