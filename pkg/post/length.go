@@ -49,6 +49,20 @@ func HasLink(text string) bool {
 	return len(extractLinks(norm.NFC.String(text))) > 0
 }
 
+// ExtractURLs returns the links in text as twitter-text's
+// extractUrlsWithIndices finds them, with and without a scheme ("https://
+// example.com/a", "example.com"), in order: the spans of the NFC-normalised
+// text that WeightedLength counts as links.
+func ExtractURLs(text string) []string {
+	s := norm.NFC.String(text)
+	var out []string
+	for _, l := range extractLinks(s) {
+		end, _ := advanceUTF16(s, l.start, l.units)
+		out = append(out, s[l.start:end])
+	}
+	return out
+}
+
 // parse weighs text and reports whether it is free of the characters
 // twitter-text refuses.
 func parse(text string) (length int, valid bool) {

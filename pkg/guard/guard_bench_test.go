@@ -1,0 +1,28 @@
+package guard
+
+import "testing"
+
+// benchText is a reply of ordinary length with a look-alike letter.
+const benchText = "@infernal Montag, Regen, und die Kaffeemaschine ist kaputt. Ist das schon die Hölle? ѕсаm or not, I can't stop laughing ☕"
+
+func BenchmarkCanonical(b *testing.B) {
+	for b.Loop() {
+		Canonical(benchText)
+	}
+}
+
+func BenchmarkOptOut(b *testing.B) {
+	for b.Loop() {
+		OptOut(benchText)
+	}
+}
+
+func BenchmarkNearDuplicate(b *testing.B) {
+	recent := make([]string, 50)
+	for i := range recent {
+		recent[i] = benchText
+	}
+	for b.Loop() {
+		NearDuplicate(benchText+" again", recent, DefaultNearDuplicateThreshold)
+	}
+}
