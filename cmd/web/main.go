@@ -40,7 +40,10 @@ func run() error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	st, err := store.Open(ctx, cfg.DatabaseURL)
+	// Half the connections serve the public pages, whose answers are cached,
+	// the rest the admin API, the login and the health checks.
+	st, err := store.Open(ctx, cfg.DatabaseURL, store.WithMaxConns(cfg.DatabaseMaxConns),
+		store.WithPublicPool(max(1, cfg.DatabaseMaxConns/2)), store.WithStatementTimeout(api.RequestTimeout))
 	if err != nil {
 		return err
 	}

@@ -11,7 +11,7 @@ import (
 // routes lists every route of the web tier.
 func (s *Server) routes(staticDir string, ops, metrics http.Handler) http.Handler {
 	r := chi.NewRouter()
-	r.Use(withRequestID, s.logRequests, s.recoverPanics, securityHeaders, s.strictTransport, limitBody)
+	r.Use(withRequestID, withDeadline(RequestTimeout), s.logRequests, s.recoverPanics, securityHeaders, s.strictTransport, limitBody)
 
 	r.Get("/healthz", s.handle(s.healthz))
 	r.Get("/readyz", s.handle(s.readyz))

@@ -139,6 +139,16 @@ func New(cfg Config) *Server {
 // ServeHTTP routes the request.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.router.ServeHTTP(w, r) }
 
+// RequestTimeout is the deadline every request's context carries, below the
+// server's WriteTimeout, so that the work of a request whose answer could no
+// longer be written is cancelled (and with it its database statements)
+// rather than left running.
+const RequestTimeout = 20 * time.Second
+
+// writeTimeout is how long the server may take to write an answer.
+// Profile generation may wait several seconds for its draft.
+const writeTimeout = 30 * time.Second
+
 // NewHTTPServer wraps h in an http.Server with timeouts fit for the API.
 func NewHTTPServer(addr string, h http.Handler, log *slog.Logger) *http.Server {
 	return &http.Server{
@@ -146,10 +156,9 @@ func NewHTTPServer(addr string, h http.Handler, log *slog.Logger) *http.Server {
 		Handler:           h,
 		ReadHeaderTimeout: 5 * time.Second,
 		ReadTimeout:       15 * time.Second,
-		// Profile generation may wait several seconds for its draft.
-		WriteTimeout:   30 * time.Second,
-		IdleTimeout:    90 * time.Second,
-		MaxHeaderBytes: 32 << 10,
-		ErrorLog:       slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+		WriteTimeout:      writeTimeout,
+		IdleTimeout:       90 * time.Second,
+		MaxHeaderBytes:    32 << 10,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
 }

@@ -27,8 +27,12 @@ const (
 // Config is every setting of the web, worker and scheduler processes.
 type Config struct {
 	DatabaseURL string
-	RedisURL    string
-	HTTPAddr    string
+	// DatabaseMaxConns is how many PostgreSQL connections one process may
+	// hold. The web tier gives a fixed share of them to the public read path
+	// and keeps the rest for the admin API and the health checks.
+	DatabaseMaxConns int
+	RedisURL         string
+	HTTPAddr         string
 	// MetricsAddr, when set, serves Prometheus /metrics on its own address;
 	// otherwise /metrics is served by the web tier behind the admin login.
 	MetricsAddr string
@@ -89,26 +93,27 @@ var handlePattern = regexp.MustCompile(`^[A-Za-z0-9_]{1,15}$`)
 func Load(getenv func(string) string) (Config, error) {
 	r := reader{getenv: getenv}
 	c := Config{
-		DatabaseURL:   r.url("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/infernal?sslmode=disable", "postgres", "postgresql"),
-		RedisURL:      r.url("REDIS_URL", "redis://127.0.0.1:6379/0", "redis", "rediss"),
-		HTTPAddr:      r.addr("HTTP_ADDR", ":8080"),
-		MetricsAddr:   r.addr("METRICS_ADDR", ""),
-		StaticDir:     r.str("STATIC_DIR", "frontend/dist"),
-		LogLevel:      r.oneOf("LOG_LEVEL", "info", "debug", "info", "warn", "error"),
-		AdminUsername: r.str("ADMIN_USERNAME", "admin"),
-		AdminPassword: r.str("ADMIN_PASSWORD", ""),
-		SessionTTL:    r.duration("SESSION_TTL", 12*time.Hour, time.Minute),
-		PersonaHandle: r.handle("PERSONA_HANDLE", "infernal_ai"),
-		XAPIBaseURL:   r.url("X_API_BASE_URL", "https://api.x.com", "http", "https"),
-		XAPIKey:       r.str("X_API_KEY", ""),
-		XAPISecret:    r.str("X_API_SECRET", ""),
-		XAccessToken:  r.str("X_ACCESS_TOKEN", ""),
-		XAccessSecret: r.str("X_ACCESS_SECRET", ""),
-		SandboxPace:   r.duration("SANDBOX_PACE", 20*time.Second, time.Second),
-		OpenAIBaseURL: r.url("OPENAI_BASE_URL", "", "http", "https"),
-		OpenAIAPIKey:  r.str("OPENAI_API_KEY", ""),
-		OpenAIModel:   r.str("OPENAI_MODEL", "gpt-4o-mini"),
-		SearchQuery:   r.str("SEARCH_QUERY", "(monday OR coffee OR deadline OR gym) -is:retweet"),
+		DatabaseURL:      r.url("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/infernal?sslmode=disable", "postgres", "postgresql"),
+		DatabaseMaxConns: r.intRange("DATABASE_MAX_CONNS", 10, 3, 500),
+		RedisURL:         r.url("REDIS_URL", "redis://127.0.0.1:6379/0", "redis", "rediss"),
+		HTTPAddr:         r.addr("HTTP_ADDR", ":8080"),
+		MetricsAddr:      r.addr("METRICS_ADDR", ""),
+		StaticDir:        r.str("STATIC_DIR", "frontend/dist"),
+		LogLevel:         r.oneOf("LOG_LEVEL", "info", "debug", "info", "warn", "error"),
+		AdminUsername:    r.str("ADMIN_USERNAME", "admin"),
+		AdminPassword:    r.str("ADMIN_PASSWORD", ""),
+		SessionTTL:       r.duration("SESSION_TTL", 12*time.Hour, time.Minute),
+		PersonaHandle:    r.handle("PERSONA_HANDLE", "infernal_ai"),
+		XAPIBaseURL:      r.url("X_API_BASE_URL", "https://api.x.com", "http", "https"),
+		XAPIKey:          r.str("X_API_KEY", ""),
+		XAPISecret:       r.str("X_API_SECRET", ""),
+		XAccessToken:     r.str("X_ACCESS_TOKEN", ""),
+		XAccessSecret:    r.str("X_ACCESS_SECRET", ""),
+		SandboxPace:      r.duration("SANDBOX_PACE", 20*time.Second, time.Second),
+		OpenAIBaseURL:    r.url("OPENAI_BASE_URL", "", "http", "https"),
+		OpenAIAPIKey:     r.str("OPENAI_API_KEY", ""),
+		OpenAIModel:      r.str("OPENAI_MODEL", "gpt-4o-mini"),
+		SearchQuery:      r.str("SEARCH_QUERY", "(monday OR coffee OR deadline OR gym) -is:retweet"),
 		Schedules: Schedules{
 			Mentions:      r.cron("SCHEDULE_MENTIONS", "@every 2m"),
 			Conversations: r.cron("SCHEDULE_CONVERSATIONS", "@every 10m"),
@@ -267,6 +272,24 @@ func (r *reader) duration(name string, def, min time.Duration) time.Duration {
 		return def
 	}
 	return d
+}
+
+// intRange reads a whole number between min and max inclusive.
+func (r *reader) intRange(name string, def, min, max int) int {
+	v := r.str(name, "")
+	if v == "" {
+		return def
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		r.fail(name, "must be a whole number, got %q", v)
+		return def
+	}
+	if n < min || n > max {
+		r.fail(name, "must be between %d and %d, got %d", min, max, n)
+		return def
+	}
+	return n
 }
 
 func (r *reader) handle(name, def string) string {

@@ -93,12 +93,39 @@ func TestLoadRejectsGarbage(t *testing.T) {
 		{name: "public url query", env: map[string]string{"PUBLIC_URL": "https://example.com/?a=1"}, want: "PUBLIC_URL"},
 		{name: "public url user", env: map[string]string{"PUBLIC_URL": "https://u:p@example.com"}, want: "PUBLIC_URL"},
 		{name: "public url port", env: map[string]string{"PUBLIC_URL": "https://example.com:99999"}, want: "PUBLIC_URL"},
+		{name: "max conns garbage", env: map[string]string{"DATABASE_MAX_CONNS": "many"}, want: "DATABASE_MAX_CONNS"},
+		{name: "max conns too few", env: map[string]string{"DATABASE_MAX_CONNS": "2"}, want: "DATABASE_MAX_CONNS"},
+		{name: "max conns too many", env: map[string]string{"DATABASE_MAX_CONNS": "501"}, want: "DATABASE_MAX_CONNS"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := Load(env(tt.env))
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("Load error = %v, want one naming %s", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestLoadDatabaseMaxConns(t *testing.T) {
+	tests := []struct {
+		name  string
+		value string
+		want  int
+	}{
+		{name: "unset", value: "", want: 10},
+		{name: "smallest", value: "3", want: 3},
+		{name: "spaces", value: " 40 ", want: 40},
+		{name: "largest", value: "500", want: 500},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := Load(env(map[string]string{"DATABASE_MAX_CONNS": tt.value}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.DatabaseMaxConns != tt.want {
+				t.Errorf("DatabaseMaxConns = %d, want %d", c.DatabaseMaxConns, tt.want)
 			}
 		})
 	}

@@ -80,7 +80,7 @@ func (s *Store) Logs(ctx context.Context, offset, limit int) ([]Thread, bool, er
 	if offset < 0 || limit < 1 {
 		return nil, false, fmt.Errorf("store: logs: %w: offset %d limit %d", ErrInvalid, offset, limit)
 	}
-	rows, err := s.pool.Query(ctx, `SELECT id, type, latest_timestamp FROM log_threads
+	rows, err := s.public.Query(ctx, `SELECT id, type, latest_timestamp FROM log_threads
 		ORDER BY latest_timestamp DESC, id DESC LIMIT $1 OFFSET $2`, limit+1, offset)
 	if err != nil {
 		return nil, false, fmt.Errorf("store: logs: %w", err)
@@ -101,7 +101,7 @@ func (s *Store) Logs(ctx context.Context, offset, limit int) ([]Thread, bool, er
 	for i, t := range threads {
 		ids[i], index[t.ID] = t.ID, i
 	}
-	rows, err = s.pool.Query(ctx, `
+	rows, err = s.public.Query(ctx, `
 		SELECT m.thread_id, m.post_id, coalesce(p.original_post_id, '') AS original_post_id, p.original_post_text,
 			p.original_post_user, p.author_username, p.proposed_response AS response, p.category, m.timestamp,
 			p.temperature, p.presence_penalty, p.frequency_penalty

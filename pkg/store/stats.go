@@ -70,7 +70,7 @@ type HomeStats struct {
 func (s *Store) HomeStats(ctx context.Context, now time.Time) (HomeStats, error) {
 	var h HomeStats
 	dayAgo := now.Add(-24 * time.Hour)
-	err := s.pool.QueryRow(ctx, `
+	err := s.public.QueryRow(ctx, `
 		SELECT count(*) FILTER (WHERE status = 'posted'),
 		       count(*) FILTER (WHERE status = 'pending'),
 		       count(*) FILTER (WHERE status = 'rejected'),
@@ -100,7 +100,7 @@ func (s *Store) HomeStats(ctx context.Context, now time.Time) (HomeStats, error)
 }
 
 func (s *Store) categories(ctx context.Context, sql string, args ...any) ([]CategoryCount, error) {
-	rows, err := s.pool.Query(ctx, sql, args...)
+	rows, err := s.public.Query(ctx, sql, args...)
 	if err != nil {
 		return nil, fmt.Errorf("store: category counts: %w", err)
 	}
@@ -137,7 +137,7 @@ func (s *Store) DeleteEngagementBefore(ctx context.Context, t time.Time) error {
 func (s *Store) LatestEngagement(ctx context.Context) (Engagement, error) {
 	var e Engagement
 	var start time.Time
-	err := s.pool.QueryRow(ctx, `SELECT window_start, likes, retweets, replies FROM engagement_snapshots
+	err := s.public.QueryRow(ctx, `SELECT window_start, likes, retweets, replies FROM engagement_snapshots
 		ORDER BY taken_at DESC, id DESC LIMIT 1`).Scan(&start, &e.Likes, &e.Retweets, &e.Replies)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return Engagement{}, nil
@@ -163,7 +163,7 @@ func (s *Store) ResponseEngagementSince(ctx context.Context, since time.Time) (E
 
 // MemorableQuotes returns the texts of the most engaging posted responses.
 func (s *Store) MemorableQuotes(ctx context.Context, n int) ([]string, error) {
-	rows, err := s.pool.Query(ctx, `SELECT proposed_response FROM posts WHERE status = 'posted'
+	rows, err := s.public.Query(ctx, `SELECT proposed_response FROM posts WHERE status = 'posted'
 		ORDER BY response_likes + 2 * response_retweets + 2 * response_replies DESC, posted_at DESC LIMIT $1`, n)
 	if err != nil {
 		return nil, fmt.Errorf("store: memorable quotes: %w", err)
@@ -180,7 +180,7 @@ func (s *Store) MemorableQuotes(ctx context.Context, n int) ([]string, error) {
 
 // LatestPosted returns the most recently posted response; ErrNotFound when none.
 func (s *Store) LatestPosted(ctx context.Context) (post.Post, error) {
-	p, err := queryPost(ctx, s.pool, `SELECT `+postColumns+` FROM posts WHERE status = 'posted'
+	p, err := queryPost(ctx, s.public, `SELECT `+postColumns+` FROM posts WHERE status = 'posted'
 		ORDER BY posted_at DESC, id DESC LIMIT 1`)
 	if err != nil {
 		return post.Post{}, notFound(err, "latest posted")
