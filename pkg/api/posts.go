@@ -128,6 +128,7 @@ func (s *Server) approve(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	s.public.invalidate()
 	if err := s.queue.EnqueueSend(r.Context(), id); err != nil {
 		s.log.WarnContext(r.Context(), "approved post not queued yet; reconcile will send it", "post_id", id, "error", err)
 	}
@@ -149,6 +150,7 @@ func (s *Server) reject(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	s.public.invalidate()
 	respondJSON(w, http.StatusOK, viewPost(p, s.now()))
 	return nil
 }

@@ -90,6 +90,9 @@ type Config struct {
 	// GenerateWait is how long a profile generation waits for its draft
 	// before answering 202; zero means 8 seconds.
 	GenerateWait time.Duration
+	// PublicTTL is how long a public answer is served from memory; zero
+	// means DefaultPublicTTL.
+	PublicTTL time.Duration
 	// PublicURL is the site's origin as browsers see it (config.PublicURL);
 	// may be empty. With https, the session cookie is Secure and __Host-
 	// prefixed, and answers carry HSTS.
@@ -109,6 +112,8 @@ type Server struct {
 	// trustedProxies are the proxies whose X-Forwarded-For names the client.
 	trustedProxies []netip.Prefix
 	router         http.Handler
+	// public caches the public answers (see cache.go).
+	public *publicCache
 
 	// publicURL is the site's own origin; httpsPublic is set when it is https.
 	publicURL   string
@@ -129,6 +134,11 @@ func New(cfg Config) *Server {
 	if s.log == nil {
 		s.log = slog.Default()
 	}
+	ttl := cfg.PublicTTL
+	if ttl == 0 {
+		ttl = DefaultPublicTTL
+	}
+	s.public = newPublicCache(ttl, s.now)
 	if s.generateWait == 0 {
 		s.generateWait = 8 * time.Second
 	}
