@@ -76,6 +76,7 @@ func run() error {
 		Store: st, Auth: authn, Queue: queue, Log: log, Now: time.Now,
 		Persona: cfg.PersonaHandle, Platform: cfg.Platform, StaticDir: cfg.StaticDir, TrustedProxies: cfg.TrustedProxies,
 		Ops: ops, Metrics: tasks.MetricsHandler(queue.Inspector()), PublicURL: cfg.PublicURL,
+		BenchCeiling: cfg.BenchCeiling,
 	})
 	srv := api.NewHTTPServer(cfg.HTTPAddr, handler, log)
 	errc := make(chan error, 1)

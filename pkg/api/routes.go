@@ -42,6 +42,10 @@ func (s *Server) routes(staticDir string, ops, metrics http.Handler) http.Handle
 			})
 		})
 
+		if s.ceiling != nil {
+			r.Get("/bench/ceiling/{size}", s.handle(s.benchCeiling))
+		}
+
 		r.NotFound(s.handle(apiNotFound))
 		r.MethodNotAllowed(s.handle(apiMethodNotAllowed))
 	})

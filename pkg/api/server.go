@@ -3,6 +3,7 @@
 package api
 
 import (
+	"bytes"
 	"context"
 	"log/slog"
 	"net/http"
@@ -93,6 +94,10 @@ type Config struct {
 	// PublicTTL is how long a public answer is served from memory; zero
 	// means DefaultPublicTTL.
 	PublicTTL time.Duration
+	// BenchCeiling serves GET /api/bench/ceiling/{size}: a constant body
+	// of size bytes through the same router and middleware, the ceiling the
+	// benchmark compares the public pages with. Off in production.
+	BenchCeiling bool
 	// PublicURL is the site's origin as browsers see it (config.PublicURL);
 	// may be empty. With https, the session cookie is Secure and __Host-
 	// prefixed, and answers carry HSTS.
@@ -114,6 +119,9 @@ type Server struct {
 	router         http.Handler
 	// public caches the public answers (see cache.go).
 	public *publicCache
+	// ceiling is the constant body of the benchmark's ceiling route; nil
+	// when the route is off.
+	ceiling []byte
 
 	// publicURL is the site's own origin; httpsPublic is set when it is https.
 	publicURL   string
@@ -141,6 +149,9 @@ func New(cfg Config) *Server {
 	s.public = newPublicCache(ttl, s.now)
 	if s.generateWait == 0 {
 		s.generateWait = 8 * time.Second
+	}
+	if cfg.BenchCeiling {
+		s.ceiling = bytes.Repeat([]byte{' '}, maxCeiling)
 	}
 	s.router = s.routes(cfg.StaticDir, cfg.Ops, cfg.Metrics)
 	return s

@@ -73,6 +73,10 @@ type Config struct {
 	TargetUsernames []string
 
 	Schedules Schedules
+
+	// BenchCeiling serves the benchmark's ceiling route (see pkg/api); only
+	// `make bench` turns it on.
+	BenchCeiling bool
 }
 
 // Schedules holds one cron spec per periodic task.
@@ -127,6 +131,7 @@ func Load(getenv func(string) string) (Config, error) {
 	c.TrustedProxies = r.prefixes("TRUSTED_PROXIES")
 	c.AdminPasswordFile = r.str("ADMIN_PASSWORD_FILE", "admin-password")
 	c.PublicURL = r.origin("PUBLIC_URL")
+	c.BenchCeiling = r.oneOf("BENCH_CEILING", "off", "off", "on") == "on"
 
 	xCreds := c.XAPIKey != "" || c.XAPISecret != "" || c.XAccessToken != "" || c.XAccessSecret != ""
 	c.Platform = r.oneOf("PLATFORM", pick(xCreds, PlatformX, PlatformSandbox), PlatformSandbox, PlatformX)

@@ -93,6 +93,7 @@ func TestLoadRejectsGarbage(t *testing.T) {
 		{name: "public url query", env: map[string]string{"PUBLIC_URL": "https://example.com/?a=1"}, want: "PUBLIC_URL"},
 		{name: "public url user", env: map[string]string{"PUBLIC_URL": "https://u:p@example.com"}, want: "PUBLIC_URL"},
 		{name: "public url port", env: map[string]string{"PUBLIC_URL": "https://example.com:99999"}, want: "PUBLIC_URL"},
+		{name: "bench ceiling", env: map[string]string{"BENCH_CEILING": "yes"}, want: "BENCH_CEILING"},
 		{name: "max conns garbage", env: map[string]string{"DATABASE_MAX_CONNS": "many"}, want: "DATABASE_MAX_CONNS"},
 		{name: "max conns too few", env: map[string]string{"DATABASE_MAX_CONNS": "2"}, want: "DATABASE_MAX_CONNS"},
 		{name: "max conns too many", env: map[string]string{"DATABASE_MAX_CONNS": "501"}, want: "DATABASE_MAX_CONNS"},
