@@ -18,7 +18,7 @@ import (
 // most this long ago: the worker posts and refreshes metrics in another
 // process, so the web tier cannot be told at once, and a short lifetime
 // stands in for an invalidation across processes. A reject or an approve
-// made through this process drops the cached answers at once.
+// made through this process makes the cached answers stale at once.
 const DefaultPublicTTL = 2 * time.Second
 
 // publicMaxAge is the Cache-Control max-age of the public answers: browsers
@@ -52,7 +52,10 @@ type cacheEntry struct {
 // one computation runs at a time: while it runs, callers get the last good
 // answer, or wait for this one when there is none yet, so a burst of
 // requests costs one computation, and a failing computation leaves the last
-// good answer in place.
+// good answer in place. A stale answer is computed again in the background
+// while the last good one is served, so no request but the very first
+// waits for a computation; an answer is at most the lifetime plus one
+// computation old.
 type publicCache struct {
 	ttl time.Duration
 	now func() time.Time
@@ -80,9 +83,11 @@ func (c *publicCache) invalidate() {
 	}
 }
 
-// get returns the answer of key: the cached one while fresh; else the last
-// good one while another caller computes the next; else the one computed
-// now by compute (whose value is encoded as JSON).
+// get returns the answer of key: the cached one while fresh; the last good
+// one when it is stale, starting its next computation in the background so
+// that no request waits for it; when there is none yet, the one computed
+// now by compute (whose value is encoded as JSON), which concurrent callers
+// wait for rather than compute again.
 func (c *publicCache) get(ctx context.Context, key string, compute func(ctx context.Context) (any, error)) (*answer, error) {
 	c.mu.Lock()
 	e := c.entries[key]
@@ -90,17 +95,16 @@ func (c *publicCache) get(ctx context.Context, key string, compute func(ctx cont
 		e = &cacheEntry{}
 		c.entries[key] = e
 	}
-	if e.last != nil && c.now().Sub(e.last.at) < c.ttl {
+	if e.last != nil {
 		a := e.last
+		if e.running == nil && c.now().Sub(a.at) >= c.ttl {
+			done := c.start(e)
+			go func() { _ = c.finish(ctx, e, done, compute) }()
+		}
 		c.mu.Unlock()
 		return a, nil
 	}
 	if e.running != nil {
-		if e.last != nil {
-			a := e.last
-			c.mu.Unlock()
-			return a, nil
-		}
 		running := e.running
 		c.mu.Unlock()
 		select {
@@ -115,30 +119,45 @@ func (c *publicCache) get(ctx context.Context, key string, compute func(ctx cont
 		}
 		return e.last, nil
 	}
-	running := make(chan struct{})
-	e.running = running
-	generation := c.generation
+	done := c.start(e)
 	c.mu.Unlock()
+	if err := c.finish(ctx, e, done, compute); err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return e.last, nil
+}
 
+// start marks e's computation as running; called with c.mu held.
+func (c *publicCache) start(e *cacheEntry) computation {
+	e.running = make(chan struct{})
+	return computation{running: e.running, generation: c.generation}
+}
+
+// computation is one running computation of an entry.
+type computation struct {
+	running    chan struct{}
+	generation uint64
+}
+
+// finish runs compute for e and keeps its answer; a failure keeps the last
+// good answer and is returned.
+func (c *publicCache) finish(ctx context.Context, e *cacheEntry, run computation, compute func(ctx context.Context) (any, error)) error {
 	a, err := c.compute(ctx, compute)
-
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e.running, e.err = nil, err
-	close(running)
+	close(run.running)
 	if err != nil {
-		if e.last != nil {
-			// The last good answer stands until a computation succeeds.
-			return e.last, nil
-		}
-		return nil, err
+		return err
 	}
-	if generation != c.generation {
+	if run.generation != c.generation {
 		// Invalidated while computing: keep it to serve, but not as fresh.
 		a.at = time.Time{}
 	}
 	e.last = a
-	return a, nil
+	return nil
 }
 
 // compute runs fn detached from the caller's cancellation, under its own

@@ -70,27 +70,39 @@ func TestCacheBurstComputesOnce(t *testing.T) {
 	}
 }
 
-// Within the lifetime the cached answer is served; after it, the next call
-// computes again; while that runs, others get the last good answer; a
-// failed computation keeps the last good answer; invalidate forces a new one.
+// settle waits until no computation of key runs.
+func settle(t *testing.T, c *publicCache, key string) {
+	t.Helper()
+	c.mu.Lock()
+	e := c.entries[key]
+	var running chan struct{}
+	if e != nil {
+		running = e.running
+	}
+	c.mu.Unlock()
+	if running == nil {
+		return
+	}
+	select {
+	case <-running:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the background computation did not end")
+	}
+}
+
+// Within the lifetime the cached answer is served; after it, the stale
+// answer is served while the next is computed in the background; a failed
+// computation keeps the last good answer; invalidate makes it stale at once.
 func TestCacheLifetime(t *testing.T) {
 	clk := &testClock{t: time.Now()}
 	c := newPublicCache(2*time.Second, clk.now)
 	var n atomic.Int32
-	fail := false
+	var fail atomic.Bool
 	compute := func(context.Context) (any, error) {
-		if fail {
+		if fail.Load() {
 			return nil, errors.New("database down")
 		}
 		return n.Add(1), nil
-	}
-	get := func() string {
-		t.Helper()
-		a, err := c.get(context.Background(), "k", compute)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return string(a.body)
 	}
 	tests := []struct {
 		name    string
@@ -101,30 +113,40 @@ func TestCacheLifetime(t *testing.T) {
 	}{
 		{name: "first call computes", want: "1\n"},
 		{name: "fresh is served", advance: 1900 * time.Millisecond, want: "1\n"},
-		{name: "stale is computed again", advance: 200 * time.Millisecond, want: "2\n"},
+		{name: "stale is served while the next is computed", advance: 200 * time.Millisecond, want: "1\n"},
+		{name: "then the next is served", want: "2\n"},
 		{name: "a failure keeps the last good answer", advance: 3 * time.Second, fail: true, want: "2\n"},
-		{name: "invalidate computes again", inval: true, want: "3\n"},
+		{name: "still stale, computed again", want: "2\n"},
+		{name: "which succeeded", want: "3\n"},
+		{name: "invalidated: served while computed again", inval: true, want: "3\n"},
+		{name: "then the new one", want: "4\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			clk.add(tt.advance)
-			fail = tt.fail
+			fail.Store(tt.fail)
 			if tt.inval {
 				c.invalidate()
 			}
-			if got := get(); got != tt.want {
+			a, err := c.get(context.Background(), "k", compute)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := string(a.body); got != tt.want {
 				t.Errorf("got %q, want %q", got, tt.want)
 			}
+			settle(t, c, "k")
 		})
 	}
 	// With nothing good to fall back on, the failure reaches the caller.
-	fail = true
+	fail.Store(true)
 	if _, err := c.get(context.Background(), "other", compute); err == nil {
 		t.Error("a failed first computation reported no error")
 	}
 }
 
-// While a computation runs, callers get the last good answer at once.
+// A stale answer is served at once while its next computation runs, and no
+// second computation starts meanwhile.
 func TestCacheServesLastGoodWhileComputing(t *testing.T) {
 	clk := &testClock{t: time.Now()}
 	c := newPublicCache(time.Second, clk.now)
@@ -133,17 +155,16 @@ func TestCacheServesLastGoodWhileComputing(t *testing.T) {
 	}
 	clk.add(2 * time.Second)
 	started, release := make(chan struct{}), make(chan struct{})
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		_, _ = c.get(context.Background(), "k", func(context.Context) (any, error) {
-			close(started)
-			<-release
-			return "new", nil
-		})
-	}()
-	<-started
 	a, err := c.get(context.Background(), "k", func(context.Context) (any, error) {
+		close(started)
+		<-release
+		return "new", nil
+	})
+	if err != nil || string(a.body) != "\"old\"\n" {
+		t.Fatalf("stale call: %q %v, want the last good answer at once", a.body, err)
+	}
+	<-started
+	a, err = c.get(context.Background(), "k", func(context.Context) (any, error) {
 		t.Error("a second computation ran while one was running")
 		return nil, nil
 	})
@@ -151,7 +172,7 @@ func TestCacheServesLastGoodWhileComputing(t *testing.T) {
 		t.Errorf("during the computation: %q %v, want the last good answer", a.body, err)
 	}
 	close(release)
-	<-done
+	settle(t, c, "k")
 	a, err = c.get(context.Background(), "k", nil)
 	if err != nil || string(a.body) != "\"new\"\n" {
 		t.Errorf("after it: %q %v", a.body, err)
