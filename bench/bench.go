@@ -25,8 +25,10 @@ type Config struct {
 	ServerURL string
 	// RedisURL names the throwaway Redis.
 	RedisURL string
-	// WebBin is the built web binary.
-	WebBin string
+	// WebBin and WorkerBin are the built web and worker binaries.
+	WebBin, WorkerBin string
+	// Parts names the parts to run: "all", or "pipeline" alone.
+	Parts string
 	// StaticDir is the built frontend.
 	StaticDir string
 	// Scale multiplies the data set (1: 1,000,000 posts, 200,000 threads).
@@ -59,6 +61,9 @@ func Run(ctx context.Context, cfg Config) error {
 	logf := func(format string, args ...any) { fmt.Fprintf(cfg.Log, "bench: "+format+"\n", args...) }
 	rep := &report{}
 	start := time.Now()
+	if cfg.Parts == "pipeline" {
+		return runPipeline(ctx, cfg, rep, start, logf)
+	}
 	dbURL, err := freshDatabase(ctx, cfg.ServerURL, "infernal_bench")
 	if err != nil {
 		return err
@@ -88,11 +93,29 @@ func Run(ctx context.Context, cfg Config) error {
 	}
 	rep.add(Row{Figure: "web peak RSS (whole run)", Value: fmt.Sprintf("%.0f MiB", float64(rss)/(1<<20)), Target: "< 256 MiB",
 		Verdict: verdict(rss < 256<<20)})
+	web.stop()
+	logf("pipeline")
+	if err := pipelineLeg(ctx, cfg, int(10_000*cfg.Scale), rep); err != nil {
+		return err
+	}
 	logf("frontend weight")
 	if err := frontendWeight(cfg.StaticDir, rep); err != nil {
 		return err
 	}
 	machine, err := describeMachine(ctx, dbURL)
+	if err != nil {
+		return err
+	}
+	return writeResults(cfg, rep, machine, time.Since(start))
+}
+
+// runPipeline runs the pipeline part alone.
+func runPipeline(ctx context.Context, cfg Config, rep *report, start time.Time, logf func(string, ...any)) error {
+	logf("pipeline")
+	if err := pipelineLeg(ctx, cfg, int(10_000*cfg.Scale), rep); err != nil {
+		return err
+	}
+	machine, err := describeMachine(ctx, cfg.ServerURL)
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@
 #
 #   SCALE=0.1 make bench      a tenth of the data set (100,000 posts)
 #   DURATION=5s make bench    shorter load runs (default 10s each)
+#   PARTS=pipeline make bench the pipeline part alone
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/services.sh
@@ -23,6 +24,7 @@ trap cleanup EXIT
 
 echo "== build"
 go build -o "$tmp/web" ./cmd/web
+go build -o "$tmp/worker" ./cmd/worker
 # The benchmark has a module of its own, so its load generator never enters the product's.
 go build -C bench -o "$tmp/bench" ./cmd/bench
 [ -f frontend/dist/index.html ] || make frontend
@@ -35,6 +37,6 @@ start_redis "$tmp/redis" "$redis_port"
 echo "== private PostgreSQL on port $port, Redis on port $redis_port"
 
 "$tmp/bench" -pg "postgres://postgres@127.0.0.1:$port/postgres?sslmode=disable" \
-	-redis "redis://127.0.0.1:$redis_port/0" -web "$tmp/web" -static frontend/dist \
-	-scale "$scale" -duration "$duration" -out bench/RESULTS.md -analysis bench/ANALYSIS.md
+	-redis "redis://127.0.0.1:$redis_port/0" -web "$tmp/web" -worker "$tmp/worker" -parts "${PARTS:-all}" -static frontend/dist \
+	-scale "$scale" -duration "$duration" -out "${OUT:-bench/RESULTS.md}" -analysis bench/ANALYSIS.md
 echo "== wrote bench/RESULTS.md"

@@ -19,6 +19,8 @@ func main() {
 	flag.StringVar(&cfg.ServerURL, "pg", "", "throwaway PostgreSQL server URL")
 	flag.StringVar(&cfg.RedisURL, "redis", "", "throwaway Redis URL")
 	flag.StringVar(&cfg.WebBin, "web", "bin/web", "the web binary")
+	flag.StringVar(&cfg.WorkerBin, "worker", "bin/worker", "the worker binary")
+	flag.StringVar(&cfg.Parts, "parts", "all", "all, or pipeline alone")
 	flag.StringVar(&cfg.StaticDir, "static", "frontend/dist", "the built frontend")
 	flag.Float64Var(&cfg.Scale, "scale", 1, "data set size, 1 = 1,000,000 posts and 200,000 log threads")
 	flag.DurationVar(&cfg.Duration, "duration", 10*time.Second, "length of each load run")

@@ -120,3 +120,26 @@ func Generate(ctx context.Context, pool *pgxpool.Pool, posts, threads int) error
 	}
 	return nil
 }
+
+// SeedMentions puts n mentions of the persona in the sandbox's world and
+// their posts in drafting, as a mentions scan leaves them, and returns the
+// posts' ids. It is the benchmark's starting point for the pipeline.
+func SeedMentions(ctx context.Context, pool *pgxpool.Pool, persona string, n int) ([]int64, error) {
+	if _, err := pool.Exec(ctx, `INSERT INTO sandbox_posts (author_username, author_name, kind, text, created_at)
+		SELECT 'mortal' || i, 'Mortal ' || i, 'mention', '@' || $2 || ' is monday a sin, asks mortal ' || i, now()
+		FROM generate_series(1, $1) AS i`, n, persona); err != nil {
+		return nil, fmt.Errorf("storetest: seed mentions: %w", err)
+	}
+	rows, err := pool.Query(ctx, `INSERT INTO posts (platform, source, original_post_id, conversation_id, original_post_text,
+			original_post_user, author_username, created_at)
+		SELECT 'sandbox', 'mention', id::text, id::text, text, author_name, author_username, created_at
+		FROM sandbox_posts WHERE kind = 'mention' ORDER BY id RETURNING id`)
+	if err != nil {
+		return nil, fmt.Errorf("storetest: seed mentions: %w", err)
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+	if err != nil {
+		return nil, fmt.Errorf("storetest: seed mentions: %w", err)
+	}
+	return ids, nil
+}
