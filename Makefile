@@ -1,5 +1,5 @@
 # The README's commands: `make dev` runs the product, `make test` runs every test.
-.PHONY: dev test build frontend bench clean
+.PHONY: dev test build frontend bench gobench clean
 
 GO_BINARIES := bin/web bin/worker bin/scheduler
 
@@ -22,8 +22,12 @@ bin/%: FORCE
 
 FORCE:
 
-## bench: Go benchmarks (the HTTP ones load the API on loopback against private Postgres and Redis)
+## bench: issue 10's benchmark against private Postgres and Redis, written to bench/RESULTS.md (SCALE=0.1 for a tenth of the data)
 bench:
+	bench/run.sh
+
+## gobench: the Go benchmarks (the HTTP ones load the API on loopback against private Postgres and Redis)
+gobench:
 	BENCH=1 scripts/test.sh
 
 clean:

@@ -42,7 +42,10 @@ func run() error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	st, err := store.Open(ctx, cfg.DatabaseURL)
+	// Half the connections serve the public pages, whose answers are cached,
+	// the rest the admin API, the login and the health checks.
+	st, err := store.Open(ctx, cfg.DatabaseURL, store.WithMaxConns(cfg.DatabaseMaxConns),
+		store.WithPublicPool(max(1, cfg.DatabaseMaxConns/2)), store.WithStatementTimeout(api.RequestTimeout))
 	if err != nil {
 		return err
 	}
@@ -83,6 +86,7 @@ func run() error {
 		Ops: ops, Metrics: metrics, PublicURL: cfg.PublicURL,
 		MetricsToken: cfg.MetricsToken, MediaHosts: cfg.MediaHosts,
 		Prices: spend.Prices(cfg.Prices), Budgets: spend.Budgets(cfg.Budgets), Windows: windows,
+		BenchCeiling: cfg.BenchCeiling,
 	})
 	srv := api.NewHTTPServer(cfg.HTTPAddr, handler, log)
 	errc := make(chan error, 2)

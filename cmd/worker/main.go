@@ -58,7 +58,7 @@ func run() error {
 	}
 	log := cfg.NewLogger("worker")
 
-	st, err := store.Open(ctx, cfg.DatabaseURL)
+	st, err := store.Open(ctx, cfg.DatabaseURL, store.WithMaxConns(cfg.DatabaseMaxConns))
 	if err != nil {
 		return err
 	}

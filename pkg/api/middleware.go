@@ -56,6 +56,18 @@ func validRequestID(id string) bool {
 	return true
 }
 
+// withDeadline gives the request's context a deadline of d, so the work
+// behind a request stops once its answer can no longer be written.
+func withDeadline(d time.Duration) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			ctx, cancel := context.WithTimeout(r.Context(), d)
+			defer cancel()
+			next.ServeHTTP(w, r.WithContext(ctx))
+		})
+	}
+}
+
 // logRequests writes one structured line per request.
 func (s *Server) logRequests(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

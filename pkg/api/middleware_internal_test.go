@@ -2,15 +2,20 @@ package api
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
+
+	"infernal/pkg/post"
+	"infernal/pkg/store"
 )
 
 // TestLimitBodyRefusesDeclaredSizeBeforeContinue sends what curl sends for a
@@ -87,4 +92,51 @@ func TestLimitBodyPassesSmallBodies(t *testing.T) {
 	if got != `{"a":1}` {
 		t.Errorf("handler read %q, want the body", got)
 	}
+}
+
+// Every request's context carries a deadline below the server's write
+// timeout, so work whose answer could not be written any more is cancelled.
+func TestRequestsCarryADeadline(t *testing.T) {
+	if RequestTimeout >= writeTimeout {
+		t.Fatalf("RequestTimeout %s is not below the write timeout %s", RequestTimeout, writeTimeout)
+	}
+	if got := NewHTTPServer(":0", http.NotFoundHandler(), slog.Default()).WriteTimeout; got != writeTimeout {
+		t.Fatalf("server WriteTimeout = %s, want %s", got, writeTimeout)
+	}
+	var deadline time.Time
+	var ok bool
+	h := withDeadline(RequestTimeout)(http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) {
+		deadline, ok = r.Context().Deadline()
+	}))
+	start := time.Now()
+	h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, "/", nil))
+	if !ok {
+		t.Fatal("the handler's context has no deadline")
+	}
+	if left := deadline.Sub(start); left > RequestTimeout+time.Second || left < RequestTimeout-time.Second {
+		t.Errorf("deadline %s after the start, want about %s", left, RequestTimeout)
+	}
+	// The router installs it: the store called by a route sees it.
+	st := &deadlineStore{}
+	s := New(Config{Store: st})
+	rec := httptest.NewRecorder()
+	s.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/api/public/latest", nil))
+	if rec.Code != http.StatusNotFound {
+		t.Errorf("latest = %d, want 404", rec.Code)
+	}
+	if !st.hadDeadline {
+		t.Error("the store was called without a deadline")
+	}
+}
+
+// deadlineStore notes whether LatestPosted's context has a deadline; other
+// methods are not called.
+type deadlineStore struct {
+	Store
+	hadDeadline bool
+}
+
+func (d *deadlineStore) LatestPosted(ctx context.Context) (post.Post, error) {
+	_, d.hadDeadline = ctx.Deadline()
+	return post.Post{}, store.ErrNotFound
 }

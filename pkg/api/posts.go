@@ -129,6 +129,7 @@ func (s *Server) approve(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	s.public.invalidate()
 	if p.Status == post.StatusAwaitingManual {
 		// The API may not send it: the admin posts it through intent_url.
 		respondJSON(w, http.StatusOK, viewPost(p, s.now(), s.prices))
@@ -155,6 +156,7 @@ func (s *Server) reject(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	s.public.invalidate()
 	respondJSON(w, http.StatusOK, viewPost(p, s.now(), s.prices))
 	return nil
 }
@@ -188,6 +190,7 @@ func (s *Server) markPosted(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	s.public.invalidate()
 	respondJSON(w, http.StatusOK, viewPost(p, s.now(), s.prices))
 	return nil
 }
@@ -221,6 +224,7 @@ func (s *Server) giveUp(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	s.public.invalidate()
 	respondJSON(w, http.StatusOK, viewPost(p, s.now(), s.prices))
 	return nil
 }

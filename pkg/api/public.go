@@ -1,11 +1,17 @@
 package api
 
 import (
+	"context"
 	"net/http"
+	"strconv"
 )
 
 // logsPageSize is the number of threads on one page of the public logs.
 const logsPageSize = 15
+
+// cachedLogPages is how many of the first pages of the public logs are
+// served from memory; deeper pages are read from the database each time.
+const cachedLogPages = 5
 
 // memorableQuotes is how many of the best responses the landing page may pick from.
 const memorableQuotes = 10
@@ -15,31 +21,45 @@ type publicStatsResponse struct {
 	MemorableQuotes []string      `json:"memorable_quotes"`
 }
 
-// publicStats answers the home page's figures and the memorable quotes.
+// publicStats answers the home page's figures and the memorable quotes,
+// from the cache.
 func (s *Server) publicStats(w http.ResponseWriter, r *http.Request) error {
-	h, err := s.store.HomeStats(r.Context(), s.now())
+	a, err := s.public.get(r.Context(), "stats", func(ctx context.Context) (any, error) {
+		h, err := s.store.HomeStats(ctx, s.now())
+		if err != nil {
+			return nil, err
+		}
+		quotes, err := s.store.MemorableQuotes(ctx, memorableQuotes)
+		if err != nil {
+			return nil, err
+		}
+		return publicStatsResponse{Stats: viewHomeStats(h), MemorableQuotes: quotes}, nil
+	})
 	if err != nil {
 		return err
 	}
-	quotes, err := s.store.MemorableQuotes(r.Context(), memorableQuotes)
-	if err != nil {
-		return err
-	}
-	respondJSON(w, http.StatusOK, publicStatsResponse{Stats: viewHomeStats(h), MemorableQuotes: quotes})
+	respondCached(w, r, a)
 	return nil
 }
 
-// publicLatest answers the most recently posted response; 404 when none.
+// publicLatest answers the most recently posted response, from the cache;
+// 404 when none.
 func (s *Server) publicLatest(w http.ResponseWriter, r *http.Request) error {
-	p, err := s.store.LatestPosted(r.Context())
+	a, err := s.public.get(r.Context(), "latest", func(ctx context.Context) (any, error) {
+		p, err := s.store.LatestPosted(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return latestView{
+			ID: p.ID, ProposedResponse: p.ProposedResponse, OriginalPostText: p.OriginalPostText,
+			OriginalPostUser: p.OriginalPostUser, AuthorUsername: p.AuthorUsername, Category: string(p.Category),
+			IsMention: p.IsMention(), IsProfileTweet: p.IsProfile(), PostedAt: utc(p.PostedAt),
+		}, nil
+	})
 	if err != nil {
 		return err
 	}
-	respondJSON(w, http.StatusOK, latestView{
-		ID: p.ID, ProposedResponse: p.ProposedResponse, OriginalPostText: p.OriginalPostText,
-		OriginalPostUser: p.OriginalPostUser, AuthorUsername: p.AuthorUsername, Category: string(p.Category),
-		IsMention: p.IsMention(), IsProfileTweet: p.IsProfile(), PostedAt: utc(p.PostedAt),
-	})
+	respondCached(w, r, a)
 	return nil
 }
 
@@ -60,14 +80,29 @@ func (s *Server) publicLogs(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	threads, more, err := s.store.Logs(r.Context(), offset, logsPageSize)
+	page := func(ctx context.Context) (any, error) {
+		threads, more, err := s.store.Logs(ctx, offset, logsPageSize)
+		if err != nil {
+			return nil, err
+		}
+		out := logsResponse{Threads: []threadView{}, Pagination: logsPagination{Offset: offset, Limit: logsPageSize, HasMore: more}}
+		for _, t := range threads {
+			out.Threads = append(out.Threads, viewThread(t))
+		}
+		return out, nil
+	}
+	if offset >= cachedLogPages*logsPageSize {
+		out, err := page(r.Context())
+		if err != nil {
+			return err
+		}
+		respondJSON(w, http.StatusOK, out)
+		return nil
+	}
+	a, err := s.public.get(r.Context(), "logs:"+strconv.Itoa(offset), page)
 	if err != nil {
 		return err
 	}
-	out := logsResponse{Threads: []threadView{}, Pagination: logsPagination{Offset: offset, Limit: logsPageSize, HasMore: more}}
-	for _, t := range threads {
-		out.Threads = append(out.Threads, viewThread(t))
-	}
-	respondJSON(w, http.StatusOK, out)
+	respondCached(w, r, a)
 	return nil
 }

@@ -11,7 +11,7 @@ import (
 // routes lists every route of the web tier.
 func (s *Server) routes(staticDir string, ops, metrics http.Handler) http.Handler {
 	r := chi.NewRouter()
-	r.Use(withRequestID, s.logRequests, s.recoverPanics, s.securityHeaders, s.strictTransport, limitBody)
+	r.Use(withRequestID, withDeadline(RequestTimeout), s.logRequests, s.recoverPanics, s.securityHeaders, s.strictTransport, limitBody)
 
 	r.Get("/healthz", s.handle(s.healthz))
 	r.Get("/readyz", s.handle(s.readyz))
@@ -45,6 +45,10 @@ func (s *Server) routes(staticDir string, ops, metrics http.Handler) http.Handle
 			r.Get("/spend", s.handle(s.spend))
 			r.Post("/ops/resume", s.handle(s.resume))
 		})
+
+		if s.ceiling != nil {
+			r.Get("/bench/ceiling/{size}", s.handle(s.benchCeiling))
+		}
 
 		r.NotFound(s.handle(apiNotFound))
 		r.MethodNotAllowed(s.handle(apiMethodNotAllowed))

@@ -3,6 +3,7 @@
 package api
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"log/slog"
@@ -114,6 +115,13 @@ type Config struct {
 	// GenerateWait is how long a profile generation waits for its draft
 	// before answering 202; zero means 8 seconds.
 	GenerateWait time.Duration
+	// PublicTTL is how long a public answer is served from memory; zero
+	// means DefaultPublicTTL.
+	PublicTTL time.Duration
+	// BenchCeiling serves GET /api/bench/ceiling/{size}: a constant body
+	// of size bytes through the same router and middleware, the ceiling the
+	// benchmark compares the public pages with. Off in production.
+	BenchCeiling bool
 	// PublicURL is the site's origin as browsers see it (config.PublicURL);
 	// may be empty. With https, the session cookie is Secure and __Host-
 	// prefixed, and answers carry HSTS.
@@ -149,6 +157,11 @@ type Server struct {
 	// trustedProxies are the proxies whose X-Forwarded-For names the client.
 	trustedProxies []netip.Prefix
 	router         http.Handler
+	// public caches the public answers (see cache.go).
+	public *publicCache
+	// ceiling is the constant body of the benchmark's ceiling route; nil
+	// when the route is off.
+	ceiling []byte
 
 	// publicURL is the site's own origin; httpsPublic is set when it is https.
 	publicURL   string
@@ -181,8 +194,16 @@ func New(cfg Config) *Server {
 	if s.log == nil {
 		s.log = slog.Default()
 	}
+	ttl := cfg.PublicTTL
+	if ttl == 0 {
+		ttl = DefaultPublicTTL
+	}
+	s.public = newPublicCache(ttl, s.now)
 	if s.generateWait == 0 {
 		s.generateWait = 8 * time.Second
+	}
+	if cfg.BenchCeiling {
+		s.ceiling = bytes.Repeat([]byte{' '}, maxCeiling)
 	}
 	s.router = s.routes(cfg.StaticDir, cfg.Ops, cfg.Metrics)
 	return s
@@ -191,6 +212,16 @@ func New(cfg Config) *Server {
 // ServeHTTP routes the request.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.router.ServeHTTP(w, r) }
 
+// RequestTimeout is the deadline every request's context carries, below the
+// server's WriteTimeout, so that the work of a request whose answer could no
+// longer be written is cancelled (and with it its database statements)
+// rather than left running.
+const RequestTimeout = 20 * time.Second
+
+// writeTimeout is how long the server may take to write an answer.
+// Profile generation may wait several seconds for its draft.
+const writeTimeout = 30 * time.Second
+
 // NewHTTPServer wraps h in an http.Server with timeouts fit for the API.
 func NewHTTPServer(addr string, h http.Handler, log *slog.Logger) *http.Server {
 	return &http.Server{
@@ -198,10 +229,9 @@ func NewHTTPServer(addr string, h http.Handler, log *slog.Logger) *http.Server {
 		Handler:           h,
 		ReadHeaderTimeout: 5 * time.Second,
 		ReadTimeout:       15 * time.Second,
-		// Profile generation may wait several seconds for its draft.
-		WriteTimeout:   30 * time.Second,
-		IdleTimeout:    90 * time.Second,
-		MaxHeaderBytes: 32 << 10,
-		ErrorLog:       slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+		WriteTimeout:      writeTimeout,
+		IdleTimeout:       90 * time.Second,
+		MaxHeaderBytes:    32 << 10,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
 }

@@ -46,8 +46,12 @@ var DefaultMediaHostsX = []string{"pbs.twimg.com", "abs.twimg.com", "video.twimg
 // Config is every setting of the web, worker and scheduler processes.
 type Config struct {
 	DatabaseURL string
-	RedisURL    string
-	HTTPAddr    string
+	// DatabaseMaxConns is how many PostgreSQL connections one process may
+	// hold. The web tier gives a fixed share of them to the public read path
+	// and keeps the rest for the admin API and the health checks.
+	DatabaseMaxConns int
+	RedisURL         string
+	HTTPAddr         string
 	// MetricsAddr is where Prometheus /metrics is served without login, on a
 	// listener of its own: the worker's task metrics (default
 	// 127.0.0.1:9091), the web tier's queue metrics when set (unset, the
@@ -119,6 +123,9 @@ type Config struct {
 	Prices Prices
 	// Budgets are the optional spending ceilings (0 means none).
 	Budgets Budgets
+	// BenchCeiling serves the benchmark's ceiling route (see pkg/api); only
+	// `make bench` turns it on.
+	BenchCeiling bool
 }
 
 // Prices are X's unit prices in USD (2026 pay-per-use defaults) and the
@@ -169,17 +176,18 @@ func Load(proc Process, getenv func(string) string) (Config, error) {
 	// economical ones (README's configuration table gives their cost).
 	onX := platformChoice(getenv) == PlatformX
 	c := Config{
-		DatabaseURL:   r.url("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/infernal?sslmode=disable", "postgres", "postgresql"),
-		RedisURL:      r.url("REDIS_URL", "redis://127.0.0.1:6379/0", "redis", "rediss"),
-		HTTPAddr:      r.addr("HTTP_ADDR", ":8080"),
-		StaticDir:     r.str("STATIC_DIR", "frontend/dist"),
-		LogLevel:      r.oneOf("LOG_LEVEL", "info", "debug", "info", "warn", "error"),
-		AdminUsername: r.str("ADMIN_USERNAME", "admin"),
-		SessionTTL:    r.duration("SESSION_TTL", 12*time.Hour, time.Minute),
-		PersonaHandle: r.handle("PERSONA_HANDLE", "infernal_ai"),
-		XAPIBaseURL:   r.url("X_API_BASE_URL", "https://api.x.com", "http", "https"),
-		SandboxPace:   r.duration("SANDBOX_PACE", 20*time.Second, time.Second),
-		SearchQuery:   r.str("SEARCH_QUERY", "(monday OR coffee OR deadline OR gym) -is:retweet"),
+		DatabaseURL:      r.url("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/infernal?sslmode=disable", "postgres", "postgresql"),
+		DatabaseMaxConns: r.integer("DATABASE_MAX_CONNS", 10, 3, 500),
+		RedisURL:         r.url("REDIS_URL", "redis://127.0.0.1:6379/0", "redis", "rediss"),
+		HTTPAddr:         r.addr("HTTP_ADDR", ":8080"),
+		StaticDir:        r.str("STATIC_DIR", "frontend/dist"),
+		LogLevel:         r.oneOf("LOG_LEVEL", "info", "debug", "info", "warn", "error"),
+		AdminUsername:    r.str("ADMIN_USERNAME", "admin"),
+		SessionTTL:       r.duration("SESSION_TTL", 12*time.Hour, time.Minute),
+		PersonaHandle:    r.handle("PERSONA_HANDLE", "infernal_ai"),
+		XAPIBaseURL:      r.url("X_API_BASE_URL", "https://api.x.com", "http", "https"),
+		SandboxPace:      r.duration("SANDBOX_PACE", 20*time.Second, time.Second),
+		SearchQuery:      r.str("SEARCH_QUERY", "(monday OR coffee OR deadline OR gym) -is:retweet"),
 		Schedules: Schedules{
 			Mentions:      r.cron("SCHEDULE_MENTIONS", "@every 2m"),
 			Conversations: r.cron("SCHEDULE_CONVERSATIONS", pick(onX, "@every 1h", "@every 10m")),
@@ -194,6 +202,7 @@ func Load(proc Process, getenv func(string) string) (Config, error) {
 	c.TrustedProxies = r.prefixes("TRUSTED_PROXIES")
 	c.AdminPasswordFile = r.str("ADMIN_PASSWORD_FILE", "admin-password")
 	c.PublicURL = r.origin("PUBLIC_URL")
+	c.BenchCeiling = r.oneOf("BENCH_CEILING", "off", "off", "on") == "on"
 	c.ReplyPolicy = r.oneOf("X_REPLY_POLICY", ReplySummoned, ReplySummoned, ReplyOpen)
 	c.HandPosting = r.sources("HAND_POSTING_SOURCES", "conversation,targeted")
 	c.RateLimitMargin = r.integer("X_RATE_LIMIT_MARGIN", 1, 0, 1000)

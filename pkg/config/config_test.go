@@ -122,6 +122,10 @@ func TestLoadRejectsGarbage(t *testing.T) {
 		{name: "monthly budget", env: map[string]string{"X_MONTHLY_BUDGET_USD": "lots"}, want: "X_MONTHLY_BUDGET_USD"},
 		{name: "model daily budget", env: map[string]string{"MODEL_DAILY_BUDGET_USD": "1e99"}, want: "MODEL_DAILY_BUDGET_USD"},
 		{name: "model monthly budget", env: map[string]string{"MODEL_MONTHLY_BUDGET_USD": "-0.01"}, want: "MODEL_MONTHLY_BUDGET_USD"},
+		{name: "bench ceiling", env: map[string]string{"BENCH_CEILING": "yes"}, want: "BENCH_CEILING"},
+		{name: "max conns garbage", env: map[string]string{"DATABASE_MAX_CONNS": "many"}, want: "DATABASE_MAX_CONNS"},
+		{name: "max conns too few", env: map[string]string{"DATABASE_MAX_CONNS": "2"}, want: "DATABASE_MAX_CONNS"},
+		{name: "max conns too many", env: map[string]string{"DATABASE_MAX_CONNS": "501"}, want: "DATABASE_MAX_CONNS"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -132,6 +136,30 @@ func TestLoadRejectsGarbage(t *testing.T) {
 			_, err := Load(proc, env(tt.env))
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("Load error = %v, want one naming %s", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestLoadDatabaseMaxConns(t *testing.T) {
+	tests := []struct {
+		name  string
+		value string
+		want  int
+	}{
+		{name: "unset", value: "", want: 10},
+		{name: "smallest", value: "3", want: 3},
+		{name: "spaces", value: " 40 ", want: 40},
+		{name: "largest", value: "500", want: 500},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := Load(Worker, env(map[string]string{"DATABASE_MAX_CONNS": tt.value}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.DatabaseMaxConns != tt.want {
+				t.Errorf("DatabaseMaxConns = %d, want %d", c.DatabaseMaxConns, tt.want)
 			}
 		})
 	}

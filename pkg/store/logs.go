@@ -74,14 +74,26 @@ func appendLog(ctx context.Context, tx pgx.Tx, p post.Post) error {
 	return nil
 }
 
+// logThreadsSQL reads a page of threads, newest first, from
+// log_threads_page_idx alone (it includes the type), deep pages too.
+const logThreadsSQL = `SELECT id, type, latest_timestamp FROM log_threads
+	ORDER BY latest_timestamp DESC, id DESC LIMIT $1 OFFSET $2`
+
+// logMessagesSQL reads the messages of the threads $1.
+const logMessagesSQL = `
+	SELECT m.thread_id, m.post_id, coalesce(p.original_post_id, '') AS original_post_id, p.original_post_text,
+		p.original_post_user, p.author_username, p.proposed_response AS response, p.category, m.timestamp,
+		p.temperature, p.presence_penalty, p.frequency_penalty
+	FROM log_messages m JOIN posts p ON p.id = m.post_id
+	WHERE m.thread_id = ANY($1) ORDER BY m.timestamp, m.id`
+
 // Logs returns up to limit threads of the public log, newest first, starting
 // at offset, and whether more follow.
 func (s *Store) Logs(ctx context.Context, offset, limit int) ([]Thread, bool, error) {
 	if offset < 0 || limit < 1 {
 		return nil, false, fmt.Errorf("store: logs: %w: offset %d limit %d", ErrInvalid, offset, limit)
 	}
-	rows, err := s.pool.Query(ctx, `SELECT id, type, latest_timestamp FROM log_threads
-		ORDER BY latest_timestamp DESC, id DESC LIMIT $1 OFFSET $2`, limit+1, offset)
+	rows, err := s.public.Query(ctx, logThreadsSQL, limit+1, offset)
 	if err != nil {
 		return nil, false, fmt.Errorf("store: logs: %w", err)
 	}
@@ -101,12 +113,7 @@ func (s *Store) Logs(ctx context.Context, offset, limit int) ([]Thread, bool, er
 	for i, t := range threads {
 		ids[i], index[t.ID] = t.ID, i
 	}
-	rows, err = s.pool.Query(ctx, `
-		SELECT m.thread_id, m.post_id, coalesce(p.original_post_id, '') AS original_post_id, p.original_post_text,
-			p.original_post_user, p.author_username, p.proposed_response AS response, p.category, m.timestamp,
-			p.temperature, p.presence_penalty, p.frequency_penalty
-		FROM log_messages m JOIN posts p ON p.id = m.post_id
-		WHERE m.thread_id = ANY($1) ORDER BY m.timestamp, m.id`, ids)
+	rows, err = s.public.Query(ctx, logMessagesSQL, ids)
 	if err != nil {
 		return nil, false, fmt.Errorf("store: log messages: %w", err)
 	}

@@ -205,15 +205,28 @@ func (s *Store) ListPending(ctx context.Context, source post.Source, sort post.S
 		return nil, 0, fmt.Errorf("store: list pending: %w: source %q sort %q page %d", ErrInvalid, source, sort, page)
 	}
 	var total int
-	if err := s.pool.QueryRow(ctx, `SELECT count(*) FROM posts WHERE source = $1 AND status IN ('pending', 'failed', 'awaiting_manual')`, source).Scan(&total); err != nil {
+	if err := s.pool.QueryRow(ctx, queueCountSQL, source).Scan(&total); err != nil {
 		return nil, 0, fmt.Errorf("store: count pending: %w", err)
 	}
-	posts, err := queryPosts(ctx, s.pool, `SELECT `+postColumns+` FROM posts WHERE source = $1 AND status IN ('pending', 'failed', 'awaiting_manual')
-		ORDER BY `+order+` LIMIT $2 OFFSET $3`, source, pageSize, (page-1)*pageSize)
+	posts, err := queryPosts(ctx, s.pool, queuePageSQL(order), source, pageSize, (page-1)*pageSize)
 	if err != nil {
 		return nil, 0, fmt.Errorf("store: list pending: %w", err)
 	}
 	return posts, total, nil
+}
+
+// queueCountSQL counts a source's review queue from post_counts.
+const queueCountSQL = `SELECT coalesce(sum(n), 0) FROM post_counts WHERE source = $1 AND status IN ('pending', 'failed', 'awaiting_manual')`
+
+// queuePageSQL reads one page of a source's review queue in order: the
+// page's ids first, from a partial queue index (posts_queue_*_idx), where
+// the entries skipped by the offset are read from the index alone once the
+// table is vacuumed, then the rows of those ids.
+func queuePageSQL(order string) string {
+	return `SELECT ` + postColumns + ` FROM posts WHERE id IN (
+		SELECT id FROM posts WHERE source = $1 AND status IN ('pending', 'failed', 'awaiting_manual')
+		ORDER BY ` + order + ` LIMIT $2 OFFSET $3)
+	ORDER BY ` + order
 }
 
 // Draft is what the writer produced for a post.

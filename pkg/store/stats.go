@@ -22,15 +22,19 @@ type AdminStats struct {
 	PendingMentions int
 }
 
+// adminStatsSQL reads the dashboard's counts from the counts the triggers
+// keep (post_counts), a few dozen rows however many posts there are.
+const adminStatsSQL = `
+	SELECT coalesce(sum(n) FILTER (WHERE status = 'pending'), 0),
+	       coalesce(sum(n) FILTER (WHERE status = 'posted'), 0),
+	       coalesce(sum(n) FILTER (WHERE status = 'rejected'), 0),
+	       coalesce(sum(n) FILTER (WHERE status = 'pending' AND source = 'mention'), 0)
+	FROM post_counts`
+
 // AdminStats counts posts by state.
 func (s *Store) AdminStats(ctx context.Context) (AdminStats, error) {
 	var a AdminStats
-	err := s.pool.QueryRow(ctx, `
-		SELECT count(*) FILTER (WHERE status = 'pending'),
-		       count(*) FILTER (WHERE status = 'posted'),
-		       count(*) FILTER (WHERE status = 'rejected'),
-		       count(*) FILTER (WHERE status = 'pending' AND source = 'mention')
-		FROM posts`).Scan(&a.Pending, &a.Posted, &a.Rejected, &a.PendingMentions)
+	err := s.pool.QueryRow(ctx, adminStatsSQL).Scan(&a.Pending, &a.Posted, &a.Rejected, &a.PendingMentions)
 	if err != nil {
 		return AdminStats{}, fmt.Errorf("store: admin stats: %w", err)
 	}
@@ -66,31 +70,46 @@ type HomeStats struct {
 	Replies24h        int
 }
 
+// homeCountsSQL reads the home page's totals from post_counts, and the
+// last 24 hours ($1 is a day ago) through the indexes on those times.
+const homeCountsSQL = `
+	SELECT coalesce(sum(n) FILTER (WHERE status = 'posted'), 0),
+	       coalesce(sum(n) FILTER (WHERE status = 'pending'), 0),
+	       coalesce(sum(n) FILTER (WHERE status = 'rejected'), 0),
+	       coalesce(sum(n) FILTER (WHERE source = 'mention'), 0),
+	       coalesce(sum(n) FILTER (WHERE source = 'mention' AND status = 'posted'), 0),
+	       (SELECT count(*) FROM posts WHERE source = 'mention' AND created_at >= $1),
+	       (SELECT count(*) FROM posts WHERE status = 'posted' AND posted_at >= $1 AND source = 'mention')
+	FROM post_counts`
+
+// postedCategoriesSQL counts the posted posts of each category, and those
+// of the last 24 hours ($1 is a day ago).
+const postedCategoriesSQL = `
+	SELECT c.category, c.n, coalesce(d.n, 0) FROM
+		(SELECT category, sum(n) AS n FROM post_counts WHERE status = 'posted' AND category <> ''
+		 GROUP BY category HAVING sum(n) > 0) c
+	LEFT JOIN (SELECT category, count(*) AS n FROM posts WHERE status = 'posted' AND posted_at >= $1
+		 GROUP BY category) d USING (category)
+	ORDER BY c.n DESC, c.category`
+
+// pendingCategoriesSQL counts the pending posts of each category.
+const pendingCategoriesSQL = `
+	SELECT category, sum(n), 0 FROM post_counts WHERE status = 'pending' AND category <> ''
+	GROUP BY category HAVING sum(n) > 0 ORDER BY sum(n) DESC, category`
+
 // HomeStats computes the public figures as of now.
 func (s *Store) HomeStats(ctx context.Context, now time.Time) (HomeStats, error) {
 	var h HomeStats
 	dayAgo := now.Add(-24 * time.Hour)
-	err := s.pool.QueryRow(ctx, `
-		SELECT count(*) FILTER (WHERE status = 'posted'),
-		       count(*) FILTER (WHERE status = 'pending'),
-		       count(*) FILTER (WHERE status = 'rejected'),
-		       count(*) FILTER (WHERE source = 'mention'),
-		       count(*) FILTER (WHERE source = 'mention' AND status = 'posted'),
-		       count(*) FILTER (WHERE source = 'mention' AND created_at >= $1),
-		       count(*) FILTER (WHERE source = 'mention' AND status = 'posted' AND posted_at >= $1)
-		FROM posts`, dayAgo).Scan(&h.Posted, &h.Pending, &h.Rejected,
+	err := s.public.QueryRow(ctx, homeCountsSQL, dayAgo).Scan(&h.Posted, &h.Pending, &h.Rejected,
 		&h.TotalMentions, &h.TotalReplies, &h.Mentions24h, &h.Replies24h)
 	if err != nil {
 		return HomeStats{}, fmt.Errorf("store: home stats: %w", err)
 	}
-	if h.PostedCategories, err = s.categories(ctx, `
-		SELECT category, count(*), count(*) FILTER (WHERE posted_at >= $1) FROM posts
-		WHERE status = 'posted' AND category <> '' GROUP BY category ORDER BY count(*) DESC, category`, dayAgo); err != nil {
+	if h.PostedCategories, err = s.categories(ctx, postedCategoriesSQL, dayAgo); err != nil {
 		return HomeStats{}, err
 	}
-	if h.PendingCategories, err = s.categories(ctx, `
-		SELECT category, count(*), 0 FROM posts
-		WHERE status = 'pending' AND category <> '' GROUP BY category ORDER BY count(*) DESC, category`); err != nil {
+	if h.PendingCategories, err = s.categories(ctx, pendingCategoriesSQL); err != nil {
 		return HomeStats{}, err
 	}
 	if h.Engagement, err = s.LatestEngagement(ctx); err != nil {
@@ -100,7 +119,7 @@ func (s *Store) HomeStats(ctx context.Context, now time.Time) (HomeStats, error)
 }
 
 func (s *Store) categories(ctx context.Context, sql string, args ...any) ([]CategoryCount, error) {
-	rows, err := s.pool.Query(ctx, sql, args...)
+	rows, err := s.public.Query(ctx, sql, args...)
 	if err != nil {
 		return nil, fmt.Errorf("store: category counts: %w", err)
 	}
@@ -137,7 +156,7 @@ func (s *Store) DeleteEngagementBefore(ctx context.Context, t time.Time) error {
 func (s *Store) LatestEngagement(ctx context.Context) (Engagement, error) {
 	var e Engagement
 	var start time.Time
-	err := s.pool.QueryRow(ctx, `SELECT window_start, likes, retweets, replies FROM engagement_snapshots
+	err := s.public.QueryRow(ctx, `SELECT window_start, likes, retweets, replies FROM engagement_snapshots
 		ORDER BY taken_at DESC, id DESC LIMIT 1`).Scan(&start, &e.Likes, &e.Retweets, &e.Replies)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return Engagement{}, nil
@@ -161,10 +180,14 @@ func (s *Store) ResponseEngagementSince(ctx context.Context, since time.Time) (E
 	return e, nil
 }
 
+// memorableQuotesSQL reads the best posted responses through posts_quotes_idx,
+// whose expression it repeats.
+const memorableQuotesSQL = `SELECT proposed_response FROM posts WHERE status = 'posted'
+	ORDER BY response_likes + 2 * response_retweets + 2 * response_replies DESC, posted_at DESC LIMIT $1`
+
 // MemorableQuotes returns the texts of the most engaging posted responses.
 func (s *Store) MemorableQuotes(ctx context.Context, n int) ([]string, error) {
-	rows, err := s.pool.Query(ctx, `SELECT proposed_response FROM posts WHERE status = 'posted'
-		ORDER BY response_likes + 2 * response_retweets + 2 * response_replies DESC, posted_at DESC LIMIT $1`, n)
+	rows, err := s.public.Query(ctx, memorableQuotesSQL, n)
 	if err != nil {
 		return nil, fmt.Errorf("store: memorable quotes: %w", err)
 	}
@@ -178,10 +201,13 @@ func (s *Store) MemorableQuotes(ctx context.Context, n int) ([]string, error) {
 	return quotes, nil
 }
 
+// latestPostedSQL reads the newest posted response.
+const latestPostedSQL = `SELECT ` + postColumns + ` FROM posts WHERE status = 'posted'
+	ORDER BY posted_at DESC, id DESC LIMIT 1`
+
 // LatestPosted returns the most recently posted response; ErrNotFound when none.
 func (s *Store) LatestPosted(ctx context.Context) (post.Post, error) {
-	p, err := queryPost(ctx, s.pool, `SELECT `+postColumns+` FROM posts WHERE status = 'posted'
-		ORDER BY posted_at DESC, id DESC LIMIT 1`)
+	p, err := queryPost(ctx, s.public, latestPostedSQL)
 	if err != nil {
 		return post.Post{}, notFound(err, "latest posted")
 	}

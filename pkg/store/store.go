@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io/fs"
 	"net"
+	"strconv"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -42,28 +43,107 @@ var migrations embed.FS
 // Store reads and writes every entity.
 type Store struct {
 	pool *pgxpool.Pool
+	// public serves the public read path (home statistics, memorable quotes,
+	// the latest response, the public log). It is pool itself unless
+	// WithPublicPool gave it connections of its own.
+	public *pgxpool.Pool
+}
+
+// DefaultStatementTimeout is how long PostgreSQL lets one statement of the
+// product run before cancelling it, unless WithStatementTimeout says
+// otherwise: the backstop that stops work nobody waits for any more.
+const DefaultStatementTimeout = 30 * time.Second
+
+// publicStatementTimeout bounds each statement of the public read path:
+// its pages are cached, so a statement that runs longer is already a fault.
+const publicStatementTimeout = 5 * time.Second
+
+// options are the settings Open takes through Option values.
+type options struct {
+	maxConns         int
+	publicConns      int
+	statementTimeout time.Duration
+}
+
+// Option tunes Open.
+type Option func(*options)
+
+// WithMaxConns bounds the connections the Store holds in all (its pools
+// together); zero keeps the URL's pool_max_conns or pgx's default.
+func WithMaxConns(n int) Option { return func(o *options) { o.maxConns = n } }
+
+// WithPublicPool gives the public read path a pool of its own of n
+// connections, taken out of WithMaxConns, so that a flood of public
+// requests waits for those n and never for the connections of the admin
+// API, the login and the health checks.
+func WithPublicPool(n int) Option { return func(o *options) { o.publicConns = n } }
+
+// WithStatementTimeout sets PostgreSQL's statement_timeout for the Store's
+// connections (DefaultStatementTimeout when unset).
+func WithStatementTimeout(d time.Duration) Option {
+	return func(o *options) { o.statementTimeout = d }
 }
 
 // Open connects to databaseURL and brings the schema up to date. Migrations
-// run under a Postgres advisory lock, so several replicas may start at once.
-func Open(ctx context.Context, databaseURL string) (*Store, error) {
+// run under a Postgres advisory lock, so several replicas may start at once,
+// on connections of their own without a statement timeout (an index built
+// on a large table may take minutes).
+func Open(ctx context.Context, databaseURL string, opts ...Option) (*Store, error) {
+	o := options{statementTimeout: DefaultStatementTimeout}
+	for _, opt := range opts {
+		opt(&o)
+	}
 	cfg, err := pgxpool.ParseConfig(databaseURL)
 	if err != nil {
 		return nil, fmt.Errorf("store: parse DATABASE_URL: %w", err)
 	}
+	if err := migrateWith(ctx, cfg.Copy()); err != nil {
+		return nil, err
+	}
+	if o.maxConns > 0 {
+		cfg.MaxConns = int32(o.maxConns)
+	}
+	if o.publicConns > 0 && int32(o.publicConns) >= cfg.MaxConns {
+		return nil, fmt.Errorf("store: a public pool of %d connections leaves none of %d for the rest", o.publicConns, cfg.MaxConns)
+	}
+	publicCfg := cfg.Copy()
+	cfg.MaxConns -= int32(o.publicConns)
+	setStatementTimeout(cfg, o.statementTimeout)
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("store: connect: %w", err)
 	}
+	s := &Store{pool: pool, public: pool}
+	if o.publicConns > 0 {
+		publicCfg.MaxConns = int32(o.publicConns)
+		setStatementTimeout(publicCfg, min(o.statementTimeout, publicStatementTimeout))
+		if s.public, err = pgxpool.NewWithConfig(ctx, publicCfg); err != nil {
+			pool.Close()
+			return nil, fmt.Errorf("store: connect public pool: %w", err)
+		}
+	}
+	return s, nil
+}
+
+// setStatementTimeout makes every connection of cfg start with statement_timeout d.
+func setStatementTimeout(cfg *pgxpool.Config, d time.Duration) {
+	cfg.ConnConfig.RuntimeParams["statement_timeout"] = strconv.FormatInt(d.Milliseconds(), 10)
+}
+
+// migrateWith waits for the server and applies the migrations over a pool
+// of its own, closed afterwards.
+func migrateWith(ctx context.Context, cfg *pgxpool.Config) error {
+	// The session lock holds one connection while goose applies on another.
+	cfg.MaxConns, cfg.MinConns = 2, 0
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return fmt.Errorf("store: connect: %w", err)
+	}
+	defer pool.Close()
 	if err := waitForServer(ctx, pool); err != nil {
-		pool.Close()
-		return nil, err
+		return err
 	}
-	if err := migrate(ctx, pool); err != nil {
-		pool.Close()
-		return nil, err
-	}
-	return &Store{pool: pool}, nil
+	return migrate(ctx, pool)
 }
 
 // waitForServer pings until PostgreSQL answers, for up to 30 seconds, so that
@@ -108,7 +188,12 @@ func migrate(ctx context.Context, pool *pgxpool.Pool) error {
 }
 
 // Close releases every connection.
-func (s *Store) Close() { s.pool.Close() }
+func (s *Store) Close() {
+	if s.public != s.pool {
+		s.public.Close()
+	}
+	s.pool.Close()
+}
 
 // Ping checks that PostgreSQL answers.
 func (s *Store) Ping(ctx context.Context) error {

@@ -1,0 +1,223 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/hibiken/asynq"
+	"infernal/pkg/store"
+	"infernal/pkg/store/storetest"
+	"infernal/pkg/tasks"
+)
+
+// pipelineTimeout bounds each leg of the pipeline run.
+const pipelineTimeout = 10 * time.Minute
+
+// pipelineLeg drafts n mentions to pending, then sends n approvals to
+// posted, with one worker process on the sandbox and the offline writer;
+// the ceiling is n no-op tasks through the same tasks.NewServer settings.
+func pipelineLeg(ctx context.Context, cfg Config, n int, rep *report) error {
+	dbURL, err := freshDatabase(ctx, cfg.ServerURL, "infernal_pipeline")
+	if err != nil {
+		return err
+	}
+	st, err := store.Open(ctx, dbURL)
+	if err != nil {
+		return fmt.Errorf("bench: %w", err)
+	}
+	defer st.Close()
+	const persona = "infernal_ai"
+	ids, err := storetest.SeedMentions(ctx, st.Pool(), persona, n)
+	if err != nil {
+		return fmt.Errorf("bench: %w", err)
+	}
+	// Redis databases of their own, apart from the tasks the admin views queued.
+	workURL, noopURL := redisDB(cfg.RedisURL, 1), redisDB(cfg.RedisURL, 2)
+	client, err := tasks.NewClient(workURL)
+	if err != nil {
+		return fmt.Errorf("bench: %w", err)
+	}
+	defer client.Close()
+	worker, err := startWorker(ctx, cfg, dbURL, workURL, persona)
+	if err != nil {
+		return err
+	}
+	defer stopProcess(worker)
+
+	start := time.Now()
+	for _, id := range ids {
+		if err := client.EnqueueDraft(ctx, id); err != nil {
+			return fmt.Errorf("bench: enqueue draft: %w", err)
+		}
+	}
+	if err := waitFor(ctx, st, func(a store.AdminStats) bool { return a.Pending == n }); err != nil {
+		return fmt.Errorf("bench: drafts: %w", err)
+	}
+	draftRate := float64(n) / time.Since(start).Seconds()
+
+	start = time.Now()
+	for _, id := range ids {
+		if _, err := st.Approve(ctx, id, nil); err != nil {
+			return fmt.Errorf("bench: approve: %w", err)
+		}
+		if err := client.EnqueueSend(ctx, id); err != nil {
+			return fmt.Errorf("bench: enqueue send: %w", err)
+		}
+	}
+	if err := waitFor(ctx, st, func(a store.AdminStats) bool { return a.Posted == n }); err != nil {
+		return fmt.Errorf("bench: sends: %w", err)
+	}
+	sendRate := float64(n) / time.Since(start).Seconds()
+	var twice, replies int
+	if err := st.Pool().QueryRow(ctx, `SELECT count(*) FILTER (WHERE c > 1), coalesce(sum(c), 0) FROM
+		(SELECT in_reply_to_id, count(*) AS c FROM sandbox_posts WHERE kind = 'persona' GROUP BY in_reply_to_id) r`).
+		Scan(&twice, &replies); err != nil {
+		return fmt.Errorf("bench: duplicates: %w", err)
+	}
+	rss, err := peakRSS(worker.Process.Pid)
+	if err != nil {
+		return err
+	}
+
+	noopRate, err := noopCeiling(ctx, noopURL, n)
+	if err != nil {
+		return err
+	}
+	leg := func(name string, rate float64) Row {
+		return Row{Figure: fmt.Sprintf("pipeline: %d %s, one worker process (sandbox, offline writer)", n, name),
+			Value: fmt.Sprintf("%.0f /s", rate), Ceiling: fmt.Sprintf("%.0f no-op tasks/s", noopRate),
+			Ratio: fmt.Sprintf("%.2f", rate/noopRate), Target: "≥ 0.50 × ceiling", Verdict: verdict(rate >= noopRate/2)}
+	}
+	rep.add(leg("mentions drafted to pending (drafts enqueued as a scan does)", draftRate))
+	rep.add(leg("approvals sent to posted", sendRate))
+	rep.add(Row{Figure: "pipeline: posts sent more than once", Value: fmt.Sprintf("%d (of %d replies)", twice, replies),
+		Target: "0", Verdict: verdict(twice == 0 && replies == n)})
+	rep.add(Row{Figure: "worker peak RSS (pipeline run)", Value: fmt.Sprintf("%.0f MiB", float64(rss)/(1<<20)),
+		Target: "< 256 MiB", Verdict: verdict(rss < 256<<20)})
+	return nil
+}
+
+// noopCeiling runs n no-op tasks through a server built by tasks.NewServer,
+// enqueued one by one as the pipeline's are, and returns tasks per second.
+func noopCeiling(ctx context.Context, redisURL string, n int) (float64, error) {
+	var done atomic.Int64
+	finished := make(chan struct{})
+	srv, err := tasks.NewServer(tasks.ServerConfig{
+		RedisURL: redisURL, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Register: func(mux *asynq.ServeMux) {
+			mux.HandleFunc("bench:noop", func(context.Context, *asynq.Task) error {
+				if done.Add(1) == int64(n) {
+					close(finished)
+				}
+				return nil
+			})
+		},
+	})
+	if err != nil {
+		return 0, fmt.Errorf("bench: %w", err)
+	}
+	opt, err := asynq.ParseRedisURI(redisURL)
+	if err != nil {
+		return 0, fmt.Errorf("bench: %w", err)
+	}
+	client := asynq.NewClient(opt)
+	defer client.Close()
+	if err := srv.Start(); err != nil {
+		return 0, fmt.Errorf("bench: %w", err)
+	}
+	defer srv.Shutdown()
+	start := time.Now()
+	for i := range n {
+		if _, err := client.EnqueueContext(ctx, asynq.NewTask("bench:noop", nil), asynq.Queue(tasks.QueueDefault),
+			asynq.TaskID(fmt.Sprintf("noop-%d", i))); err != nil {
+			return 0, fmt.Errorf("bench: enqueue no-op: %w", err)
+		}
+	}
+	select {
+	case <-finished:
+	case <-time.After(pipelineTimeout):
+		return 0, fmt.Errorf("bench: no-op tasks: %d of %d after %s", done.Load(), n, pipelineTimeout)
+	}
+	return float64(n) / time.Since(start).Seconds(), nil
+}
+
+// waitFor polls the admin statistics until ok holds.
+func waitFor(ctx context.Context, st *store.Store, ok func(store.AdminStats) bool) error {
+	deadline := time.Now().Add(pipelineTimeout)
+	for {
+		a, err := st.AdminStats(ctx)
+		if err != nil {
+			return fmt.Errorf("bench: %w", err)
+		}
+		if ok(a) {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("bench: still %+v after %s", a, pipelineTimeout)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// startWorker runs the worker binary on the sandbox with the offline writer.
+func startWorker(ctx context.Context, cfg Config, dbURL, redisURL, persona string) (*exec.Cmd, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, fmt.Errorf("bench: free port: %w", err)
+	}
+	metrics := l.Addr().String()
+	if err := l.Close(); err != nil {
+		return nil, fmt.Errorf("bench: free port: %w", err)
+	}
+	cmd := exec.CommandContext(ctx, cfg.WorkerBin)
+	cmd.Env = append(os.Environ(), "DATABASE_URL="+dbURL, "REDIS_URL="+redisURL, "PLATFORM=sandbox", "WRITER=offline",
+		"PERSONA_HANDLE="+persona, "METRICS_ADDR="+metrics, "LOG_LEVEL=warn", "SANDBOX_PACE=1h")
+	cmd.Stdout, cmd.Stderr = cfg.Log, cfg.Log
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("bench: start worker: %w", err)
+	}
+	// The worker serves its metrics once it works: the clock starts then.
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		resp, err := http.Get("http://" + metrics + "/metrics")
+		if err == nil {
+			_ = resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return cmd, nil
+			}
+		}
+		if time.Now().After(deadline) {
+			stopProcess(cmd)
+			return nil, fmt.Errorf("bench: worker not ready: %w", err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// stopProcess ends a process started by the benchmark.
+func stopProcess(cmd *exec.Cmd) {
+	_ = cmd.Process.Signal(syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		_ = cmd.Process.Kill()
+	}
+}
+
+// redisDB returns redisURL naming database db instead.
+func redisDB(redisURL string, db int) string {
+	i := strings.LastIndex(redisURL, "/")
+	return fmt.Sprintf("%s/%d", redisURL[:i], db)
+}

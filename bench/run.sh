@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# make bench: the benchmark of issue 10 against private throwaway PostgreSQL
+# and Redis (started from the local binaries as scripts/test.sh does, and
+# removed afterwards). Writes bench/RESULTS.md.
+#
+#   SCALE=0.1 make bench      a tenth of the data set (100,000 posts)
+#   DURATION=5s make bench    shorter load runs (default 10s each)
+#   PARTS=pipeline make bench the pipeline part alone
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. scripts/services.sh
+
+scale=${SCALE:-1}
+duration=${DURATION:-10s}
+tmp=$(mktemp -d /tmp/infernal-bench.XXXXXX)
+chmod 755 "$tmp"
+pg_dir="" redis_port=""
+cleanup() {
+	[ -n "$pg_dir" ] && stop_postgres "$pg_dir"
+	[ -n "$redis_port" ] && stop_redis "$redis_port"
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+echo "== build"
+go build -o "$tmp/web" ./cmd/web
+go build -o "$tmp/worker" ./cmd/worker
+# The benchmark has a module of its own, so its load generator never enters the product's.
+go build -C bench -o "$tmp/bench" ./cmd/bench
+[ -f frontend/dist/index.html ] || make frontend
+
+pg_dir="$tmp/pg"
+port=$(free_port)
+start_postgres "$pg_dir" "$port" throwaway
+redis_port=$(free_port)
+start_redis "$tmp/redis" "$redis_port"
+echo "== private PostgreSQL on port $port, Redis on port $redis_port"
+
+"$tmp/bench" -pg "postgres://postgres@127.0.0.1:$port/postgres?sslmode=disable" \
+	-redis "redis://127.0.0.1:$redis_port/0" -web "$tmp/web" -worker "$tmp/worker" -parts "${PARTS:-all}" -static frontend/dist \
+	-scale "$scale" -duration "$duration" -out "${OUT:-bench/RESULTS.md}" -analysis bench/ANALYSIS.md
+echo "== wrote bench/RESULTS.md"

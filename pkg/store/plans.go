@@ -1,0 +1,120 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"infernal/pkg/post"
+)
+
+// Plan is PostgreSQL's plan of one read of the admin views or the public
+// pages, on the data the database holds now.
+type Plan struct {
+	// Name says which read it is ("list mention by likes, last page").
+	Name string
+	// Shape is the plan's nodes, outermost first ("Limit > Index Scan using x on posts").
+	Shape string
+	// SeqScans names the tables the plan reads by sequential scan.
+	SeqScans []string
+}
+
+// planQuery is one read to explain, with arguments of its real use.
+type planQuery struct {
+	name string
+	sql  string
+	args []any
+}
+
+// QueryPlans explains every read of the admin views (each list in each
+// order, its first and last page, the totals, the statistics) and of the
+// public pages (the home figures, the quotes, the latest response, the
+// first and last page of the public log), for the benchmark and the tests
+// that check no such read scans a whole table.
+func (s *Store) QueryPlans(ctx context.Context, pageSize, logsPageSize int) ([]Plan, error) {
+	dayAgo := time.Now().Add(-24 * time.Hour)
+	qs := []planQuery{
+		{name: "admin stats", sql: adminStatsSQL},
+		{name: "home counts", sql: homeCountsSQL, args: []any{dayAgo}},
+		{name: "home posted categories", sql: postedCategoriesSQL, args: []any{dayAgo}},
+		{name: "home pending categories", sql: pendingCategoriesSQL},
+		{name: "memorable quotes", sql: memorableQuotesSQL, args: []any{10}},
+		{name: "latest posted", sql: latestPostedSQL},
+	}
+	for _, src := range post.Sources {
+		var total int
+		if err := s.pool.QueryRow(ctx, queueCountSQL, src).Scan(&total); err != nil {
+			return nil, fmt.Errorf("store: plans: %w", err)
+		}
+		last := max(0, (total-1)/pageSize*pageSize)
+		qs = append(qs, planQuery{name: "list " + string(src) + " total", sql: queueCountSQL, args: []any{src}})
+		for _, sort := range []post.Sort{post.SortDate, post.SortEngagement, post.SortLikes, post.SortRetweets, post.SortReplies} {
+			qs = append(qs,
+				planQuery{name: fmt.Sprintf("list %s by %s, first page", src, sort), sql: queuePageSQL(orderBy[sort]), args: []any{src, pageSize, 0}},
+				planQuery{name: fmt.Sprintf("list %s by %s, last page (offset %d)", src, sort, last), sql: queuePageSQL(orderBy[sort]), args: []any{src, pageSize, last}})
+		}
+	}
+	var threads int
+	if err := s.pool.QueryRow(ctx, `SELECT count(*) FROM log_threads`).Scan(&threads); err != nil {
+		return nil, fmt.Errorf("store: plans: %w", err)
+	}
+	lastLog := max(0, (threads-1)/logsPageSize*logsPageSize)
+	var ids []int64
+	if err := s.pool.QueryRow(ctx, `SELECT coalesce(array_agg(id), '{}') FROM (SELECT id FROM log_threads
+		ORDER BY latest_timestamp DESC, id DESC LIMIT $1) t`, logsPageSize).Scan(&ids); err != nil {
+		return nil, fmt.Errorf("store: plans: %w", err)
+	}
+	qs = append(qs,
+		planQuery{name: "public log, first page", sql: logThreadsSQL, args: []any{logsPageSize + 1, 0}},
+		planQuery{name: fmt.Sprintf("public log, last page (offset %d)", lastLog), sql: logThreadsSQL, args: []any{logsPageSize + 1, lastLog}},
+		planQuery{name: "public log, messages of a page", sql: logMessagesSQL, args: []any{ids}})
+	out := make([]Plan, 0, len(qs))
+	for _, q := range qs {
+		var raw []byte
+		if err := s.pool.QueryRow(ctx, `EXPLAIN (FORMAT JSON) `+q.sql, q.args...).Scan(&raw); err != nil {
+			return nil, fmt.Errorf("store: explain %s: %w", q.name, err)
+		}
+		var doc []struct {
+			Plan planNode `json:"Plan"`
+		}
+		if err := json.Unmarshal(raw, &doc); err != nil || len(doc) != 1 {
+			return nil, fmt.Errorf("store: explain %s: unreadable plan: %w", q.name, err)
+		}
+		p := Plan{Name: q.name}
+		var shape []string
+		doc[0].Plan.walk(func(n planNode) {
+			step := n.Type
+			if n.Index != "" {
+				step += " using " + n.Index
+			}
+			if n.Relation != "" {
+				step += " on " + n.Relation
+			}
+			shape = append(shape, step)
+			if n.Type == "Seq Scan" {
+				p.SeqScans = append(p.SeqScans, n.Relation)
+			}
+		})
+		p.Shape = strings.Join(shape, " > ")
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// planNode is one node of EXPLAIN's JSON.
+type planNode struct {
+	Type     string     `json:"Node Type"`
+	Relation string     `json:"Relation Name"`
+	Index    string     `json:"Index Name"`
+	Plans    []planNode `json:"Plans"`
+}
+
+// walk calls fn on n and every node below it, depth first.
+func (n planNode) walk(fn func(planNode)) {
+	fn(n)
+	for _, c := range n.Plans {
+		c.walk(fn)
+	}
+}
