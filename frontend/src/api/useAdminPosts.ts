@@ -11,6 +11,17 @@ export function adminPostsKey({ tab, page, sort }: DashboardState): string {
   return `/api/posts/${resource}?page=${page}&sortBy=${sort}`;
 }
 
+/**
+ * Whether an SWR key is one of adminPostsKey's lists of tab, in any page or
+ * order: a verdict moves posts between the pages of its tab and changes
+ * their count, so all of them are stale.
+ */
+export function isAdminPostsKeyOfTab(key: unknown, tab: DashboardState['tab']): boolean {
+  if (typeof key !== 'string') return false;
+  const path = adminPostsKey({ tab, page: 1, sort: 'date' }).split('?')[0];
+  return key.split('?')[0] === path;
+}
+
 export function useAdminPosts(view: DashboardState) {
   return useSWR<PostList>(adminPostsKey(view), { refreshInterval: ADMIN_REFRESH_MS });
 }

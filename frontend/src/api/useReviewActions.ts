@@ -5,7 +5,7 @@ import { REVIEW_MESSAGES, type DashboardState } from '../lib/reviewQueues';
 import { approvePost, generateProfileTweet, giveUp, markPosted, rejectPost, resumeOps } from './admin';
 import { ApiError, statusOf } from './client';
 import type { Post, PostList } from './types';
-import { adminPostsKey } from './useAdminPosts';
+import { adminPostsKey, isAdminPostsKeyOfTab } from './useAdminPosts';
 import { ADMIN_STATS_KEY } from './useAdminStats';
 import { SPEND_KEY } from './useSpend';
 
@@ -90,6 +90,15 @@ export function useReviewActions(view: DashboardState, { onRemoved, onUnauthoriz
     void mutate(ADMIN_STATS_KEY);
   }
 
+  /**
+   * Marks every cached page and order of the tab stale after a verdict, so
+   * the page shown next (the one before, after the last card of a page went)
+   * is fetched again even within SWR's deduping interval.
+   */
+  function revalidateTab() {
+    void mutate((key) => key !== listKey && isAdminPostsKeyOfTab(key, view.tab));
+  }
+
   /** Reports a failed action, or hands a lost session to onUnauthorized. */
   function failed(err: unknown, text: string) {
     if (statusOf(err) === 401) onUnauthorized();
@@ -107,6 +116,7 @@ export function useReviewActions(view: DashboardState, { onRemoved, onUnauthoriz
         setNotice({ kind: 'success', text: REVIEW_MESSAGES.approvedManual });
       } else {
         setNotice({ kind: 'success', text: approve ? REVIEW_MESSAGES.approved : REVIEW_MESSAGES.rejected });
+        revalidateTab();
         onRemoved(post);
       }
       revalidateStats();
@@ -124,6 +134,7 @@ export function useReviewActions(view: DashboardState, { onRemoved, onUnauthoriz
     try {
       await (posted ? marking : givingUp).trigger({ id: post.id });
       setNotice({ kind: 'success', text: posted ? REVIEW_MESSAGES.markedPosted : REVIEW_MESSAGES.gaveUp });
+      revalidateTab();
       onRemoved(post);
       revalidateStats();
     } catch (err) {
