@@ -5,7 +5,7 @@
 #
 #   SCALE=0.1 make bench      a tenth of the data set (100,000 posts)
 #   DURATION=5s make bench    shorter load runs (default 10s each)
-#   PARTS=pipeline make bench the pipeline part alone
+#   PARTS=pipeline make bench the pipeline part alone (PARTS=burst: the burst of mentions alone)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/services.sh
@@ -36,7 +36,25 @@ redis_port=$(free_port)
 start_redis "$tmp/redis" "$redis_port"
 echo "== private PostgreSQL on port $port, Redis on port $redis_port"
 
-"$tmp/bench" -pg "postgres://postgres@127.0.0.1:$port/postgres?sslmode=disable" \
+[ "${PARTS:-all}" = burst ] || "$tmp/bench" -pg "postgres://postgres@127.0.0.1:$port/postgres?sslmode=disable" \
 	-redis "redis://127.0.0.1:$redis_port/0" -web "$tmp/web" -worker "$tmp/worker" -parts "${PARTS:-all}" -static frontend/dist \
 	-scale "$scale" -duration "$duration" -out "${OUT:-bench/RESULTS.md}" -analysis bench/ANALYSIS.md
+if [ "${PARTS:-all}" = all ] || [ "${PARTS:-all}" = burst ]; then
+	# Issue 12's figure: one worker, the offline writer, a burst of 1,500 mentions
+	# from the scans to the admin's list (BenchmarkBurstOfMentionsDrafted).
+	echo "== burst of mentions"
+	burst=$(TEST_DATABASE_URL="postgres://postgres@127.0.0.1:$port/postgres?sslmode=disable" \
+		TEST_REDIS_URL="redis://127.0.0.1:$redis_port/0" INFERNAL_REQUIRE_SERVERS=1 \
+		go test -run '^$' -bench BenchmarkBurstOfMentionsDrafted -benchtime 1x -count 1 ./pkg/pipeline/ | grep '^Benchmark')
+	{
+		echo
+		echo "## Burst of mentions (issue 12)"
+		echo
+		echo "One worker, the offline writer: 1,500 mentions from the scans to the admin's list. Target: within 2 minutes."
+		echo
+		echo '```'
+		echo "$burst"
+		echo '```'
+	} >>"${OUT:-bench/RESULTS.md}"
+fi
 echo "== wrote bench/RESULTS.md"
