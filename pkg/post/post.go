@@ -61,6 +61,9 @@ const (
 	// StatusAwaitingManual means the administrator approved a reply the API
 	// may not send; it waits to be posted by hand through X's web intent.
 	StatusAwaitingManual Status = "awaiting_manual"
+	// StatusSkipped means a guard stopped the post before drafting (an
+	// opt-out, a blocklist, a reply cap); SkipReason says which.
+	StatusSkipped Status = "skipped"
 )
 
 // Route is how an approved reply reaches the platform.
@@ -188,6 +191,12 @@ type Post struct {
 	ResponsePostID string
 	Error          string
 	UpdatedAt      time.Time
+
+	// SkipReason says which guard stopped a skipped post.
+	SkipReason string
+	// Flags are the outbound check's findings on the current draft, the
+	// values of guard.Flag; approving a flagged post needs an override.
+	Flags []string
 }
 
 // EngagementScore is the post's weighed public metrics.

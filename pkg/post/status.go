@@ -17,7 +17,7 @@ var (
 )
 
 // Statuses lists every status, in the order of a post's life.
-var Statuses = []Status{StatusDrafting, StatusPending, StatusApproved, StatusAwaitingManual, StatusPosted, StatusRejected, StatusFailed}
+var Statuses = []Status{StatusDrafting, StatusPending, StatusApproved, StatusAwaitingManual, StatusPosted, StatusRejected, StatusFailed, StatusSkipped}
 
 // Valid reports whether s is one of the known statuses.
 func (s Status) Valid() bool { return slices.Contains(Statuses, s) }
@@ -35,6 +35,10 @@ func Moves() []Move {
 		// The writer produced a draft, or could not.
 		{From: StatusDrafting, To: StatusPending},
 		{From: StatusDrafting, To: StatusFailed},
+		// A guard stopped the post before drafting, or the administrator
+		// overrode the guard ("draft anyway").
+		{From: StatusDrafting, To: StatusSkipped},
+		{From: StatusSkipped, To: StatusDrafting},
 		// The administrator judges a draft, or a failed post kept in view to be fixed.
 		{From: StatusPending, To: StatusApproved},
 		{From: StatusFailed, To: StatusApproved},
@@ -60,8 +64,8 @@ func CanMove(from, to Status) bool {
 }
 
 // From lists the statuses a post may move to status to from, the usual one
-// first; it is empty for a status nothing moves to (drafting, where every
-// post begins).
+// first. Every post begins in drafting, which it re-enters only from
+// skipped, when the administrator drafts it anyway.
 func From(to Status) []Status {
 	var out []Status
 	for _, m := range Moves() {

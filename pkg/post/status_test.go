@@ -27,6 +27,10 @@ func TestCanMove(t *testing.T) {
 		{name: "API refused the reply", from: StatusApproved, to: StatusAwaitingManual, want: true},
 		{name: "hand-posted reply found", from: StatusAwaitingManual, to: StatusPosted, want: true},
 		{name: "give up hand-posting", from: StatusAwaitingManual, to: StatusRejected, want: true},
+		{name: "a guard skips the post", from: StatusDrafting, to: StatusSkipped, want: true},
+		{name: "draft anyway", from: StatusSkipped, to: StatusDrafting, want: true},
+		{name: "approve a skipped post", from: StatusSkipped, to: StatusApproved},
+		{name: "skip a written draft", from: StatusPending, to: StatusSkipped},
 		{name: "hand-post a draft not written", from: StatusDrafting, to: StatusAwaitingManual},
 		{name: "hand-posting fails", from: StatusAwaitingManual, to: StatusFailed},
 		{name: "hand-posting back to the API", from: StatusAwaitingManual, to: StatusApproved},
@@ -61,8 +65,8 @@ func TestMovesAreExactlyTheListedOnes(t *testing.T) {
 			}
 		}
 	}
-	if allowed != 13 || len(Moves()) != 13 {
-		t.Errorf("%d allowed pairs, %d moves in the table; want the 13 of TestCanMove", allowed, len(Moves()))
+	if allowed != 15 || len(Moves()) != 15 {
+		t.Errorf("%d allowed pairs, %d moves in the table; want the 15 of TestCanMove", allowed, len(Moves()))
 	}
 	for _, m := range Moves() {
 		if !m.From.Valid() || !m.To.Valid() || m.From == m.To {
@@ -77,7 +81,8 @@ func TestFrom(t *testing.T) {
 		to   Status
 		want []Status
 	}{
-		{name: "drafting is only a beginning", to: StatusDrafting, want: nil},
+		{name: "drafting, again only after a skip", to: StatusDrafting, want: []Status{StatusSkipped}},
+		{name: "skipped", to: StatusSkipped, want: []Status{StatusDrafting}},
 		{name: "pending", to: StatusPending, want: []Status{StatusDrafting}},
 		{name: "approved, usually from pending", to: StatusApproved, want: []Status{StatusPending, StatusFailed}},
 		{name: "rejected, usually from pending", to: StatusRejected, want: []Status{StatusPending, StatusFailed, StatusAwaitingManual}},

@@ -16,7 +16,7 @@ const postColumns = `id, platform, source, status, original_post_id, conversatio
 	original_post_text, original_post_user, author_username, author_profile_image, media_url, created_at,
 	category, likes_count, retweets_count, replies_count, reply_route, proposed_response,
 	temperature, presence_penalty, frequency_penalty,
-	approved_at, rejected_at, send_started_at, posted_at, response_post_id, error, updated_at`
+	approved_at, rejected_at, send_started_at, posted_at, response_post_id, error, updated_at, skip_reason, flags`
 
 // postRow is a posts row as read by name through postColumns. It stays
 // private to the store, so the domain's Post carries no storage tags and
@@ -50,6 +50,8 @@ type postRow struct {
 	ResponsePostID     *string       `db:"response_post_id"`
 	Error              string        `db:"error"`
 	UpdatedAt          time.Time     `db:"updated_at"`
+	SkipReason         string        `db:"skip_reason"`
+	Flags              []string      `db:"flags"`
 }
 
 // post is the row as the domain sees it; a missing platform id is empty.
@@ -64,6 +66,7 @@ func (r postRow) post() post.Post {
 		Temperature: r.Temperature, PresencePenalty: r.PresencePenalty, FrequencyPenalty: r.FrequencyPenalty,
 		ApprovedAt: r.ApprovedAt, RejectedAt: r.RejectedAt, SendStartedAt: r.SendStartedAt, PostedAt: r.PostedAt,
 		ResponsePostID: deref(r.ResponsePostID), Error: r.Error, UpdatedAt: r.UpdatedAt,
+		SkipReason: r.SkipReason, Flags: r.Flags,
 	}
 }
 

@@ -1,0 +1,203 @@
+// Package settings is what the administrator decides about whom the
+// persona answers: targeted accounts, search topics, blocklists and caps.
+// They live in PostgreSQL; the environment only seeds them on first start.
+package settings
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"infernal/pkg/guard"
+)
+
+// Settings are the administrator's choices, in the shape of GET and PUT
+// /api/settings.
+type Settings struct {
+	// TargetUsernames are the accounts whose recent posts the targeted scan reads.
+	TargetUsernames []string `json:"target_usernames"`
+	// SearchTopics are the words or phrases the conversation scan searches for.
+	SearchTopics []string `json:"search_topics"`
+	// BlockedAuthors are never answered; an opt-out adds its author here.
+	BlockedAuthors []string `json:"blocked_authors"`
+	// BlockedPhrases make a post that holds one (after normalisation) skipped.
+	BlockedPhrases []string `json:"blocked_phrases"`
+	// Caps bound how often the persona replies and sends.
+	Caps Caps `json:"caps"`
+}
+
+// Caps are the reply, send and near-duplicate limits; every field is set
+// (Normalize fills zero ones with their defaults).
+type Caps struct {
+	// PerConversation is the most persona replies in one conversation.
+	PerConversation int `json:"per_conversation"`
+	// PerAuthorPerDay is the most persona replies to one author in 24 hours.
+	PerAuthorPerDay int `json:"per_author_per_day"`
+	// SendsPer3Hours is the most posts sent in any 3 hours.
+	SendsPer3Hours int `json:"sends_per_3h"`
+	// SendsPerDay is the most posts sent in any 24 hours.
+	SendsPerDay int `json:"sends_per_day"`
+	// NearDuplicate is the similarity (0 to 1] from which a draft is a
+	// near-duplicate of a recent persona post.
+	NearDuplicate float64 `json:"near_duplicate"`
+}
+
+// Reply returns the per-conversation and per-author caps for guard.CapDecision.
+func (c Caps) Reply() guard.Caps {
+	return guard.Caps{PerConversation: c.PerConversation, PerAuthorPerDay: c.PerAuthorPerDay}
+}
+
+// Send returns the global send caps for guard.SendSlot.
+func (c Caps) Send() guard.SendCaps {
+	return guard.SendCaps{PerWindow: c.SendsPer3Hours, Window: guard.DefaultSendWindow, PerDay: c.SendsPerDay}
+}
+
+// DefaultCaps are the caps of a fresh install, as the README lists them.
+func DefaultCaps() Caps {
+	return Caps{
+		PerConversation: guard.DefaultPerConversation,
+		PerAuthorPerDay: guard.DefaultPerAuthorPerDay,
+		SendsPer3Hours:  guard.DefaultSendsPerWindow,
+		SendsPerDay:     guard.DefaultSendsPerDay,
+		NearDuplicate:   guard.DefaultNearDuplicateThreshold,
+	}
+}
+
+// Limits on list sizes and entry lengths: far above real use, low enough
+// that a pasted file is refused rather than stored.
+const (
+	// MaxEntries is the most entries one list may hold.
+	MaxEntries = 500
+	// MaxTopicLength is the longest search topic, in characters.
+	MaxTopicLength = 100
+	// MaxPhraseLength is the longest blocked phrase, in characters.
+	MaxPhraseLength = 200
+)
+
+// handlePattern is what X allows in a handle.
+var handlePattern = regexp.MustCompile(`^[A-Za-z0-9_]{1,15}$`)
+
+// FieldError is a bad value, named by its JSON path (such as
+// "target_usernames[2]" or "caps.sends_per_day"), for the API's 400.
+type FieldError struct {
+	// Field is the JSON path of the bad value.
+	Field string
+	// Problem says what is wrong with it.
+	Problem string
+}
+
+// Error implements error.
+func (e *FieldError) Error() string { return e.Field + ": " + e.Problem }
+
+// Normalize returns s cleaned for storage, or the first bad value as a
+// *FieldError: handles lose a leading @ and are lower-cased, entries are
+// trimmed, empty entries dropped, duplicates (ignoring case) kept once,
+// nil lists made empty, and zero caps take their defaults.
+func (s Settings) Normalize() (Settings, error) {
+	var err error
+	if s.TargetUsernames, err = handles("target_usernames", s.TargetUsernames); err != nil {
+		return Settings{}, err
+	}
+	if s.BlockedAuthors, err = handles("blocked_authors", s.BlockedAuthors); err != nil {
+		return Settings{}, err
+	}
+	if s.SearchTopics, err = texts("search_topics", s.SearchTopics, MaxTopicLength); err != nil {
+		return Settings{}, err
+	}
+	if s.BlockedPhrases, err = texts("blocked_phrases", s.BlockedPhrases, MaxPhraseLength); err != nil {
+		return Settings{}, err
+	}
+	if s.Caps, err = s.Caps.normalize(); err != nil {
+		return Settings{}, err
+	}
+	return s, nil
+}
+
+// handles cleans a list of handles named field.
+func handles(field string, in []string) ([]string, error) {
+	out, err := texts(field, in, 16)
+	if err != nil {
+		return nil, err
+	}
+	for i, h := range out {
+		h = strings.ToLower(strings.TrimPrefix(h, "@"))
+		if !handlePattern.MatchString(h) {
+			return nil, &FieldError{fmt.Sprintf("%s[%d]", field, i), fmt.Sprintf("%q is not a handle (1 to 15 letters, digits or underscores)", out[i])}
+		}
+		out[i] = h
+	}
+	return dedupe(out), nil
+}
+
+// texts cleans a list of free-text entries named field, each at most max characters.
+func texts(field string, in []string, max int) ([]string, error) {
+	out := make([]string, 0, len(in))
+	for i, t := range in {
+		t = strings.TrimSpace(t)
+		switch {
+		case !utf8.ValidString(t):
+			return nil, &FieldError{fmt.Sprintf("%s[%d]", field, i), "is not valid UTF-8"}
+		case strings.ContainsAny(t, "\n\r\t"):
+			return nil, &FieldError{fmt.Sprintf("%s[%d]", field, i), "must be one line"}
+		case utf8.RuneCountInString(t) > max:
+			return nil, &FieldError{fmt.Sprintf("%s[%d]", field, i), fmt.Sprintf("is longer than %d characters", max)}
+		case t != "":
+			out = append(out, t)
+		}
+	}
+	out = dedupe(out)
+	if len(out) > MaxEntries {
+		return nil, &FieldError{field, fmt.Sprintf("holds %d entries, more than %d", len(out), MaxEntries)}
+	}
+	return out, nil
+}
+
+// dedupe keeps the first of entries that are equal ignoring case.
+func dedupe(in []string) []string {
+	out := in[:0]
+	for _, v := range in {
+		if !slices.ContainsFunc(out, func(o string) bool { return strings.EqualFold(o, v) }) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// maxCap bounds every count cap: far above any sensible setting, low
+// enough that a typo (an extra digit or two) is refused.
+const maxCap = 1000
+
+// normalize fills zero caps with their defaults and checks the ranges.
+func (c Caps) normalize() (Caps, error) {
+	d := DefaultCaps()
+	for _, f := range []struct {
+		name  string
+		value *int
+		def   int
+	}{
+		{"per_conversation", &c.PerConversation, d.PerConversation},
+		{"per_author_per_day", &c.PerAuthorPerDay, d.PerAuthorPerDay},
+		{"sends_per_3h", &c.SendsPer3Hours, d.SendsPer3Hours},
+		{"sends_per_day", &c.SendsPerDay, d.SendsPerDay},
+	} {
+		if *f.value == 0 {
+			*f.value = f.def
+		}
+		if *f.value < 0 || *f.value > maxCap {
+			return Caps{}, &FieldError{"caps." + f.name, fmt.Sprintf("%d is out of range 0 to %d (0 takes the default)", *f.value, maxCap)}
+		}
+	}
+	if c.SendsPer3Hours > c.SendsPerDay {
+		return Caps{}, &FieldError{"caps.sends_per_3h", fmt.Sprintf("%d is more than sends_per_day (%d)", c.SendsPer3Hours, c.SendsPerDay)}
+	}
+	if c.NearDuplicate == 0 {
+		c.NearDuplicate = d.NearDuplicate
+	}
+	// The negated test also refuses NaN.
+	if !(c.NearDuplicate > 0 && c.NearDuplicate <= 1) {
+		return Caps{}, &FieldError{"caps.near_duplicate", fmt.Sprintf("%v is out of range: more than 0, at most 1 (0 takes the default)", c.NearDuplicate)}
+	}
+	return c, nil
+}

@@ -1,0 +1,141 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+
+	"infernal/pkg/settings"
+)
+
+// Settings returns the administrator's settings; before SeedSettings or
+// PutSettings has stored any, empty lists and the default caps.
+func (s *Store) Settings(ctx context.Context) (settings.Settings, error) {
+	out := settings.Settings{Caps: settings.DefaultCaps()}
+	var caps []byte
+	err := s.pool.QueryRow(ctx, `SELECT target_usernames, search_topics, caps FROM settings`).Scan(&out.TargetUsernames, &out.SearchTopics, &caps)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		out.TargetUsernames, out.SearchTopics = []string{}, []string{}
+	case err != nil:
+		return settings.Settings{}, fmt.Errorf("store: settings: %w", err)
+	default:
+		// Caps stored by an older version lack newer fields, which keep their defaults.
+		if err := json.Unmarshal(caps, &out.Caps); err != nil {
+			return settings.Settings{}, fmt.Errorf("store: settings caps: %w", err)
+		}
+	}
+	if out.BlockedAuthors, err = s.column(ctx, `SELECT username FROM blocked_authors ORDER BY created_at, username`); err != nil {
+		return settings.Settings{}, fmt.Errorf("store: blocked authors: %w", err)
+	}
+	if out.BlockedPhrases, err = s.column(ctx, `SELECT phrase FROM blocked_phrases ORDER BY created_at, phrase`); err != nil {
+		return settings.Settings{}, fmt.Errorf("store: blocked phrases: %w", err)
+	}
+	return out, nil
+}
+
+// column returns the one text column of a query's rows.
+func (s *Store) column(ctx context.Context, sql string) ([]string, error) {
+	rows, err := s.pool.Query(ctx, sql)
+	if err != nil {
+		return nil, err
+	}
+	out, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, err
+	}
+	if out == nil {
+		out = []string{}
+	}
+	return out, nil
+}
+
+// PutSettings replaces the settings with v, which the caller has
+// Normalized. Blocked authors kept from before keep their reason and post.
+func (s *Store) PutSettings(ctx context.Context, v settings.Settings) error {
+	return s.putSettings(ctx, v, false)
+}
+
+// SeedSettings stores v, the environment's settings, unless settings were
+// stored before; seeded reports whether they were stored now. Every process
+// may call it at start: the first one wins, later ones change nothing.
+func (s *Store) SeedSettings(ctx context.Context, v settings.Settings) (seeded bool, err error) {
+	err = s.putSettings(ctx, v, true)
+	if errors.Is(err, errSeeded) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// errSeeded tells SeedSettings that settings were stored before.
+var errSeeded = errors.New("settings already stored")
+
+// putSettings writes v in one transaction; onlyFirst makes it return
+// errSeeded, writing nothing, when a settings row exists.
+func (s *Store) putSettings(ctx context.Context, v settings.Settings, onlyFirst bool) error {
+	caps, err := json.Marshal(v.Caps)
+	if err != nil {
+		return fmt.Errorf("store: settings caps: %w", err)
+	}
+	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		upsert := `INSERT INTO settings (id, target_usernames, search_topics, caps) VALUES (true, $1, $2, $3)
+			ON CONFLICT (id) DO UPDATE SET target_usernames = excluded.target_usernames,
+				search_topics = excluded.search_topics, caps = excluded.caps, updated_at = now()`
+		if onlyFirst {
+			upsert = `INSERT INTO settings (id, target_usernames, search_topics, caps) VALUES (true, $1, $2, $3)
+				ON CONFLICT (id) DO NOTHING`
+		}
+		tag, err := tx.Exec(ctx, upsert, nonNil(v.TargetUsernames), nonNil(v.SearchTopics), caps)
+		if err != nil {
+			return err
+		}
+		if onlyFirst && tag.RowsAffected() == 0 {
+			return errSeeded
+		}
+		if _, err := tx.Exec(ctx, `DELETE FROM blocked_authors WHERE NOT (username = ANY($1))`, nonNil(v.BlockedAuthors)); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `INSERT INTO blocked_authors (username, reason) SELECT u, 'added by the administrator' FROM unnest($1::text[]) AS u
+			ON CONFLICT (username) DO NOTHING`, nonNil(v.BlockedAuthors)); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `DELETE FROM blocked_phrases WHERE NOT (phrase = ANY($1))`, nonNil(v.BlockedPhrases)); err != nil {
+			return err
+		}
+		_, err = tx.Exec(ctx, `INSERT INTO blocked_phrases (phrase) SELECT p FROM unnest($1::text[]) AS p ON CONFLICT (phrase) DO NOTHING`, nonNil(v.BlockedPhrases))
+		return err
+	})
+	if errors.Is(err, errSeeded) {
+		return err
+	}
+	if err != nil {
+		return fmt.Errorf("store: put settings: %w", err)
+	}
+	return nil
+}
+
+// nonNil returns list, or an empty list for nil, which pgx would store as NULL.
+func nonNil(list []string) []string {
+	if list == nil {
+		return []string{}
+	}
+	return list
+}
+
+// BlockAuthor adds username (lower-case, without @) to the blocked authors
+// with reason and the post that gave it (0 for none); an author blocked
+// before keeps the first reason.
+func (s *Store) BlockAuthor(ctx context.Context, username, reason string, postID int64) error {
+	var post *int64
+	if postID != 0 {
+		post = &postID
+	}
+	if _, err := s.pool.Exec(ctx, `INSERT INTO blocked_authors (username, reason, post_id) VALUES ($1, $2, $3)
+		ON CONFLICT (username) DO NOTHING`, username, reason, post); err != nil {
+		return fmt.Errorf("store: block author %s: %w", username, err)
+	}
+	return nil
+}
