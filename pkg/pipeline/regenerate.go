@@ -35,6 +35,15 @@ func (d *Drafter) Regenerate(ctx context.Context, t *asynq.Task) error {
 		d.Log.InfoContext(ctx, "regenerate dropped: the post was judged meanwhile", "post_id", id, "status", p.Status)
 		return nil
 	}
+	why, err := d.Budget.modelBlocked(ctx)
+	if err != nil {
+		return err
+	}
+	if why != "" {
+		// The reviewer sees no new version and may ask again once the budget allows.
+		d.Log.InfoContext(ctx, "regenerate dropped: budget", "post_id", id, "reason", why)
+		return fmt.Errorf("regenerate %d: %s: %w", id, why, asynq.SkipRetry)
+	}
 	versions, err := d.Store.History(ctx, id)
 	if err != nil {
 		return err

@@ -13,6 +13,7 @@ import (
 
 	"infernal/pkg/pipeline"
 	"infernal/pkg/post"
+	"infernal/pkg/spend"
 	"infernal/pkg/store"
 	"infernal/pkg/tasks"
 	"infernal/pkg/writer"
@@ -121,5 +122,30 @@ func TestRegenerateCases(t *testing.T) {
 	}
 	if err := e.pipe.Drafter.Regenerate(ctx, asynq.NewTask(tasks.TypeRegeneratePost, []byte("garbage"))); !errors.Is(err, asynq.SkipRetry) {
 		t.Errorf("garbage payload: %v, want SkipRetry", err)
+	}
+}
+
+// At the model's spending ceiling no new draft is written, and the task is not retried.
+func TestRegenerateWaitsForTheBudget(t *testing.T) {
+	e := setup(t)
+	ctx := context.Background()
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	id, _, err := e.store.UpsertFound(ctx, post.Post{Platform: "sandbox", Source: post.SourceMention, OriginalPostID: "b1",
+		OriginalPostText: "hello", AuthorUsername: "maria", CreatedAt: time.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.store.SaveDraft(ctx, id, store.Draft{Response: "kept", Category: "pride"}); err != nil {
+		t.Fatal(err)
+	}
+	meter := &spend.Meter{Ledger: e.store, Prices: spend.DefaultPrices(), Log: log, Now: time.Now}
+	meter.Usage(ctx, "gpt-4o-mini", 100000, 100000)
+	d := &pipeline.Drafter{Store: e.store, Writer: linkWriter{}, Log: log, Persona: "devil",
+		Budget: &pipeline.Budget{Meter: meter, Budgets: spend.Budgets{ModelDaily: 0.0001}}}
+	if err := regenerated(t, d, id, ""); !errors.Is(err, asynq.SkipRetry) {
+		t.Fatalf("Regenerate at the ceiling = %v, want SkipRetry", err)
+	}
+	if p, err := e.store.Post(ctx, id); err != nil || p.ProposedResponse != "kept" {
+		t.Errorf("post = %q, %v; want the draft kept", p.ProposedResponse, err)
 	}
 }
