@@ -364,6 +364,8 @@ func TestPoisonPayloads(t *testing.T) {
 		asynq.NewTask(tasks.TypeDraftPost, []byte(`{"post_id":1,"extra":true}`), asynq.Queue(tasks.QueueDefault)),
 		asynq.NewTask(tasks.TypeScanMentions, []byte(`[1,2]`), asynq.Queue(tasks.QueueLow)),
 		asynq.NewTask(tasks.TypeSendPost, []byte(`{"post_id":987654}`), asynq.Queue(tasks.QueueCritical)),
+		asynq.NewTask(tasks.TypeRegeneratePost, []byte(`{"post_id":1,"instruction":["x"]}`), asynq.Queue(tasks.QueueHigh)),
+		asynq.NewTask(tasks.TypeRegeneratePost, []byte(`{"post_id":987654}`), asynq.Queue(tasks.QueueHigh)),
 	}
 	for _, task := range poison {
 		if _, err := client.Enqueue(task, asynq.MaxRetry(5)); err != nil {

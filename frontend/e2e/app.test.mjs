@@ -596,7 +596,7 @@ describe('admin', () => {
     const card = page.getByTestId('review-card');
     await expectCount(card, 1);
     await expectText(card.first().getByTestId('failure'), 'Sending failed: platform: 403 Forbidden: You are not allowed to create a Tweet with duplicate content. Edit and approve to try again, or reject.');
-    await card.first().getByRole('textbox').fill('A pyramid, but make it eternal.');
+    await card.first().getByLabel('Proposed response').fill('A pyramid, but make it eternal.');
     await card.first().getByRole('button', { name: /Approve/ }).click();
     await expectText(page.getByTestId('banner-success'), 'Post approved and response sent successfully!');
     await expectText(page.getByTestId('empty-message'), 'No pending targeted posts');
@@ -648,6 +648,106 @@ describe('admin', () => {
     await expectText(page.getByTestId('banner-success'), 'Post marked as posted');
     await expectText(page.getByTestId('empty-message'), 'No pending targeted posts');
     assert.equal(statusOf(postId('1800000000000000042')), 'posted');
+  });
+
+  /** How many regenerate tasks wait in the queue (no worker runs in this stack). */
+  async function queuedRegenerations() {
+    const [reply] = await stack.redis([['LLEN', 'asynq:{high}:pending']]);
+    return Number(reply.replace(/^:/, ''));
+  }
+
+  it('regenerate asks for a new draft with an instruction, and History lists every version', async () => {
+    await page.getByRole('tab', { name: 'Mentions' }).click();
+    const id = postId('mention-pending-old');
+    const card = page.locator(`[data-testid="review-card"][data-post-id="${id}"]`);
+    const old = 'Three days late, and still not the latest of my sins.';
+
+    await card.getByRole('button', { name: 'History', exact: true }).click();
+    const versions = card.getByTestId('version');
+    await expectCount(versions, 1);
+    await expectText(versions.first().locator('.badge-origin'), 'Writer');
+    await expectText(versions.first().locator('.review-version-text'), old);
+
+    const instruction = card.getByLabel('Instruction for a new draft (optional)');
+    const regenerate = card.getByRole('button', { name: 'Regenerate', exact: true });
+    await instruction.fill('x'.repeat(201));
+    await card.getByText('Keep the instruction to 200 characters', { exact: true }).waitFor();
+    assert.equal(await regenerate.isDisabled(), true);
+
+    await instruction.fill('shorter');
+    const before = await queuedRegenerations();
+    await regenerate.click();
+    // The web tier queued the task and waits for a worker: play the worker's part.
+    await eventually(async () => assert.equal(await queuedRegenerations(), before + 1));
+    const fresh = 'Late, and shorter.';
+    stack.db(`BEGIN;
+      INSERT INTO post_versions (post_id, text, origin, at) SELECT id, proposed_response, 'writer', updated_at FROM posts WHERE id = ${id};
+      INSERT INTO post_versions (post_id, text, origin, instruction) VALUES (${id}, '${fresh}', 'regenerate', 'shorter');
+      UPDATE posts SET proposed_response = '${fresh}', updated_at = now() WHERE id = ${id};
+      COMMIT;`);
+    await expectText(page.getByTestId('banner-success'), 'A new draft rose from the pit');
+    await eventually(async () => assert.equal(await card.getByLabel('Proposed response').inputValue(), fresh));
+    assert.equal(await instruction.inputValue(), '', 'the instruction is cleared once used');
+    await expectCount(versions, 2);
+    await expectText(versions.nth(1).locator('.badge-origin'), 'Regenerated');
+    await expectText(versions.nth(1).locator('.review-version-wish'), '\u201cshorter\u201d');
+    await expectText(versions.nth(1).locator('.review-version-text'), fresh);
+    await card.getByRole('button', { name: 'Hide history', exact: true }).click();
+    await expectCount(versions, 0);
+
+    // A post judged meanwhile cannot be regenerated: the server's reason is shown.
+    stack.db(`UPDATE posts SET status = 'rejected', rejected_at = now() WHERE id = ${id}`);
+    await regenerate.click();
+    await expectText(page.getByTestId('banner-error'), 'Failed to regenerate draft: it is rejected, not pending');
+    await page.getByRole('button', { name: 'Refresh', exact: true }).click();
+    await expectCount(card, 0);
+  });
+
+  it('bulk review: select cards by keyboard and by click, approve them together, each result reported', async () => {
+    await page.getByRole('tab', { name: 'Pending Sins' }).click();
+    await page.getByRole('button', { name: 'Refresh', exact: true }).click();
+    const cards = page.getByTestId('review-card');
+    await expectCount(cards, 9);
+    const [a, b, c] = [2, 3, 4].map((i) => postId(`conv-pending-${i}`));
+    const cardOf = (id) => page.locator(`[data-testid="review-card"][data-post-id="${id}"]`);
+    const count = page.getByTestId('selected-count');
+    assert.equal(await page.getByRole('button', { name: 'Approve selected' }).isDisabled(), true);
+
+    // x selects the focused card, j moves to the next, Space selects it; a click selects the third.
+    await cardOf(a).focus();
+    await page.keyboard.press('x');
+    await page.keyboard.press('j');
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-post-id')), String(b));
+    await page.keyboard.press(' ');
+    await cardOf(c).getByRole('checkbox', { name: `Select post #${c}` }).check();
+    await eventually(async () => assert.match(await text(count), /^3 selected/));
+    // Typing in a field does not select.
+    await cardOf(a).getByLabel('Proposed response').press('x');
+    await eventually(async () => assert.match(await text(count), /^3 selected/));
+    await cardOf(a).getByRole('button', { name: 'Undo edits' }).click();
+
+    // One of them is judged elsewhere meanwhile: the others still go through.
+    stack.db(`UPDATE posts SET status = 'rejected', rejected_at = now() WHERE id = ${b}`);
+    await page.getByRole('button', { name: 'Approve selected', exact: true }).click();
+    const banner = page.getByTestId('banner-error');
+    assert.match(await text(banner), /^2 posts approved, 1 failed/);
+    assert.deepEqual(await page.getByTestId('bulk-results').locator('li').allTextContents(), [
+      `#${a}: approved`,
+      `#${b}: failed: it is rejected, not pending`,
+      `#${c}: approved`,
+    ]);
+    assert.match(statusOf(a), /^(approved|posted)$/);
+    assert.match(statusOf(c), /^(approved|posted)$/);
+    assert.equal(statusOf(b), 'rejected');
+    await expectCount(cards, 6);
+    await eventually(async () => assert.match(await text(count), /^0 selected/));
+
+    // Select all on the page, then none.
+    const all = page.getByRole('checkbox', { name: 'Select all on this page' });
+    await all.check();
+    await eventually(async () => assert.match(await text(count), /^6 selected/));
+    await all.uncheck();
+    await eventually(async () => assert.match(await text(count), /^0 selected/));
   });
 
   it('tabs work from the keyboard', async () => {

@@ -156,6 +156,8 @@ export async function startStack() {
     dbUrl: dbUrl.toString(),
     logFile,
     db: (sql) => psql(dbUrl.toString(), sql),
+    /** Runs Redis commands on the stack's database; one simple reply line per command. */
+    redis: (commands) => redis(redisBase, state.redisDb, commands),
     browser: null,
     async stop() {
       if (state.browser) await state.browser.close().catch(() => {});

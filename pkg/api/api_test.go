@@ -43,18 +43,20 @@ func (c *clock) Add(d time.Duration) {
 }
 
 type env struct {
-	t     testing.TB
-	srv   *httptest.Server
-	store *store.Store
-	queue *tasks.Client
-	clock *clock
-	token string
+	t        testing.TB
+	srv      *httptest.Server
+	store    *store.Store
+	queue    *tasks.Client
+	redisURL string
+	clock    *clock
+	token    string
 }
 
 func setup(t testing.TB) *env {
 	t.Helper()
 	st := storetest.New(t)
-	queue, err := tasks.NewClient(taskstest.RedisURL(t))
+	redisURL := taskstest.RedisURL(t)
+	queue, err := tasks.NewClient(redisURL)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +76,7 @@ func setup(t testing.TB) *env {
 		Metrics: tasks.MetricsHandler(queue.Inspector()),
 	}))
 	t.Cleanup(srv.Close)
-	e := &env{t: t, srv: srv, store: st, queue: queue, clock: clk}
+	e := &env{t: t, srv: srv, store: st, queue: queue, redisURL: redisURL, clock: clk}
 	e.token = e.login()
 	return e
 }

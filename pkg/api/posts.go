@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -109,10 +110,59 @@ func postID(r *http.Request) (int64, error) {
 type approveRequest struct {
 	// Response, when present, replaces the drafted text before approval.
 	Response *string `json:"response"`
+	// Override approves a flagged draft anyway.
+	Override bool `json:"override"`
 }
 
-// approve approves a pending post and hands it to the workers to send. The
-// approval is recorded first; if Redis is down the reconcile task sends it later.
+// verdict is the administrator's decision on a post under review.
+type verdict struct {
+	// action is actionApprove or actionReject.
+	action string
+	// edited, when not nil, replaces the draft before approval.
+	edited *string
+	// override approves a flagged draft anyway.
+	override bool
+}
+
+// The actions of a verdict, as the bulk route names them.
+const (
+	actionApprove = "approve"
+	actionReject  = "reject"
+)
+
+// judge carries out a verdict on post id: the one path of the approve and
+// reject routes, single or bulk. An approved post is recorded first, then
+// handed to the workers to send; if Redis is down the reconcile task sends
+// it later.
+func (s *Server) judge(ctx context.Context, id int64, v verdict) (post.Post, error) {
+	if v.action == actionReject {
+		p, err := s.store.Reject(ctx, id)
+		if err != nil {
+			return post.Post{}, err
+		}
+		s.public.invalidate()
+		return p, nil
+	}
+	if v.edited != nil && strings.ContainsRune(*v.edited, 0) {
+		return post.Post{}, badRequest("response must not contain NUL characters")
+	}
+	p, err := s.store.Approve(ctx, id, v.edited)
+	if err != nil {
+		return post.Post{}, err
+	}
+	s.public.invalidate()
+	if p.Status == post.StatusAwaitingManual {
+		// The API may not send it: the admin posts it through intent_url.
+		return p, nil
+	}
+	if err := s.queue.EnqueueSend(ctx, id); err != nil {
+		s.log.WarnContext(ctx, "approved post not queued yet; reconcile will send it", "post_id", id, "error", err)
+	}
+	return p, nil
+}
+
+// approve approves a pending (or failed) post, with an edited response when
+// the body holds one.
 func (s *Server) approve(w http.ResponseWriter, r *http.Request) error {
 	id, err := postID(r)
 	if err != nil {
@@ -122,27 +172,15 @@ func (s *Server) approve(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeJSON(r, &req, true); err != nil {
 		return err
 	}
-	if req.Response != nil && strings.ContainsRune(*req.Response, 0) {
-		return badRequest("response must not contain NUL characters")
-	}
-	p, err := s.store.Approve(r.Context(), id, req.Response)
+	p, err := s.judge(r.Context(), id, verdict{action: actionApprove, edited: req.Response, override: req.Override})
 	if err != nil {
 		return err
-	}
-	s.public.invalidate()
-	if p.Status == post.StatusAwaitingManual {
-		// The API may not send it: the admin posts it through intent_url.
-		respondJSON(w, http.StatusOK, viewPost(p, s.now(), s.prices))
-		return nil
-	}
-	if err := s.queue.EnqueueSend(r.Context(), id); err != nil {
-		s.log.WarnContext(r.Context(), "approved post not queued yet; reconcile will send it", "post_id", id, "error", err)
 	}
 	respondJSON(w, http.StatusOK, viewPost(p, s.now(), s.prices))
 	return nil
 }
 
-// reject rejects a pending post.
+// reject rejects a pending (or failed) post.
 func (s *Server) reject(w http.ResponseWriter, r *http.Request) error {
 	id, err := postID(r)
 	if err != nil {
@@ -152,11 +190,10 @@ func (s *Server) reject(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeJSON(r, &req, true); err != nil {
 		return err
 	}
-	p, err := s.store.Reject(r.Context(), id)
+	p, err := s.judge(r.Context(), id, verdict{action: actionReject})
 	if err != nil {
 		return err
 	}
-	s.public.invalidate()
 	respondJSON(w, http.StatusOK, viewPost(p, s.now(), s.prices))
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -64,6 +65,14 @@ func (f *fakeStore) Approve(_ context.Context, id int64, edited *string) (post.P
 func (f *fakeStore) Reject(_ context.Context, id int64) (post.Post, error) {
 	f.record("Reject %d", id)
 	return post.Post{}, f.approveErr
+}
+func (f *fakeStore) History(_ context.Context, id int64) ([]post.Version, error) {
+	f.record("History %d", id)
+	return nil, nil
+}
+func (f *fakeStore) LatestVersionID(_ context.Context, id int64) (int64, error) {
+	f.record("LatestVersionID %d", id)
+	return 0, errUnexpected
 }
 func (f *fakeStore) CreateProfileDraft(context.Context, string, string) (int64, error) {
 	f.record("CreateProfileDraft")
@@ -143,6 +152,10 @@ func (q fakeQueue) EnqueueSend(_ context.Context, id int64) error {
 }
 func (q fakeQueue) EnqueueDraft(_ context.Context, id int64) error {
 	q.store.record("EnqueueDraft %d", id)
+	return nil
+}
+func (q fakeQueue) EnqueueRegenerate(_ context.Context, id int64, instruction string) error {
+	q.store.record("EnqueueRegenerate %d %q", id, instruction)
 	return nil
 }
 func (q fakeQueue) EnqueuePeriodic(_ context.Context, typ string) error {
@@ -256,6 +269,37 @@ func TestRefusedRequestsReachNothing(t *testing.T) {
 		{name: "spend by POST", method: "POST", path: "/api/spend", token: fakeToken, wantStatus: 405, wantError: "method not allowed"},
 		{name: "resume without token", method: "POST", path: "/api/ops/resume", wantStatus: 401, wantError: "authentication required"},
 		{name: "resume bad body", method: "POST", path: "/api/ops/resume", token: fakeToken, body: `{"now":true}`, wantStatus: 400, wantError: "unknown field"},
+		{name: "history without token", method: "GET", path: "/api/posts/1/history", wantStatus: 401, wantError: "authentication required"},
+		{name: "history bad id", method: "GET", path: "/api/posts/x/history", token: fakeToken, wantStatus: 400, wantError: "post id"},
+		{name: "history by POST", method: "POST", path: "/api/posts/1/history", token: fakeToken, wantStatus: 405, wantError: "method not allowed"},
+		{name: "regenerate without token", method: "POST", path: "/api/posts/1/regenerate", wantStatus: 401, wantError: "authentication required"},
+		{name: "regenerate bad id", method: "POST", path: "/api/posts/0/regenerate", token: fakeToken, wantStatus: 400, wantError: "post id"},
+		{name: "regenerate garbage", method: "POST", path: "/api/posts/1/regenerate", token: fakeToken, body: `shorter`, wantStatus: 400, wantError: "malformed JSON"},
+		{name: "regenerate array", method: "POST", path: "/api/posts/1/regenerate", token: fakeToken, body: `["shorter"]`, wantStatus: 400, wantError: "request body must be a JSON object"},
+		{name: "regenerate unknown field", method: "POST", path: "/api/posts/1/regenerate", token: fakeToken, body: `{"prompt":"x"}`, wantStatus: 400, wantError: "unknown field"},
+		{name: "regenerate numeric instruction", method: "POST", path: "/api/posts/1/regenerate", token: fakeToken, body: `{"instruction":5}`, wantStatus: 400, wantError: `field "instruction"`},
+		{name: "regenerate two lines", method: "POST", path: "/api/posts/1/regenerate", token: fakeToken, body: `{"instruction":"shorter\ncrueler"}`, wantStatus: 400, wantError: "instruction must be one line"},
+		{name: "regenerate long instruction", method: "POST", path: "/api/posts/1/regenerate", token: fakeToken, body: `{"instruction":"` + strings.Repeat("é", 201) + `"}`, wantStatus: 400, wantError: "instruction must be one line of at most 200"},
+		{name: "regenerate NUL", method: "POST", path: "/api/posts/1/regenerate", token: fakeToken, body: `{"instruction":"a\u0000"}`, wantStatus: 400, wantError: "instruction"},
+		{name: "regenerate bad UTF-8", method: "POST", path: "/api/posts/1/regenerate", token: fakeToken, body: "{\"instruction\":\"a\xff\"}", wantStatus: 400, wantError: "UTF-8"},
+		{name: "bulk without token", method: "POST", path: "/api/posts/bulk", body: `{"ids":[1],"action":"approve"}`, wantStatus: 401, wantError: "authentication required"},
+		{name: "bulk empty body", method: "POST", path: "/api/posts/bulk", token: fakeToken, wantStatus: 400, wantError: "request body must be a JSON object"},
+		{name: "bulk garbage", method: "POST", path: "/api/posts/bulk", token: fakeToken, body: `approve all`, wantStatus: 400, wantError: "malformed JSON"},
+		{name: "bulk no ids", method: "POST", path: "/api/posts/bulk", token: fakeToken, body: `{"action":"approve"}`, wantStatus: 400, wantError: "ids must hold 1 to 100"},
+		{name: "bulk null ids", method: "POST", path: "/api/posts/bulk", token: fakeToken, body: `{"ids":null,"action":"reject"}`, wantStatus: 400, wantError: "ids must hold"},
+		{name: "bulk empty ids", method: "POST", path: "/api/posts/bulk", token: fakeToken, body: `{"ids":[],"action":"reject"}`, wantStatus: 400, wantError: "ids must hold"},
+		{name: "bulk too many ids", method: "POST", path: "/api/posts/bulk", token: fakeToken, body: `{"ids":[` + idList(101) + `],"action":"reject"}`, wantStatus: 400, wantError: "ids must hold 1 to 100"},
+		{name: "bulk zero id", method: "POST", path: "/api/posts/bulk", token: fakeToken, body: `{"ids":[1,0],"action":"reject"}`, wantStatus: 400, wantError: "ids[1] must be a positive integer"},
+		{name: "bulk negative id", method: "POST", path: "/api/posts/bulk", token: fakeToken, body: `{"ids":[-4],"action":"reject"}`, wantStatus: 400, wantError: "ids[0] must be a positive integer"},
+		{name: "bulk repeated id", method: "POST", path: "/api/posts/bulk", token: fakeToken, body: `{"ids":[3,4,3],"action":"reject"}`, wantStatus: 400, wantError: "ids[2] repeats post 3"},
+		{name: "bulk string ids", method: "POST", path: "/api/posts/bulk", token: fakeToken, body: `{"ids":["1"],"action":"reject"}`, wantStatus: 400, wantError: `field "ids`},
+		{name: "bulk fractional id", method: "POST", path: "/api/posts/bulk", token: fakeToken, body: `{"ids":[1.5],"action":"reject"}`, wantStatus: 400, wantError: `field "ids`},
+		{name: "bulk ids object", method: "POST", path: "/api/posts/bulk", token: fakeToken, body: `{"ids":{"1":true},"action":"reject"}`, wantStatus: 400, wantError: `field "ids"`},
+		{name: "bulk unknown action", method: "POST", path: "/api/posts/bulk", token: fakeToken, body: `{"ids":[1],"action":"delete"}`, wantStatus: 400, wantError: `action must be "approve" or "reject"`},
+		{name: "bulk no action", method: "POST", path: "/api/posts/bulk", token: fakeToken, body: `{"ids":[1]}`, wantStatus: 400, wantError: "action must be"},
+		{name: "bulk unknown field", method: "POST", path: "/api/posts/bulk", token: fakeToken, body: `{"ids":[1],"action":"approve","response":"x"}`, wantStatus: 400, wantError: "unknown field"},
+		{name: "bulk override not a boolean", method: "POST", path: "/api/posts/bulk", token: fakeToken, body: `{"ids":[1],"action":"approve","override":"yes"}`, wantStatus: 400, wantError: `field "override"`},
+		{name: "bulk by GET", method: "GET", path: "/api/posts/bulk", token: fakeToken, wantStatus: 405, wantError: "method not allowed"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -272,6 +316,15 @@ func TestRefusedRequestsReachNothing(t *testing.T) {
 			}
 		})
 	}
+}
+
+// idList is "1,2,…,n".
+func idList(n int) string {
+	ids := make([]string, n)
+	for i := range ids {
+		ids[i] = strconv.Itoa(i + 1)
+	}
+	return strings.Join(ids, ",")
 }
 
 // Each admin tab's list asks the store for its own source, ten to a page,
@@ -298,6 +351,7 @@ func TestRequestsReachTheirCall(t *testing.T) {
 		{name: "give up", method: "POST", path: "/api/posts/5/give-up", token: fakeToken, body: `{}`, wantStatus: 200, wantCall: `GiveUp 5 "Given up: not posted by hand"`},
 		{name: "give up with a reason", method: "POST", path: "/api/posts/5/give-up", token: fakeToken, body: `{"reason":"too late"}`, wantStatus: 200, wantCall: `GiveUp 5 "too late"`},
 		{name: "resume", method: "POST", path: "/api/ops/resume", token: fakeToken, wantStatus: 200, wantCall: "Resume"},
+		{name: "history", method: "GET", path: "/api/posts/6/history", token: fakeToken, wantStatus: 200, wantCall: "History 6"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

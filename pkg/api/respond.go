@@ -58,11 +58,26 @@ func respondJSON(w http.ResponseWriter, status int, v any) {
 	_ = json.NewEncoder(w).Encode(v)
 }
 
-// respondError maps an error to its status in one place and answers
-// {"error": message}, the message written here from the facts the error
-// carries, never cut out of its text. Unexpected errors are logged and
-// answered without detail.
+// respondError answers {"error": message} with the status errorStatus
+// maps err to, and the headers that go with it. Unexpected errors are
+// logged and answered without detail.
 func (s *Server) respondError(w http.ResponseWriter, r *http.Request, err error) {
+	status, msg := s.errorStatus(r, err)
+	var throttled *auth.ThrottledError
+	switch {
+	case errors.As(err, &throttled):
+		w.Header().Set("Retry-After", strconv.Itoa(int(throttled.RetryAfter.Seconds()+0.999)))
+	case status == http.StatusUnauthorized && errors.Is(err, auth.ErrUnauthenticated):
+		w.Header().Set("WWW-Authenticate", `Bearer realm="`+adminName+`"`)
+	}
+	respondJSON(w, status, map[string]string{"error": msg})
+}
+
+// errorStatus maps an error to its status and message in one place, the
+// message written here from the facts the error carries, never cut out of
+// its text; a bulk action reports each item's error through it too.
+// Unexpected errors are logged and given no detail.
+func (s *Server) errorStatus(r *http.Request, err error) (int, string) {
 	status, msg := http.StatusInternalServerError, "internal error"
 	var apiErr *Error
 	var throttled *auth.ThrottledError
@@ -77,12 +92,10 @@ func (s *Server) respondError(w http.ResponseWriter, r *http.Request, err error)
 		status, msg = http.StatusRequestEntityTooLarge, errBodyTooLarge
 	case errors.As(err, &throttled):
 		status, msg = http.StatusTooManyRequests, throttled.Error()
-		w.Header().Set("Retry-After", strconv.Itoa(int(throttled.RetryAfter.Seconds()+0.999)))
 	case errors.Is(err, auth.ErrInvalidCredentials):
 		status, msg = http.StatusUnauthorized, "Invalid credentials" // the login page shows this text as it is
 	case errors.Is(err, auth.ErrUnauthenticated):
 		status, msg = http.StatusUnauthorized, "authentication required"
-		w.Header().Set("WWW-Authenticate", `Bearer realm="`+adminName+`"`)
 	case errors.Is(err, store.ErrNotFound):
 		status, msg = http.StatusNotFound, "not found"
 	case errors.As(err, &stateErr):
@@ -101,7 +114,7 @@ func (s *Server) respondError(w http.ResponseWriter, r *http.Request, err error)
 	if status >= 500 {
 		s.log.ErrorContext(r.Context(), "request failed", "error", err, "status", status, "request_id", requestID(r.Context()))
 	}
-	respondJSON(w, status, map[string]string{"error": msg})
+	return status, msg
 }
 
 // decodeJSON reads one JSON value into v, refusing unknown fields, trailing

@@ -34,6 +34,10 @@ type Store interface {
 	Reject(ctx context.Context, id int64) (post.Post, error)
 	// CreateProfileDraft makes a new profile post to be drafted.
 	CreateProfileDraft(ctx context.Context, platform, persona string) (int64, error)
+	// History returns every version of a post's draft, oldest first.
+	History(ctx context.Context, id int64) ([]post.Version, error)
+	// LatestVersionID returns the id of a post's newest version, zero when none.
+	LatestVersionID(ctx context.Context, id int64) (int64, error)
 	// DeleteDraft removes a post still in drafting.
 	DeleteDraft(ctx context.Context, id int64) error
 	// AdminStats counts what the dashboard shows.
@@ -87,6 +91,8 @@ type Queue interface {
 	EnqueueSend(ctx context.Context, id int64) error
 	// EnqueueDraft asks for a post to be drafted.
 	EnqueueDraft(ctx context.Context, id int64) error
+	// EnqueueRegenerate asks for a new draft of a post, written to instruction.
+	EnqueueRegenerate(ctx context.Context, id int64, instruction string) error
 	// EnqueuePeriodic runs one of the periodic tasks now.
 	EnqueuePeriodic(ctx context.Context, typ string) error
 	// Ping checks that Redis answers.
@@ -115,6 +121,10 @@ type Config struct {
 	// GenerateWait is how long a profile generation waits for its draft
 	// before answering 202; zero means 8 seconds.
 	GenerateWait time.Duration
+	// RegenerateWait is how long a regenerate request waits for the new
+	// draft before answering 202; zero means DefaultRegenerateWait, and it
+	// is kept under RequestTimeout.
+	RegenerateWait time.Duration
 	// PublicTTL is how long a public answer is served from memory; zero
 	// means DefaultPublicTTL.
 	PublicTTL time.Duration
@@ -154,6 +164,8 @@ type Server struct {
 	budgets      spend.Budgets
 	windows      Windows
 	generateWait time.Duration
+	// regenerateWait bounds the wait for a regenerated draft.
+	regenerateWait time.Duration
 	// trustedProxies are the proxies whose X-Forwarded-For names the client.
 	trustedProxies []netip.Prefix
 	router         http.Handler
@@ -176,7 +188,7 @@ type Server struct {
 func New(cfg Config) *Server {
 	s := &Server{
 		store: cfg.Store, auth: cfg.Auth, queue: cfg.Queue, log: cfg.Log, now: cfg.Now,
-		persona: cfg.Persona, platform: cfg.Platform, generateWait: cfg.GenerateWait,
+		persona: cfg.Persona, platform: cfg.Platform, generateWait: cfg.GenerateWait, regenerateWait: cfg.RegenerateWait,
 		trustedProxies: cfg.TrustedProxies, prices: cfg.Prices, budgets: cfg.Budgets, windows: cfg.Windows,
 	}
 	if s.prices == (spend.Prices{}) {
@@ -202,6 +214,11 @@ func New(cfg Config) *Server {
 	if s.generateWait == 0 {
 		s.generateWait = 8 * time.Second
 	}
+	if s.regenerateWait <= 0 {
+		s.regenerateWait = DefaultRegenerateWait
+	}
+	// The answer must leave before the request's deadline cuts it off.
+	s.regenerateWait = min(s.regenerateWait, RequestTimeout-2*time.Second)
 	if cfg.BenchCeiling {
 		s.ceiling = bytes.Repeat([]byte{' '}, maxCeiling)
 	}
@@ -211,6 +228,10 @@ func New(cfg Config) *Server {
 
 // ServeHTTP routes the request.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.router.ServeHTTP(w, r) }
+
+// DefaultRegenerateWait is how long a regenerate request waits for the
+// worker's new draft before answering 202, well under RequestTimeout.
+const DefaultRegenerateWait = 15 * time.Second
 
 // RequestTimeout is the deadline every request's context carries, below the
 // server's WriteTimeout, so that the work of a request whose answer could no

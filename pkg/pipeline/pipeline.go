@@ -137,6 +137,7 @@ func (p *Pipeline) Register(mux *asynq.ServeMux) {
 	mux.HandleFunc(tasks.TypeScanTargeted, p.Scanner.ScanTargeted)
 	mux.HandleFunc(tasks.TypeGenerateProfile, p.Profiler.GenerateProfile)
 	mux.HandleFunc(tasks.TypeDraftPost, p.Drafter.DraftPost)
+	mux.HandleFunc(tasks.TypeRegeneratePost, p.Drafter.Regenerate)
 	mux.HandleFunc(tasks.TypeSendPost, p.Sender.SendPost)
 	mux.HandleFunc(tasks.TypeRefreshMetrics, p.Maintainer.RefreshMetrics)
 	mux.HandleFunc(tasks.TypeReconcile, p.Maintainer.Reconcile)

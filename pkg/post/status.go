@@ -35,6 +35,9 @@ func Moves() []Move {
 		// The writer produced a draft, or could not.
 		{From: StatusDrafting, To: StatusPending},
 		{From: StatusDrafting, To: StatusFailed},
+		// The reviewer had a failed post redrafted (regenerate): its new
+		// draft awaits review again.
+		{From: StatusFailed, To: StatusPending},
 		// A guard stopped the post before drafting, or the administrator
 		// overrode the guard ("draft anyway").
 		{From: StatusDrafting, To: StatusSkipped},

@@ -16,6 +16,8 @@ func TestCanMove(t *testing.T) {
 	}{
 		{name: "draft written", from: StatusDrafting, to: StatusPending, want: true},
 		{name: "draft refused", from: StatusDrafting, to: StatusFailed, want: true},
+		{name: "a failed post regenerated", from: StatusFailed, to: StatusPending, want: true},
+		{name: "a rejected post regenerated", from: StatusRejected, to: StatusPending},
 		{name: "approve", from: StatusPending, to: StatusApproved, want: true},
 		{name: "approve a failed post again", from: StatusFailed, to: StatusApproved, want: true},
 		{name: "reject", from: StatusPending, to: StatusRejected, want: true},
@@ -65,8 +67,8 @@ func TestMovesAreExactlyTheListedOnes(t *testing.T) {
 			}
 		}
 	}
-	if allowed != 15 || len(Moves()) != 15 {
-		t.Errorf("%d allowed pairs, %d moves in the table; want the 15 of TestCanMove", allowed, len(Moves()))
+	if allowed != 16 || len(Moves()) != 16 {
+		t.Errorf("%d allowed pairs, %d moves in the table; want the 16 of TestCanMove", allowed, len(Moves()))
 	}
 	for _, m := range Moves() {
 		if !m.From.Valid() || !m.To.Valid() || m.From == m.To {
@@ -83,7 +85,7 @@ func TestFrom(t *testing.T) {
 	}{
 		{name: "drafting, again only after a skip", to: StatusDrafting, want: []Status{StatusSkipped}},
 		{name: "skipped", to: StatusSkipped, want: []Status{StatusDrafting}},
-		{name: "pending", to: StatusPending, want: []Status{StatusDrafting}},
+		{name: "pending, usually from drafting", to: StatusPending, want: []Status{StatusDrafting, StatusFailed}},
 		{name: "approved, usually from pending", to: StatusApproved, want: []Status{StatusPending, StatusFailed}},
 		{name: "rejected, usually from pending", to: StatusRejected, want: []Status{StatusPending, StatusFailed, StatusAwaitingManual}},
 		{name: "posted", to: StatusPosted, want: []Status{StatusApproved, StatusAwaitingManual}},

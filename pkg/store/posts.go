@@ -241,21 +241,33 @@ type Draft struct {
 	FrequencyPenalty float64
 }
 
-// SaveDraft stores a draft and makes the post pending. Only a post in
-// drafting takes a draft; any other gets a *post.StateError (ErrConflict), so
-// a redelivered draft task never overwrites what the administrator is reviewing.
+// SaveDraft stores a draft, with its writer version, and makes the post
+// pending. Only a post in drafting takes a draft; any other gets a
+// *post.StateError (ErrConflict), so a redelivered draft task never
+// overwrites what the administrator is reviewing.
 func (s *Store) SaveDraft(ctx context.Context, id int64, d Draft) error {
-	tag, err := s.pool.Exec(ctx, `
-		UPDATE posts SET status = 'pending', proposed_response = $2, category = $3,
-			temperature = $4, presence_penalty = $5, frequency_penalty = $6,
-			draft_attempts = draft_attempts + 1, error = '', updated_at = now()
-		WHERE id = $1 AND status = ANY($7)`,
-		id, d.Response, d.Category, d.Temperature, d.PresencePenalty, d.FrequencyPenalty, from(post.StatusPending))
+	var saved bool
+	err := s.inTx(ctx, func(tx pgx.Tx) error {
+		// Guarded on drafting alone: a failed post reaches pending only by a regenerated draft.
+		tag, err := tx.Exec(ctx, `
+			UPDATE posts SET status = 'pending', proposed_response = $2, category = $3,
+				temperature = $4, presence_penalty = $5, frequency_penalty = $6,
+				draft_attempts = draft_attempts + 1, error = '', updated_at = now()
+			WHERE id = $1 AND status = $7`,
+			id, d.Response, d.Category, d.Temperature, d.PresencePenalty, d.FrequencyPenalty, post.StatusDrafting)
+		if err != nil {
+			return fmt.Errorf("store: save draft %d: %w", id, err)
+		}
+		if saved = tag.RowsAffected() > 0; !saved {
+			return nil
+		}
+		return addVersion(ctx, tx, id, d.Response, post.OriginWriter, "")
+	})
 	if err != nil {
-		return fmt.Errorf("store: save draft %d: %w", id, err)
+		return err
 	}
-	if tag.RowsAffected() == 0 {
-		return s.stateError(ctx, id, "save draft", usual(post.StatusPending))
+	if !saved {
+		return s.stateError(ctx, id, "save draft", post.StatusDrafting)
 	}
 	return nil
 }
@@ -266,7 +278,8 @@ func (s *Store) FailDraft(ctx context.Context, id int64, reason string) error {
 }
 
 // Approve moves a pending (or failed) post to approved, storing an edited
-// response first when edited is not nil; a post whose reply the API may not
+// response first when edited is not nil (as an admin version when it
+// changes the text); a post whose reply the API may not
 // send (post.RouteManual) moves to awaiting_manual instead, for hand-posting. The response must pass
 // post.CheckResponse (a *post.LengthError, ErrInvalid); a post in any other
 // state gets a *post.StateError (ErrConflict).
@@ -290,6 +303,11 @@ func (s *Store) Approve(ctx context.Context, id int64, edited *string) (post.Pos
 		}
 		if err := post.CheckResponse(text); err != nil {
 			return fmt.Errorf("store: approve post %d: %w", id, err)
+		}
+		if text != p.ProposedResponse {
+			if err := addVersion(ctx, tx, id, text, post.OriginAdmin, ""); err != nil {
+				return err
+			}
 		}
 		// The row is locked, so the guard holds; it is kept so that no update skips the table.
 		out, err = queryPost(ctx, tx, `

@@ -69,6 +69,18 @@ func (c *Client) EnqueueDraftFirst(ctx context.Context, id int64) error {
 	return c.enqueueOnce(ctx, t)
 }
 
+// EnqueueRegenerate asks for a new draft of post id, written to instruction.
+func (c *Client) EnqueueRegenerate(ctx context.Context, id int64, instruction string) error {
+	t, err := NewRegenerateTask(id, instruction)
+	if err != nil {
+		return err
+	}
+	if _, err := c.asynq.EnqueueContext(ctx, t); err != nil {
+		return fmt.Errorf("tasks: enqueue %s: %w", t.Type(), err)
+	}
+	return nil
+}
+
 // EnqueueSend asks for the approved post id to be sent, once. A send task
 // still kept from an earlier approval (completed after a refusal, or
 // archived) is replaced, so approving a failed post again sends it at once.

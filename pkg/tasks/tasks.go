@@ -22,6 +22,7 @@ const (
 	TypeScanTargeted      = "scan:targeted"
 	TypeGenerateProfile   = "generate:profile"
 	TypeDraftPost         = "draft:post"
+	TypeRegeneratePost    = "regenerate:post"
 	TypeSendPost          = "send:post"
 	TypeRefreshMetrics    = "refresh:metrics"
 	TypeReconcile         = "reconcile"
@@ -48,6 +49,13 @@ type PostPayload struct {
 	PostID int64 `json:"post_id"`
 }
 
+// RegeneratePayload asks for a new draft of a post under review, written
+// to the reviewer's instruction (may be empty).
+type RegeneratePayload struct {
+	PostID      int64  `json:"post_id"`
+	Instruction string `json:"instruction"`
+}
+
 // ScanPayload is the payload of the periodic tasks; it carries nothing but
 // is decoded strictly, so garbage is refused.
 type ScanPayload struct{}
@@ -67,6 +75,22 @@ func NewSendTask(id int64) (*asynq.Task, error) {
 	return newPostTask(TypeSendPost, id,
 		asynq.TaskID(SendTaskID(id)), asynq.Queue(QueueCritical),
 		asynq.MaxRetry(25), asynq.Timeout(time.Minute), asynq.Retention(24*time.Hour))
+}
+
+// NewRegenerateTask asks for a new draft of post id, written to
+// instruction, ahead of the other drafts (QueueHigh): the reviewer waits for
+// it. Each request is a task of its own, and a failed one is not retried
+// for long, since the reviewer can ask again.
+func NewRegenerateTask(id int64, instruction string) (*asynq.Task, error) {
+	if id <= 0 {
+		return nil, fmt.Errorf("tasks: %s: bad post id %d", TypeRegeneratePost, id)
+	}
+	b, err := json.Marshal(RegeneratePayload{PostID: id, Instruction: instruction})
+	if err != nil {
+		return nil, fmt.Errorf("tasks: %s: %w", TypeRegeneratePost, err)
+	}
+	return asynq.NewTask(TypeRegeneratePost, b, asynq.Queue(QueueHigh),
+		asynq.MaxRetry(2), asynq.Timeout(time.Minute), asynq.Retention(time.Hour)), nil
 }
 
 // DraftTaskID is the TaskID of post id's draft task.
@@ -149,6 +173,20 @@ func DecodePost(t *asynq.Task) (int64, error) {
 		return 0, fmt.Errorf("%s: bad payload: post_id must be positive: %w", t.Type(), asynq.SkipRetry)
 	}
 	return p.PostID, nil
+}
+
+// DecodeRegenerate reads the RegeneratePayload of a regenerate task. A
+// payload that is not exactly one, with a positive id, is refused with an
+// error wrapping asynq.SkipRetry.
+func DecodeRegenerate(t *asynq.Task) (RegeneratePayload, error) {
+	var p RegeneratePayload
+	if err := decode(t, &p); err != nil {
+		return RegeneratePayload{}, err
+	}
+	if p.PostID <= 0 {
+		return RegeneratePayload{}, fmt.Errorf("%s: bad payload: post_id must be positive: %w", t.Type(), asynq.SkipRetry)
+	}
+	return p, nil
 }
 
 // DecodePeriodic checks the ScanPayload of a periodic task: an empty JSON

@@ -43,6 +43,52 @@ func TestDecodePost(t *testing.T) {
 	}
 }
 
+func TestDecodeRegenerate(t *testing.T) {
+	tests := []struct {
+		name    string
+		payload string
+		want    tasks.RegeneratePayload
+		wantErr bool
+	}{
+		{name: "with instruction", payload: `{"post_id":42,"instruction":"shorter"}`, want: tasks.RegeneratePayload{PostID: 42, Instruction: "shorter"}},
+		{name: "without instruction", payload: `{"post_id":7}`, want: tasks.RegeneratePayload{PostID: 7}},
+		{name: "garbage", payload: `garbage`, wantErr: true},
+		{name: "empty", payload: ``, wantErr: true},
+		{name: "zero id", payload: `{"post_id":0,"instruction":""}`, wantErr: true},
+		{name: "number instruction", payload: `{"post_id":1,"instruction":3}`, wantErr: true},
+		{name: "unknown field", payload: `{"post_id":1,"x":1}`, wantErr: true},
+		{name: "trailing data", payload: `{"post_id":1}{}`, wantErr: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := tasks.DecodeRegenerate(asynq.NewTask(tasks.TypeRegeneratePost, []byte(tt.payload)))
+			if tt.wantErr {
+				if !errors.Is(err, asynq.SkipRetry) {
+					t.Errorf("DecodeRegenerate = %+v, %v; want an error wrapping asynq.SkipRetry", got, err)
+				}
+				return
+			}
+			if err != nil || got != tt.want {
+				t.Errorf("DecodeRegenerate = %+v, %v; want %+v", got, err, tt.want)
+			}
+		})
+	}
+}
+
+func TestNewRegenerateTask(t *testing.T) {
+	task, err := tasks.NewRegenerateTask(5, "less cruel")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := tasks.DecodeRegenerate(task)
+	if err != nil || got != (tasks.RegeneratePayload{PostID: 5, Instruction: "less cruel"}) || task.Type() != tasks.TypeRegeneratePost {
+		t.Errorf("round trip = %+v, %v (%s)", got, err, task.Type())
+	}
+	if _, err := tasks.NewRegenerateTask(0, ""); err == nil {
+		t.Error("NewRegenerateTask(0) made a task")
+	}
+}
+
 func TestDecodePeriodic(t *testing.T) {
 	tests := []struct {
 		name    string

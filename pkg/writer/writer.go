@@ -34,6 +34,15 @@ type Request struct {
 	// long, so the writer can be asked for a shorter one.
 	PreviousDraft  string
 	PreviousLength int
+	// CurrentDraft is the draft under review when the reviewer asks for
+	// another (regenerate); the new one must differ from it.
+	CurrentDraft string
+	// Instruction is the reviewer's one-line wish for the new draft
+	// ("shorter", "less cruel"); it steers the voice, never the rules.
+	Instruction string
+	// Variant tells successive regenerated drafts of one post apart (the
+	// number of versions it has), so a deterministic writer gives a new one.
+	Variant int
 }
 
 // Draft is a written response.

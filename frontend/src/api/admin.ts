@@ -1,4 +1,5 @@
 // The admin's actions. Reads go through the SWR hooks; these are the writes.
+import type { BulkAction, BulkResult } from '../lib/review';
 import { send } from './client';
 import type { LoginAnswer, Post, Queued } from './types';
 
@@ -52,4 +53,19 @@ export function giveUp(id: number, reason?: string): Promise<Post> {
 /** Lift the account-wide pause of scanning and sending. */
 export function resumeOps(): Promise<{ resumed: boolean }> {
   return send<{ resumed: boolean }>('/api/ops/resume', {});
+}
+
+/**
+ * Ask the writer for a new draft, to an optional one-line instruction: the
+ * post with its new draft (200), or as it still is when the worker has not
+ * answered in time (202; the new draft shows once written).
+ */
+export function regeneratePost(id: number, instruction: string): Promise<Post> {
+  const wish = instruction.trim();
+  return send<Post>(`/api/posts/${id}/regenerate`, wish ? { instruction: wish } : {});
+}
+
+/** Approve or reject several posts at once: one result per id, in order. */
+export function bulkReview(ids: number[], action: BulkAction): Promise<{ results: BulkResult[] }> {
+  return send<{ results: BulkResult[] }>('/api/posts/bulk', { ids, action });
 }

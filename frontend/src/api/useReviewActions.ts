@@ -1,11 +1,22 @@
 import { useState } from 'react';
 import { useSWRConfig } from 'swr';
 import useSWRMutation from 'swr/mutation';
+import { bulkReport, type BulkAction, type BulkResult } from '../lib/review';
 import { REVIEW_MESSAGES, type DashboardState } from '../lib/reviewQueues';
-import { approvePost, generateProfileTweet, giveUp, markPosted, rejectPost, resumeOps } from './admin';
+import {
+  approvePost,
+  bulkReview,
+  generateProfileTweet,
+  giveUp,
+  markPosted,
+  regeneratePost,
+  rejectPost,
+  resumeOps,
+} from './admin';
 import { ApiError, statusOf } from './client';
 import type { Post, PostList } from './types';
 import { adminPostsKey, isAdminPostsKeyOfTab } from './useAdminPosts';
+import { historyKey } from './useHistory';
 import { ADMIN_STATS_KEY } from './useAdminStats';
 import { SPEND_KEY } from './useSpend';
 
@@ -13,6 +24,8 @@ import { SPEND_KEY } from './useSpend';
 export interface Notice {
   kind: 'success' | 'error';
   text: string;
+  /** One line per post of a bulk action, in the order asked. */
+  details?: string[];
 }
 
 interface Handlers {
@@ -20,6 +33,8 @@ interface Handlers {
   onRemoved: (post: Post) => void;
   /** When an action was refused for want of a valid session. */
   onUnauthorized: () => void;
+  /** After a bulk action: the ids it judged (they left the list). */
+  onBulkDone: (judged: number[]) => void;
 }
 
 interface Verdict {
@@ -32,6 +47,21 @@ function errorDetail(err: unknown): string {
   if (err instanceof ApiError) return err.serverMessage ?? err.message;
   if (err instanceof Error) return err.message;
   return String(err);
+}
+
+interface Regeneration {
+  id: number;
+  instruction: string;
+}
+
+interface BulkArg {
+  ids: number[];
+  action: BulkAction;
+}
+
+/** The list with post replaced by its new state. */
+function withPost(list: PostList | undefined, post: Post): PostList | undefined {
+  return list && { ...list, posts: list.posts.map((p) => (p.id === post.id ? post : p)) };
 }
 
 function withoutPost(list: PostList | undefined, id: number): PostList | undefined {
@@ -52,7 +82,7 @@ function afterVerdict(list: PostList | undefined, decided: Post): PostList | und
  * cached list, and every action revalidates the statistics. Lists of other
  * tabs, pages or orders are not mounted: SWR fetches them again when shown.
  */
-export function useReviewActions(view: DashboardState, { onRemoved, onUnauthorized }: Handlers) {
+export function useReviewActions(view: DashboardState, { onRemoved, onUnauthorized, onBulkDone }: Handlers) {
   const listKey = adminPostsKey(view);
   const { mutate } = useSWRConfig();
   const [busyId, setBusyId] = useState<number | null>(null);
@@ -82,6 +112,15 @@ export function useReviewActions(view: DashboardState, { onRemoved, onUnauthoriz
     listKey,
     (_key, { arg }) => giveUp(arg.id),
     verdictOptions,
+  );
+  const regeneration = useSWRMutation<Post, unknown, string, Regeneration, PostList | undefined>(
+    listKey,
+    (_key, { arg }) => regeneratePost(arg.id, arg.instruction),
+    { populateCache: (post: Post, list: PostList | undefined) => withPost(list, post), revalidate: true },
+  );
+  const bulkJudgement = useSWRMutation<{ results: BulkResult[] }, unknown, string, BulkArg>(
+    listKey,
+    (_key, { arg }) => bulkReview(arg.ids, arg.action),
   );
   const generation = useSWRMutation<unknown, unknown, string>(listKey, () => generateProfileTweet());
   const resumption = useSWRMutation<unknown, unknown, string>(SPEND_KEY, () => resumeOps());
@@ -144,6 +183,41 @@ export function useReviewActions(view: DashboardState, { onRemoved, onUnauthoriz
     }
   }
 
+  /** Asks for a new draft; true when the request was taken (the draft may still be on its way). */
+  async function regenerate(post: Post, instruction: string): Promise<boolean> {
+    setBusyId(post.id);
+    setNotice(null);
+    try {
+      const answered = await regeneration.trigger({ id: post.id, instruction });
+      const fresh = answered.proposed_response !== post.proposed_response;
+      setNotice({ kind: 'success', text: fresh ? REVIEW_MESSAGES.regenerated : REVIEW_MESSAGES.regenerateQueued });
+      void mutate(historyKey(post.id));
+      revalidateStats();
+      return true;
+    } catch (err) {
+      failed(err, `${REVIEW_MESSAGES.regenerateFailed}: ${errorDetail(err)}`);
+      return false;
+    } finally {
+      setBusyId(null);
+    }
+  }
+
+  /** Approves or rejects the selected posts together and reports each result. */
+  async function bulk(action: BulkAction, ids: number[]) {
+    if (ids.length === 0) return;
+    setNotice(null);
+    try {
+      const { results } = await bulkJudgement.trigger({ ids, action });
+      const report = bulkReport(action, results);
+      setNotice({ kind: report.failed ? 'error' : 'success', text: report.summary, details: report.lines });
+      revalidateTab();
+      revalidateStats();
+      onBulkDone(results.filter((r) => r.ok).map((r) => r.id));
+    } catch (err) {
+      failed(err, `${REVIEW_MESSAGES.bulkFailed}: ${errorDetail(err)}`);
+    }
+  }
+
   async function resume() {
     setNotice(null);
     try {
@@ -175,6 +249,9 @@ export function useReviewActions(view: DashboardState, { onRemoved, onUnauthoriz
     reject: (post: Post) => void decide(post, false),
     markPosted: (post: Post) => void settle(post, true),
     giveUp: (post: Post) => void settle(post, false),
+    regenerate,
+    bulk: (action: BulkAction, ids: number[]) => void bulk(action, ids),
+    bulkBusy: bulkJudgement.isMutating,
     resuming: resumption.isMutating,
     resume: () => void resume(),
     generate: () => void generate(),

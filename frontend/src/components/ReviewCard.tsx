@@ -1,15 +1,18 @@
-import { useId, useState } from 'react';
+import { useId, useState, type KeyboardEvent } from 'react';
 import type { Post } from '../api/types';
 import { isTooLong, weightedLength } from '../lib/length';
+import { instructionProblem, MAX_INSTRUCTION } from '../lib/review';
 import { formatUSD } from '../lib/spend';
 import { formatAge, formatTimestamp, relativeTime } from '../lib/time';
 import { CharCounter } from './CharCounter';
+import { DraftHistory } from './DraftHistory';
 
 export const TOO_LONG_BUTTON = 'Response Too Long';
 export const TOO_LONG_NOTE = "Response exceeds Twitter's limit";
 export const POST_ON_X = 'Post on X';
 export const MARK_POSTED = 'Mark as posted';
 export const GIVE_UP = 'Give up';
+export const REGENERATE = 'Regenerate';
 
 interface Props {
   post: Post;
@@ -22,12 +25,51 @@ interface Props {
   onMarkPosted: (post: Post) => void;
   /** For a reply awaiting hand-posting: it will not be posted. */
   onGiveUp: (post: Post) => void;
+  /** Asks the writer for a new draft; resolves true when the request was taken. */
+  onRegenerate: (post: Post, instruction: string) => Promise<boolean>;
+  /** Whether the card is selected for a bulk action. */
+  selected: boolean;
+  /** Selects or deselects the card for a bulk action. */
+  onToggleSelect: (post: Post) => void;
+}
+
+/** Whether a key press on the card came from a field that takes typing. */
+function fromTextField(target: EventTarget): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  if (target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return true;
+  return target instanceof HTMLInputElement && target.type !== 'checkbox';
+}
+
+/** Moves focus to the card before (-1) or after (+1) card in the list. */
+function focusSibling(card: HTMLElement, step: number) {
+  const cards = [...(card.parentElement?.querySelectorAll<HTMLElement>('[data-testid="review-card"]') ?? [])];
+  cards[cards.indexOf(card) + step]?.focus();
 }
 
 /** One draft under review: the original post, its figures, the editable response and the verdict buttons. */
-export function ReviewCard({ post, now, busy, onApprove, onReject, onMarkPosted, onGiveUp }: Props) {
+export function ReviewCard({
+  post,
+  now,
+  busy,
+  onApprove,
+  onReject,
+  onMarkPosted,
+  onGiveUp,
+  onRegenerate,
+  selected,
+  onToggleSelect,
+}: Props) {
   const original = post.proposed_response;
   const [draft, setDraft] = useState(original);
+  // A new draft (regenerated, or changed elsewhere) replaces the text being edited.
+  const [shownOriginal, setShownOriginal] = useState(original);
+  if (shownOriginal !== original) {
+    setShownOriginal(original);
+    setDraft(original);
+  }
+  const [instruction, setInstruction] = useState('');
+  const [historyOpen, setHistoryOpen] = useState(false);
+  const problem = instructionProblem(instruction);
   const [avatarFailed, setAvatarFailed] = useState(false);
   const ids = useId();
   const length = weightedLength(draft);
@@ -38,15 +80,48 @@ export function ReviewCard({ post, now, busy, onApprove, onReject, onMarkPosted,
   const name = post.original_post_user || handle || 'The persona';
   const awaitingManual = post.status === 'awaiting_manual';
   const manual = post.reply_route === 'manual';
+  // Approve, reject and regenerate apply while the post is under review, not once approved for hand-posting.
+  const reviewable = post.status === 'pending' || post.status === 'failed';
+
+  async function regenerate() {
+    if (problem) return;
+    if (await onRegenerate(post, instruction)) setInstruction('');
+  }
+
+  /** x or Space on the focused card selects it; j and k move to the next and previous card. */
+  function onKeyDown(e: KeyboardEvent<HTMLElement>) {
+    if (e.altKey || e.ctrlKey || e.metaKey || fromTextField(e.target)) return;
+    const onCard = e.target === e.currentTarget;
+    if (reviewable && (e.key === 'x' || (e.key === ' ' && onCard))) {
+      e.preventDefault();
+      onToggleSelect(post);
+    } else if (e.key === 'j' || e.key === 'k') {
+      e.preventDefault();
+      focusSibling(e.currentTarget, e.key === 'j' ? 1 : -1);
+    }
+  }
 
   return (
     <article
-      className={`review-card${tooLong ? ' is-too-long' : ''}`}
+      className={`review-card${tooLong ? ' is-too-long' : ''}${selected ? ' is-selected' : ''}`}
       aria-labelledby={`${ids}-title`}
+      aria-keyshortcuts={reviewable ? 'x j k' : 'j k'}
       data-testid="review-card"
       data-post-id={post.id}
+      tabIndex={0}
+      onKeyDown={onKeyDown}
     >
       <header className="review-head">
+        {reviewable && (
+          <input
+            type="checkbox"
+            className="review-select"
+            checked={selected}
+            onChange={() => onToggleSelect(post)}
+            aria-label={`Select post #${post.id}`}
+            data-testid="select-card"
+          />
+        )}
         {post.author_profile_image && !avatarFailed ? (
           <img
             className="avatar"
@@ -168,6 +243,44 @@ export function ReviewCard({ post, now, busy, onApprove, onReject, onMarkPosted,
           {TOO_LONG_NOTE}
         </p>
       )}
+      {reviewable && (
+        <div className="review-regenerate">
+          <div className="field review-instruction">
+            <label htmlFor={`${ids}-instruction`}>Instruction for a new draft (optional)</label>
+            <input
+              id={`${ids}-instruction`}
+              type="text"
+              value={instruction}
+              maxLength={MAX_INSTRUCTION + 20}
+              placeholder="shorter, less cruel, mention the coffee…"
+              onChange={(e) => setInstruction(e.target.value)}
+              onKeyDown={(e) => {
+                if (e.key === 'Enter') {
+                  e.preventDefault();
+                  void regenerate();
+                }
+              }}
+              aria-invalid={problem ? true : undefined}
+              aria-describedby={problem ? `${ids}-instruction-problem` : undefined}
+              data-testid="instruction"
+            />
+          </div>
+          <button
+            type="button"
+            className="btn btn-ghost"
+            disabled={busy || problem !== null}
+            onClick={() => void regenerate()}
+            data-testid="regenerate"
+          >
+            {busy ? 'Summoning…' : REGENERATE}
+          </button>
+          {problem && (
+            <p id={`${ids}-instruction-problem`} className="review-warning">
+              {problem}
+            </p>
+          )}
+        </div>
+      )}
       {edited && (
         <p className="review-edited">
           Edited: the edited text will be posted.{' '}
@@ -176,6 +289,20 @@ export function ReviewCard({ post, now, busy, onApprove, onReject, onMarkPosted,
           </button>
         </p>
       )}
+
+      <div className="review-history-toggle">
+        <button
+          type="button"
+          className="link-button"
+          aria-expanded={historyOpen}
+          aria-controls={`${ids}-history`}
+          onClick={() => setHistoryOpen((open) => !open)}
+          data-testid="history-toggle"
+        >
+          {historyOpen ? 'Hide history' : 'History'}
+        </button>
+        {historyOpen && <DraftHistory postId={post.id} now={now} id={`${ids}-history`} />}
+      </div>
 
       {awaitingManual ? (
         <div className="review-actions">

@@ -58,6 +58,10 @@ export const REVIEW_MESSAGES = {
   markFailed: 'Failed to mark post as posted',
   gaveUp: 'Hand-posting given up; the post is rejected',
   giveUpFailed: 'Failed to give up post',
+  regenerated: 'A new draft rose from the pit',
+  regenerateQueued: 'The writer is still at it: the new draft will appear here shortly',
+  regenerateFailed: 'Failed to regenerate draft',
+  bulkFailed: 'Failed to review the selected posts',
   resumed: 'Scanning and sending resumed',
   resumeFailed: 'Failed to resume',
 } as const;

@@ -8,6 +8,7 @@ import { useAdminStats } from '../api/useAdminStats';
 import { useReviewActions } from '../api/useReviewActions';
 import { LogoutEverywhere } from '../components/LogoutEverywhere';
 import { useSpend } from '../api/useSpend';
+import { BulkBar } from '../components/BulkBar';
 import { PageShell } from '../components/PageShell';
 import { Pagination } from '../components/Pagination';
 import { ReviewCard } from '../components/ReviewCard';
@@ -17,6 +18,7 @@ import { StatsPanel } from '../components/StatsPanel';
 import { useNow } from '../components/useNow';
 import { ADMIN_LOGIN_PATH, OPS_PATH } from '../lib/constants';
 import { pageAfterRemoval } from '../lib/pagination';
+import { keptTo, selectAllToggled, toggled } from '../lib/review';
 import {
   dashboardQuery,
   parseDashboard,
@@ -57,6 +59,11 @@ export default function AdminDashboard() {
   const stats = useAdminStats();
   const spend = useSpend();
   const posts = list.data?.posts ?? [];
+  // Bulk review applies to the posts under review: pending or failed, not awaiting hand-posting.
+  const selectable = posts.filter((p) => p.status === 'pending' || p.status === 'failed').map((p) => p.id);
+  const [chosen, setChosen] = useState<Set<number>>(new Set());
+  // Only cards still on the page shown count as selected.
+  const selected = keptTo(chosen, selectable);
 
   const signOut = useCallback(() => {
     clearToken();
@@ -73,6 +80,13 @@ export default function AdminDashboard() {
       if (next !== page && sameDashboard(current, view)) show({ ...view, page: next }, { replace: true });
     },
     onUnauthorized: signOut,
+    // The judged cards leave the selection; back one page when none is left on this one.
+    onBulkDone: (judged) => {
+      setChosen((prev) => new Set([...prev].filter((id) => !judged.includes(id))));
+      const left = posts.length - judged.length;
+      const current = parseDashboard(new URLSearchParams(window.location.search));
+      if (left <= 0 && page > 1 && sameDashboard(current, view)) show({ ...view, page: page - 1 }, { replace: true });
+    },
   });
 
   // A new tab, by a click or by the back button, starts without the old tab's banners.
@@ -80,6 +94,7 @@ export default function AdminDashboard() {
   if (bannersTab !== tab) {
     setBannersTab(tab);
     actions.clearNotice();
+    setChosen(new Set());
   }
 
   // A 401 on any admin read means the session is gone: back to the login.
@@ -106,6 +121,13 @@ export default function AdminDashboard() {
   const notice = actions.notice;
   const error = notice?.kind === 'error' ? notice.text : null;
   const message = notice?.kind === 'success' ? notice.text : null;
+  const details = notice?.details?.length ? (
+    <ul className="banner-details" data-testid="bulk-results">
+      {notice.details.map((line) => (
+        <li key={line}>{line}</li>
+      ))}
+    </ul>
+  ) : null;
   const fetchError = list.error && listStatus !== 401 ? TABS[tab].fetchError : null;
   const loadingList = list.isLoading && !list.data;
 
@@ -155,17 +177,19 @@ export default function AdminDashboard() {
 
           <div className="banners" aria-live="polite">
             {message && (
-              <p className="banner banner-success" role="status" data-testid="banner-success">
+              <div className="banner banner-success" role="status" data-testid="banner-success">
                 {message}
-              </p>
+                {details}
+              </div>
             )}
           </div>
           {(error || fetchError) && (
             <div className="banners">
               {error && (
-                <p className="banner banner-error" role="alert" data-testid="banner-error">
+                <div className="banner banner-error" role="alert" data-testid="banner-error">
                   {error}
-                </p>
+                  {details}
+                </div>
               )}
               {fetchError && (
                 <p className="banner banner-error" role="alert" data-testid="banner-fetch-error">
@@ -186,20 +210,32 @@ export default function AdminDashboard() {
               </p>
             )
           ) : (
-            <div className="review-list" data-testid="review-list">
-              {posts.map((p) => (
-                <ReviewCard
-                  key={p.id}
-                  post={p}
-                  now={now}
-                  busy={actions.busyId === p.id}
-                  onApprove={actions.approve}
-                  onReject={actions.reject}
-                  onMarkPosted={actions.markPosted}
-                  onGiveUp={actions.giveUp}
-                />
-              ))}
-            </div>
+            <>
+              <BulkBar
+                selected={selected.size}
+                selectable={selectable.length}
+                busy={actions.bulkBusy}
+                onSelectAll={() => setChosen(selectAllToggled(selected, selectable))}
+                onAct={(action) => actions.bulk(action, selectable.filter((id) => selected.has(id)))}
+              />
+              <div className="review-list" data-testid="review-list">
+                {posts.map((p) => (
+                  <ReviewCard
+                    key={p.id}
+                    post={p}
+                    now={now}
+                    busy={actions.busyId === p.id}
+                    onApprove={actions.approve}
+                    onReject={actions.reject}
+                    onMarkPosted={actions.markPosted}
+                    onGiveUp={actions.giveUp}
+                    onRegenerate={actions.regenerate}
+                    selected={selected.has(p.id)}
+                    onToggleSelect={(post) => setChosen(toggled(selected, post.id))}
+                  />
+                ))}
+              </div>
+            </>
           )}
 
           <Pagination page={page} totalPages={list.data?.pagination.totalPages} onChange={(p) => show({ ...view, page: p })} />

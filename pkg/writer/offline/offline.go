@@ -13,6 +13,7 @@ import (
 	"hash/fnv"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -73,6 +74,12 @@ func (w *Writer) Name() string { return Name }
 // deterministic too; with no PostText it is seeded by the clock, so that each
 // "Generate New Profile Tweet" gives a new post.
 //
+// A regenerated draft (req.CurrentDraft, Instruction or Variant set) is
+// seeded by the variant and the instruction too, and differs from the
+// current draft; a wish for a shorter one ("shorter", "brief") is answered
+// with a shorter line when there is one, and "mention X" weaves X in as the
+// topic.
+//
 // When req.PreviousDraft is set the answer is shorter than PreviousLength (or
 // than the previous draft's weighted length). Every answer fits the platform's
 // limit. The parameters recorded are post.DefaultLLMParameter.
@@ -97,6 +104,14 @@ func (w *Writer) Write(ctx context.Context, req writer.Request) (writer.Draft, e
 	default:
 		return writer.Draft{}, fmt.Errorf("offline: unknown kind %q", req.Kind)
 	}
+	regenerating := req.CurrentDraft != "" || req.Instruction != "" || req.Variant > 0
+	if regenerating {
+		// Each regenerated draft of a post starts from a line of its own.
+		seed = hash(strconv.FormatUint(seed, 16), strconv.Itoa(req.Variant), req.Instruction)
+		if t, ok := mentionWish(req.Instruction); ok {
+			topic = t
+		}
+	}
 
 	persona := strings.TrimPrefix(req.Persona, "@")
 	if persona == "" {
@@ -113,11 +128,22 @@ func (w *Writer) Write(ctx context.Context, req writer.Request) (writer.Draft, e
 		}
 		limit = min(limit, prev-1)
 	}
+	avoid := req.PreviousDraft
+	if avoid == "" {
+		avoid = req.CurrentDraft
+	}
+	full := limit
+	if req.CurrentDraft != "" && shorterWish(req.Instruction) {
+		limit = min(limit, post.WeightedLength(req.CurrentDraft)-1)
+	}
 
 	pool := append(append([]string(nil), w.lines[lineKey{req.Kind, string(sin)}]...), w.lines[lineKey{req.Kind, anySin}]...)
-	text := choose(pool, seed, limit, req.PreviousDraft, func(line string) string {
-		return render(line, topic, sin, persona)
-	})
+	draw := func(line string) string { return render(line, topic, sin, persona) }
+	text := choose(pool, seed, limit, avoid, draw)
+	if n := post.WeightedLength(text); limit < full && (n > limit || text == avoid) {
+		// No line is shorter than the current draft: a different one will do.
+		text = choose(pool, seed, full, avoid, draw)
+	}
 	return writer.Draft{
 		Text:             text,
 		Category:         sin,
@@ -125,6 +151,31 @@ func (w *Writer) Write(ctx context.Context, req writer.Request) (writer.Draft, e
 		PresencePenalty:  post.DefaultLLMParameter,
 		FrequencyPenalty: post.DefaultLLMParameter,
 	}, nil
+}
+
+// shorterWish reports whether a reviewer's instruction asks for a shorter
+// draft, in a few words of the corpus's languages.
+func shorterWish(instruction string) bool {
+	lower := strings.ToLower(instruction)
+	for _, w := range []string{"short", "brief", "concise", "terse", "court", "kürzer", "kurz", "corto", "breve"} {
+		if strings.Contains(lower, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// mentionPrefix reads a wish such as "mention the coffee".
+var mentionPrefix = regexp.MustCompile(`(?i)^\s*(?:mention|talk about|about)\s+(.+?)\s*[.!]*$`)
+
+// mentionWish returns the subject of a "mention …" wish, when it is short
+// enough to weave in as the topic.
+func mentionWish(instruction string) (string, bool) {
+	m := mentionPrefix.FindStringSubmatch(instruction)
+	if m == nil || utf8.RuneCountInString(m[1]) > maxTopicRunes {
+		return "", false
+	}
+	return m[1], true
 }
 
 // choose renders the lines of pool from the one seed picks onwards and

@@ -353,3 +353,61 @@ func TestSamples(t *testing.T) {
 		t.Logf("%-45q → [%s] %s", text, d.Category, d.Text)
 	}
 }
+
+// A regenerated draft differs from the draft under review, and from each
+// earlier one as the variant grows; the reviewer's simple wishes are heard.
+func TestWriteRegenerated(t *testing.T) {
+	w := New("infernal_ai")
+	ctx := context.Background()
+	base := writer.Request{Kind: writer.KindReply, Persona: "infernal_ai", Author: "maria_g", PostText: "My coffee machine died this morning."}
+	first, err := w.Write(ctx, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name        string
+		instruction string
+		check       func(t *testing.T, got string)
+	}{
+		{name: "no instruction", check: func(*testing.T, string) {}},
+		{name: "shorter", instruction: "shorter", check: func(t *testing.T, got string) {
+			if post.WeightedLength(got) >= post.WeightedLength(first.Text) {
+				t.Errorf("%q is not shorter than %q", got, first.Text)
+			}
+		}},
+		{name: "mention", instruction: "mention the tax office", check: func(t *testing.T, got string) {
+			if !strings.Contains(strings.ToLower(got), "tax office") {
+				t.Errorf("%q does not mention the tax office", got)
+			}
+		}},
+		{name: "free wish", instruction: "less cruel", check: func(*testing.T, string) {}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			seen := map[string]bool{first.Text: true}
+			current := first.Text
+			for variant := 1; variant <= 3; variant++ {
+				req := base
+				req.CurrentDraft, req.Instruction, req.Variant = current, tt.instruction, variant
+				d, err := w.Write(ctx, req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if d.Text == current {
+					t.Fatalf("variant %d repeats the current draft %q", variant, current)
+				}
+				if n := post.WeightedLength(d.Text); n < 1 || n > post.MaxLength {
+					t.Errorf("variant %d is %d characters", variant, n)
+				}
+				if variant == 1 {
+					tt.check(t, d.Text)
+				}
+				seen[d.Text] = true
+				current = d.Text
+			}
+			if len(seen) < 3 {
+				t.Errorf("three regenerations gave only %d distinct texts", len(seen))
+			}
+		})
+	}
+}

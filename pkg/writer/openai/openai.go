@@ -245,6 +245,10 @@ type promptData struct {
 	MaxLength      int
 	Categories     []string
 	Now            string
+	// CurrentDraft is the draft the reviewer wants replaced, and
+	// Instruction their wish for the new one; both are quoted in fenced tags.
+	CurrentDraft string
+	Instruction  string
 	// Fence is this request's random suffix of the tags the mortal's text
 	// and the earlier draft are quoted in, so that no text can close them.
 	Fence string
@@ -268,8 +272,10 @@ func (w *Writer) messages(req writer.Request) ([]goopenai.ChatCompletionMessage,
 		PreviousLength: req.PreviousLength,
 		MaxLength:      post.MaxLength,
 		Now:            w.cfg.Now().UTC().Format("Monday 2 January 2006, 15:04 MST"),
+		CurrentDraft:   strings.TrimSpace(req.CurrentDraft),
+		Instruction:    strings.TrimSpace(req.Instruction),
 	}
-	data.Fence = fence(data.PostText, data.PreviousDraft)
+	data.Fence = fence(data.PostText, data.PreviousDraft, data.CurrentDraft, data.Instruction)
 	if data.PreviousDraft != "" && data.PreviousLength <= 0 {
 		data.PreviousLength = post.WeightedLength(req.PreviousDraft)
 	}

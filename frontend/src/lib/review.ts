@@ -1,0 +1,97 @@
+// Pure helpers of the reviewer's controls: the regenerate instruction, the
+// draft's history, and bulk selection and its report.
+
+/** The longest instruction, in characters, a regenerate request may carry (as the API). */
+export const MAX_INSTRUCTION = 200;
+
+/** Why an instruction would be refused, or null when it may be sent (empty is fine). */
+export function instructionProblem(instruction: string): string | null {
+  const text = instruction.trim();
+  if ([...text].length > MAX_INSTRUCTION) return `Keep the instruction to ${MAX_INSTRUCTION} characters`;
+  // One line: no control characters, no line or paragraph separators.
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(text)) return 'Keep the instruction to one line';
+  return null;
+}
+
+/** Who wrote a version of a draft, as the API names it. */
+export type VersionOrigin = 'writer' | 'regenerate' | 'admin';
+
+/** One version of a draft (GET /api/posts/{id}/history). */
+export interface Version {
+  text: string;
+  origin: VersionOrigin;
+  /** The reviewer's wish for a regenerated draft; "" otherwise. */
+  instruction: string;
+  /** RFC 3339. */
+  at: string;
+}
+
+const ORIGIN_LABELS: Record<VersionOrigin, string> = {
+  writer: 'Writer',
+  regenerate: 'Regenerated',
+  admin: 'Admin edit',
+};
+
+/** The label of a version's origin; an unknown origin is shown as it is. */
+export function originLabel(origin: string): string {
+  return ORIGIN_LABELS[origin as VersionOrigin] ?? origin;
+}
+
+/** The selection with id added when absent, removed when present. */
+export function toggled(selected: ReadonlySet<number>, id: number): Set<number> {
+  const next = new Set(selected);
+  if (next.has(id)) next.delete(id);
+  else next.add(id);
+  return next;
+}
+
+/** The selection kept to the ids still selectable (a card that left the page is no longer selected). */
+export function keptTo(selected: ReadonlySet<number>, selectable: readonly number[]): Set<number> {
+  return new Set(selectable.filter((id) => selected.has(id)));
+}
+
+/** Whether every selectable id is selected (and there is at least one). */
+export function allSelected(selected: ReadonlySet<number>, selectable: readonly number[]): boolean {
+  return selectable.length > 0 && selectable.every((id) => selected.has(id));
+}
+
+/** The select-all box's next selection: all selectable ids, or none when all were selected. */
+export function selectAllToggled(selected: ReadonlySet<number>, selectable: readonly number[]): Set<number> {
+  return allSelected(selected, selectable) ? new Set() : new Set(selectable);
+}
+
+/** A bulk action's verb, as the API names it. */
+export type BulkAction = 'approve' | 'reject';
+
+/** One post's outcome of a bulk action (POST /api/posts/bulk). */
+export interface BulkResult {
+  id: number;
+  ok: boolean;
+  /** Why it failed; null when ok. */
+  error: string | null;
+  status: number;
+}
+
+/** What a bulk action reports: the summary line, one line per post, and whether any failed. */
+export interface BulkReport {
+  summary: string;
+  lines: string[];
+  failed: number;
+}
+
+/** Reports each post's result of a bulk action, successes and failures, in the order asked. */
+export function bulkReport(action: BulkAction, results: readonly BulkResult[]): BulkReport {
+  const done = action === 'approve' ? 'approved' : 'rejected';
+  const ok = results.filter((r) => r.ok).length;
+  const failed = results.length - ok;
+  const posts = (n: number) => `${n} post${n === 1 ? '' : 's'}`;
+  const summary =
+    failed === 0
+      ? `${posts(ok)} ${done}`
+      : ok === 0
+        ? `None of ${posts(failed)} ${done}`
+        : `${posts(ok)} ${done}, ${failed} failed`;
+  const lines = results.map((r) => (r.ok ? `#${r.id}: ${done}` : `#${r.id}: failed: ${r.error ?? `HTTP ${r.status}`}`));
+  return { summary, lines, failed };
+}

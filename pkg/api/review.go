@@ -1,0 +1,186 @@
+package api
+
+import (
+	"fmt"
+	"net/http"
+	"time"
+
+	"infernal/pkg/post"
+)
+
+// maxBulk is the most posts one bulk action judges.
+const maxBulk = 100
+
+type versionView struct {
+	Text   string `json:"text"`
+	Origin string `json:"origin"`
+	// Instruction is the reviewer's wish for a regenerated draft; "" otherwise.
+	Instruction string    `json:"instruction"`
+	At          time.Time `json:"at"`
+}
+
+type historyResponse struct {
+	Versions []versionView `json:"versions"`
+}
+
+// history answers every version of a post's draft, oldest first.
+func (s *Server) history(w http.ResponseWriter, r *http.Request) error {
+	id, err := postID(r)
+	if err != nil {
+		return err
+	}
+	vs, err := s.store.History(r.Context(), id)
+	if err != nil {
+		return err
+	}
+	out := historyResponse{Versions: []versionView{}}
+	for _, v := range vs {
+		out.Versions = append(out.Versions, versionView{Text: v.Text, Origin: string(v.Origin), Instruction: v.Instruction, At: v.At.UTC()})
+	}
+	respondJSON(w, http.StatusOK, out)
+	return nil
+}
+
+type regenerateRequest struct {
+	// Instruction is the reviewer's one-line wish for the new draft.
+	Instruction *string `json:"instruction"`
+}
+
+// regenerate asks the writer for a new draft of a pending or failed post,
+// to an optional instruction, and waits a little for it: 200 with the post
+// and its new draft when the worker wrote it in time, else 202 with the
+// post as it is while the worker writes (the new draft then shows in the
+// lists and the history). A post in any other status is a 409.
+func (s *Server) regenerate(w http.ResponseWriter, r *http.Request) error {
+	id, err := postID(r)
+	if err != nil {
+		return err
+	}
+	var req regenerateRequest
+	if err := decodeJSON(r, &req, true); err != nil {
+		return err
+	}
+	instruction := ""
+	if req.Instruction != nil {
+		if instruction, err = post.CheckInstruction(*req.Instruction); err != nil {
+			return badRequest("instruction must be one line of at most %d characters, without control characters", post.MaxInstruction)
+		}
+	}
+	ctx := r.Context()
+	p, err := s.store.Post(ctx, id)
+	if err != nil {
+		return err
+	}
+	if !post.Regenerable(p.Status) {
+		return &post.StateError{ID: id, Have: p.Status, Want: post.StatusPending}
+	}
+	before, err := s.store.LatestVersionID(ctx, id)
+	if err != nil {
+		return err
+	}
+	if err := s.queue.EnqueueRegenerate(ctx, id, instruction); err != nil {
+		return fmt.Errorf("regenerate %d: %w: %w", id, errQueueDown, err)
+	}
+	deadline := time.NewTimer(s.regenerateWait)
+	defer deadline.Stop()
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-deadline.C:
+			if p, err = s.store.Post(ctx, id); err != nil {
+				return err
+			}
+			respondJSON(w, http.StatusAccepted, viewPost(p, s.now(), s.prices))
+			return nil
+		case <-tick.C:
+			latest, err := s.store.LatestVersionID(ctx, id)
+			if err != nil {
+				return err
+			}
+			if latest == before {
+				continue
+			}
+			if p, err = s.store.Post(ctx, id); err != nil {
+				return err
+			}
+			s.public.invalidate()
+			respondJSON(w, http.StatusOK, viewPost(p, s.now(), s.prices))
+			return nil
+		}
+	}
+}
+
+type bulkRequest struct {
+	// IDs are the posts to judge, 1 to maxBulk distinct positive ids.
+	IDs []int64 `json:"ids"`
+	// Action is "approve" or "reject".
+	Action string `json:"action"`
+	// Override approves flagged drafts anyway.
+	Override bool `json:"override"`
+}
+
+type bulkResult struct {
+	ID int64 `json:"id"`
+	OK bool  `json:"ok"`
+	// Error says why this post was not judged; null when it was.
+	Error *string `json:"error"`
+	// Status is the HTTP status the single route would have answered.
+	Status int `json:"status"`
+	// Post is the post as it now is, when it was judged.
+	Post *postView `json:"post,omitempty"`
+}
+
+type bulkResponse struct {
+	Results []bulkResult `json:"results"`
+}
+
+// bulk approves or rejects several posts, each through the same path as
+// the single routes, and reports each result in the order of the ids.
+func (s *Server) bulk(w http.ResponseWriter, r *http.Request) error {
+	var req bulkRequest
+	if err := decodeJSON(r, &req, false); err != nil {
+		return err
+	}
+	if err := req.validate(); err != nil {
+		return err
+	}
+	v := verdict{action: req.Action, override: req.Override}
+	out := bulkResponse{Results: make([]bulkResult, 0, len(req.IDs))}
+	for _, id := range req.IDs {
+		p, err := s.judge(r.Context(), id, v)
+		if err != nil {
+			status, msg := s.errorStatus(r, err)
+			out.Results = append(out.Results, bulkResult{ID: id, Error: &msg, Status: status})
+			continue
+		}
+		view := viewPost(p, s.now(), s.prices)
+		out.Results = append(out.Results, bulkResult{ID: id, OK: true, Status: http.StatusOK, Post: &view})
+	}
+	respondJSON(w, http.StatusOK, out)
+	return nil
+}
+
+// validate refuses a bulk request whose action or ids are not usable,
+// naming the field.
+func (req bulkRequest) validate() error {
+	if req.Action != actionApprove && req.Action != actionReject {
+		return badRequest(`action must be "approve" or "reject"`)
+	}
+	if len(req.IDs) == 0 || len(req.IDs) > maxBulk {
+		return badRequest("ids must hold 1 to %d post ids", maxBulk)
+	}
+	seen := make(map[int64]bool, len(req.IDs))
+	for i, id := range req.IDs {
+		if id <= 0 {
+			return badRequest("ids[%d] must be a positive integer", i)
+		}
+		if seen[id] {
+			return badRequest("ids[%d] repeats post %d; ids must be distinct", i, id)
+		}
+		seen[id] = true
+	}
+	return nil
+}

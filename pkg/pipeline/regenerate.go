@@ -1,0 +1,93 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/hibiken/asynq"
+
+	"infernal/pkg/guard"
+	"infernal/pkg/post"
+	"infernal/pkg/store"
+	"infernal/pkg/tasks"
+	"infernal/pkg/writer"
+)
+
+// Regenerate writes a new draft of a post under review, at the reviewer's
+// request, to their instruction. The draft goes through the same outbound
+// check as every draft, and replaces the post's only while the post is
+// still pending or failed; earlier drafts stay in its history.
+func (d *Drafter) Regenerate(ctx context.Context, t *asynq.Task) error {
+	payload, err := tasks.DecodeRegenerate(t)
+	if err != nil {
+		return err
+	}
+	id := payload.PostID
+	p, err := d.Store.Post(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return fmt.Errorf("regenerate %d: %w: %w", id, err, asynq.SkipRetry)
+	}
+	if err != nil {
+		return err
+	}
+	if !post.Regenerable(p.Status) {
+		d.Log.InfoContext(ctx, "regenerate dropped: the post was judged meanwhile", "post_id", id, "status", p.Status)
+		return nil
+	}
+	why, err := d.Budget.modelBlocked(ctx)
+	if err != nil {
+		return err
+	}
+	if why != "" {
+		// The reviewer sees no new version and may ask again once the budget allows.
+		d.Log.InfoContext(ctx, "regenerate dropped: budget", "post_id", id, "reason", why)
+		return fmt.Errorf("regenerate %d: %s: %w", id, why, asynq.SkipRetry)
+	}
+	versions, err := d.Store.History(ctx, id)
+	if err != nil {
+		return err
+	}
+	req := writer.Request{Kind: writer.KindReply, Persona: d.Persona, PostText: p.OriginalPostText, Author: p.AuthorUsername}
+	if p.IsProfile() {
+		req = writer.Request{Kind: writer.KindProfile, Persona: d.Persona}
+	}
+	req.CurrentDraft, req.Instruction, req.Variant = p.ProposedResponse, payload.Instruction, len(versions)
+	draft, err := writer.Compose(ctx, d.Writer, req)
+	if err != nil {
+		if errors.Is(err, writer.ErrRefused) {
+			// The draft under review stays; the reviewer sees no new version and may ask again.
+			d.Log.WarnContext(ctx, "regenerate refused by the writer", "post_id", id, "error", err)
+			return fmt.Errorf("regenerate %d: %w: %w", id, err, asynq.SkipRetry)
+		}
+		return err
+	}
+	text := post.StorableText(draft.Text)
+	_, err = d.Store.SaveRegenerated(ctx, id, store.Draft{
+		Response: text, Category: draft.Category,
+		Temperature: draft.Temperature, PresencePenalty: draft.PresencePenalty, FrequencyPenalty: draft.FrequencyPenalty,
+	}, payload.Instruction, flagNames(guard.Flags(text, conversationOf(p), d.Persona)))
+	if errors.Is(err, store.ErrConflict) {
+		// Approved or rejected while the writer wrote: the verdict stands.
+		return nil
+	}
+	return err
+}
+
+// conversationOf lists the handles a reply to p may mention: its author.
+// A profile post has none.
+func conversationOf(p post.Post) []string {
+	if p.IsProfile() {
+		return nil
+	}
+	return []string{p.AuthorUsername}
+}
+
+// flagNames are the outbound check's flags as stored.
+func flagNames(flags []guard.Flag) []string {
+	out := make([]string, len(flags))
+	for i, f := range flags {
+		out[i] = string(f)
+	}
+	return out
+}
