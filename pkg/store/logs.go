@@ -59,17 +59,16 @@ func appendLog(ctx context.Context, tx pgx.Tx, p post.Post) error {
 	case p.ConversationID == "":
 		key = p.Platform + ":" + p.OriginalPostID
 	}
-	var threadID int64
-	err := tx.QueryRow(ctx, `
-		INSERT INTO log_threads (type, thread_key, latest_timestamp) VALUES ($1, $2, $3)
-		ON CONFLICT (thread_key) DO UPDATE SET latest_timestamp = greatest(log_threads.latest_timestamp, excluded.latest_timestamp)
-		RETURNING id`, typ, key, *p.PostedAt).Scan(&threadID)
-	if err != nil {
-		return fmt.Errorf("store: log thread: %w", err)
-	}
-	if _, err := tx.Exec(ctx, `INSERT INTO log_messages (thread_id, post_id, timestamp) VALUES ($1, $2, $3)
-		ON CONFLICT (post_id) DO NOTHING`, threadID, p.ID, *p.PostedAt); err != nil {
-		return fmt.Errorf("store: log message: %w", err)
+	// The thread and the message in one statement: one round trip of the
+	// transaction that marks a post posted.
+	if _, err := tx.Exec(ctx, `
+		WITH thread AS (
+			INSERT INTO log_threads (type, thread_key, latest_timestamp) VALUES ($1, $2, $3)
+			ON CONFLICT (thread_key) DO UPDATE SET latest_timestamp = greatest(log_threads.latest_timestamp, excluded.latest_timestamp)
+			RETURNING id)
+		INSERT INTO log_messages (thread_id, post_id, timestamp) SELECT id, $4, $3 FROM thread
+		ON CONFLICT (post_id) DO NOTHING`, typ, key, *p.PostedAt, p.ID); err != nil {
+		return fmt.Errorf("store: log thread and message: %w", err)
 	}
 	return nil
 }
