@@ -28,12 +28,12 @@ pg_bin() {
 	d=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
 	if [ -n "$d" ] && [ -x "$d/initdb" ]; then
 		echo "$d"
-		return
+		return 0
 	fi
 	d=$(dirname "$(command -v initdb 2>/dev/null || echo /nonexistent/initdb)")
 	if [ -x "$d/initdb" ]; then
 		echo "$d"
-		return
+		return 0
 	fi
 	echo "services: no PostgreSQL server binaries found (install Debian's postgresql package)" >&2
 	return 1
@@ -54,7 +54,7 @@ free_port() {
 		p=$((20000 + RANDOM % 40000))
 		if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
 			echo "$p"
-			return
+			return 0
 		fi
 	done
 	echo "services: no free port found" >&2
