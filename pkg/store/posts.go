@@ -342,20 +342,18 @@ func (s *Store) BeginSend(ctx context.Context, id int64) (p post.Post, started *
 }
 
 // MarkPosted records that the response went out as responseID at postedAt,
-// and appends the exchange to the public log in the same transaction.
+// and appends the exchange to the public log in the same statement.
 func (s *Store) MarkPosted(ctx context.Context, id int64, responseID string, postedAt time.Time) error {
-	return s.inTx(ctx, func(tx pgx.Tx) error {
-		p, err := queryPost(ctx, tx, `
-			UPDATE posts SET status = 'posted', response_post_id = $2, posted_at = $3, error = '', updated_at = now()
-			WHERE id = $1 AND status = ANY($4) RETURNING `+postColumns, id, responseID, postedAt, from(post.StatusPosted))
-		if errors.Is(err, pgx.ErrNoRows) {
-			return fmt.Errorf("store: mark posted %d: %w: not approved", id, ErrConflict)
-		}
-		if err != nil {
-			return fmt.Errorf("store: mark posted %d: %w", id, err)
-		}
-		return appendLog(ctx, tx, p)
-	})
+	_, err := queryPost(ctx, s.pool, postAndLog(`
+		UPDATE posts SET status = 'posted', response_post_id = $2, posted_at = $3, error = '', updated_at = now()
+		WHERE id = $1 AND status = ANY($4) RETURNING *`), id, responseID, postedAt, from(post.StatusPosted))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return fmt.Errorf("store: mark posted %d: %w: not approved", id, ErrConflict)
+	}
+	if err != nil {
+		return fmt.Errorf("store: mark posted %d: %w", id, err)
+	}
+	return nil
 }
 
 // ToManual moves an approved post whose reply X refused to the API to
@@ -378,21 +376,16 @@ func (s *Store) ToManual(ctx context.Context, id int64, reason string) error {
 // it), and appends the exchange to the public log; any other status gets a
 // *post.StateError (ErrConflict).
 func (s *Store) MarkManualPosted(ctx context.Context, id int64, responseID string, postedAt time.Time) (post.Post, error) {
-	var out post.Post
-	err := s.inTx(ctx, func(tx pgx.Tx) error {
-		p, err := queryPost(ctx, tx, `
-			UPDATE posts SET status = 'posted', response_post_id = nullif($2, ''), posted_at = $3, error = '', updated_at = now()
-			WHERE id = $1 AND status = $4 RETURNING `+postColumns, id, responseID, postedAt, post.StatusAwaitingManual)
-		if errors.Is(err, pgx.ErrNoRows) {
-			return s.stateError(ctx, id, "mark posted", post.StatusAwaitingManual)
-		}
-		if err != nil {
-			return fmt.Errorf("store: mark posted %d: %w", id, err)
-		}
-		out = p
-		return appendLog(ctx, tx, p)
-	})
-	return out, err
+	p, err := queryPost(ctx, s.pool, postAndLog(`
+		UPDATE posts SET status = 'posted', response_post_id = nullif($2, ''), posted_at = $3, error = '', updated_at = now()
+		WHERE id = $1 AND status = $4 RETURNING *`), id, responseID, postedAt, post.StatusAwaitingManual)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return post.Post{}, s.stateError(ctx, id, "mark posted", post.StatusAwaitingManual)
+	}
+	if err != nil {
+		return post.Post{}, fmt.Errorf("store: mark posted %d: %w", id, err)
+	}
+	return p, nil
 }
 
 // GiveUp moves a post awaiting hand-posting back to rejected, keeping why;
