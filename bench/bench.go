@@ -27,7 +27,8 @@ type Config struct {
 	RedisURL string
 	// WebBin and WorkerBin are the built web and worker binaries.
 	WebBin, WorkerBin string
-	// Parts names the parts to run: "all", or "pipeline" alone.
+	// Parts names the parts to run: "all", "pipeline" alone, or "flood":
+	// the data and the flood of the public statistics with its probe alone.
 	Parts string
 	// StaticDir is the built frontend.
 	StaticDir string
@@ -82,6 +83,13 @@ func Run(ctx context.Context, cfg Config) error {
 	logf("public read path under load")
 	if err := publicLoad(ctx, cfg, web, rep, logf); err != nil {
 		return err
+	}
+	if cfg.Parts == "flood" {
+		machine, err := describeMachine(ctx, dbURL)
+		if err != nil {
+			return err
+		}
+		return writeResults(cfg, rep, machine, time.Since(start))
 	}
 	logf("admin views")
 	if err := adminViews(ctx, web, dbURL, rep); err != nil {

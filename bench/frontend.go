@@ -28,8 +28,11 @@ func frontendWeight(staticDir string, rep *report) error {
 		}
 		home += n
 	}
-	rep.add(Row{Figure: "frontend: JS and CSS index.html loads, gzip -9", Value: kb(home), Target: "≤ 90 KB (before issue 10)",
-		Verdict: verdict(home <= 90<<10)})
+	// Before issue 10 the home page loaded 95,936 bytes by this measure
+	// (90,969 of JavaScript, about the issue's "90 KB", and 4,967 of CSS);
+	// a rebuild moves it by the chunk hashes' few dozen bytes.
+	rep.add(Row{Figure: "frontend: JS and CSS index.html loads, gzip -9", Value: kb(home),
+		Target: "≤ 93.8 KB (93.7 KB before issue 10: JS 88.8, CSS 4.9)", Verdict: verdict(float64(home) <= 93.8*1024)})
 	admin, err := filepath.Glob(filepath.Join(staticDir, "assets", "AdminDashboard*.js"))
 	if err != nil {
 		return fmt.Errorf("bench: frontend: %w", err)

@@ -1,9 +1,14 @@
 package bench
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
+	"os"
+	"os/exec"
 	"slices"
 	"strconv"
 	"time"
@@ -77,53 +82,113 @@ func attack(url string, rate int, d time.Duration) attackResult {
 		errorRequests: int(float64(m.Requests)*(1-m.Success) + 0.5)}
 }
 
-// probe calls an admin list and /readyz every interval until stop closes,
-// as an administrator and a load balancer would during a flood.
+// probe is what the probe process measured: an admin list and /readyz
+// called every interval during a flood, as an administrator and a load
+// balancer would.
 type probe struct {
 	// done is closed when the probe has stopped; read the figures after it.
 	done       chan struct{}
-	admin      []time.Duration
-	readyFails int
-	readyCalls int
-	errs       int
+	err        error
+	Admin      []time.Duration `json:"admin"`
+	ReadyFails int             `json:"ready_fails"`
+	ReadyCalls int             `json:"ready_calls"`
+	Errs       int             `json:"errs"`
 }
 
+// runProbe starts the probe in a process of its own (this binary with
+// -probe, see Probe) until stop closes: inside this one, its calls would
+// wait for a core behind the load generator's own goroutines, and the
+// figure would time the benchmark rather than the web tier.
 func runProbe(w *webProcess, stop <-chan struct{}, interval time.Duration) *probe {
 	p := &probe{done: make(chan struct{})}
 	go func() {
 		defer close(p.done)
-		t := time.NewTicker(interval)
-		defer t.Stop()
-		for {
-			select {
-			case <-stop:
-				return
-			case <-t.C:
-			}
-			status, _, took, err := w.get("/api/posts/mentions?page=1&sortBy=date")
-			rs, _, _, rerr := w.get("/readyz")
-			if err != nil || status != http.StatusOK {
-				p.errs++
-			} else {
-				p.admin = append(p.admin, took)
-			}
-			p.readyCalls++
-			if rerr != nil || rs != http.StatusOK {
-				p.readyFails++
-			}
+		self, err := os.Executable()
+		if err != nil {
+			p.err = fmt.Errorf("bench: probe: %w", err)
+			return
+		}
+		cmd := exec.Command(self, "-probe", w.base, "-probe-interval", interval.String())
+		cmd.Env = append(os.Environ(), probeTokenEnv+"="+w.token)
+		stdin, err := cmd.StdinPipe()
+		if err != nil {
+			p.err = fmt.Errorf("bench: probe: %w", err)
+			return
+		}
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, os.Stderr
+		if err := cmd.Start(); err != nil {
+			p.err = fmt.Errorf("bench: probe: %w", err)
+			return
+		}
+		<-stop
+		// The probe stops when its standard input closes.
+		_ = stdin.Close()
+		if err := cmd.Wait(); err != nil {
+			p.err = fmt.Errorf("bench: probe: %w", err)
+			return
+		}
+		if err := json.Unmarshal(out.Bytes(), p); err != nil {
+			p.err = fmt.Errorf("bench: probe answer: %w", err)
 		}
 	}()
 	return p
 }
 
+// probeTokenEnv carries the administrator's token to the probe process.
+const probeTokenEnv = "BENCH_PROBE_TOKEN"
+
+// Probe is the probe process (`bench -probe URL`): it calls an admin list
+// of the web tier at base, with the token of BENCH_PROBE_TOKEN, and
+// /readyz, every interval until stdin closes, then writes what it measured
+// to out as JSON.
+func Probe(base string, interval time.Duration, stdin io.Reader, out io.Writer) error {
+	w := &webProcess{base: base, token: os.Getenv(probeTokenEnv), client: &http.Client{Timeout: 30 * time.Second}}
+	stop := make(chan struct{})
+	go func() {
+		// Whatever ends the read (EOF or an error) ends the probe.
+		_, _ = io.Copy(io.Discard, stdin)
+		close(stop)
+	}()
+	p := &probe{}
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-stop:
+			if err := json.NewEncoder(out).Encode(p); err != nil {
+				return fmt.Errorf("bench: probe: %w", err)
+			}
+			return nil
+		case <-t.C:
+		}
+		status, _, took, err := w.get("/api/posts/mentions?page=1&sortBy=date")
+		rs, _, _, rerr := w.get("/readyz")
+		if err != nil || status != http.StatusOK {
+			p.Errs++
+		} else {
+			p.Admin = append(p.Admin, took)
+		}
+		p.ReadyCalls++
+		if rerr != nil || rs != http.StatusOK {
+			p.ReadyFails++
+		}
+	}
+}
+
 // publicLoad loads each public page, and a constant answer of the same size
 // through the same router, at saturation and at a fixed rate.
+// With cfg.Parts "flood", only the flood of the statistics runs, with its
+// admin-list and /readyz probe.
 func publicLoad(ctx context.Context, cfg Config, w *webProcess, rep *report, logf func(string, ...any)) error {
 	pages := []struct{ name, path string }{
 		{name: "GET /api/public/stats", path: "/api/public/stats"},
 		{name: "GET /api/public/latest", path: "/api/public/latest"},
 		{name: "GET /api/public/logs?offset=0", path: "/api/public/logs?offset=0"},
 		{name: "GET / (the SPA's index.html)", path: "/"},
+	}
+	if cfg.Parts == "flood" {
+		pages = pages[:1]
 	}
 	for _, pg := range pages {
 		if err := ctx.Err(); err != nil {
@@ -145,6 +210,9 @@ func publicLoad(ctx context.Context, cfg Config, w *webProcess, rep *report, log
 		close(stop)
 		if pr != nil {
 			<-pr.done
+			if pr.err != nil {
+				return pr.err
+			}
 		}
 		ratio := sat.throughput / satCeil.throughput
 		rep.add(Row{Figure: pg.name + ": saturation throughput (" + strconv.Itoa(saturationWorkers) + " in flight)",
@@ -153,14 +221,17 @@ func publicLoad(ctx context.Context, cfg Config, w *webProcess, rep *report, log
 		rep.add(Row{Figure: pg.name + ": failed requests at saturation, all rounds", Value: strconv.Itoa(sat.errorRequests),
 			Target: "0", Verdict: verdict(sat.errorRequests == 0)})
 		if pr != nil {
-			med, worst := percentile(pr.admin, 0.5), percentile(pr.admin, 1)
-			rep.add(Row{Figure: "admin list (mentions, page 1) during the stats flood, " + strconv.Itoa(len(pr.admin)) + " calls",
-				Value:  fmt.Sprintf("median %s, max %s, %d errors", ms(med), ms(worst), pr.errs),
-				Target: "< 50 ms", Verdict: verdict(worst < 50*time.Millisecond && pr.errs == 0 && len(pr.admin) > 0)})
-			rep.add(Row{Figure: "/readyz during the stats flood", Value: fmt.Sprintf("%d of %d not 200", pr.readyFails, pr.readyCalls),
-				Target: "all 200", Verdict: verdict(pr.readyFails == 0 && pr.readyCalls > 0)})
+			med, worst := percentile(pr.Admin, 0.5), percentile(pr.Admin, 1)
+			rep.add(Row{Figure: "admin list (mentions, page 1) during the stats flood, from a process of its own, " + strconv.Itoa(len(pr.Admin)) + " calls",
+				Value:  fmt.Sprintf("median %s, max %s, %d errors", ms(med), ms(worst), pr.Errs),
+				Target: "< 50 ms", Verdict: verdict(worst < 50*time.Millisecond && pr.Errs == 0 && len(pr.Admin) > 0)})
+			rep.add(Row{Figure: "/readyz during the stats flood", Value: fmt.Sprintf("%d of %d not 200", pr.ReadyFails, pr.ReadyCalls),
+				Target: "all 200", Verdict: verdict(pr.ReadyFails == 0 && pr.ReadyCalls > 0)})
 		}
 
+		if cfg.Parts == "flood" {
+			continue
+		}
 		logf("%s: %d req/s", pg.path, fixedRate)
 		fixed, fixedCeil := bestOf(w.base+pg.path, ceiling, fixedRate, cfg.Duration)
 		rep.add(Row{Figure: fmt.Sprintf("%s: p99 at %d req/s (p50 %s; failed requests, all rounds: %d)", pg.name, fixedRate, ms(fixed.p50), fixed.errorRequests),

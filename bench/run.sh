@@ -5,19 +5,17 @@
 #
 #   SCALE=0.1 make bench      a tenth of the data set (100,000 posts)
 #   DURATION=5s make bench    shorter load runs (default 10s each)
-#   PARTS=pipeline make bench the pipeline part alone (PARTS=burst: the burst of mentions alone)
+#   PARTS=pipeline make bench the pipeline part alone (PARTS=burst: the burst of mentions alone;
+#                             PARTS=flood: the flood of the public statistics and its admin probe alone)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/services.sh
 
 scale=${SCALE:-1}
 duration=${DURATION:-10s}
-tmp=$(mktemp -d /tmp/infernal-bench.XXXXXX)
-chmod 755 "$tmp"
-pg_dir="" redis_port=""
+tmp=$(private_tmp infernal-bench)
 cleanup() {
-	[ -n "$pg_dir" ] && stop_postgres "$pg_dir"
-	[ -n "$redis_port" ] && stop_redis "$redis_port"
+	stop_private
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -29,22 +27,18 @@ go build -o "$tmp/worker" ./cmd/worker
 go build -C bench -o "$tmp/bench" ./cmd/bench
 [ -f frontend/dist/index.html ] || make frontend
 
-pg_dir="$tmp/pg"
-port=$(free_port)
-start_postgres "$pg_dir" "$port" throwaway
-redis_port=$(free_port)
-start_redis "$tmp/redis" "$redis_port"
-echo "== private PostgreSQL on port $port, Redis on port $redis_port"
+start_private_postgres "$tmp"
+start_private_redis "$tmp"
+echo "== private PostgreSQL on port $private_pg_port, Redis on port $private_redis_port"
 
-[ "${PARTS:-all}" = burst ] || "$tmp/bench" -pg "postgres://postgres@127.0.0.1:$port/postgres?sslmode=disable" \
-	-redis "redis://127.0.0.1:$redis_port/0" -web "$tmp/web" -worker "$tmp/worker" -parts "${PARTS:-all}" -static frontend/dist \
+[ "${PARTS:-all}" = burst ] || "$tmp/bench" -pg "$private_database_url" \
+	-redis "$private_redis_url" -web "$tmp/web" -worker "$tmp/worker" -parts "${PARTS:-all}" -static frontend/dist \
 	-scale "$scale" -duration "$duration" -out "${OUT:-bench/RESULTS.md}" -analysis bench/ANALYSIS.md
 if [ "${PARTS:-all}" = all ] || [ "${PARTS:-all}" = burst ]; then
 	# Issue 12's figure: one worker, the offline writer, a burst of 1,500 mentions
 	# from the scans to the admin's list (BenchmarkBurstOfMentionsDrafted).
 	echo "== burst of mentions"
-	burst=$(TEST_DATABASE_URL="postgres://postgres@127.0.0.1:$port/postgres?sslmode=disable" \
-		TEST_REDIS_URL="redis://127.0.0.1:$redis_port/0" INFERNAL_REQUIRE_SERVERS=1 \
+	burst=$(TEST_DATABASE_URL="$private_database_url" TEST_REDIS_URL="$private_redis_url" INFERNAL_REQUIRE_SERVERS=1 \
 		go test -run '^$' -bench BenchmarkBurstOfMentionsDrafted -benchtime 1x -count 1 ./pkg/pipeline/ | grep '^Benchmark')
 	{
 		echo

@@ -10,6 +10,17 @@
 #   start_redis DIR PORT      starts redis-server on 127.0.0.1:PORT, data kept in DIR
 #   stop_redis PORT [save|nosave]
 #   free_port                 prints a TCP port nobody listens on
+#
+# The private throwaway servers of scripts/test.sh and bench/run.sh:
+#
+#   private_tmp NAME          makes /tmp/NAME.XXXXXX (readable by the postgres
+#                             user, who runs the server when we are root) and prints it
+#   start_private_postgres TMP
+#                             a throwaway server in TMP/pg on a free port; sets
+#                             private_pg_port and private_database_url
+#   start_private_redis TMP   a server in TMP/redis on a free port; sets
+#                             private_redis_port and private_redis_url
+#   stop_private              stops what the two above started (for an EXIT trap)
 
 pg_bin() {
 	# Debian keeps the server binaries off PATH, one folder per major version.
@@ -17,12 +28,12 @@ pg_bin() {
 	d=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
 	if [ -n "$d" ] && [ -x "$d/initdb" ]; then
 		echo "$d"
-		return
+		return 0
 	fi
 	d=$(dirname "$(command -v initdb 2>/dev/null || echo /nonexistent/initdb)")
 	if [ -x "$d/initdb" ]; then
 		echo "$d"
-		return
+		return 0
 	fi
 	echo "services: no PostgreSQL server binaries found (install Debian's postgresql package)" >&2
 	return 1
@@ -43,7 +54,7 @@ free_port() {
 		p=$((20000 + RANDOM % 40000))
 		if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
 			echo "$p"
-			return
+			return 0
 		fi
 	done
 	echo "services: no free port found" >&2
@@ -112,4 +123,30 @@ start_redis() {
 
 stop_redis() {
 	redis-cli -p "$1" shutdown "${2:-nosave}" >/dev/null 2>&1 || true
+}
+
+private_tmp() {
+	local d
+	d=$(mktemp -d "/tmp/$1.XXXXXX") || return 1
+	chmod 755 "$d"
+	echo "$d"
+}
+
+start_private_postgres() {
+	private_pg_dir="$1/pg"
+	private_pg_port=$(free_port) || return 1
+	start_postgres "$private_pg_dir" "$private_pg_port" throwaway || return 1
+	private_database_url="postgres://postgres@127.0.0.1:$private_pg_port/postgres?sslmode=disable"
+}
+
+start_private_redis() {
+	private_redis_port=$(free_port) || return 1
+	start_redis "$1/redis" "$private_redis_port" || return 1
+	private_redis_url="redis://127.0.0.1:$private_redis_port/0"
+}
+
+stop_private() {
+	[ -n "${private_pg_dir:-}" ] && stop_postgres "$private_pg_dir"
+	[ -n "${private_redis_port:-}" ] && stop_redis "$private_redis_port"
+	return 0
 }

@@ -14,12 +14,9 @@ cd "$(dirname "$0")/.."
 . scripts/services.sh
 export INFERNAL_REQUIRE_SERVERS=1
 
-tmp=$(mktemp -d /tmp/infernal-test.XXXXXX)
-chmod 755 "$tmp"
-pg_dir="" redis_port=""
+tmp=$(private_tmp infernal-test)
 cleanup() {
-	[ -n "$pg_dir" ] && stop_postgres "$pg_dir"
-	[ -n "$redis_port" ] && stop_redis "$redis_port"
+	stop_private
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -59,17 +56,14 @@ fi
 "$lint_dir/golangci-lint" run ./...
 
 if [ -z "${TEST_DATABASE_URL:-}" ]; then
-	pg_dir="$tmp/pg"
-	port=$(free_port)
-	start_postgres "$pg_dir" "$port" throwaway
-	export TEST_DATABASE_URL="postgres://postgres@127.0.0.1:$port/postgres?sslmode=disable"
-	echo "== private PostgreSQL on port $port"
+	start_private_postgres "$tmp"
+	export TEST_DATABASE_URL="$private_database_url"
+	echo "== private PostgreSQL on port $private_pg_port"
 fi
 if [ -z "${TEST_REDIS_URL:-}" ]; then
-	redis_port=$(free_port)
-	start_redis "$tmp/redis" "$redis_port"
-	export TEST_REDIS_URL="redis://127.0.0.1:$redis_port/0"
-	echo "== private Redis on port $redis_port"
+	start_private_redis "$tmp"
+	export TEST_REDIS_URL="$private_redis_url"
+	echo "== private Redis on port $private_redis_port"
 fi
 
 if [ "$bench_only" = 1 ]; then

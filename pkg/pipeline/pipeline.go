@@ -56,9 +56,12 @@ type Budget struct {
 	Budgets spend.Budgets
 }
 
-// spent is today's and this month's spending; ok is false without a meter.
-func (b *Budget) spent(ctx context.Context) (spent spend.Spent, ok bool, err error) {
-	if b == nil || b.Meter == nil {
+// spent is today's and this month's spending; ok is false without a meter
+// or when limited is false: without a ceiling to compare with, the four
+// sums of the ledger are not read (a draft or a send would otherwise pay
+// for them every time).
+func (b *Budget) spent(ctx context.Context, limited func(spend.Budgets) bool) (spent spend.Spent, ok bool, err error) {
+	if b == nil || b.Meter == nil || !limited(b.Budgets) {
 		return spend.Spent{}, false, nil
 	}
 	s, err := b.Meter.Spent(ctx)
@@ -67,7 +70,7 @@ func (b *Budget) spent(ctx context.Context) (spent spend.Spent, ok bool, err err
 
 // scanBlocked says why scans must stop for the X budget, "" when they may go on.
 func (b *Budget) scanBlocked(ctx context.Context) (string, error) {
-	s, ok, err := b.spent(ctx)
+	s, ok, err := b.spent(ctx, spend.Budgets.LimitsX)
 	if !ok {
 		return "", err
 	}
@@ -76,7 +79,7 @@ func (b *Budget) scanBlocked(ctx context.Context) (string, error) {
 
 // modelBlocked says why drafts must wait for the model budget, "" when they may go on.
 func (b *Budget) modelBlocked(ctx context.Context) (string, error) {
-	s, ok, err := b.spent(ctx)
+	s, ok, err := b.spent(ctx, spend.Budgets.LimitsModel)
 	if !ok {
 		return "", err
 	}
@@ -85,7 +88,7 @@ func (b *Budget) modelBlocked(ctx context.Context) (string, error) {
 
 // sendFits reports whether a send costing usd fits the X budget.
 func (b *Budget) sendFits(ctx context.Context, usd float64) (bool, error) {
-	s, ok, err := b.spent(ctx)
+	s, ok, err := b.spent(ctx, spend.Budgets.LimitsX)
 	if !ok {
 		return err == nil, err
 	}

@@ -88,6 +88,14 @@ type Budgets struct {
 	ModelMonthly float64
 }
 
+// LimitsX reports whether any X ceiling is set; without one no scan or
+// send ever waits for the X budget.
+func (b Budgets) LimitsX() bool { return b.XDaily > 0 || b.XMonthly > 0 }
+
+// LimitsModel reports whether any model ceiling is set; without one no
+// draft ever waits for the model budget.
+func (b Budgets) LimitsModel() bool { return b.ModelDaily > 0 || b.ModelMonthly > 0 }
+
 // WarnShare is the share of a ceiling at which the dashboard warns.
 const WarnShare = 0.8
 

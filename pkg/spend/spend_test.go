@@ -48,3 +48,28 @@ func TestModelCost(t *testing.T) {
 		})
 	}
 }
+
+func TestBudgetsLimits(t *testing.T) {
+	tests := []struct {
+		name             string
+		b                Budgets
+		wantX, wantModel bool
+	}{
+		{name: "none", b: Budgets{}},
+		{name: "X daily", b: Budgets{XDaily: 1}, wantX: true},
+		{name: "X monthly", b: Budgets{XMonthly: 1}, wantX: true},
+		{name: "model daily", b: Budgets{ModelDaily: 1}, wantModel: true},
+		{name: "model monthly", b: Budgets{ModelMonthly: 1}, wantModel: true},
+		{name: "all", b: Budgets{XDaily: 1, XMonthly: 2, ModelDaily: 3, ModelMonthly: 4}, wantX: true, wantModel: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.b.LimitsX(); got != tt.wantX {
+				t.Errorf("LimitsX = %v, want %v", got, tt.wantX)
+			}
+			if got := tt.b.LimitsModel(); got != tt.wantModel {
+				t.Errorf("LimitsModel = %v, want %v", got, tt.wantModel)
+			}
+		})
+	}
+}

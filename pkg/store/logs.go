@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"fmt"
-	"strconv"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -49,29 +48,29 @@ type messageRow struct {
 	Message
 }
 
-// appendLog files a just-posted post in the public log: replies join the
-// thread of their conversation, a profile post opens a thread of its own.
-func appendLog(ctx context.Context, tx pgx.Tx, p post.Post) error {
-	typ, key := ThreadInteraction, p.Platform+":"+p.ConversationID
-	switch {
-	case p.IsProfile():
-		typ, key = ThreadBroadcast, "profile:"+strconv.FormatInt(p.ID, 10)
-	case p.ConversationID == "":
-		key = p.Platform + ":" + p.OriginalPostID
-	}
-	var threadID int64
-	err := tx.QueryRow(ctx, `
-		INSERT INTO log_threads (type, thread_key, latest_timestamp) VALUES ($1, $2, $3)
+// postAndLog wraps update, an UPDATE of one posts row to posted ending in
+// RETURNING *, into one statement that also files the post in the public
+// log: replies join the thread of their conversation (keyed
+// "platform:conversation", or "platform:original post" without one), a
+// profile post opens a thread of its own ("profile:id"). It answers the
+// post's postColumns, no row when update changed none. One statement, so the
+// post_counts rows its trigger updates stay locked only while it runs.
+func postAndLog(update string) string {
+	return `WITH p AS (` + update + `),
+	thread AS (
+		INSERT INTO log_threads (type, thread_key, latest_timestamp)
+		SELECT CASE WHEN p.source = '` + string(post.SourceProfile) + `' THEN '` + ThreadBroadcast + `' ELSE '` + ThreadInteraction + `' END,
+			CASE WHEN p.source = '` + string(post.SourceProfile) + `' THEN 'profile:' || p.id
+				WHEN coalesce(p.conversation_id, '') = '' THEN p.platform || ':' || coalesce(p.original_post_id, '')
+				ELSE p.platform || ':' || p.conversation_id END,
+			p.posted_at
+		FROM p
 		ON CONFLICT (thread_key) DO UPDATE SET latest_timestamp = greatest(log_threads.latest_timestamp, excluded.latest_timestamp)
-		RETURNING id`, typ, key, *p.PostedAt).Scan(&threadID)
-	if err != nil {
-		return fmt.Errorf("store: log thread: %w", err)
-	}
-	if _, err := tx.Exec(ctx, `INSERT INTO log_messages (thread_id, post_id, timestamp) VALUES ($1, $2, $3)
-		ON CONFLICT (post_id) DO NOTHING`, threadID, p.ID, *p.PostedAt); err != nil {
-		return fmt.Errorf("store: log message: %w", err)
-	}
-	return nil
+		RETURNING id),
+	message AS (
+		INSERT INTO log_messages (thread_id, post_id, timestamp) SELECT thread.id, p.id, p.posted_at FROM thread, p
+		ON CONFLICT (post_id) DO NOTHING)
+	SELECT ` + postColumns + ` FROM p`
 }
 
 // logThreadsSQL reads a page of threads, newest first, from

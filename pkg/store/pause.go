@@ -38,11 +38,13 @@ func (s *Store) SetPause(ctx context.Context, p Pause) error {
 // ActivePause returns the pause in force at now, nil when none; a pause
 // whose Until has passed is lifted on the way.
 func (s *Store) ActivePause(ctx context.Context, now time.Time) (*Pause, error) {
-	if _, err := s.pool.Exec(ctx, `DELETE FROM ops_pause WHERE until IS NOT NULL AND until <= $1`, now); err != nil {
-		return nil, fmt.Errorf("store: lift expired pause: %w", err)
-	}
+	// One round trip (every send asks): the expired pause is deleted, and
+	// the select, which sees the table as it was before the delete, leaves it out.
 	var p Pause
-	err := s.pool.QueryRow(ctx, `SELECT refusal, reason, since, until FROM ops_pause`).Scan(&p.Refusal, &p.Reason, &p.Since, &p.Until)
+	err := s.pool.QueryRow(ctx, `
+		WITH lifted AS (DELETE FROM ops_pause WHERE until IS NOT NULL AND until <= $1)
+		SELECT refusal, reason, since, until FROM ops_pause WHERE until IS NULL OR until > $1`, now).
+		Scan(&p.Refusal, &p.Reason, &p.Since, &p.Until)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, nil
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -340,39 +341,37 @@ func (s *Store) Reject(ctx context.Context, id int64) (post.Post, error) {
 // the earlier mark, non-nil when a previous attempt may already have posted.
 // A post that is not approved gets a *post.StateError (ErrConflict).
 func (s *Store) BeginSend(ctx context.Context, id int64) (p post.Post, started *time.Time, err error) {
-	err = s.inTx(ctx, func(tx pgx.Tx) error {
-		p, err = queryPost(ctx, tx, `SELECT `+postColumns+` FROM posts WHERE id = $1 FOR UPDATE`, id)
-		if err != nil {
-			return notFound(err, fmt.Sprintf("begin send %d", id))
-		}
+	// One statement, so one round trip: the subquery locks the row and reads
+	// the earlier mark, the update sets it once; the post returned carries
+	// the earlier mark, as the row was before.
+	p, err = queryPost(ctx, s.pool, `
+		UPDATE posts SET send_started_at = coalesce(old.prior_start, now()), updated_at = now()
+		FROM (SELECT id AS old_id, send_started_at AS prior_start FROM posts WHERE id = $1 AND status = $2 FOR UPDATE) old
+		WHERE posts.id = old.old_id
+		RETURNING `+strings.Replace(postColumns, "send_started_at", "old.prior_start AS send_started_at", 1), id, post.StatusApproved)
+	if errors.Is(err, pgx.ErrNoRows) {
 		// Sending is no move of its own: it happens while the post stays approved.
-		if p.Status != post.StatusApproved {
-			return fmt.Errorf("store: begin send %d: %w", id, &post.StateError{ID: id, Have: p.Status, Want: post.StatusApproved})
-		}
-		started = p.SendStartedAt
-		if _, err := tx.Exec(ctx, `UPDATE posts SET send_started_at = coalesce(send_started_at, now()), updated_at = now() WHERE id = $1`, id); err != nil {
-			return fmt.Errorf("store: begin send %d: %w", id, err)
-		}
-		return nil
-	})
-	return p, started, err
+		return post.Post{}, nil, s.stateError(ctx, id, "begin send", post.StatusApproved)
+	}
+	if err != nil {
+		return post.Post{}, nil, fmt.Errorf("store: begin send %d: %w", id, err)
+	}
+	return p, p.SendStartedAt, nil
 }
 
 // MarkPosted records that the response went out as responseID at postedAt,
-// and appends the exchange to the public log in the same transaction.
+// and appends the exchange to the public log in the same statement.
 func (s *Store) MarkPosted(ctx context.Context, id int64, responseID string, postedAt time.Time) error {
-	return s.inTx(ctx, func(tx pgx.Tx) error {
-		p, err := queryPost(ctx, tx, `
-			UPDATE posts SET status = 'posted', response_post_id = $2, posted_at = $3, error = '', updated_at = now()
-			WHERE id = $1 AND status = ANY($4) RETURNING `+postColumns, id, responseID, postedAt, from(post.StatusPosted))
-		if errors.Is(err, pgx.ErrNoRows) {
-			return fmt.Errorf("store: mark posted %d: %w: not approved", id, ErrConflict)
-		}
-		if err != nil {
-			return fmt.Errorf("store: mark posted %d: %w", id, err)
-		}
-		return appendLog(ctx, tx, p)
-	})
+	_, err := queryPost(ctx, s.pool, postAndLog(`
+		UPDATE posts SET status = 'posted', response_post_id = $2, posted_at = $3, error = '', updated_at = now()
+		WHERE id = $1 AND status = ANY($4) RETURNING *`), id, responseID, postedAt, from(post.StatusPosted))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return fmt.Errorf("store: mark posted %d: %w: not approved", id, ErrConflict)
+	}
+	if err != nil {
+		return fmt.Errorf("store: mark posted %d: %w", id, err)
+	}
+	return nil
 }
 
 // ToManual moves an approved post whose reply X refused to the API to
@@ -395,21 +394,16 @@ func (s *Store) ToManual(ctx context.Context, id int64, reason string) error {
 // it), and appends the exchange to the public log; any other status gets a
 // *post.StateError (ErrConflict).
 func (s *Store) MarkManualPosted(ctx context.Context, id int64, responseID string, postedAt time.Time) (post.Post, error) {
-	var out post.Post
-	err := s.inTx(ctx, func(tx pgx.Tx) error {
-		p, err := queryPost(ctx, tx, `
-			UPDATE posts SET status = 'posted', response_post_id = nullif($2, ''), posted_at = $3, error = '', updated_at = now()
-			WHERE id = $1 AND status = $4 RETURNING `+postColumns, id, responseID, postedAt, post.StatusAwaitingManual)
-		if errors.Is(err, pgx.ErrNoRows) {
-			return s.stateError(ctx, id, "mark posted", post.StatusAwaitingManual)
-		}
-		if err != nil {
-			return fmt.Errorf("store: mark posted %d: %w", id, err)
-		}
-		out = p
-		return appendLog(ctx, tx, p)
-	})
-	return out, err
+	p, err := queryPost(ctx, s.pool, postAndLog(`
+		UPDATE posts SET status = 'posted', response_post_id = nullif($2, ''), posted_at = $3, error = '', updated_at = now()
+		WHERE id = $1 AND status = $4 RETURNING *`), id, responseID, postedAt, post.StatusAwaitingManual)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return post.Post{}, s.stateError(ctx, id, "mark posted", post.StatusAwaitingManual)
+	}
+	if err != nil {
+		return post.Post{}, fmt.Errorf("store: mark posted %d: %w", id, err)
+	}
+	return p, nil
 }
 
 // GiveUp moves a post awaiting hand-posting back to rejected, keeping why;

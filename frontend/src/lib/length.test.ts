@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { counterLevel, fillPercent, isTooLong, RESPONSE_LIMIT, weightedLength } from './length';
@@ -70,6 +70,22 @@ describe('weightedLength on the texts the server is tested with', () => {
     expect(cases.length).toBeGreaterThan(100);
     for (const { text, want } of cases) {
       expect(weightedLength(text), text).toBe(want);
+    }
+  });
+});
+
+describe('weightedLength on twitter-text conformance cases', () => {
+  // The v3 cases of twitter-text's conformance suite, kept beside the
+  // repository (shared/twitter-text) as pkg/post's TestWeightedLengthConformance
+  // reads them, so the card and the server agree on the same cases.
+  const file = fileURLToPath(new URL('../../../../shared/twitter-text/weighted-length-v3.json', import.meta.url));
+  const cases: { description: string; text: string; weightedLength: number }[] = existsSync(file)
+    ? JSON.parse(readFileSync(file, 'utf8'))
+    : [];
+
+  it.skipIf(cases.length === 0)('agrees on every one', () => {
+    for (const { description, text, weightedLength: want } of cases) {
+      expect(weightedLength(text), description).toBe(want);
     }
   });
 });

@@ -1,4 +1,6 @@
-import twitterText from 'twitter-text';
+// parseTweet's own module, not the package's index: the index pulls in all
+// of twitter-text (autolinking, hashtags, …) for one function.
+import parseTweet from 'twitter-text/dist/esm/parseTweet';
 
 /** The platform's limit on a response's weighted length. */
 export const RESPONSE_LIMIT = 280;
@@ -12,7 +14,7 @@ export type CounterLevel = 'normal' | 'warning' | 'error';
  * links count 23, emoji and most non-Latin characters count 2).
  */
 export function weightedLength(text: string): number {
-  return twitterText.parseTweet(text).weightedLength;
+  return parseTweet(text).weightedLength;
 }
 
 /** normal up to 90 % of the limit, warning above 90 %, error over the limit. */

@@ -1,13 +1,11 @@
-// twitter-text v3 ships no types of its own. Its CommonJS and ES builds both
-// expose a single default object, which is what this declares.
-declare module 'twitter-text' {
+// twitter-text v3 ships no types of its own. The counter imports its
+// parseTweet module alone (the package's ES build, one default export per
+// file), which is what this declares.
+declare module 'twitter-text/dist/esm/parseTweet' {
   interface ParsedTweet {
     weightedLength: number;
     valid: boolean;
     permillage: number;
   }
-  const twitterText: {
-    parseTweet(text: string): ParsedTweet;
-  };
-  export default twitterText;
+  export default function parseTweet(text: string): ParsedTweet;
 }

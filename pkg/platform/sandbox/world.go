@@ -135,30 +135,26 @@ func grow(ctx context.Context, tx pgx.Tx, now time.Time) error {
 // A reply bumps its parent's reply count and joins its conversation; a reply
 // to a post that is not there is errNotFound.
 func (w *world) insert(ctx context.Context, p row) (row, error) {
-	var out row
-	err := pgx.BeginFunc(ctx, w.pool, func(tx pgx.Tx) error {
-		var conv *int64
-		if p.InReplyToID != 0 {
-			var c int64
-			err := tx.QueryRow(ctx, `UPDATE sandbox_posts SET replies = replies + 1 WHERE id = $1
-				RETURNING coalesce(conversation_id, id)`, p.InReplyToID).Scan(&c)
-			if err != nil {
-				return noRow(err, fmt.Sprintf("post %d", p.InReplyToID))
-			}
-			conv = &c
-		}
-		var replyTo *int64
-		if p.InReplyToID != 0 {
-			replyTo = &p.InReplyToID
-		}
-		var err error
-		out, err = scanRow(tx.QueryRow(ctx, `INSERT INTO sandbox_posts
-			(author_username, author_name, kind, text, in_reply_to_id, conversation_id, created_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING `+rowColumns,
-			p.AuthorUsername, p.AuthorName, p.Kind, p.Text, replyTo, conv, p.CreatedAt))
-		return err
-	})
+	var replyTo *int64
+	if p.InReplyToID != 0 {
+		replyTo = &p.InReplyToID
+	}
+	// One statement, so one round trip per published post: the parent's
+	// count goes up and the reply joins its conversation; with no parent
+	// there (but one named) nothing is inserted.
+	out, err := scanRow(w.pool.QueryRow(ctx, `
+		WITH parent AS (
+			UPDATE sandbox_posts SET replies = replies + 1 WHERE id = $5
+			RETURNING coalesce(conversation_id, id) AS conversation_id)
+		INSERT INTO sandbox_posts (author_username, author_name, kind, text, in_reply_to_id, conversation_id, created_at)
+		SELECT $1::text, $2::text, $3::text, $4::text, $5::bigint, (SELECT conversation_id FROM parent), $6::timestamptz
+		WHERE $5::bigint IS NULL OR EXISTS (SELECT 1 FROM parent)
+		RETURNING `+rowColumns,
+		p.AuthorUsername, p.AuthorName, p.Kind, p.Text, replyTo, p.CreatedAt))
 	if err != nil {
+		if replyTo != nil {
+			err = noRow(err, fmt.Sprintf("post %d", p.InReplyToID))
+		}
 		return row{}, fmt.Errorf("insert: %w", err)
 	}
 	return out, nil
