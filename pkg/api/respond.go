@@ -13,6 +13,7 @@ import (
 
 	"infernal/pkg/auth"
 	"infernal/pkg/post"
+	"infernal/pkg/settings"
 	"infernal/pkg/store"
 )
 
@@ -59,7 +60,8 @@ func respondJSON(w http.ResponseWriter, status int, v any) {
 }
 
 // respondError maps an error to its status in one place and answers
-// {"error": message}, the message written here from the facts the error
+// {"error": message} (with "field", the JSON path of a bad settings value,
+// on a settings 400), the message written here from the facts the error
 // carries, never cut out of its text. Unexpected errors are logged and
 // answered without detail.
 func (s *Server) respondError(w http.ResponseWriter, r *http.Request, err error) {
@@ -70,6 +72,7 @@ func (s *Server) respondError(w http.ResponseWriter, r *http.Request, err error)
 	var stateErr *post.StateError
 	var lengthErr *post.LengthError
 	var contentErr *post.ContentError
+	var fieldErr *settings.FieldError
 	switch {
 	case errors.As(err, &apiErr):
 		status, msg = apiErr.Status, apiErr.Message
@@ -91,6 +94,8 @@ func (s *Server) respondError(w http.ResponseWriter, r *http.Request, err error)
 		status, msg = http.StatusUnprocessableEntity, fmt.Sprintf("the response is %d characters; it must be 1 to %d", lengthErr.Length, lengthErr.Max)
 	case errors.As(err, &contentErr):
 		status, msg = http.StatusUnprocessableEntity, contentErr.Reason
+	case errors.As(err, &fieldErr):
+		status, msg = http.StatusBadRequest, fieldErr.Error()
 	case errors.Is(err, store.ErrConflict):
 		status, msg = http.StatusConflict, store.ErrConflict.Error()
 	case errors.Is(err, store.ErrInvalid):
@@ -101,7 +106,12 @@ func (s *Server) respondError(w http.ResponseWriter, r *http.Request, err error)
 	if status >= 500 {
 		s.log.ErrorContext(r.Context(), "request failed", "error", err, "status", status, "request_id", requestID(r.Context()))
 	}
-	respondJSON(w, status, map[string]string{"error": msg})
+	body := map[string]string{"error": msg}
+	if fieldErr != nil && status == http.StatusBadRequest {
+		// The client shows the message beside the field it names.
+		body["field"] = fieldErr.Field
+	}
+	respondJSON(w, status, body)
 }
 
 // decodeJSON reads one JSON value into v, refusing unknown fields, trailing

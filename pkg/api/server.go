@@ -14,6 +14,7 @@ import (
 
 	"infernal/pkg/post"
 	"infernal/pkg/ratelimit"
+	"infernal/pkg/settings"
 	"infernal/pkg/spend"
 	"infernal/pkg/store"
 )
@@ -58,6 +59,10 @@ type Store interface {
 	SpendTotals(ctx context.Context, since time.Time) (store.SpendTotals, error)
 	// AllScanSkips tells, per timeline, what the scans left for later or gave up.
 	AllScanSkips(ctx context.Context) ([]store.ScanSkips, error)
+	// Settings returns the administrator's settings, the defaults before any were stored.
+	Settings(ctx context.Context) (settings.Settings, error)
+	// PutSettings replaces the settings with normalised ones.
+	PutSettings(ctx context.Context, v settings.Settings) error
 }
 
 // Windows reads the rate-limit windows every process shares.
