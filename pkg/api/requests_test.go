@@ -123,6 +123,11 @@ func (f *fakeStore) PutSettings(_ context.Context, v settings.Settings) error {
 	return nil
 }
 
+func (f *fakeStore) SendQueueOf(_ context.Context, id int64) (store.SendQueue, error) {
+	f.record("SendQueueOf %d", id)
+	return store.SendQueue{}, errUnexpected
+}
+
 func (f *fakeStore) SpendTotals(_ context.Context, since time.Time) (store.SpendTotals, error) {
 	f.record("SpendTotals %s", since.Format(time.DateOnly))
 	return store.SpendTotals{}, nil

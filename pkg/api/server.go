@@ -63,6 +63,9 @@ type Store interface {
 	Settings(ctx context.Context) (settings.Settings, error)
 	// PutSettings replaces the settings with normalised ones.
 	PutSettings(ctx context.Context, v settings.Settings) error
+	// SendQueueOf reads the send starts of the last day and the approvals
+	// ahead of post id, for the send caps.
+	SendQueueOf(ctx context.Context, id int64) (store.SendQueue, error)
 }
 
 // Windows reads the rate-limit windows every process shares.

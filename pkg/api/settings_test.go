@@ -1,10 +1,14 @@
 package api_test
 
 import (
+	"context"
 	"encoding/json"
 	"slices"
+	"strconv"
 	"testing"
 
+	"infernal/pkg/guard"
+	"infernal/pkg/post"
 	"infernal/pkg/settings"
 )
 
@@ -62,5 +66,32 @@ func TestSettingsAPI(t *testing.T) {
 				t.Errorf("a refused PUT changed the settings: %+v", got)
 			}
 		})
+	}
+}
+
+// An approval beyond the send caps answers "queued: cap" at once.
+func TestApproveTellsTheSendCap(t *testing.T) {
+	e := setup(t)
+	ctx := context.Background()
+	caps := settings.DefaultCaps()
+	caps.SendsPer3Hours, caps.SendsPerDay = 1, 1
+	if err := e.store.PutSettings(ctx, settings.Settings{Caps: caps}); err != nil {
+		t.Fatal(err)
+	}
+	first, second := e.pending("1", post.SourceMention, 0, "first"), e.pending("2", post.SourceMention, 0, "second")
+	queued := func(id int64) any {
+		t.Helper()
+		status, body := e.do("POST", "/api/posts/"+strconv.FormatInt(id, 10)+"/approve", e.token, `{}`)
+		var out map[string]any
+		if err := json.Unmarshal([]byte(body), &out); err != nil || status != 200 {
+			t.Fatalf("approve %d: %d %s", id, status, body)
+		}
+		return out["queued"]
+	}
+	if q := queued(first); q != nil {
+		t.Errorf("first approval queued %v, want null: the window has room", q)
+	}
+	if q := queued(second); q != guard.ReasonSendCap {
+		t.Errorf("second approval queued %v, want %q: the first takes the only slot", q, guard.ReasonSendCap)
 	}
 }
