@@ -1,6 +1,6 @@
 // The admin's actions. Reads go through the SWR hooks; these are the writes.
-import { send } from './client';
-import type { LoginAnswer, Post, Queued } from './types';
+import { put, send } from './client';
+import type { LoginAnswer, Post, Queued, Settings } from './types';
 
 /** The session token for the admin's credentials; throws on any failure. */
 export async function login(username: string, password: string): Promise<string> {
@@ -52,4 +52,9 @@ export function giveUp(id: number, reason?: string): Promise<Post> {
 /** Lift the account-wide pause of scanning and sending. */
 export function resumeOps(): Promise<{ resumed: boolean }> {
   return send<{ resumed: boolean }>('/api/ops/resume', {});
+}
+
+/** Replace the settings; answers them as stored (normalised), or throws an ApiError naming the bad field. */
+export function saveSettings(settings: Settings): Promise<Settings> {
+  return put<Settings>('/api/settings', settings);
 }
