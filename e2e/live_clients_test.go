@@ -885,7 +885,7 @@ func startLive(t *testing.T, targets ...string) *liveSystem {
 	s := &system{t: t, store: st, queue: queue, redisURL: redisURL}
 	s.pipe = pipeline.New(pipeline.Config{
 		Store: st, Platform: xc, Writer: wr, Queue: queue, Log: log, Now: time.Now,
-		Persona: persona,
+		Persona:     persona,
 		HandPosting: []post.Source{post.SourceConversation, post.SourceTargeted},
 	})
 	s.startWeb(log, "x")
