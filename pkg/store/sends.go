@@ -113,14 +113,3 @@ func sendQueue(ctx context.Context, q queryRower, p post.Post) (SendQueue, error
 	}
 	return out, nil
 }
-
-// ApprovedQueued counts the approved posts the send caps hold (noted
-// guard.ReasonSendCap).
-func (s *Store) ApprovedQueued(ctx context.Context) (int, error) {
-	var n int
-	if err := s.pool.QueryRow(ctx, `SELECT count(*) FROM posts WHERE status = $1 AND error = $2`,
-		post.StatusApproved, guard.ReasonSendCap).Scan(&n); err != nil {
-		return 0, fmt.Errorf("store: queued by the cap: %w", err)
-	}
-	return n, nil
-}
