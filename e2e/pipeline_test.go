@@ -107,8 +107,7 @@ func start(t *testing.T) *system {
 	plat := &crashAfterPublish{Platform: sb}
 	s := &system{t: t, store: st, queue: queue, redisURL: redisURL, plat: plat, sandbox: sb}
 	s.pipe = pipeline.New(pipeline.Config{
-		Store: st, Platform: plat, Writer: offline.New(persona), Queue: queue, Log: log, Now: time.Now,
-		Persona:     persona,
+		Store: st, Platform: plat, Writer: offline.New(persona), Queue: queue, Log: log, Now: time.Now, Persona: persona,
 		HandPosting: []post.Source{post.SourceConversation, post.SourceTargeted},
 	})
 	s.startWeb(log, "sandbox")

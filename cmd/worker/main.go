@@ -131,8 +131,7 @@ func run() error {
 	}
 
 	pipe := pipeline.New(pipeline.Config{
-		Store: st, Platform: plat, Writer: w, Queue: client, Log: log, Now: time.Now,
-		Persona:     cfg.PersonaHandle,
+		Store: st, Platform: plat, Writer: w, Queue: client, Log: log, Now: time.Now, Persona: cfg.PersonaHandle,
 		ReplyPolicy: platform.ReplyPolicy(cfg.ReplyPolicy), HandPosting: handPosting(cfg.HandPosting),
 		Spend: meter, Budgets: spend.Budgets(cfg.Budgets),
 	})

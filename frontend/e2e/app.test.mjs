@@ -699,11 +699,20 @@ describe('admin', () => {
     await expectText(panel.getByTestId('settings-error-caps.sends_per_3h'), 'caps.sends_per_3h: 9 is more than sends_per_day (5)');
     assert.equal(await panel.getByTestId('settings-error-target_usernames').count(), 0, 'the old error stays after a new attempt');
 
-    await perDay.fill('1000');
-    await panel.getByLabel('Sends per 3 hours').fill('1000');
+    // Caps the approvals waiting already fill: the next approval says it is queued.
+    await perDay.fill('1');
+    await panel.getByLabel('Sends per 3 hours').fill('1');
     await panel.getByRole('button', { name: 'Save Settings', exact: true }).click();
     await expectText(panel.getByTestId('settings-saved'), 'Settings saved: the next scans use them');
     assert.equal(stack.db(`SELECT array_to_string(target_usernames, '|') FROM settings`), 'sinner_one');
+    assert.equal(stack.db(`SELECT caps->>'sends_per_day' FROM settings`), '1');
+    await page.getByRole('tab', { name: 'Pending Sins' }).click();
+    const card = page.getByTestId('review-card').first();
+    const id = Number(await card.getAttribute('data-post-id'));
+    await card.getByRole('button', { name: 'Approve', exact: true }).click();
+    await expectText(page.getByTestId('banner-success'), 'Post approved, queued: cap. It goes out in approval order when the send cap allows.');
+    assert.equal(statusOf(id), 'approved');
+    stack.db(`UPDATE settings SET caps = '{"sends_per_3h": 1000, "sends_per_day": 1000}'`);
   });
 
   it('tabs work from the keyboard', async () => {

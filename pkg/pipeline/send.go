@@ -197,11 +197,10 @@ func orNow(t, now time.Time) time.Time {
 	return t
 }
 
-// RetryDelay waits out a rate limit until the platform says it lifts, a
-// send the caps hold until they let it go,
-// resumes at once the task of a worker that died, and otherwise backs off as
-// asynq does by default. The worker's server takes it as its
-// tasks.ServerConfig.RetryDelay.
+// RetryDelay waits out a rate limit until the platform says it lifts and a
+// send the caps hold until they may let it go, resumes at once the task of a
+// worker that died, and otherwise backs off as asynq does by default. The
+// worker's server takes it as its tasks.ServerConfig.RetryDelay.
 func RetryDelay(n int, err error, t *asynq.Task) time.Duration {
 	var held *SendHeld
 	if errors.As(err, &held) {
