@@ -128,6 +128,11 @@ func (f *fakeStore) SendQueueOf(_ context.Context, id int64) (store.SendQueue, e
 	return store.SendQueue{}, errUnexpected
 }
 
+func (f *fakeStore) SendCounts(context.Context) (store.SendCounts, error) {
+	f.record("SendCounts")
+	return store.SendCounts{}, nil
+}
+
 func (f *fakeStore) SpendTotals(_ context.Context, since time.Time) (store.SpendTotals, error) {
 	f.record("SpendTotals %s", since.Format(time.DateOnly))
 	return store.SpendTotals{}, nil

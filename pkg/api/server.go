@@ -66,6 +66,8 @@ type Store interface {
 	// SendQueueOf reads the send starts of the last day and the approvals
 	// ahead of post id, for the send caps.
 	SendQueueOf(ctx context.Context, id int64) (store.SendQueue, error)
+	// SendCounts tells how the send caps stand now.
+	SendCounts(ctx context.Context) (store.SendCounts, error)
 }
 
 // Windows reads the rate-limit windows every process shares.

@@ -3,6 +3,7 @@ package api_test
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"slices"
 	"strconv"
 	"testing"
@@ -69,7 +70,8 @@ func TestSettingsAPI(t *testing.T) {
 	}
 }
 
-// An approval beyond the send caps answers "queued: cap" at once.
+// An approval beyond the send caps answers "queued: cap" at once, and
+// /api/spend tells how the caps stand.
 func TestApproveTellsTheSendCap(t *testing.T) {
 	e := setup(t)
 	ctx := context.Background()
@@ -93,5 +95,21 @@ func TestApproveTellsTheSendCap(t *testing.T) {
 	}
 	if q := queued(second); q != guard.ReasonSendCap {
 		t.Errorf("second approval queued %v, want %q: the first takes the only slot", q, guard.ReasonSendCap)
+	}
+	if _, _, err := e.store.BeginSend(ctx, first); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.store.NoteError(ctx, second, guard.ReasonSendCap); err != nil {
+		t.Fatal(err)
+	}
+	status, body := e.do("GET", "/api/spend", e.token, "")
+	var spend struct {
+		Sends map[string]int `json:"sends"`
+	}
+	if err := json.Unmarshal([]byte(body), &spend); err != nil || status != 200 {
+		t.Fatalf("GET /api/spend: %d %s", status, body)
+	}
+	if want := map[string]int{"last_3h": 1, "last_24h": 1, "cap_3h": 1, "cap_24h": 1, "queued": 1}; !maps.Equal(spend.Sends, want) {
+		t.Errorf("sends = %v, want %v", spend.Sends, want)
 	}
 }

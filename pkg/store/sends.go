@@ -113,3 +113,26 @@ func sendQueue(ctx context.Context, q queryRower, p post.Post) (SendQueue, error
 	}
 	return out, nil
 }
+
+// SendCounts is how the send caps stand: the sends started in the last 3
+// and 24 hours and the approved posts they hold.
+type SendCounts struct {
+	Last3Hours int
+	Last24h    int
+	// Queued counts the approved posts noted guard.ReasonSendCap.
+	Queued int
+}
+
+// SendCounts reads how the send caps stand now (posts_sent_at_idx).
+func (s *Store) SendCounts(ctx context.Context) (SendCounts, error) {
+	var c SendCounts
+	err := s.pool.QueryRow(ctx, `SELECT
+			(SELECT count(*) FROM posts WHERE send_started_at > now() - interval '3 hours'),
+			(SELECT count(*) FROM posts WHERE send_started_at > now() - interval '24 hours'),
+			(SELECT count(*) FROM posts WHERE status = $1 AND error = $2)`,
+		post.StatusApproved, guard.ReasonSendCap).Scan(&c.Last3Hours, &c.Last24h, &c.Queued)
+	if err != nil {
+		return SendCounts{}, fmt.Errorf("store: send counts: %w", err)
+	}
+	return c, nil
+}

@@ -98,6 +98,8 @@ export interface Spend {
     dropped_gaps: number;
     last_reason: string;
   }[];
+  /** How the send caps stand: sends of the last 3 and 24 hours, the caps, and the approvals they hold (absent from older servers). */
+  sends?: { last_3h: number; last_24h: number; cap_3h: number; cap_24h: number; queued: number };
 }
 
 /** A successful login. */
