@@ -625,7 +625,9 @@ describe('admin', () => {
     await panel.getByRole('heading', { name: 'Spend' }).waitFor();
     await expectText(panel.getByTestId('spend-today'), '$0.030 / $0.002');
     await expectText(panel.getByTestId('spend-month'), '$0.030 / $0.002');
-    await expectText(panel.getByTestId('spend-sends'), '0 of 1000 / 0 of 1000');
+    const sent3h = stack.db(`SELECT count(*) FROM posts WHERE send_started_at > now() - interval '3 hours'`);
+    const sent24h = stack.db(`SELECT count(*) FROM posts WHERE send_started_at > now() - interval '24 hours'`);
+    await expectText(panel.getByTestId('spend-sends'), `${sent3h} of 1000 / ${sent24h} of 1000`);
     const rows = panel.getByTestId('spend-by-endpoint').locator('tbody tr');
     await expectCount(rows, 2);
     assert.deepEqual(await rows.first().locator('td').allTextContents(), ['GET /2/tweets/search/recent', '2', '3', '$0.015']);
