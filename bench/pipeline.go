@@ -37,6 +37,12 @@ func pipelineLeg(ctx context.Context, cfg Config, n int, rep *report) error {
 	}
 	defer st.Close()
 	const persona = "infernal_ai"
+	// The leg measures the send path, not the send caps: stored before the
+	// worker starts (so its seeding changes nothing), caps far beyond what
+	// the admin may set let every approval go at once.
+	if _, err := st.Pool().Exec(ctx, `INSERT INTO settings (id, caps) VALUES (true, '{"sends_per_3h": 1000000, "sends_per_day": 1000000}')`); err != nil {
+		return fmt.Errorf("bench: lift the send caps: %w", err)
+	}
 	ids, err := storetest.SeedMentions(ctx, st.Pool(), persona, n)
 	if err != nil {
 		return fmt.Errorf("bench: %w", err)

@@ -55,7 +55,7 @@ func startBurstProcess(t *testing.T, name, bin string, f processFixture, targets
 		"DATABASE_URL="+f.dbURL, "REDIS_URL="+f.redisURL, "METRICS_ADDR=127.0.0.1:0", "PERSONA_HANDLE="+persona,
 		"PLATFORM=x", "X_API_BASE_URL="+f.fx.srv.URL, "X_API_KEY="+liveConsumerKey, "X_API_SECRET="+liveConsumerSecret,
 		"X_ACCESS_TOKEN="+liveAccessToken, "X_ACCESS_SECRET="+liveAccessSecret,
-		"WRITER=offline", "SEARCH_QUERY="+liveSearchQuery, "TARGET_USERNAMES="+targets,
+		"WRITER=offline", "SEARCH_TOPICS="+liveSearchTopic, "TARGET_USERNAMES="+targets,
 		"SCHEDULE_MENTIONS=@every 3s", "SCHEDULE_CONVERSATIONS=@every 3s", "SCHEDULE_TARGETED=@every 3s",
 	)
 	p.cmd.Stdout, p.cmd.Stderr = p.logs, p.logs
@@ -181,7 +181,7 @@ func TestBurstThreeWorkersTwoSchedulers(t *testing.T) {
 	fx, st := f.fx, f.st
 	mortal, sinner := fx.addUser("mortal", "A Mortal"), fx.addUser("sinner", "A Sinner")
 	mentions := []string{fx.postAs(mortal, "@"+persona+" first of all")}
-	results := []string{fx.postAs(mortal, liveSearchQuery+" for breakfast")}
+	results := []string{fx.postAs(mortal, liveSearchTopic+" for breakfast")}
 	targeted := []string{fx.postAs(sinner, "a post before the storm")}
 
 	for i := range 3 {
@@ -197,7 +197,7 @@ func TestBurstThreeWorkersTwoSchedulers(t *testing.T) {
 	for i := range 1_500 {
 		mentions = append(mentions, fx.postAs(mortal, fmt.Sprintf("@%s burst mention %d", persona, i)))
 		if i < 700 {
-			results = append(results, fx.postAs(mortal, fmt.Sprintf("%s burst result %d", liveSearchQuery, i)))
+			results = append(results, fx.postAs(mortal, fmt.Sprintf("%s burst result %d", liveSearchTopic, i)))
 		}
 		if i < 150 {
 			targeted = append(targeted, fx.postAs(sinner, fmt.Sprintf("targeted burst post %d", i)))

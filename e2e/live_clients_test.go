@@ -45,7 +45,9 @@ const (
 	livePersonaID      = "1700000000000000001"
 	liveModel          = "gpt-fake-inferno"
 	liveLLMKey         = "sk-live-fake-key"
-	liveSearchQuery    = "brimstone"
+	// liveSearchTopic is the one search topic; liveSearchQuery the search X is sent for it.
+	liveSearchTopic = "brimstone"
+	liveSearchQuery = "brimstone -is:retweet"
 	// liveWait bounds every poll of the tests in this file.
 	liveWait = 15 * time.Second
 )
@@ -477,7 +479,22 @@ func (f *fakeX) getSearch(w http.ResponseWriter, r *http.Request) {
 		f.badRequest(w, "search without a query")
 		return
 	}
-	f.timeline(w, r, "next_token", func(t xTweet) bool { return strings.Contains(strings.ToLower(t.text), q) })
+	terms := searchTerms(q)
+	f.timeline(w, r, "next_token", func(t xTweet) bool {
+		return slices.ContainsFunc(terms, func(term string) bool { return strings.Contains(strings.ToLower(t.text), term) })
+	})
+}
+
+// searchTerms reads the queries the scan builds from topics, as X would:
+// (a OR "b c") -is:retweet matches a post holding a or "b c".
+func searchTerms(q string) []string {
+	q = strings.TrimSpace(strings.TrimSuffix(q, "-is:retweet"))
+	q = strings.TrimSuffix(strings.TrimPrefix(q, "("), ")")
+	var terms []string
+	for _, t := range strings.Split(q, " or ") {
+		terms = append(terms, strings.Trim(t, `"`))
+	}
+	return terms
 }
 
 // timeline answers the posts that match, newest first, paged as X pages
@@ -838,6 +855,7 @@ func startLive(t *testing.T, targets ...string) *liveSystem {
 	t.Helper()
 	fx, llm := newFakeX(t), newFakeLLM(t)
 	st := storetest.New(t)
+	putSettings(t, st, []string{liveSearchTopic}, targets)
 	redisURL := taskstest.RedisURL(t)
 	queue, err := tasks.NewClient(redisURL)
 	if err != nil {
@@ -866,8 +884,7 @@ func startLive(t *testing.T, targets ...string) *liveSystem {
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	s := &system{t: t, store: st, queue: queue, redisURL: redisURL}
 	s.pipe = pipeline.New(pipeline.Config{
-		Store: st, Platform: xc, Writer: wr, Queue: queue, Log: log, Now: time.Now,
-		Persona: persona, SearchQuery: liveSearchQuery, Targets: targets,
+		Store: st, Platform: xc, Writer: wr, Queue: queue, Log: log, Now: time.Now, Persona: persona,
 		HandPosting: []post.Source{post.SourceConversation, post.SourceTargeted},
 	})
 	s.startWeb(log, "x")

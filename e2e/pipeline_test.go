@@ -28,6 +28,7 @@ import (
 	"infernal/pkg/platform/sandbox"
 	"infernal/pkg/platform/sandbox/corpus"
 	"infernal/pkg/post"
+	"infernal/pkg/settings"
 	"infernal/pkg/store"
 	"infernal/pkg/store/storetest"
 	"infernal/pkg/tasks"
@@ -72,9 +73,26 @@ type system struct {
 	workerSrv *tasks.Server
 }
 
+// putSettings stores the administrator's topics and targets for a test,
+// with send caps far above what any test sends: the tests of the caps set
+// their own.
+func putSettings(t *testing.T, st *store.Store, topics, targets []string) {
+	t.Helper()
+	caps := settings.DefaultCaps()
+	caps.SendsPer3Hours, caps.SendsPerDay = 1000, 1000
+	s, err := settings.Settings{SearchTopics: topics, TargetUsernames: targets, Caps: caps}.Normalize()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.PutSettings(context.Background(), s); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func start(t *testing.T) *system {
 	t.Helper()
 	st := storetest.New(t)
+	putSettings(t, st, []string{"anything"}, []string{"target1"})
 	redisURL := taskstest.RedisURL(t)
 	queue, err := tasks.NewClient(redisURL)
 	if err != nil {
@@ -89,8 +107,7 @@ func start(t *testing.T) *system {
 	plat := &crashAfterPublish{Platform: sb}
 	s := &system{t: t, store: st, queue: queue, redisURL: redisURL, plat: plat, sandbox: sb}
 	s.pipe = pipeline.New(pipeline.Config{
-		Store: st, Platform: plat, Writer: offline.New(persona), Queue: queue, Log: log, Now: time.Now,
-		Persona: persona, SearchQuery: "anything", Targets: []string{"target1"},
+		Store: st, Platform: plat, Writer: offline.New(persona), Queue: queue, Log: log, Now: time.Now, Persona: persona,
 		HandPosting: []post.Source{post.SourceConversation, post.SourceTargeted},
 	})
 	s.startWeb(log, "sandbox")

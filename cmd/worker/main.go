@@ -26,6 +26,7 @@ import (
 	"infernal/pkg/platform/x"
 	"infernal/pkg/post"
 	"infernal/pkg/ratelimit"
+	"infernal/pkg/settings"
 	"infernal/pkg/spend"
 	"infernal/pkg/store"
 	"infernal/pkg/tasks"
@@ -114,9 +115,23 @@ func run() error {
 		w = offline.New(cfg.PersonaHandle)
 	}
 
+	seed, err := settings.Settings{
+		TargetUsernames: targets, SearchTopics: cfg.SearchTopics, BlockedAuthors: cfg.BlockedAuthors, BlockedPhrases: cfg.BlockedPhrases,
+		Caps: settings.Caps(cfg.Caps),
+	}.Normalize()
+	if err != nil {
+		return fmt.Errorf("config: TARGET_USERNAMES, SEARCH_TOPICS, BLOCKED_AUTHORS, BLOCKED_PHRASES or a cap: %w", err)
+	}
+	seeded, err := st.SeedSettings(ctx, seed)
+	if err != nil {
+		return err
+	}
+	if !seeded {
+		log.Info("settings already stored: the admin's targets, topics, blocklists and caps are used, not the environment's")
+	}
+
 	pipe := pipeline.New(pipeline.Config{
-		Store: st, Platform: plat, Writer: w, Queue: client, Log: log, Now: time.Now,
-		Persona: cfg.PersonaHandle, SearchQuery: cfg.SearchQuery, Targets: targets,
+		Store: st, Platform: plat, Writer: w, Queue: client, Log: log, Now: time.Now, Persona: cfg.PersonaHandle,
 		ReplyPolicy: platform.ReplyPolicy(cfg.ReplyPolicy), HandPosting: handPosting(cfg.HandPosting),
 		Spend: meter, Budgets: spend.Budgets(cfg.Budgets),
 	})
@@ -137,7 +152,7 @@ func run() error {
 			log.Warn("metrics server stopped", "addr", metricsAddr, "error", err)
 		}
 	}()
-	log.Info("working", "platform", plat.Name(), "writer", w.Name(), "targets", targets, "metrics", metricsAddr)
+	log.Info("working", "platform", plat.Name(), "writer", w.Name(), "settings_seeded", seeded, "metrics", metricsAddr)
 
 	<-ctx.Done()
 	log.Info("shutting down: in-flight tasks get 25 s to finish, the rest go back to the queue")

@@ -340,6 +340,10 @@ describe('admin', () => {
   let page;
 
   before(async () => {
+    // No worker sends here, so every approval waits its turn: caps far above what these tests
+    // approve keep them about the review, not the send caps (which the settings test sets itself).
+    stack.db(`INSERT INTO settings (id, caps) VALUES (true, '{"sends_per_3h": 1000, "sends_per_day": 1000}')
+      ON CONFLICT (id) DO UPDATE SET caps = excluded.caps`);
     page = await openPage();
   });
 
@@ -621,6 +625,9 @@ describe('admin', () => {
     await panel.getByRole('heading', { name: 'Spend' }).waitFor();
     await expectText(panel.getByTestId('spend-today'), '$0.030 / $0.002');
     await expectText(panel.getByTestId('spend-month'), '$0.030 / $0.002');
+    const sent3h = stack.db(`SELECT count(*) FROM posts WHERE send_started_at > now() - interval '3 hours'`);
+    const sent24h = stack.db(`SELECT count(*) FROM posts WHERE send_started_at > now() - interval '24 hours'`);
+    await expectText(panel.getByTestId('spend-sends'), `${sent3h} of 1000 / ${sent24h} of 1000`);
     const rows = panel.getByTestId('spend-by-endpoint').locator('tbody tr');
     await expectCount(rows, 2);
     assert.deepEqual(await rows.first().locator('td').allTextContents(), ['GET /2/tweets/search/recent', '2', '3', '$0.015']);
@@ -748,6 +755,67 @@ describe('admin', () => {
     await eventually(async () => assert.match(await text(count), /^6 selected/));
     await all.uncheck();
     await eventually(async () => assert.match(await text(count), /^0 selected/));
+  });
+
+  it('settings: targets, topics and blocklists are edited, saved and kept; a bad value shows the error beside its field', async () => {
+    const panel = page.getByTestId('settings-panel');
+    await panel.getByText('Targets and topics', { exact: true }).click();
+    const targets = panel.getByLabel('Targeted accounts');
+    const topics = panel.getByLabel('Search topics');
+    const authors = panel.getByLabel('Blocked authors');
+    const phrases = panel.getByLabel('Blocked phrases');
+    const perDay = panel.getByLabel('Sends per day');
+    await targets.waitFor();
+    assert.equal(await perDay.inputValue(), '1000');
+
+    await targets.fill('@Sinner_One\nsinner_two\n\nsinner_one');
+    await topics.fill('monday\ncold brew');
+    await authors.fill('spammer');
+    await phrases.fill('scam coin\nfree money');
+    await panel.getByRole('button', { name: 'Save Settings', exact: true }).click();
+    await expectText(panel.getByTestId('settings-saved'), 'Settings saved: the next scans use them');
+    // Shown as stored: handles without @, lower-cased, once.
+    await eventually(async () => assert.equal(await targets.inputValue(), 'sinner_one\nsinner_two'));
+    assert.equal(stack.db(`SELECT array_to_string(search_topics, '|') FROM settings`), 'monday|cold brew');
+    assert.equal(stack.db(`SELECT string_agg(phrase, '|' ORDER BY phrase) FROM blocked_phrases`), 'free money|scam coin');
+
+    await page.reload();
+    await panel.getByText('Targets and topics', { exact: true }).click();
+    await eventually(async () => assert.equal(await targets.inputValue(), 'sinner_one\nsinner_two'));
+    assert.equal(await topics.inputValue(), 'monday\ncold brew');
+    assert.equal(await authors.inputValue(), 'spammer');
+    assert.equal(await phrases.inputValue(), 'scam coin\nfree money');
+
+    await targets.fill('sinner_one\nnot a handle!');
+    await panel.getByRole('button', { name: 'Save Settings', exact: true }).click();
+    const error = panel.getByTestId('settings-error-target_usernames');
+    assert.match(await text(error), /^target_usernames\[1\]: "not a handle!" is not a handle/);
+    assert.equal(await targets.getAttribute('aria-invalid'), 'true');
+    assert.equal(await targets.getAttribute('aria-describedby'), await error.getAttribute('id'));
+    assert.equal(await panel.getByTestId('settings-saved').count(), 0);
+    assert.equal(stack.db(`SELECT array_to_string(target_usernames, '|') FROM settings`), 'sinner_one|sinner_two', 'a refused save changed nothing');
+
+    await perDay.fill('5');
+    await panel.getByLabel('Sends per 3 hours').fill('9');
+    await targets.fill('sinner_one');
+    await panel.getByRole('button', { name: 'Save Settings', exact: true }).click();
+    await expectText(panel.getByTestId('settings-error-caps.sends_per_3h'), 'caps.sends_per_3h: 9 is more than sends_per_day (5)');
+    assert.equal(await panel.getByTestId('settings-error-target_usernames').count(), 0, 'the old error stays after a new attempt');
+
+    // Caps the approvals waiting already fill: the next approval says it is queued.
+    await perDay.fill('1');
+    await panel.getByLabel('Sends per 3 hours').fill('1');
+    await panel.getByRole('button', { name: 'Save Settings', exact: true }).click();
+    await expectText(panel.getByTestId('settings-saved'), 'Settings saved: the next scans use them');
+    assert.equal(stack.db(`SELECT array_to_string(target_usernames, '|') FROM settings`), 'sinner_one');
+    assert.equal(stack.db(`SELECT caps->>'sends_per_day' FROM settings`), '1');
+    await page.getByRole('tab', { name: 'Pending Sins' }).click();
+    const card = page.getByTestId('review-card').first();
+    const id = Number(await card.getAttribute('data-post-id'));
+    await card.getByRole('button', { name: 'Approve', exact: true }).click();
+    await expectText(page.getByTestId('banner-success'), 'Post approved, queued: cap. It goes out in approval order when the send cap allows.');
+    assert.equal(statusOf(id), 'approved');
+    stack.db(`UPDATE settings SET caps = '{"sends_per_3h": 1000, "sends_per_day": 1000}'`);
   });
 
   it('tabs work from the keyboard', async () => {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"infernal/pkg/guard"
 	"infernal/pkg/post"
 	"infernal/pkg/tasks"
 )
@@ -176,8 +177,32 @@ func (s *Server) approve(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	respondJSON(w, http.StatusOK, viewPost(p, s.now(), s.prices))
+	v := viewPost(p, s.now(), s.prices)
+	if p.Status == post.StatusApproved && s.heldByCap(r.Context(), id) {
+		q := guard.ReasonSendCap
+		v.Queued = &q
+	}
+	respondJSON(w, http.StatusOK, v)
 	return nil
+}
+
+// heldByCap tells whether the send caps hold the approved post id as things
+// stand, so the admin learns it at once; the worker decides for good, under
+// its lock, when it sends. A failed look is logged and answers false: the
+// approval itself is recorded.
+func (s *Server) heldByCap(ctx context.Context, id int64) bool {
+	set, err := s.store.Settings(ctx)
+	if err != nil {
+		s.log.WarnContext(ctx, "send caps not checked at approval", "post_id", id, "error", err)
+		return false
+	}
+	q, err := s.store.SendQueueOf(ctx, id)
+	if err != nil {
+		s.log.WarnContext(ctx, "send caps not checked at approval", "post_id", id, "error", err)
+		return false
+	}
+	_, ok := guard.SendTurn(q.Sent, q.Ahead, q.Now, set.Caps.Send())
+	return !ok
 }
 
 // reject rejects a pending (or failed) post.

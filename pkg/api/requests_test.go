@@ -17,6 +17,7 @@ import (
 	"infernal/pkg/api"
 	"infernal/pkg/auth"
 	"infernal/pkg/post"
+	"infernal/pkg/settings"
 	"infernal/pkg/store"
 )
 
@@ -121,6 +122,26 @@ func (f *fakeStore) AllScanSkips(context.Context) ([]store.ScanSkips, error) {
 	return nil, nil
 }
 
+func (f *fakeStore) Settings(context.Context) (settings.Settings, error) {
+	f.record("Settings")
+	return settings.Settings{TargetUsernames: []string{}, SearchTopics: []string{}, BlockedAuthors: []string{}, BlockedPhrases: []string{},
+		Caps: settings.DefaultCaps()}, nil
+}
+func (f *fakeStore) PutSettings(_ context.Context, v settings.Settings) error {
+	f.record("PutSettings %s %s %d", strings.Join(v.TargetUsernames, ","), strings.Join(v.SearchTopics, ","), v.Caps.SendsPerDay)
+	return nil
+}
+
+func (f *fakeStore) SendQueueOf(_ context.Context, id int64) (store.SendQueue, error) {
+	f.record("SendQueueOf %d", id)
+	return store.SendQueue{}, errUnexpected
+}
+
+func (f *fakeStore) SendCounts(context.Context) (store.SendCounts, error) {
+	f.record("SendCounts")
+	return store.SendCounts{}, nil
+}
+
 func (f *fakeStore) SpendTotals(_ context.Context, since time.Time) (store.SpendTotals, error) {
 	f.record("SpendTotals %s", since.Format(time.DateOnly))
 	return store.SpendTotals{}, nil
@@ -189,7 +210,7 @@ func call(t *testing.T, srv *httptest.Server, method, path, token, body string) 
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
-	if method == http.MethodPost {
+	if method == http.MethodPost || method == http.MethodPut {
 		// As the frontend sends every call; login refuses anything else with 415.
 		req.Header.Set("Content-Type", "application/json")
 	}
@@ -300,6 +321,19 @@ func TestRefusedRequestsReachNothing(t *testing.T) {
 		{name: "bulk unknown field", method: "POST", path: "/api/posts/bulk", token: fakeToken, body: `{"ids":[1],"action":"approve","response":"x"}`, wantStatus: 400, wantError: "unknown field"},
 		{name: "bulk override not a boolean", method: "POST", path: "/api/posts/bulk", token: fakeToken, body: `{"ids":[1],"action":"approve","override":"yes"}`, wantStatus: 400, wantError: `field "override"`},
 		{name: "bulk by GET", method: "GET", path: "/api/posts/bulk", token: fakeToken, wantStatus: 405, wantError: "method not allowed"},
+		{name: "settings without token", method: "GET", path: "/api/settings", wantStatus: 401, wantError: "authentication required"},
+		{name: "put settings without token", method: "PUT", path: "/api/settings", body: `OK`, wantStatus: 401, wantError: "authentication required"},
+		{name: "put settings empty body", method: "PUT", path: "/api/settings", token: fakeToken, wantStatus: 400, wantError: "request body must be a JSON object"},
+		{name: "put settings unknown field", method: "PUT", path: "/api/settings", token: fakeToken, body: `{"targets":[]}`, wantStatus: 400, wantError: "unknown field"},
+		{name: "put settings unknown cap", method: "PUT", path: "/api/settings", token: fakeToken, body: `{"caps":{"sends_per_hour":3}}`, wantStatus: 400, wantError: "unknown field"},
+		{name: "put settings wrong type", method: "PUT", path: "/api/settings", token: fakeToken, body: `{"search_topics":"monday"}`, wantStatus: 400, wantError: `field "search_topics"`},
+		{name: "put settings missing field", method: "PUT", path: "/api/settings", token: fakeToken, body: `{"target_usernames":[],"search_topics":[],"blocked_authors":[],"caps":{}}`, wantStatus: 400, wantError: "blocked_phrases: is required"},
+		{name: "put settings bad handle", method: "PUT", path: "/api/settings", token: fakeToken, body: `{"target_usernames":["ok","no way"],"search_topics":[],"blocked_authors":[],"blocked_phrases":[],"caps":{}}`, wantStatus: 400, wantError: "target_usernames[1]: "},
+		{name: "put settings bad cap", method: "PUT", path: "/api/settings", token: fakeToken, body: `{"target_usernames":[],"search_topics":[],"blocked_authors":[],"blocked_phrases":[],"caps":{"sends_per_day":-5}}`, wantStatus: 400, wantError: "caps.sends_per_day: "},
+		{name: "put settings fractional cap", method: "PUT", path: "/api/settings", token: fakeToken, body: `{"target_usernames":[],"search_topics":[],"blocked_authors":[],"blocked_phrases":[],"caps":{"sends_per_day":2.5}}`, wantStatus: 400, wantError: `field "caps.sends_per_day"`},
+		{name: "put settings quoted topic", method: "PUT", path: "/api/settings", token: fakeToken, body: `{"target_usernames":[],"search_topics":["say \"hi\""],"blocked_authors":[],"blocked_phrases":[],"caps":{}}`, wantStatus: 400, wantError: "search_topics[0]: "},
+		{name: "put settings oversized", method: "PUT", path: "/api/settings", token: fakeToken, body: `{"search_topics":["` + strings.Repeat("a", 70000) + `"]}`, wantStatus: 413, wantError: "larger than"},
+		{name: "settings by POST", method: "POST", path: "/api/settings", token: fakeToken, body: `{}`, wantStatus: 405, wantError: "method not allowed"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -352,6 +386,7 @@ func TestRequestsReachTheirCall(t *testing.T) {
 		{name: "give up with a reason", method: "POST", path: "/api/posts/5/give-up", token: fakeToken, body: `{"reason":"too late"}`, wantStatus: 200, wantCall: `GiveUp 5 "too late"`},
 		{name: "resume", method: "POST", path: "/api/ops/resume", token: fakeToken, wantStatus: 200, wantCall: "Resume"},
 		{name: "history", method: "GET", path: "/api/posts/6/history", token: fakeToken, wantStatus: 200, wantCall: "History 6"},
+		{name: "settings", method: "GET", path: "/api/settings", token: fakeToken, wantStatus: 200, wantCall: "Settings"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

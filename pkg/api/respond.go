@@ -13,6 +13,7 @@ import (
 
 	"infernal/pkg/auth"
 	"infernal/pkg/post"
+	"infernal/pkg/settings"
 	"infernal/pkg/store"
 )
 
@@ -58,9 +59,10 @@ func respondJSON(w http.ResponseWriter, status int, v any) {
 	_ = json.NewEncoder(w).Encode(v)
 }
 
-// respondError answers {"error": message} with the status errorStatus
-// maps err to, and the headers that go with it. Unexpected errors are
-// logged and answered without detail.
+// respondError answers {"error": message} (with "field", the JSON path of
+// a bad settings value, on a settings 400) with the status errorStatus maps
+// err to, and the headers that go with it. Unexpected errors are logged and
+// answered without detail.
 func (s *Server) respondError(w http.ResponseWriter, r *http.Request, err error) {
 	status, msg := s.errorStatus(r, err)
 	var throttled *auth.ThrottledError
@@ -70,7 +72,13 @@ func (s *Server) respondError(w http.ResponseWriter, r *http.Request, err error)
 	case status == http.StatusUnauthorized && errors.Is(err, auth.ErrUnauthenticated):
 		w.Header().Set("WWW-Authenticate", `Bearer realm="`+adminName+`"`)
 	}
-	respondJSON(w, status, map[string]string{"error": msg})
+	body := map[string]string{"error": msg}
+	var fieldErr *settings.FieldError
+	if status == http.StatusBadRequest && errors.As(err, &fieldErr) {
+		// The client shows the message beside the field it names.
+		body["field"] = fieldErr.Field
+	}
+	respondJSON(w, status, body)
 }
 
 // errorStatus maps an error to its status and message in one place, the
@@ -85,6 +93,7 @@ func (s *Server) errorStatus(r *http.Request, err error) (int, string) {
 	var stateErr *post.StateError
 	var lengthErr *post.LengthError
 	var contentErr *post.ContentError
+	var fieldErr *settings.FieldError
 	switch {
 	case errors.As(err, &apiErr):
 		status, msg = apiErr.Status, apiErr.Message
@@ -104,6 +113,8 @@ func (s *Server) errorStatus(r *http.Request, err error) (int, string) {
 		status, msg = http.StatusUnprocessableEntity, fmt.Sprintf("the response is %d characters; it must be 1 to %d", lengthErr.Length, lengthErr.Max)
 	case errors.As(err, &contentErr):
 		status, msg = http.StatusUnprocessableEntity, contentErr.Reason
+	case errors.As(err, &fieldErr):
+		status, msg = http.StatusBadRequest, fieldErr.Error()
 	case errors.Is(err, store.ErrConflict):
 		status, msg = http.StatusConflict, store.ErrConflict.Error()
 	case errors.Is(err, store.ErrInvalid):

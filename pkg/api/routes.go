@@ -46,6 +46,8 @@ func (s *Server) routes(staticDir string, ops, metrics http.Handler) http.Handle
 				r.Post("/{id}/give-up", s.handle(s.giveUp))
 			})
 			r.Get("/spend", s.handle(s.spend))
+			r.Get("/settings", s.handle(s.getSettings))
+			r.Put("/settings", s.handle(s.putSettings))
 			r.Post("/ops/resume", s.handle(s.resume))
 		})
 

@@ -14,6 +14,7 @@ import (
 
 	"infernal/pkg/post"
 	"infernal/pkg/ratelimit"
+	"infernal/pkg/settings"
 	"infernal/pkg/spend"
 	"infernal/pkg/store"
 )
@@ -62,6 +63,15 @@ type Store interface {
 	SpendTotals(ctx context.Context, since time.Time) (store.SpendTotals, error)
 	// AllScanSkips tells, per timeline, what the scans left for later or gave up.
 	AllScanSkips(ctx context.Context) ([]store.ScanSkips, error)
+	// Settings returns the administrator's settings, the defaults before any were stored.
+	Settings(ctx context.Context) (settings.Settings, error)
+	// PutSettings replaces the settings with normalised ones.
+	PutSettings(ctx context.Context, v settings.Settings) error
+	// SendQueueOf reads the send starts of the last day and the approvals
+	// ahead of post id, for the send caps.
+	SendQueueOf(ctx context.Context, id int64) (store.SendQueue, error)
+	// SendCounts tells how the send caps stand now.
+	SendCounts(ctx context.Context) (store.SendCounts, error)
 }
 
 // Windows reads the rate-limit windows every process shares.

@@ -70,6 +70,17 @@ type spendView struct {
 	Windows       []windowView        `json:"windows"`
 	Paused        *pauseView          `json:"paused"`
 	Backlog       []backlogView       `json:"backlog"`
+	Sends         sendsView           `json:"sends"`
+}
+
+// sendsView is how the send caps stand: the sends of the last 3 and 24
+// hours against their caps, and the approvals they hold.
+type sendsView struct {
+	Last3Hours   int `json:"last_3h"`
+	Last24h      int `json:"last_24h"`
+	CapPer3Hours int `json:"cap_3h"`
+	CapPerDay    int `json:"cap_24h"`
+	Queued       int `json:"queued"`
 }
 
 // ceiling is a budget as the API shows it: null when there is none.
@@ -82,7 +93,7 @@ func ceiling(usd float64) *float64 {
 
 // spend answers what the persona costs: today, this month (by endpoint and
 // by model), the projection to the month's end, the ceilings, the shared
-// rate-limit windows and any account-wide pause.
+// rate-limit windows, any account-wide pause, and how the send caps stand.
 func (s *Server) spend(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
 	now := s.now()
@@ -132,6 +143,16 @@ func (s *Server) spend(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	out.Paused = viewPause(p)
+	sends, err := s.store.SendCounts(ctx)
+	if err != nil {
+		return err
+	}
+	set, err := s.store.Settings(ctx)
+	if err != nil {
+		return err
+	}
+	out.Sends = sendsView{Last3Hours: sends.Last3Hours, Last24h: sends.Last24h, Queued: sends.Queued,
+		CapPer3Hours: set.Caps.SendsPer3Hours, CapPerDay: set.Caps.SendsPerDay}
 	respondJSON(w, http.StatusOK, out)
 	return nil
 }

@@ -3,6 +3,7 @@ package api
 import (
 	"time"
 
+	"infernal/pkg/guard"
 	"infernal/pkg/post"
 	"infernal/pkg/spend"
 	"infernal/pkg/store"
@@ -43,6 +44,9 @@ type postView struct {
 	ResponseHasLink bool `json:"response_has_link"`
 	// IntentURL is X's web intent for hand-posting, set while awaiting_manual.
 	IntentURL *string `json:"intent_url"`
+	// Queued says why an approved post waits to be sent ("queued: cap",
+	// guard.ReasonSendCap); null otherwise.
+	Queued *string `json:"queued"`
 }
 
 func viewPost(p post.Post, now time.Time, prices spend.Prices) postView {
@@ -55,6 +59,11 @@ func viewPost(p post.Post, now time.Time, prices spend.Prices) postView {
 	if p.Status == post.StatusAwaitingManual {
 		u := post.IntentURL(p.OriginalPostID, p.ProposedResponse)
 		v.IntentURL = &u
+	}
+	if p.Status == post.StatusApproved && p.Error == guard.ReasonSendCap {
+		// The worker notes the wait in the error column; it is no error.
+		q := guard.ReasonSendCap
+		v.Queued, v.Error = &q, ""
 	}
 	return v
 }

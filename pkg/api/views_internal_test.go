@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"infernal/pkg/guard"
 	"infernal/pkg/post"
 	"infernal/pkg/spend"
 )
@@ -27,6 +28,33 @@ func TestViewPostKeepsOnlyWebURLs(t *testing.T) {
 			v := viewPost(tt.p, time.Now(), spend.DefaultPrices())
 			if v.AuthorProfileImage != tt.wantAvatar || v.MediaURL != tt.wantMedia {
 				t.Errorf("avatar %q media %q, want %q and %q", v.AuthorProfileImage, v.MediaURL, tt.wantAvatar, tt.wantMedia)
+			}
+		})
+	}
+}
+
+// A post the send caps hold shows "queued: cap" in queued, not as an error;
+// any other note stays an error.
+func TestViewPostQueued(t *testing.T) {
+	tests := []struct {
+		name       string
+		p          post.Post
+		wantQueued string
+		wantError  string
+	}{
+		{name: "held by the cap", p: post.Post{Status: post.StatusApproved, Error: guard.ReasonSendCap}, wantQueued: guard.ReasonSendCap},
+		{name: "approved with a transient error", p: post.Post{Status: post.StatusApproved, Error: "503"}, wantError: "503"},
+		{name: "failed", p: post.Post{Status: post.StatusFailed, Error: guard.ReasonSendCap}, wantError: guard.ReasonSendCap},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v := viewPost(tt.p, time.Now(), spend.DefaultPrices())
+			queued := ""
+			if v.Queued != nil {
+				queued = *v.Queued
+			}
+			if queued != tt.wantQueued || v.Error != tt.wantError {
+				t.Errorf("queued %q error %q, want %q and %q", queued, v.Error, tt.wantQueued, tt.wantError)
 			}
 		})
 	}

@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/robfig/cron/v3"
 )
@@ -91,8 +92,15 @@ type Config struct {
 	OpenAIAPIKey  string
 	OpenAIModel   string
 
-	SearchQuery     string
+	// TargetUsernames, SearchTopics, BlockedAuthors, BlockedPhrases and
+	// Caps seed the administrator's settings (worker only): the first
+	// worker to start stores them in PostgreSQL, where the admin edits them
+	// afterwards; later starts change nothing.
 	TargetUsernames []string
+	SearchTopics    []string
+	BlockedAuthors  []string
+	BlockedPhrases  []string
+	Caps            Caps
 
 	Schedules Schedules
 
@@ -148,6 +156,26 @@ type Budgets struct {
 	ModelMonthly float64
 }
 
+// Caps seed the reply, send and near-duplicate caps; 0 takes the
+// settings' default (see settings.DefaultCaps).
+type Caps struct {
+	PerConversation int
+	PerAuthorPerDay int
+	SendsPer3Hours  int
+	SendsPerDay     int
+	NearDuplicate   float64
+}
+
+// DefaultSearchTopics are SEARCH_TOPICS' default, the topics of the search
+// the conversation scan made before topics were managed.
+const DefaultSearchTopics = "monday,coffee,deadline,gym"
+
+// maxTopicLength is the longest search topic (settings.MaxTopicLength).
+const maxTopicLength = 100
+
+// maxCap bounds every count cap, as the settings do.
+const maxCap = 1000
+
 // Reply policies (X_REPLY_POLICY).
 const (
 	ReplySummoned = "summoned"
@@ -187,7 +215,6 @@ func Load(proc Process, getenv func(string) string) (Config, error) {
 		PersonaHandle:    r.handle("PERSONA_HANDLE", "infernal_ai"),
 		XAPIBaseURL:      r.url("X_API_BASE_URL", "https://api.x.com", "http", "https"),
 		SandboxPace:      r.duration("SANDBOX_PACE", 20*time.Second, time.Second),
-		SearchQuery:      r.str("SEARCH_QUERY", "(monday OR coffee OR deadline OR gym) -is:retweet"),
 		Schedules: Schedules{
 			Mentions:      r.cron("SCHEDULE_MENTIONS", "@every 2m"),
 			Conversations: r.cron("SCHEDULE_CONVERSATIONS", pick(onX, "@every 1h", "@every 10m")),
@@ -197,7 +224,6 @@ func Load(proc Process, getenv func(string) string) (Config, error) {
 			Reconcile:     r.cron("SCHEDULE_RECONCILE", "@every 1m"),
 		},
 	}
-	c.TargetUsernames = r.handles("TARGET_USERNAMES")
 	c.XMaxResults = r.integer("X_MAX_RESULTS", pickInt(onX, 10, 100), 10, 100)
 	c.TrustedProxies = r.prefixes("TRUSTED_PROXIES")
 	c.AdminPasswordFile = r.str("ADMIN_PASSWORD_FILE", "admin-password")
@@ -257,6 +283,7 @@ func (c *Config) loadDeployment(proc Process, r *reader) {
 		}
 		c.MediaHosts = r.hosts("MEDIA_HOSTS", def)
 	case Worker:
+		c.loadSeeds(r)
 		c.MetricsAddr = r.addr("METRICS_ADDR", "127.0.0.1:9091")
 		c.XAPIKey = r.str("X_API_KEY", "")
 		c.XAPISecret = r.str("X_API_SECRET", "")
@@ -284,6 +311,28 @@ func (c *Config) loadDeployment(proc Process, r *reader) {
 	case Scheduler:
 	default:
 		r.fail("process", "%q is not one of web, worker, scheduler", string(proc))
+	}
+}
+
+// loadSeeds reads the worker's seeds of the administrator's settings.
+func (c *Config) loadSeeds(r *reader) {
+	if r.str("SEARCH_QUERY", "") != "" {
+		// A query set by hand would silently stop mattering: say so, and how to keep it.
+		r.fail("SEARCH_QUERY", "is no longer read: the search is built from topics. Set SEARCH_TOPICS to its words or phrases, comma-separated (e.g. monday,coffee,\"cold brew\" without the quotes), or edit the topics in the admin, then unset SEARCH_QUERY")
+	}
+	c.TargetUsernames = r.handles("TARGET_USERNAMES")
+	c.SearchTopics = r.topics("SEARCH_TOPICS", DefaultSearchTopics)
+	c.BlockedAuthors = r.handles("BLOCKED_AUTHORS")
+	c.BlockedPhrases = r.phrases("BLOCKED_PHRASES")
+	c.Caps = Caps{
+		PerConversation: r.integer("REPLY_CAP_PER_CONVERSATION", 0, 1, maxCap),
+		PerAuthorPerDay: r.integer("REPLY_CAP_PER_AUTHOR_PER_DAY", 0, 1, maxCap),
+		SendsPer3Hours:  r.integer("SEND_CAP_PER_3H", 0, 1, maxCap),
+		SendsPerDay:     r.integer("SEND_CAP_PER_DAY", 0, 1, maxCap),
+		NearDuplicate:   r.fraction("NEAR_DUPLICATE_THRESHOLD"),
+	}
+	if w, d := c.Caps.SendsPer3Hours, c.Caps.SendsPerDay; w != 0 && d != 0 && w > d {
+		r.fail("SEND_CAP_PER_3H", "(%d) must not be more than SEND_CAP_PER_DAY (%d)", w, d)
 	}
 }
 
@@ -445,6 +494,62 @@ func (r *reader) handles(name string) []string {
 		out = append(out, f)
 	}
 	return out
+}
+
+// topics reads comma-separated search topics (unset gives def; "none" no
+// topics at all): each one line of at most maxTopicLength characters,
+// without double quotes, which X cannot search in a phrase.
+func (r *reader) topics(name, def string) []string {
+	v := r.str(name, def)
+	if v == "none" {
+		return []string{}
+	}
+	out := []string{}
+	for _, f := range strings.Split(v, ",") {
+		f = strings.TrimSpace(f)
+		switch {
+		case f == "":
+		case strings.Contains(f, `"`):
+			r.fail(name, "holds %q; a topic cannot hold a double quote (a phrase is written as it is, e.g. cold brew)", f)
+		case utf8.RuneCountInString(f) > maxTopicLength || !utf8.ValidString(f):
+			r.fail(name, "holds a topic that is not valid text of at most %d characters", maxTopicLength)
+		default:
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// phrases reads comma-separated phrases: each valid text of at most 200
+// characters.
+func (r *reader) phrases(name string) []string {
+	out := []string{}
+	for _, f := range strings.Split(r.str(name, ""), ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			continue
+		}
+		if utf8.RuneCountInString(f) > 200 || !utf8.ValidString(f) {
+			r.fail(name, "holds a phrase that is not valid text of at most 200 characters")
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// fraction reads a number more than 0 and at most 1; unset gives 0 (the default).
+func (r *reader) fraction(name string) float64 {
+	v := r.str(name, "")
+	if v == "" {
+		return 0
+	}
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil || !(f > 0 && f <= 1) {
+		r.fail(name, "must be a number more than 0 and at most 1, like 0.8, got %q", v)
+		return 0
+	}
+	return f
 }
 
 // integer reads a whole number within [min, max].

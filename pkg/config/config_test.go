@@ -62,6 +62,37 @@ func TestLoadTargets(t *testing.T) {
 	}
 }
 
+func TestLoadSeeds(t *testing.T) {
+	tests := []struct {
+		name       string
+		env        map[string]string
+		wantTopics []string
+		wantCaps   Caps
+		wantBlock  []string
+	}{
+		{name: "defaults", env: nil, wantTopics: []string{"monday", "coffee", "deadline", "gym"}},
+		{name: "topics, phrases and caps", env: map[string]string{"SEARCH_TOPICS": " cold brew , gym,,", "BLOCKED_PHRASES": "scam coin, free money ",
+			"REPLY_CAP_PER_CONVERSATION": "2", "REPLY_CAP_PER_AUTHOR_PER_DAY": "5", "SEND_CAP_PER_3H": "20", "SEND_CAP_PER_DAY": "100",
+			"NEAR_DUPLICATE_THRESHOLD": "0.9"},
+			wantTopics: []string{"cold brew", "gym"}, wantBlock: []string{"scam coin", "free money"},
+			wantCaps: Caps{PerConversation: 2, PerAuthorPerDay: 5, SendsPer3Hours: 20, SendsPerDay: 100, NearDuplicate: 0.9}},
+		{name: "none", env: map[string]string{"SEARCH_TOPICS": "none"}, wantTopics: []string{}},
+		{name: "empty search query is unset", env: map[string]string{"SEARCH_QUERY": " "}, wantTopics: []string{"monday", "coffee", "deadline", "gym"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := Load(Worker, env(tt.env))
+			if err != nil {
+				t.Fatalf("Load: %v", err)
+			}
+			if strings.Join(c.SearchTopics, "|") != strings.Join(tt.wantTopics, "|") || c.SearchTopics == nil || c.Caps != tt.wantCaps ||
+				strings.Join(c.BlockedPhrases, "|") != strings.Join(tt.wantBlock, "|") {
+				t.Errorf("got topics %q phrases %q caps %+v, want %q %q %+v", c.SearchTopics, c.BlockedPhrases, c.Caps, tt.wantTopics, tt.wantBlock, tt.wantCaps)
+			}
+		})
+	}
+}
+
 func TestLoadRejectsGarbage(t *testing.T) {
 	tests := []struct {
 		name string
@@ -126,6 +157,21 @@ func TestLoadRejectsGarbage(t *testing.T) {
 		{name: "max conns garbage", env: map[string]string{"DATABASE_MAX_CONNS": "many"}, want: "DATABASE_MAX_CONNS"},
 		{name: "max conns too few", env: map[string]string{"DATABASE_MAX_CONNS": "2"}, want: "DATABASE_MAX_CONNS"},
 		{name: "max conns too many", env: map[string]string{"DATABASE_MAX_CONNS": "501"}, want: "DATABASE_MAX_CONNS"},
+		{name: "search query set", env: map[string]string{"SEARCH_QUERY": "(monday OR gym) -is:retweet"}, want: "SEARCH_TOPICS"},
+		{name: "topic with a quote", env: map[string]string{"SEARCH_TOPICS": `monday,"cold brew"`}, want: "SEARCH_TOPICS"},
+		{name: "topic too long", env: map[string]string{"SEARCH_TOPICS": strings.Repeat("a", 101)}, want: "SEARCH_TOPICS"},
+		{name: "topic invalid UTF-8", env: map[string]string{"SEARCH_TOPICS": "\xff"}, want: "SEARCH_TOPICS"},
+		{name: "blocked author", env: map[string]string{"BLOCKED_AUTHORS": "spammer,not a handle"}, want: "BLOCKED_AUTHORS"},
+		{name: "blocked phrase too long", env: map[string]string{"BLOCKED_PHRASES": strings.Repeat("x", 201)}, want: "BLOCKED_PHRASES"},
+		{name: "conversation cap zero", env: map[string]string{"REPLY_CAP_PER_CONVERSATION": "0"}, want: "REPLY_CAP_PER_CONVERSATION"},
+		{name: "author cap word", env: map[string]string{"REPLY_CAP_PER_AUTHOR_PER_DAY": "three"}, want: "REPLY_CAP_PER_AUTHOR_PER_DAY"},
+		{name: "send cap negative", env: map[string]string{"SEND_CAP_PER_3H": "-1"}, want: "SEND_CAP_PER_3H"},
+		{name: "send cap huge", env: map[string]string{"SEND_CAP_PER_DAY": "100000"}, want: "SEND_CAP_PER_DAY"},
+		{name: "window cap over day cap", env: map[string]string{"SEND_CAP_PER_3H": "60", "SEND_CAP_PER_DAY": "50"}, want: "SEND_CAP_PER_3H"},
+		{name: "threshold above 1", env: map[string]string{"NEAR_DUPLICATE_THRESHOLD": "1.5"}, want: "NEAR_DUPLICATE_THRESHOLD"},
+		{name: "threshold zero", env: map[string]string{"NEAR_DUPLICATE_THRESHOLD": "0"}, want: "NEAR_DUPLICATE_THRESHOLD"},
+		{name: "threshold NaN", env: map[string]string{"NEAR_DUPLICATE_THRESHOLD": "NaN"}, want: "NEAR_DUPLICATE_THRESHOLD"},
+		{name: "threshold percent", env: map[string]string{"NEAR_DUPLICATE_THRESHOLD": "80%"}, want: "NEAR_DUPLICATE_THRESHOLD"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

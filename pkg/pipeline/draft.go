@@ -83,7 +83,10 @@ func (d *Drafter) DraftPost(ctx context.Context, t *asynq.Task) error {
 // retries: a draft waiting for a rate-limited or overloaded model
 // (writer.ErrBusy) is retried without using up its attempts, so a burst
 // drains however long the model makes it wait, and no post is failed for
-// the model's being busy. The worker passes it as tasks.ServerConfig.IsFailure.
+// the model's being busy; nor does a send the send caps hold (SendHeld),
+// however long the caps hold it. The worker passes it as
+// tasks.ServerConfig.IsFailure.
 func IsFailure(err error) bool {
-	return !errors.Is(err, writer.ErrBusy)
+	var held *SendHeld
+	return !errors.Is(err, writer.ErrBusy) && !errors.As(err, &held)
 }

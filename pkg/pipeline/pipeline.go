@@ -32,10 +32,6 @@ type Config struct {
 	Now      func() time.Time
 	// Persona is the persona's handle, without the @.
 	Persona string
-	// SearchQuery finds the conversations to join.
-	SearchQuery string
-	// Targets are the handles whose recent posts are answered.
-	Targets []string
 	// Reads decides the gap reads of the search and targeted scans; nil
 	// leaves them to the X budget (Spend and Budgets).
 	Reads ReadBudget
@@ -123,7 +119,7 @@ func New(cfg Config) *Pipeline {
 	}
 	return &Pipeline{
 		Scanner: &Scanner{Store: cfg.Store, Platform: cfg.Platform, Queue: cfg.Queue, Log: cfg.Log, Self: self,
-			SearchQuery: cfg.SearchQuery, Targets: cfg.Targets, Policy: cfg.ReplyPolicy, HandPosting: cfg.HandPosting, Now: cfg.Now,
+			Policy: cfg.ReplyPolicy, HandPosting: cfg.HandPosting, Now: cfg.Now,
 			Budget: budget, Reads: reads},
 		Profiler: &Profiler{Store: cfg.Store, PlatformName: cfg.Platform.Name(), Queue: cfg.Queue, Log: cfg.Log, Persona: cfg.Persona},
 		Drafter:  &Drafter{Store: cfg.Store, Writer: cfg.Writer, Log: cfg.Log, Persona: cfg.Persona, Budget: budget},

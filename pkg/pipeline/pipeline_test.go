@@ -17,6 +17,7 @@ import (
 	"infernal/pkg/platform/sandbox"
 	"infernal/pkg/platform/sandbox/corpus"
 	"infernal/pkg/post"
+	"infernal/pkg/settings"
 	"infernal/pkg/store"
 	"infernal/pkg/store/storetest"
 	"infernal/pkg/tasks"
@@ -63,6 +64,12 @@ type env struct {
 func setup(t testing.TB) *env {
 	t.Helper()
 	st := storetest.New(t)
+	// Send caps far above what a test sends: the tests of the caps set their own.
+	caps := settings.DefaultCaps()
+	caps.SendsPer3Hours, caps.SendsPerDay = 1000, 1000
+	if err := st.PutSettings(context.Background(), settings.Settings{SearchTopics: []string{"x"}, TargetUsernames: []string{"g1", "nobody_here"}, Caps: caps}); err != nil {
+		t.Fatal(err)
+	}
 	redisURL := taskstest.RedisURL(t)
 	queue, err := tasks.NewClient(redisURL)
 	if err != nil {
@@ -76,8 +83,7 @@ func setup(t testing.TB) *env {
 	plat := &faultyPlatform{Platform: sb}
 	return &env{store: st, queue: queue, redisURL: redisURL, plat: plat, pipe: pipeline.New(pipeline.Config{
 		Store: st, Platform: plat, Writer: offline.New("devil"), Queue: queue,
-		Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Now: time.Now,
-		Persona: "devil", SearchQuery: "x", Targets: []string{"g1", "nobody_here"},
+		Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Now: time.Now, Persona: "devil",
 		HandPosting: []post.Source{post.SourceConversation, post.SourceTargeted},
 	})}
 }

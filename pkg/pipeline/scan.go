@@ -12,6 +12,7 @@ import (
 
 	"infernal/pkg/platform"
 	"infernal/pkg/post"
+	"infernal/pkg/settings"
 	"infernal/pkg/store"
 	"infernal/pkg/tasks"
 )
@@ -52,10 +53,6 @@ type Scanner struct {
 	Log      *slog.Logger
 	// Self is the persona's account, whose own posts are never recorded.
 	Self *Self
-	// SearchQuery finds the conversations to join.
-	SearchQuery string
-	// Targets are the handles whose recent posts are answered.
-	Targets []string
 	// Reads decides the gap reads of the search and the targeted accounts;
 	// nil allows them all.
 	Reads ReadBudget
@@ -140,26 +137,51 @@ func (s *Scanner) ScanMentions(ctx context.Context, t *asynq.Task) error {
 		}})
 }
 
-// ScanConversations ingests posts found by the configured search.
+// ScanConversations ingests posts found by a search for the administrator's
+// topics, read from the settings at each run, so an edit in the admin takes
+// effect at the next scan. No topics: no search, and no cost.
 func (s *Scanner) ScanConversations(ctx context.Context, t *asynq.Task) error {
 	if err := tasks.DecodePeriodic(t); err != nil {
 		return err
 	}
-	// The cursor belongs to the query: a new SEARCH_QUERY starts from the newest results.
-	return s.scan(ctx, timeline{cursor: "search:" + s.SearchQuery, source: post.SourceConversation, endpoint: EndpointSearch, budgeted: true,
+	set, err := s.Store.Settings(ctx)
+	if err != nil {
+		return err
+	}
+	query, err := settings.SearchQuery(set.SearchTopics)
+	if err != nil {
+		// Settings are checked when saved; only a row older than the check can fail here.
+		s.Log.WarnContext(ctx, "conversation scan skipped: the topics make no search X accepts", "error", err)
+		return nil
+	}
+	if query == "" {
+		s.Log.InfoContext(ctx, "conversation scan skipped: no search topics")
+		return nil
+	}
+	// The cursor belongs to the query: changed topics start from the newest results.
+	return s.scan(ctx, timeline{cursor: "search:" + query, source: post.SourceConversation, endpoint: EndpointSearch, budgeted: true,
 		read: func(ctx context.Context, r platform.Range) (platform.Page, error) {
-			return s.Platform.Search(ctx, s.SearchQuery, r)
+			return s.Platform.Search(ctx, query, r)
 		}})
 }
 
-// ScanTargeted ingests the recent posts of each targeted account. An account
-// the platform does not know is logged and skipped.
+// ScanTargeted ingests the recent posts of each targeted account of the
+// settings, read at each run. An account the platform does not know is
+// logged and skipped; no targets, nothing is read.
 func (s *Scanner) ScanTargeted(ctx context.Context, t *asynq.Task) error {
 	if err := tasks.DecodePeriodic(t); err != nil {
 		return err
 	}
+	set, err := s.Store.Settings(ctx)
+	if err != nil {
+		return err
+	}
+	if len(set.TargetUsernames) == 0 {
+		s.Log.InfoContext(ctx, "targeted scan skipped: no targeted accounts")
+		return nil
+	}
 	var errs []error
-	for _, username := range s.Targets {
+	for _, username := range set.TargetUsernames {
 		userID, err := s.Store.TargetUserID(ctx, s.Platform.Name(), username)
 		if err != nil {
 			return err

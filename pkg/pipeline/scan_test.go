@@ -140,12 +140,12 @@ func TestBurstIsReadOverLaterScans(t *testing.T) {
 				return s.ScanMentions(context.Background(), task(tasks.TypeScanMentions, struct{}{}))
 			},
 			timeline: func(p *burstPlatform) *burstTimeline { return p.mentions }},
-		{name: "search within the budget", burst: 700, budget: 100, cursor: "search:x",
+		{name: "search within the budget", burst: 700, budget: 100, cursor: "search:x -is:retweet",
 			scan: func(s *pipeline.Scanner) error {
 				return s.ScanConversations(context.Background(), task(tasks.TypeScanConversations, struct{}{}))
 			},
 			timeline: func(p *burstPlatform) *burstTimeline { return p.search }},
-		{name: "search beyond the budget", burst: 700, budget: 1, cursor: "search:x", wantSkipped: true,
+		{name: "search beyond the budget", burst: 700, budget: 1, cursor: "search:x -is:retweet", wantSkipped: true,
 			scan: func(s *pipeline.Scanner) error {
 				return s.ScanConversations(context.Background(), task(tasks.TypeScanConversations, struct{}{}))
 			},
@@ -330,7 +330,7 @@ func TestUnreadableGapIsDroppedAndCounted(t *testing.T) {
 	if err := scan(); err != nil {
 		t.Fatalf("scan with an unreadable gap: %v", err)
 	}
-	gaps, err := e.store.Gaps(ctx, "sandbox", "search:x")
+	gaps, err := e.store.Gaps(ctx, "sandbox", "search:x -is:retweet")
 	if err != nil || len(gaps) != 0 {
 		t.Errorf("gaps %+v (%v), want the unreadable one dropped", gaps, err)
 	}
@@ -341,7 +341,7 @@ func TestUnreadableGapIsDroppedAndCounted(t *testing.T) {
 	if len(skips) != 1 || skips[0].DroppedGaps != 1 || !strings.Contains(skips[0].LastReason, "until_id") {
 		t.Errorf("skips %+v, want one dropped gap with the platform's reason", skips)
 	}
-	if cur, err := e.store.Cursor(ctx, "sandbox", "search:x"); err != nil || cur != "1250" {
+	if cur, err := e.store.Cursor(ctx, "sandbox", "search:x -is:retweet"); err != nil || cur != "1250" {
 		t.Errorf("cursor %q (%v), want the newest, 1250", cur, err)
 	}
 }

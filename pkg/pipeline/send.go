@@ -10,6 +10,7 @@ import (
 
 	"github.com/hibiken/asynq"
 
+	"infernal/pkg/guard"
 	"infernal/pkg/platform"
 	"infernal/pkg/post"
 	"infernal/pkg/spend"
@@ -65,8 +66,21 @@ func (s *Sender) SendPost(ctx context.Context, t *asynq.Task) error {
 			return nil
 		}
 	}
-	p, started, err := s.Store.BeginSend(ctx, id)
+	set, err := s.Store.Settings(ctx)
+	if err != nil {
+		return err
+	}
+	p, started, err := s.Store.BeginSendWithin(ctx, id, func(q store.SendQueue) error {
+		next, ok := guard.SendTurn(q.Sent, q.Ahead, q.Now, set.Caps.Send())
+		if ok {
+			return nil
+		}
+		return &SendHeld{ID: id, Until: next}
+	})
+	var held *SendHeld
 	switch {
+	case errors.As(err, &held):
+		return s.hold(ctx, held)
 	case errors.Is(err, store.ErrNotFound):
 		return fmt.Errorf("send %d: %w: %w", id, err, asynq.SkipRetry)
 	case errors.Is(err, store.ErrConflict):
@@ -103,6 +117,39 @@ func (s *Sender) SendPost(ctx context.Context, t *asynq.Task) error {
 	}
 	s.Log.InfoContext(ctx, "posted", "post_id", id, "response_id", sent.ID)
 	return nil
+}
+
+// orderWait is the least a held send waits before it asks again, so that
+// the posts ahead of it have started; maxHoldWait the most, so that caps
+// raised in the admin free held posts within minutes.
+const (
+	orderWait   = 2 * time.Second
+	maxHoldWait = 5 * time.Minute
+)
+
+// SendHeld is what SendPost returns for a post the send caps hold: it stays
+// approved, noted guard.ReasonSendCap for the card, and its task is retried
+// at Until (RetryDelay) without using up its attempts (IsFailure), so posts
+// go out in approval order as the windows allow.
+type SendHeld struct {
+	// ID is the held post.
+	ID int64
+	// Until is when to ask again.
+	Until time.Time
+}
+
+// Error implements error.
+func (e *SendHeld) Error() string {
+	return fmt.Sprintf("send %d held by the send caps until %s", e.ID, e.Until.UTC().Format(time.RFC3339))
+}
+
+// hold notes on the post that the caps hold it, then returns held for the retry.
+func (s *Sender) hold(ctx context.Context, held *SendHeld) error {
+	if err := s.Store.NoteError(ctx, held.ID, guard.ReasonSendCap); err != nil {
+		return errors.Join(held, err)
+	}
+	s.Log.InfoContext(ctx, "send held by the send caps", "post_id", held.ID, "until", held.Until)
+	return held
 }
 
 // sendFailed decides what a platform error means for post id: a lasting
@@ -150,11 +197,15 @@ func orNow(t, now time.Time) time.Time {
 	return t
 }
 
-// RetryDelay waits out a rate limit until the platform says it lifts,
-// resumes at once the task of a worker that died, and otherwise backs off as
-// asynq does by default. The worker's server takes it as its
-// tasks.ServerConfig.RetryDelay.
+// RetryDelay waits out a rate limit until the platform says it lifts and a
+// send the caps hold until they may let it go, resumes at once the task of a
+// worker that died, and otherwise backs off as asynq does by default. The
+// worker's server takes it as its tasks.ServerConfig.RetryDelay.
 func RetryDelay(n int, err error, t *asynq.Task) time.Duration {
+	var held *SendHeld
+	if errors.As(err, &held) {
+		return min(max(time.Until(held.Until), orderWait), maxHoldWait)
+	}
 	if errors.Is(err, asynq.ErrLeaseExpired) {
 		// Not the task's fault; a send must not wait minutes more after a crash.
 		return time.Second

@@ -94,7 +94,8 @@ func (e *FieldError) Error() string { return e.Field + ": " + e.Problem }
 // Normalize returns s cleaned for storage, or the first bad value as a
 // *FieldError: handles lose a leading @ and are lower-cased, entries are
 // trimmed, empty entries dropped, duplicates (ignoring case) kept once,
-// nil lists made empty, and zero caps take their defaults.
+// nil lists made empty, and zero caps take their defaults. The topics must
+// make a search X accepts (SearchQuery).
 func (s Settings) Normalize() (Settings, error) {
 	var err error
 	if s.TargetUsernames, err = handles("target_usernames", s.TargetUsernames); err != nil {
@@ -104,6 +105,10 @@ func (s Settings) Normalize() (Settings, error) {
 		return Settings{}, err
 	}
 	if s.SearchTopics, err = texts("search_topics", s.SearchTopics, MaxTopicLength); err != nil {
+		return Settings{}, err
+	}
+	// The topics must make a search X accepts.
+	if _, err = SearchQuery(s.SearchTopics); err != nil {
 		return Settings{}, err
 	}
 	if s.BlockedPhrases, err = texts("blocked_phrases", s.BlockedPhrases, MaxPhraseLength); err != nil {

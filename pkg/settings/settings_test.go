@@ -35,6 +35,7 @@ func TestNormalize(t *testing.T) {
 		{name: "bad handle", in: settings.Settings{TargetUsernames: []string{"ok", "not a handle"}}, wantField: "target_usernames[1]"},
 		{name: "long handle", in: settings.Settings{BlockedAuthors: []string{"abcdefghijklmnop"}}, wantField: "blocked_authors[0]"},
 		{name: "multi-line topic", in: settings.Settings{SearchTopics: []string{"a\nb"}}, wantField: "search_topics[0]"},
+		{name: "topic X cannot search", in: settings.Settings{SearchTopics: []string{"fine", `a "quoted" topic`}}, wantField: "search_topics[1]"},
 		{name: "invalid UTF-8 phrase", in: settings.Settings{BlockedPhrases: []string{"\xff"}}, wantField: "blocked_phrases[0]"},
 		{name: "negative cap", in: settings.Settings{Caps: settings.Caps{PerConversation: -1}}, wantField: "caps.per_conversation"},
 		{name: "huge cap", in: settings.Settings{Caps: settings.Caps{SendsPerDay: 100000}}, wantField: "caps.sends_per_day"},

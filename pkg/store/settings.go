@@ -98,14 +98,18 @@ func (s *Store) putSettings(ctx context.Context, v settings.Settings, onlyFirst 
 		if _, err := tx.Exec(ctx, `DELETE FROM blocked_authors WHERE NOT (username = ANY($1))`, nonNil(v.BlockedAuthors)); err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, `INSERT INTO blocked_authors (username, reason) SELECT u, 'added by the administrator' FROM unnest($1::text[]) AS u
+		// clock_timestamp() stamps each new entry after the one before: the lists keep the administrator's order.
+		if _, err := tx.Exec(ctx, `INSERT INTO blocked_authors (username, reason, created_at)
+			SELECT u, 'added by the administrator', clock_timestamp() FROM unnest($1::text[]) WITH ORDINALITY AS t(u, n) ORDER BY n
 			ON CONFLICT (username) DO NOTHING`, nonNil(v.BlockedAuthors)); err != nil {
 			return err
 		}
 		if _, err := tx.Exec(ctx, `DELETE FROM blocked_phrases WHERE NOT (phrase = ANY($1))`, nonNil(v.BlockedPhrases)); err != nil {
 			return err
 		}
-		_, err = tx.Exec(ctx, `INSERT INTO blocked_phrases (phrase) SELECT p FROM unnest($1::text[]) AS p ON CONFLICT (phrase) DO NOTHING`, nonNil(v.BlockedPhrases))
+		_, err = tx.Exec(ctx, `INSERT INTO blocked_phrases (phrase, created_at)
+			SELECT p, clock_timestamp() FROM unnest($1::text[]) WITH ORDINALITY AS t(p, n) ORDER BY n
+			ON CONFLICT (phrase) DO NOTHING`, nonNil(v.BlockedPhrases))
 		return err
 	})
 	if errors.Is(err, errSeeded) {

@@ -24,7 +24,7 @@ func TestSettingsSeedPutAndBlock(t *testing.T) {
 		t.Errorf("fresh settings = %+v, want empty lists and default caps", got)
 	}
 
-	seed := settings.Settings{TargetUsernames: []string{"elonmusk"}, SearchTopics: []string{"coffee"}, BlockedPhrases: []string{"scam coin"}, Caps: settings.DefaultCaps()}
+	seed := settings.Settings{TargetUsernames: []string{"elonmusk"}, SearchTopics: []string{"coffee"}, BlockedPhrases: []string{"scam coin", "free money"}, Caps: settings.DefaultCaps()}
 	if seeded, err := s.SeedSettings(ctx, seed); err != nil || !seeded {
 		t.Fatalf("first seed = %v, %v; want true", seeded, err)
 	}

@@ -1,7 +1,7 @@
 // The admin's actions. Reads go through the SWR hooks; these are the writes.
 import type { BulkAction, BulkResult } from '../lib/review';
-import { send } from './client';
-import type { LoginAnswer, Post, Queued } from './types';
+import { put, send } from './client';
+import type { LoginAnswer, Post, Queued, Settings } from './types';
 
 /** The session token for the admin's credentials; throws on any failure. */
 export async function login(username: string, password: string): Promise<string> {
@@ -68,4 +68,9 @@ export function regeneratePost(id: number, instruction: string): Promise<Post> {
 /** Approve or reject several posts at once: one result per id, in order. */
 export function bulkReview(ids: number[], action: BulkAction): Promise<{ results: BulkResult[] }> {
   return send<{ results: BulkResult[] }>('/api/posts/bulk', { ids, action });
+}
+
+/** Replace the settings; answers them as stored (normalised), or throws an ApiError naming the bad field. */
+export function saveSettings(settings: Settings): Promise<Settings> {
+  return put<Settings>('/api/settings', settings);
 }

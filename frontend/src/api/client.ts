@@ -29,12 +29,15 @@ export class ApiError extends Error {
   readonly status: number;
   /** The server's own message ({"error": "..."}), when there was one. */
   readonly serverMessage?: string;
+  /** The JSON path of the bad value a settings 400 names ({"field": "..."}), when there was one. */
+  readonly field?: string;
 
-  constructor(status: number, serverMessage?: string) {
+  constructor(status: number, serverMessage?: string, field?: string) {
     super(serverMessage || `HTTP ${status}`);
     this.name = 'ApiError';
     this.status = status;
     this.serverMessage = serverMessage;
+    this.field = field;
   }
 }
 
@@ -55,15 +58,18 @@ async function request<T>(method: string, url: string, body?: unknown): Promise<
   });
   if (!res.ok) {
     let message: string | undefined;
+    let field: string | undefined;
     try {
       const data: unknown = await res.json();
-      if (data && typeof data === 'object' && typeof (data as { error?: unknown }).error === 'string') {
-        message = (data as { error: string }).error;
+      if (data && typeof data === 'object') {
+        const { error, field: named } = data as { error?: unknown; field?: unknown };
+        if (typeof error === 'string') message = error;
+        if (typeof named === 'string') field = named;
       }
     } catch {
       // Not JSON: keep the status alone.
     }
-    throw new ApiError(res.status, message);
+    throw new ApiError(res.status, message, field);
   }
   if (res.status === 204) return null as T;
   const text = await res.text();
@@ -78,4 +84,9 @@ export function fetcher<T>(url: string): Promise<T> {
 /** POST an action; body is sent as JSON when given. */
 export function send<T>(url: string, body?: unknown): Promise<T> {
   return request<T>('POST', url, body);
+}
+
+/** PUT a resource's new state as JSON. */
+export function put<T>(url: string, body: unknown): Promise<T> {
+  return request<T>('PUT', url, body);
 }

@@ -51,6 +51,26 @@ export interface Post {
   response_has_link: boolean;
   /** X's web intent for hand-posting, while awaiting_manual; else null. */
   intent_url: string | null;
+  /** "queued: cap" while the send caps hold an approved post; else null (absent from older answers). */
+  queued?: string | null;
+}
+
+/** The reply, send and near-duplicate caps of the settings. */
+export interface SettingsCaps {
+  per_conversation: number;
+  per_author_per_day: number;
+  sends_per_3h: number;
+  sends_per_day: number;
+  near_duplicate: number;
+}
+
+/** Whom the persona answers and how often (GET and PUT /api/settings). */
+export interface Settings {
+  target_usernames: string[];
+  search_topics: string[];
+  blocked_authors: string[];
+  blocked_phrases: string[];
+  caps: SettingsCaps;
 }
 
 /** What the persona costs (GET /api/spend). */
@@ -78,6 +98,8 @@ export interface Spend {
     dropped_gaps: number;
     last_reason: string;
   }[];
+  /** How the send caps stand: sends of the last 3 and 24 hours, the caps, and the approvals they hold (absent from older servers). */
+  sends?: { last_3h: number; last_24h: number; cap_3h: number; cap_24h: number; queued: number };
 }
 
 /** A successful login. */

@@ -154,7 +154,8 @@ export function useReviewActions(view: DashboardState, { onRemoved, onUnauthoriz
         // It stays listed, now with its "Post on X" button.
         setNotice({ kind: 'success', text: REVIEW_MESSAGES.approvedManual });
       } else {
-        setNotice({ kind: 'success', text: approve ? REVIEW_MESSAGES.approved : REVIEW_MESSAGES.rejected });
+        const approved = decided.queued ? REVIEW_MESSAGES.approvedQueued : REVIEW_MESSAGES.approved;
+        setNotice({ kind: 'success', text: approve ? approved : REVIEW_MESSAGES.rejected });
         revalidateTab();
         onRemoved(post);
       }

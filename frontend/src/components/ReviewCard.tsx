@@ -158,6 +158,11 @@ export function ReviewCard({
         </ul>
       </header>
 
+      {post.queued && (
+        <p className="review-route" role="status" data-testid="queued">
+          Approved, {post.queued}: it goes out in approval order when the send cap allows.
+        </p>
+      )}
       {post.status === 'failed' && (
         <p className="review-warning" role="status" data-testid="failure">
           {post.proposed_response ? 'Sending failed' : 'Drafting failed'}

@@ -85,6 +85,15 @@ export function SpendPanel({ spend }: { spend: Spend | undefined }) {
                 {formatUSD(spend.projection_usd)}
               </dd>
             </div>
+            {spend.sends && (
+              <div className="stats-item">
+                <dt className="stats-label">Sent (3 h / 24 h, of the caps)</dt>
+                <dd className="stats-value" data-testid="spend-sends">
+                  {spend.sends.last_3h} of {spend.sends.cap_3h} / {spend.sends.last_24h} of {spend.sends.cap_24h}
+                  {spend.sends.queued > 0 ? `, ${spend.sends.queued} queued: cap` : ''}
+                </dd>
+              </div>
+            )}
           </dl>
           <div className="spend-tables">
             <table className="spend-table" data-testid="spend-by-endpoint">

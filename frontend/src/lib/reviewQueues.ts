@@ -54,6 +54,7 @@ export const REVIEW_MESSAGES = {
   targetedGenerated: 'New targeted scan completed!',
   targetedFailed: 'Failed to generate targeted scan',
   approvedManual: 'Post approved for hand-posting: use "Post on X", then "Mark as posted".',
+  approvedQueued: 'Post approved, queued: cap. It goes out in approval order when the send cap allows.',
   markedPosted: 'Post marked as posted',
   markFailed: 'Failed to mark post as posted',
   gaveUp: 'Hand-posting given up; the post is rejected',

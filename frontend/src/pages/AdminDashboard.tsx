@@ -13,6 +13,7 @@ import { PageShell } from '../components/PageShell';
 import { Pagination } from '../components/Pagination';
 import { ReviewCard } from '../components/ReviewCard';
 import { panelElementId, ReviewTabs, tabElementId } from '../components/ReviewTabs';
+import { SettingsPanel } from '../components/SettingsPanel';
 import { SpendBanners, SpendPanel } from '../components/SpendPanel';
 import { StatsPanel } from '../components/StatsPanel';
 import { useNow } from '../components/useNow';
@@ -153,6 +154,7 @@ export default function AdminDashboard() {
         <SpendBanners spend={spend.data} onResume={actions.resume} resuming={actions.resuming} />
         <StatsPanel stats={stats.data} />
         <SpendPanel spend={spend.data} />
+        <SettingsPanel onUnauthorized={signOut} />
 
         <ReviewTabs tab={tab} onChange={changeTab} />
 

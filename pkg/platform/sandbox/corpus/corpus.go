@@ -10,6 +10,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strings"
 )
 
@@ -33,7 +34,7 @@ const Placeholder = "@{persona}"
 // TargetUsernames returns the usernames of the accounts whose posts are the
 // KindTarget entries, for a sandbox's targeted scans (TARGET_USERNAMES).
 func TargetUsernames() []string {
-	return []string{"hustle_harold", "crypto_cassandra", "guru_gwen", "techbro_tyler"}
+	return []string{"hustle_harold", "crypto_cassie", "guru_gwen", "techbro_tyler"}
 }
 
 // Entry is one mortal post.
@@ -73,6 +74,9 @@ type file struct {
 	} `json:"posts"`
 }
 
+// handlePattern is what X allows in a handle.
+var handlePattern = regexp.MustCompile(`^[A-Za-z0-9_]{1,15}$`)
+
 // Load parses the embedded corpus and returns its entries in file order, a
 // fresh slice at every call. It fails if the file is malformed: an unknown
 // author or kind, an empty text, a mention without Placeholder, or a targeted
@@ -99,8 +103,9 @@ func parse(data []byte) ([]Entry, error) {
 	accounts := map[string]account{}
 	for i, a := range f.Accounts {
 		switch {
-		case a.Username == "" || strings.ContainsAny(a.Username, "@ \t\n"):
-			return nil, fmt.Errorf("corpus: account %d: bad username %q", i, a.Username)
+		// Handles as X allows them, so that the settings take the targeted ones.
+		case !handlePattern.MatchString(a.Username):
+			return nil, fmt.Errorf("corpus: account %d: bad username %q (1 to 15 letters, digits or underscores)", i, a.Username)
 		case a.Name == "" || a.Lang == "":
 			return nil, fmt.Errorf("corpus: account %q: name and lang are required", a.Username)
 		case a.Target != targets[a.Username]:

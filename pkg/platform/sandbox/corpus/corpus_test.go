@@ -176,7 +176,7 @@ func TestTextFor(t *testing.T) {
 func TestParseErrors(t *testing.T) {
 	const accounts = `"accounts": [
 		{"username": "hustle_harold", "name": "H", "lang": "en", "target": true},
-		{"username": "crypto_cassandra", "name": "C", "lang": "en", "target": true},
+		{"username": "crypto_cassie", "name": "C", "lang": "en", "target": true},
 		{"username": "guru_gwen", "name": "G", "lang": "en", "target": true},
 		{"username": "techbro_tyler", "name": "T", "lang": "en", "target": true},
 		{"username": "bob", "name": "Bob", "lang": "en"}]`
@@ -198,6 +198,7 @@ func TestParseErrors(t *testing.T) {
 		{name: "missing target account", data: `{"accounts": [{"username": "bob", "name": "Bob", "lang": "en"}], "posts": []}`, want: "has no account"},
 		{name: "stray target flag", data: `{"accounts": [{"username": "bob", "name": "Bob", "lang": "en", "target": true}], "posts": []}`, want: "TargetUsernames says"},
 		{name: "bad username", data: `{"accounts": [{"username": "@bob", "name": "Bob", "lang": "en"}], "posts": []}`, want: "bad username"},
+		{name: "username longer than X allows", data: `{"accounts": [{"username": "sixteen_letters_", "name": "S", "lang": "en"}], "posts": []}`, want: "bad username"},
 		{name: "no lang", data: `{"accounts": [{"username": "bob", "name": "Bob"}], "posts": []}`, want: "required"},
 		{name: "duplicate account", data: `{"accounts": [{"username": "bob", "name": "Bob", "lang": "en"}, {"username": "bob", "name": "B", "lang": "en"}], "posts": []}`, want: "twice"},
 	}

@@ -1,0 +1,196 @@
+import { useId, useState, type FormEvent } from 'react';
+import { saveSettings } from '../api/admin';
+import { ApiError, statusOf } from '../api/client';
+import type { Settings } from '../api/types';
+import { useSettings } from '../api/useSettings';
+import { CAP_FIELDS, fieldKey, fromForm, LIST_FIELDS, toForm, type CapField, type ListField, type SettingsForm } from '../lib/settingsForm';
+
+export const SETTINGS_MESSAGES = {
+  saved: 'Settings saved: the next scans use them',
+  saveFailed: 'Failed to save settings',
+  loadFailed: 'Failed to fetch settings',
+} as const;
+
+const LIST_LABELS: Record<ListField, { label: string; hint: string }> = {
+  target_usernames: { label: 'Targeted accounts', hint: 'Handles whose recent posts are answered, one a line.' },
+  search_topics: { label: 'Search topics', hint: 'Words or phrases the conversation scan searches for, one a line; none, no search.' },
+  blocked_authors: { label: 'Blocked authors', hint: 'Handles never answered, one a line; an opt-out adds its author here.' },
+  blocked_phrases: { label: 'Blocked phrases', hint: 'A post holding one, look-alike letters included, is skipped; one a line.' },
+};
+
+const CAP_LABELS: Record<CapField, string> = {
+  per_conversation: 'Replies per conversation',
+  per_author_per_day: 'Replies per author a day',
+  sends_per_3h: 'Sends per 3 hours',
+  sends_per_day: 'Sends per day',
+  near_duplicate: 'Near-duplicate threshold',
+};
+
+interface Props {
+  /** When the server refuses the session. */
+  onUnauthorized: () => void;
+}
+
+/** The "Targets and topics" panel: whom the persona answers, what it searches, whom it never answers, and its caps. */
+export function SettingsPanel({ onUnauthorized }: Props) {
+  const settings = useSettings();
+  // Kept here: a save remounts the editor with the stored settings.
+  const [saved, setSaved] = useState(false);
+  return (
+    <details className="settings-panel" data-testid="settings-panel">
+      <summary className="settings-title">Targets and topics</summary>
+      {settings.error ? (
+        <p className="banner banner-error" role="alert">
+          {SETTINGS_MESSAGES.loadFailed}
+        </p>
+      ) : !settings.data ? (
+        <p className="muted">Reading the ledger…</p>
+      ) : (
+        <SettingsEditor
+          // A fresh editor for each stored version, so a save shows the settings as normalised.
+          key={JSON.stringify(settings.data)}
+          stored={settings.data}
+          onSaved={(stored) => {
+            setSaved(true);
+            void settings.mutate(stored, { revalidate: false });
+          }}
+          onEdit={() => setSaved(false)}
+          onUnauthorized={onUnauthorized}
+        />
+      )}
+      <p aria-live="polite" className="settings-saved">
+        {saved && (
+          <span role="status" data-testid="settings-saved">
+            {SETTINGS_MESSAGES.saved}
+          </span>
+        )}
+      </p>
+    </details>
+  );
+}
+
+interface EditorProps extends Props {
+  stored: Settings;
+  onSaved: (saved: Settings) => void;
+  /** Any change or new attempt: the last "saved" no longer applies. */
+  onEdit: () => void;
+}
+
+function SettingsEditor({ stored, onSaved, onEdit, onUnauthorized }: EditorProps) {
+  const ids = useId();
+  const [form, setFormState] = useState<SettingsForm>(() => toForm(stored));
+  const [saving, setSaving] = useState(false);
+  const [fieldError, setFieldError] = useState<{ field: string; message: string } | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+
+  function setForm(next: SettingsForm) {
+    setFormState(next);
+    onEdit();
+  }
+
+  async function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    onEdit();
+    setFailure(null);
+    setFieldError(null);
+    const out = fromForm(form);
+    if ('error' in out) {
+      setFieldError(out.error);
+      return;
+    }
+    setSaving(true);
+    try {
+      onSaved(await saveSettings(out.settings));
+    } catch (err) {
+      if (statusOf(err) === 401) {
+        onUnauthorized();
+      } else if (err instanceof ApiError && err.field) {
+        setFieldError({ field: fieldKey(err.field) ?? err.field, message: err.serverMessage ?? err.message });
+      } else {
+        const detail = err instanceof ApiError ? (err.serverMessage ?? err.message) : String(err);
+        setFailure(`${SETTINGS_MESSAGES.saveFailed}: ${detail}`);
+      }
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  /** The error shown beside the field named key, and the attributes that tie it to its input. */
+  function errorFor(key: string) {
+    const mine = fieldError && (fieldError.field === key || fieldKey(fieldError.field) === key) ? fieldError.message : null;
+    const errorId = `${ids}-${key}-error`;
+    return {
+      node: mine && (
+        <p id={errorId} className="field-error" role="alert" data-testid={`settings-error-${key}`}>
+          {mine}
+        </p>
+      ),
+      attrs: { 'aria-invalid': mine ? true : undefined, 'aria-describedby': mine ? errorId : `${ids}-${key}-hint` },
+    };
+  }
+
+  return (
+    <form className="settings-form" onSubmit={(e) => void onSubmit(e)} noValidate>
+      <div className="settings-lists">
+        {LIST_FIELDS.map((f) => {
+          const err = errorFor(f);
+          return (
+            <div className="field" key={f}>
+              <label htmlFor={`${ids}-${f}`}>{LIST_LABELS[f].label}</label>
+              <textarea
+                id={`${ids}-${f}`}
+                rows={4}
+                value={form.lists[f]}
+                onChange={(e) => setForm({ ...form, lists: { ...form.lists, [f]: e.target.value } })}
+                spellCheck={false}
+                {...err.attrs}
+              />
+              <p id={`${ids}-${f}-hint`} className="field-hint">
+                {LIST_LABELS[f].hint}
+              </p>
+              {err.node}
+            </div>
+          );
+        })}
+      </div>
+      <fieldset className="settings-caps">
+        <legend>Caps</legend>
+        {CAP_FIELDS.map((f) => {
+          const key = `caps.${f}`;
+          const err = errorFor(key);
+          return (
+            <div className="field" key={f}>
+              <label htmlFor={`${ids}-${f}`}>{CAP_LABELS[f]}</label>
+              <input
+                id={`${ids}-${f}`}
+                type="number"
+                inputMode={f === 'near_duplicate' ? 'decimal' : 'numeric'}
+                min={f === 'near_duplicate' ? 0 : 1}
+                max={f === 'near_duplicate' ? 1 : 1000}
+                step={f === 'near_duplicate' ? 0.05 : 1}
+                value={form.caps[f]}
+                onChange={(e) => setForm({ ...form, caps: { ...form.caps, [f]: e.target.value } })}
+                {...err.attrs}
+              />
+              {err.node}
+            </div>
+          );
+        })}
+        <p className="field-hint settings-caps-hint">
+          Approvals beyond the send caps wait, shown &ldquo;queued: cap&rdquo;, and go out in approval order when the window
+          allows. An empty cap takes its default.
+        </p>
+      </fieldset>
+      <div className="settings-actions">
+        <button type="submit" className="btn btn-primary" disabled={saving}>
+          Save Settings
+        </button>
+      </div>
+      {failure && (
+        <p className="banner banner-error" role="alert" data-testid="settings-failed">
+          {failure}
+        </p>
+      )}
+    </form>
+  );
+}

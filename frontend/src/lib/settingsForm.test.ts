@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import type { Settings } from '../api/types';
+import { fieldKey, fromForm, toForm } from './settingsForm';
+
+const settings: Settings = {
+  target_usernames: ['sinner_1', 'sinner_2'],
+  search_topics: ['monday', 'cold brew'],
+  blocked_authors: [],
+  blocked_phrases: ['scam coin'],
+  caps: { per_conversation: 1, per_author_per_day: 3, sends_per_3h: 10, sends_per_day: 50, near_duplicate: 0.8 },
+};
+
+describe('toForm and fromForm', () => {
+  it('round-trips the settings', () => {
+    expect(fromForm(toForm(settings))).toEqual({ settings });
+  });
+
+  it.each([
+    { name: 'blank lines and spaces dropped', edit: { search_topics: '  monday \n\n cold brew\n' }, want: { search_topics: ['monday', 'cold brew'] } },
+    { name: 'an emptied list', edit: { target_usernames: '\n  \n' }, want: { target_usernames: [] } },
+  ])('$name', ({ edit, want }) => {
+    const form = toForm(settings);
+    form.lists = { ...form.lists, ...edit };
+    const out = fromForm(form);
+    expect(out).toHaveProperty('settings');
+    if ('settings' in out) expect(out.settings).toMatchObject(want);
+  });
+
+  it.each([
+    { name: 'an empty cap takes the default', raw: '', want: { settings: { ...settings, caps: { ...settings.caps, sends_per_day: 0 } } } },
+    { name: 'a word is refused', raw: 'lots', want: { error: { field: 'caps.sends_per_day', message: 'caps.sends_per_day: "lots" is not a number' } } },
+    { name: 'infinity is refused', raw: 'Infinity', want: { error: { field: 'caps.sends_per_day', message: 'caps.sends_per_day: "Infinity" is not a number' } } },
+  ])('$name', ({ raw, want }) => {
+    const form = toForm(settings);
+    form.caps = { ...form.caps, sends_per_day: raw };
+    expect(fromForm(form)).toEqual(want);
+  });
+});
+
+describe('fieldKey', () => {
+  it.each([
+    { path: 'target_usernames[2]', want: 'target_usernames' },
+    { path: 'search_topics', want: 'search_topics' },
+    { path: 'caps.sends_per_day', want: 'caps.sends_per_day' },
+    { path: undefined, want: undefined },
+  ])('$path', ({ path, want }) => {
+    expect(fieldKey(path)).toBe(want);
+  });
+});

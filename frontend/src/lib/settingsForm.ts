@@ -1,0 +1,59 @@
+// Pure helpers of the settings editor: the settings as form text and back,
+// and which field a server error names.
+import type { Settings, SettingsCaps } from '../api/types';
+
+/** The four lists the editor shows, one entry a line. */
+export const LIST_FIELDS = ['target_usernames', 'search_topics', 'blocked_authors', 'blocked_phrases'] as const;
+export type ListField = (typeof LIST_FIELDS)[number];
+
+/** The caps the editor shows, in order. */
+export const CAP_FIELDS = ['per_conversation', 'per_author_per_day', 'sends_per_3h', 'sends_per_day', 'near_duplicate'] as const;
+export type CapField = (typeof CAP_FIELDS)[number];
+
+/** The settings as the editor's inputs hold them. */
+export interface SettingsForm {
+  lists: Record<ListField, string>;
+  caps: Record<CapField, string>;
+}
+
+export function toForm(s: Settings): SettingsForm {
+  const lists = {} as Record<ListField, string>;
+  for (const f of LIST_FIELDS) lists[f] = (s[f] ?? []).join('\n');
+  const caps = {} as Record<CapField, string>;
+  for (const f of CAP_FIELDS) caps[f] = String(s.caps?.[f] ?? '');
+  return { lists, caps };
+}
+
+/** A value the form cannot send, named as the server names fields. */
+export interface FormError {
+  field: string;
+  message: string;
+}
+
+/**
+ * The settings to send: each list one entry a line, blank lines dropped
+ * (the server trims and checks the rest); each cap a number, an empty one 0
+ * (the default). A cap that is not a number is a FormError.
+ */
+export function fromForm(form: SettingsForm): { settings: Settings } | { error: FormError } {
+  const lists = {} as Record<ListField, string[]>;
+  for (const f of LIST_FIELDS) {
+    lists[f] = form.lists[f]
+      .split('\n')
+      .map((v) => v.trim())
+      .filter((v) => v !== '');
+  }
+  const caps = {} as SettingsCaps;
+  for (const f of CAP_FIELDS) {
+    const raw = form.caps[f].trim();
+    const n = raw === '' ? 0 : Number(raw);
+    if (!Number.isFinite(n)) return { error: { field: `caps.${f}`, message: `caps.${f}: "${raw}" is not a number` } };
+    caps[f] = n;
+  }
+  return { settings: { ...lists, caps } };
+}
+
+/** The editor field a server error's JSON path belongs to: "target_usernames[2]" is target_usernames. */
+export function fieldKey(path: string | undefined): string | undefined {
+  return path?.replace(/\[\d+\]$/, '');
+}

@@ -1,0 +1,64 @@
+package api
+
+import (
+	"net/http"
+
+	"infernal/pkg/settings"
+)
+
+// getSettings answers the administrator's settings: the stored ones, or
+// empty lists and the default caps before any were stored.
+func (s *Server) getSettings(w http.ResponseWriter, r *http.Request) error {
+	v, err := s.store.Settings(r.Context())
+	if err != nil {
+		return err
+	}
+	respondJSON(w, http.StatusOK, v)
+	return nil
+}
+
+// settingsRequest is PUT /api/settings' body: every field is required, so
+// that a client that forgets one does not empty it by accident.
+type settingsRequest struct {
+	TargetUsernames *[]string      `json:"target_usernames"`
+	SearchTopics    *[]string      `json:"search_topics"`
+	BlockedAuthors  *[]string      `json:"blocked_authors"`
+	BlockedPhrases  *[]string      `json:"blocked_phrases"`
+	Caps            *settings.Caps `json:"caps"`
+}
+
+// putSettings replaces the settings with the body, normalised (a bad value
+// is a 400 naming its field), and answers them as stored.
+func (s *Server) putSettings(w http.ResponseWriter, r *http.Request) error {
+	var req settingsRequest
+	if err := decodeJSON(r, &req, false); err != nil {
+		return err
+	}
+	for _, f := range []struct {
+		name  string
+		unset bool
+	}{
+		{"target_usernames", req.TargetUsernames == nil}, {"search_topics", req.SearchTopics == nil},
+		{"blocked_authors", req.BlockedAuthors == nil}, {"blocked_phrases", req.BlockedPhrases == nil}, {"caps", req.Caps == nil},
+	} {
+		if f.unset {
+			return &settings.FieldError{Field: f.name, Problem: "is required"}
+		}
+	}
+	v, err := settings.Settings{
+		TargetUsernames: *req.TargetUsernames, SearchTopics: *req.SearchTopics,
+		BlockedAuthors: *req.BlockedAuthors, BlockedPhrases: *req.BlockedPhrases, Caps: *req.Caps,
+	}.Normalize()
+	if err != nil {
+		return err
+	}
+	if err := s.store.PutSettings(r.Context(), v); err != nil {
+		return err
+	}
+	stored, err := s.store.Settings(r.Context())
+	if err != nil {
+		return err
+	}
+	respondJSON(w, http.StatusOK, stored)
+	return nil
+}

@@ -1,0 +1,138 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"infernal/pkg/guard"
+	"infernal/pkg/post"
+)
+
+// sendLockKey is the transaction-scoped advisory lock every capped send
+// start holds: with it, reading the send times and marking a send happen as
+// one step across every worker, so two of them cannot both take the last
+// slot of a window.
+const sendLockKey int64 = 0x696e_6665_726e_6c01 // "infernl" and 1
+
+// sendHorizon is how far back the send caps look: their longest window.
+const sendHorizon = 24 * time.Hour
+
+// SendQueue is what the send caps decide on, read under the send lock.
+type SendQueue struct {
+	// Now is the database's clock, the one send starts are stamped with.
+	Now time.Time
+	// Sent are the send starts of the last 24 hours, in any order.
+	Sent []time.Time
+	// Ahead counts the approved posts approved before this one that wait
+	// for their first send, which the caps serve first.
+	Ahead int
+}
+
+// BeginSendWithin is BeginSend under the send caps: the first send of a
+// post starts only when allow, asked under the send lock with the queue as
+// it stands, returns nil; its error is returned as it is and the post left
+// approved. A send started before (a retry) is not asked about: it counted
+// when it started.
+func (s *Store) BeginSendWithin(ctx context.Context, id int64, allow func(SendQueue) error) (p post.Post, started *time.Time, err error) {
+	err = s.inTx(ctx, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, sendLockKey); err != nil {
+			return fmt.Errorf("store: begin send %d: lock: %w", id, err)
+		}
+		p, err = queryPost(ctx, tx, `SELECT `+postColumns+` FROM posts WHERE id = $1 FOR UPDATE`, id)
+		if err != nil {
+			return notFound(err, fmt.Sprintf("begin send %d", id))
+		}
+		if p.Status != post.StatusApproved {
+			return fmt.Errorf("store: begin send %d: %w", id, &post.StateError{ID: id, Have: p.Status, Want: post.StatusApproved})
+		}
+		started = p.SendStartedAt
+		if started == nil {
+			q, err := sendQueue(ctx, tx, p)
+			if err != nil {
+				return fmt.Errorf("store: begin send %d: %w", id, err)
+			}
+			if err := allow(q); err != nil {
+				return err
+			}
+		}
+		// The cap's note goes with the wait it explained.
+		if _, err := tx.Exec(ctx, `UPDATE posts SET send_started_at = coalesce(send_started_at, now()),
+			error = CASE WHEN error = $2 THEN '' ELSE error END, updated_at = now() WHERE id = $1`, id, guard.ReasonSendCap); err != nil {
+			return fmt.Errorf("store: begin send %d: %w", id, err)
+		}
+		return nil
+	})
+	return p, started, err
+}
+
+// SendQueueOf reads, without the lock, the queue as post id would meet it
+// now: what the admin is told at approval.
+func (s *Store) SendQueueOf(ctx context.Context, id int64) (SendQueue, error) {
+	p, err := queryPost(ctx, s.pool, `SELECT `+postColumns+` FROM posts WHERE id = $1`, id)
+	if err != nil {
+		return SendQueue{}, notFound(err, fmt.Sprintf("send queue of %d", id))
+	}
+	q, err := sendQueue(ctx, s.pool, p)
+	if err != nil {
+		return SendQueue{}, fmt.Errorf("store: send queue of %d: %w", id, err)
+	}
+	return q, nil
+}
+
+// queryRower runs a one-row query on the pool or inside a transaction.
+type queryRower interface {
+	querier
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}
+
+// sendQueue reads the send starts of the last 24 hours (posts_sent_at_idx)
+// and how many approved posts approved before p still wait to start.
+func sendQueue(ctx context.Context, q queryRower, p post.Post) (SendQueue, error) {
+	var out SendQueue
+	if err := q.QueryRow(ctx, `SELECT now()`).Scan(&out.Now); err != nil {
+		return SendQueue{}, err
+	}
+	rows, err := q.Query(ctx, `SELECT send_started_at FROM posts WHERE send_started_at > $1`, out.Now.Add(-sendHorizon))
+	if err != nil {
+		return SendQueue{}, err
+	}
+	if out.Sent, err = pgx.CollectRows(rows, pgx.RowTo[time.Time]); err != nil {
+		return SendQueue{}, err
+	}
+	approvedAt := p.UpdatedAt
+	if p.ApprovedAt != nil {
+		approvedAt = *p.ApprovedAt
+	}
+	err = q.QueryRow(ctx, `SELECT count(*) FROM posts WHERE status = $1 AND send_started_at IS NULL
+		AND (coalesce(approved_at, updated_at), id) < ($2, $3)`, post.StatusApproved, approvedAt, p.ID).Scan(&out.Ahead)
+	if err != nil {
+		return SendQueue{}, err
+	}
+	return out, nil
+}
+
+// SendCounts is how the send caps stand: the sends started in the last 3
+// and 24 hours and the approved posts they hold.
+type SendCounts struct {
+	Last3Hours int
+	Last24h    int
+	// Queued counts the approved posts noted guard.ReasonSendCap.
+	Queued int
+}
+
+// SendCounts reads how the send caps stand now (posts_sent_at_idx).
+func (s *Store) SendCounts(ctx context.Context) (SendCounts, error) {
+	var c SendCounts
+	err := s.pool.QueryRow(ctx, `SELECT
+			(SELECT count(*) FROM posts WHERE send_started_at > now() - interval '3 hours'),
+			(SELECT count(*) FROM posts WHERE send_started_at > now() - interval '24 hours'),
+			(SELECT count(*) FROM posts WHERE status = $1 AND error = $2)`,
+		post.StatusApproved, guard.ReasonSendCap).Scan(&c.Last3Hours, &c.Last24h, &c.Queued)
+	if err != nil {
+		return SendCounts{}, fmt.Errorf("store: send counts: %w", err)
+	}
+	return c, nil
+}
