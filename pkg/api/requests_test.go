@@ -61,6 +61,18 @@ func (f *fakeStore) Approve(_ context.Context, id int64, edited *string) (post.P
 	f.record("Approve %d", id)
 	return post.Post{}, f.approveErr
 }
+func (f *fakeStore) ApproveChecked(_ context.Context, id int64, edited *string, _ store.ApproveCheck) (post.Post, error) {
+	f.record("Approve %d", id)
+	return post.Post{}, f.approveErr
+}
+func (f *fakeStore) ListSkipped(_ context.Context, sort post.Sort, page, pageSize int) ([]post.Post, int, error) {
+	f.record("ListSkipped %s %d %d", sort, page, pageSize)
+	return nil, 0, nil
+}
+func (f *fakeStore) DraftAnyway(_ context.Context, id int64) (post.Post, error) {
+	f.record("DraftAnyway %d", id)
+	return post.Post{}, f.approveErr
+}
 func (f *fakeStore) Reject(_ context.Context, id int64) (post.Post, error) {
 	f.record("Reject %d", id)
 	return post.Post{}, f.approveErr

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"infernal/pkg/auth"
+	"infernal/pkg/guard"
 	"infernal/pkg/post"
 	"infernal/pkg/store"
 )
@@ -70,6 +71,8 @@ func (s *Server) respondError(w http.ResponseWriter, r *http.Request, err error)
 	var stateErr *post.StateError
 	var lengthErr *post.LengthError
 	var contentErr *post.ContentError
+	var flagged *guard.OverrideError
+	body := map[string]any{}
 	switch {
 	case errors.As(err, &apiErr):
 		status, msg = apiErr.Status, apiErr.Message
@@ -91,6 +94,10 @@ func (s *Server) respondError(w http.ResponseWriter, r *http.Request, err error)
 		status, msg = http.StatusUnprocessableEntity, fmt.Sprintf("the response is %d characters; it must be 1 to %d", lengthErr.Length, lengthErr.Max)
 	case errors.As(err, &contentErr):
 		status, msg = http.StatusUnprocessableEntity, contentErr.Reason
+	case errors.As(err, &flagged):
+		// The card names the flags and offers "approve anyway" (override).
+		status, msg = http.StatusUnprocessableEntity, flagged.Error()
+		body["flags"] = append([]string{}, flagged.Flags...)
 	case errors.Is(err, store.ErrConflict):
 		status, msg = http.StatusConflict, store.ErrConflict.Error()
 	case errors.Is(err, store.ErrInvalid):
@@ -101,7 +108,8 @@ func (s *Server) respondError(w http.ResponseWriter, r *http.Request, err error)
 	if status >= 500 {
 		s.log.ErrorContext(r.Context(), "request failed", "error", err, "status", status, "request_id", requestID(r.Context()))
 	}
-	respondJSON(w, status, map[string]string{"error": msg})
+	body["error"] = msg
+	respondJSON(w, status, body)
 }
 
 // decodeJSON reads one JSON value into v, refusing unknown fields, trailing

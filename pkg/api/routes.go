@@ -34,11 +34,13 @@ func (s *Server) routes(staticDir string, ops, metrics http.Handler) http.Handle
 				for _, src := range post.Sources {
 					r.Get("/"+listPaths[src], s.handle(s.listPosts(src)))
 				}
+				r.Get("/skipped", s.handle(s.listSkipped))
 				r.Get("/stats", s.handle(s.adminStats))
 				r.Post("/profile/generate", s.handle(s.generateProfile))
 				r.Post("/targeted/generate", s.handle(s.generateTargeted))
 				r.Post("/{id}/approve", s.handle(s.approve))
 				r.Post("/{id}/reject", s.handle(s.reject))
+				r.Post("/{id}/draft-anyway", s.handle(s.draftAnyway))
 				r.Post("/{id}/mark-posted", s.handle(s.markPosted))
 				r.Post("/{id}/give-up", s.handle(s.giveUp))
 			})

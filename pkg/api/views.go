@@ -43,6 +43,11 @@ type postView struct {
 	ResponseHasLink bool `json:"response_has_link"`
 	// IntentURL is X's web intent for hand-posting, set while awaiting_manual.
 	IntentURL *string `json:"intent_url"`
+	// Flags are the outbound check's findings on the draft (guard.Flag
+	// values), never null.
+	Flags []string `json:"flags"`
+	// Reason says which guard skipped the post; "" unless skipped.
+	Reason string `json:"reason"`
 }
 
 func viewPost(p post.Post, now time.Time, prices spend.Prices) postView {
@@ -74,6 +79,7 @@ func basePostView(p post.Post, now time.Time) postView {
 		ProposedResponse: p.ProposedResponse, IsMention: p.IsMention(), IsProfileTweet: p.IsProfile(),
 		Temperature: p.Temperature, PresencePenalty: p.PresencePenalty, FrequencyPenalty: p.FrequencyPenalty,
 		PostedAt: utc(p.PostedAt), ResponsePostID: p.ResponsePostID, Error: p.Error,
+		Flags: append([]string{}, p.Flags...), Reason: p.SkipReason,
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 
 	"infernal/pkg/pipeline"
 	"infernal/pkg/post"
+	"infernal/pkg/store/storetest"
 	"infernal/pkg/tasks"
 	"infernal/pkg/writer"
 )
@@ -52,6 +53,7 @@ func (w *busyWriter) Write(ctx context.Context, req writer.Request) (writer.Draf
 // more times than a task may be retried.
 func TestBurstDrainsThroughABusyModel(t *testing.T) {
 	e := setup(t)
+	storetest.UncapReplies(t, e.store)
 	ctx := context.Background()
 	const burst = 300
 	plat := &burstPlatform{Platform: e.plat, mentions: &burstTimeline{first: 1_000_000, n: burst, bound: 500}}

@@ -5,9 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
+	"time"
 
 	"github.com/hibiken/asynq"
 
+	"infernal/pkg/guard"
 	"infernal/pkg/post"
 	"infernal/pkg/store"
 	"infernal/pkg/tasks"
@@ -43,6 +46,20 @@ func (d *Drafter) DraftPost(ctx context.Context, t *asynq.Task) error {
 	if p.Status != post.StatusDrafting {
 		return nil
 	}
+	if !p.IsProfile() && p.GuardedAt == nil {
+		reason, err := d.guard(ctx, p)
+		if errors.Is(err, store.ErrConflict) {
+			// Another delivery of the task got there first.
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if reason != "" {
+			d.Log.InfoContext(ctx, "post skipped", "post_id", id, "reason", reason)
+			return nil
+		}
+	}
 	why, err := d.Budget.modelBlocked(ctx)
 	if err != nil {
 		return err
@@ -56,7 +73,7 @@ func (d *Drafter) DraftPost(ctx context.Context, t *asynq.Task) error {
 	if p.IsProfile() {
 		req = writer.Request{Kind: writer.KindProfile, Persona: d.Persona}
 	}
-	draft, err := writer.Compose(ctx, d.Writer, req)
+	draft, flags, err := d.compose(ctx, req)
 	if err != nil {
 		// A busy model is waited for (IsFailure), never failed for.
 		if errors.Is(err, writer.ErrRefused) || (lastAttempt(ctx) && !errors.Is(err, writer.ErrBusy)) {
@@ -71,12 +88,79 @@ func (d *Drafter) DraftPost(ctx context.Context, t *asynq.Task) error {
 	err = d.Store.SaveDraft(ctx, id, store.Draft{
 		Response: post.StorableText(draft.Text), Category: draft.Category,
 		Temperature: draft.Temperature, PresencePenalty: draft.PresencePenalty, FrequencyPenalty: draft.FrequencyPenalty,
+		Flags: guard.Strings(append(guard.ReplyFlags(draft.Text, p.AuthorUsername, p.OriginalPostText, d.Persona), flags...)),
 	})
 	if errors.Is(err, store.ErrConflict) {
 		// Another delivery of the task got there first.
 		return nil
 	}
 	return err
+}
+
+// guard runs the guards of a reply before it is drafted: the persona's
+// own post, an opt-out (its author blocked at once), a blocked author or
+// phrase, then the reply caps. It returns the reason the post was skipped
+// for, "" when it passed (and is now guarded). A post that left drafting
+// meanwhile gets ErrConflict.
+func (d *Drafter) guard(ctx context.Context, p post.Post) (string, error) {
+	if guard.SameHandle(p.AuthorUsername, d.Persona) {
+		return guard.ReasonOwnPost, d.Store.Skip(ctx, p.ID, guard.ReasonOwnPost)
+	}
+	if phrase, ok := guard.OptOut(p.OriginalPostText); ok {
+		reason := fmt.Sprintf("%s: %q", guard.ReasonOptOut, phrase)
+		if err := d.Store.BlockAuthor(ctx, strings.ToLower(strings.TrimPrefix(p.AuthorUsername, "@")), reason, p.ID); err != nil {
+			return "", err
+		}
+		return reason, d.Store.Skip(ctx, p.ID, reason)
+	}
+	set, err := d.Store.Settings(ctx)
+	if err != nil {
+		return "", err
+	}
+	if handle, ok := guard.BlockedAuthor(p.AuthorUsername, set.BlockedAuthors); ok {
+		reason := fmt.Sprintf("%s: @%s", guard.ReasonBlockedAuthor, strings.TrimPrefix(handle, "@"))
+		return reason, d.Store.Skip(ctx, p.ID, reason)
+	}
+	if phrase, ok := guard.MatchPhrase(p.OriginalPostText, set.BlockedPhrases); ok {
+		reason := fmt.Sprintf("%s: %q", guard.ReasonBlockedPhrase, phrase)
+		return reason, d.Store.Skip(ctx, p.ID, reason)
+	}
+	return d.Store.PassGuards(ctx, p.ID, set.Caps.Reply())
+}
+
+// nearDuplicateWindow is how far back the near-duplicate guard looks.
+const nearDuplicateWindow = 7 * 24 * time.Hour
+
+// compose writes the draft of req; a draft too like one of the persona's
+// drafts and posts of the last week is written once more, asked to differ
+// from it, and if the redraft is still too like one, kept with the flag
+// guard.FlagNearDuplicate.
+func (d *Drafter) compose(ctx context.Context, req writer.Request) (writer.Draft, []guard.Flag, error) {
+	draft, err := writer.Compose(ctx, d.Writer, req)
+	if err != nil {
+		return writer.Draft{}, nil, err
+	}
+	recent, err := d.Store.RecentPersonaTexts(ctx, time.Now().Add(-nearDuplicateWindow), store.RecentTextsLimit)
+	if err != nil {
+		return writer.Draft{}, nil, err
+	}
+	set, err := d.Store.Settings(ctx)
+	if err != nil {
+		return writer.Draft{}, nil, err
+	}
+	i, _, dup := guard.NearDuplicate(draft.Text, recent, set.Caps.NearDuplicate)
+	if !dup {
+		return draft, nil, nil
+	}
+	req.Avoid = recent[i]
+	redraft, err := writer.Compose(ctx, d.Writer, req)
+	if err != nil {
+		return writer.Draft{}, nil, err
+	}
+	if _, _, dup := guard.NearDuplicate(redraft.Text, recent, set.Caps.NearDuplicate); dup {
+		return redraft, []guard.Flag{guard.FlagNearDuplicate}, nil
+	}
+	return redraft, nil, nil
 }
 
 // IsFailure tells the worker's server which errors count against a task's

@@ -81,10 +81,10 @@ func (s *Store) PassGuards(ctx context.Context, id int64, caps guard.Caps) (reas
 	}
 	author := strings.ToLower(p.AuthorUsername)
 	err = s.inTx(ctx, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1, hashtext($2))`, lockConversation, p.Platform+"\x00"+conversation); err != nil {
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1, hashtext($2))`, lockConversation, p.Platform+"/"+conversation); err != nil {
 			return fmt.Errorf("store: pass guards %d: conversation lock: %w", id, err)
 		}
-		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1, hashtext($2))`, lockAuthor, p.Platform+"\x00"+author); err != nil {
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1, hashtext($2))`, lockAuthor, p.Platform+"/"+author); err != nil {
 			return fmt.Errorf("store: pass guards %d: author lock: %w", id, err)
 		}
 		var inConversation, toAuthor int

@@ -34,6 +34,9 @@ type Request struct {
 	// long, so the writer can be asked for a shorter one.
 	PreviousDraft  string
 	PreviousLength int
+	// Avoid is set on the redraft of a draft too similar to a recent
+	// persona post: that post, which the new draft must not resemble.
+	Avoid string
 }
 
 // Draft is a written response.

@@ -166,3 +166,23 @@ func randomHex(n int) string {
 	}
 	return hex.EncodeToString(b)
 }
+
+// UncapReplies raises the reply caps of st's settings to their highest
+// (1,000 per conversation and per author a day), for tests that draft
+// many posts of one author or conversation and test something other than
+// the caps.
+func UncapReplies(t testing.TB, st *store.Store) {
+	t.Helper()
+	ctx := context.Background()
+	s, err := st.Settings(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Caps.PerConversation, s.Caps.PerAuthorPerDay = 1000, 1000
+	if s, err = s.Normalize(); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.PutSettings(ctx, s); err != nil {
+		t.Fatal(err)
+	}
+}

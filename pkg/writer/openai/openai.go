@@ -242,7 +242,9 @@ type promptData struct {
 	PostText       string
 	PreviousDraft  string
 	PreviousLength int
-	MaxLength      int
+	// Avoid is a recent persona post the draft must not resemble.
+	Avoid      string
+	MaxLength  int
 	Categories     []string
 	Now            string
 	// Fence is this request's random suffix of the tags the mortal's text
@@ -266,10 +268,11 @@ func (w *Writer) messages(req writer.Request) ([]goopenai.ChatCompletionMessage,
 		PostText:       strings.TrimSpace(req.PostText),
 		PreviousDraft:  strings.TrimSpace(req.PreviousDraft),
 		PreviousLength: req.PreviousLength,
+		Avoid:          strings.TrimSpace(req.Avoid),
 		MaxLength:      post.MaxLength,
 		Now:            w.cfg.Now().UTC().Format("Monday 2 January 2006, 15:04 MST"),
 	}
-	data.Fence = fence(data.PostText, data.PreviousDraft)
+	data.Fence = fence(data.PostText, data.PreviousDraft, data.Avoid)
 	if data.PreviousDraft != "" && data.PreviousLength <= 0 {
 		data.PreviousLength = post.WeightedLength(req.PreviousDraft)
 	}
