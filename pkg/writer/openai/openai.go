@@ -245,8 +245,8 @@ type promptData struct {
 	// Avoid is a recent persona post the draft must not resemble.
 	Avoid      string
 	MaxLength  int
-	Categories     []string
-	Now            string
+	Categories []string
+	Now        string
 	// Fence is this request's random suffix of the tags the mortal's text
 	// and the earlier draft are quoted in, so that no text can close them.
 	Fence string
