@@ -219,7 +219,8 @@ func (s *Server) draftAnyway(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if err := s.queue.EnqueueDraft(r.Context(), id); err != nil {
+	// Its first draft task, which skipped it, may be kept completed under the same id.
+	if _, err := s.queue.EnsureDraft(r.Context(), id); err != nil {
 		s.log.WarnContext(r.Context(), "post to draft anyway not queued yet; reconcile will draft it", "post_id", id, "error", err)
 	}
 	respondJSON(w, http.StatusOK, viewPost(p, s.now(), s.prices))

@@ -157,6 +157,10 @@ func (q fakeQueue) EnqueueDraft(_ context.Context, id int64) error {
 	q.store.record("EnqueueDraft %d", id)
 	return nil
 }
+func (q fakeQueue) EnsureDraft(_ context.Context, id int64) (bool, error) {
+	q.store.record("EnsureDraft %d", id)
+	return true, nil
+}
 func (q fakeQueue) EnqueuePeriodic(_ context.Context, typ string) error {
 	q.store.record("EnqueuePeriodic %s", typ)
 	return nil

@@ -94,6 +94,9 @@ type Queue interface {
 	EnqueueSend(ctx context.Context, id int64) error
 	// EnqueueDraft asks for a post to be drafted.
 	EnqueueDraft(ctx context.Context, id int64) error
+	// EnsureDraft asks for a post to be drafted again, replacing a draft
+	// task kept completed from before, unless one is waiting or running.
+	EnsureDraft(ctx context.Context, id int64) (bool, error)
 	// EnqueuePeriodic runs one of the periodic tasks now.
 	EnqueuePeriodic(ctx context.Context, typ string) error
 	// Ping checks that Redis answers.
