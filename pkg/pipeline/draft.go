@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/hibiken/asynq"
 
 	"infernal/pkg/guard"
 	"infernal/pkg/post"
+	"infernal/pkg/settings"
 	"infernal/pkg/store"
 	"infernal/pkg/tasks"
 	"infernal/pkg/writer"
@@ -26,6 +28,49 @@ type Drafter struct {
 	Persona string
 	// Budget holds drafts back at a model spending ceiling; nil for none.
 	Budget *Budget
+	// Words keeps the normalised words of recent persona posts for the
+	// near-duplicate guard; nil normalises them for every draft.
+	Words *WordCache
+}
+
+// WordCache remembers the guard.Words of the persona's recent texts, so
+// that each draft normalises only itself: a burst compares thousands of
+// drafts with the same week of posts. It forgets everything when it holds
+// more than its bound. Its zero value is not usable; call NewWordCache.
+type WordCache struct {
+	mu    sync.Mutex
+	words map[string]guard.Words
+	bound int
+}
+
+// NewWordCache returns a cache of at most bound texts' words.
+func NewWordCache(bound int) *WordCache {
+	return &WordCache{words: map[string]guard.Words{}, bound: bound}
+}
+
+// of returns the words of each text, from the cache when c is not nil.
+func (c *WordCache) of(texts []string) []guard.Words {
+	out := make([]guard.Words, len(texts))
+	if c == nil {
+		for i, t := range texts {
+			out[i] = guard.ContentWords(t)
+		}
+		return out
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.words) > c.bound {
+		clear(c.words)
+	}
+	for i, t := range texts {
+		w, ok := c.words[t]
+		if !ok {
+			w = guard.ContentWords(t)
+			c.words[t] = w
+		}
+		out[i] = w
+	}
+	return out
 }
 
 // DraftPost writes the response of a post in drafting and makes it pending.
@@ -46,8 +91,12 @@ func (d *Drafter) DraftPost(ctx context.Context, t *asynq.Task) error {
 	if p.Status != post.StatusDrafting {
 		return nil
 	}
+	set, err := d.Store.Settings(ctx)
+	if err != nil {
+		return err
+	}
 	if !p.IsProfile() && p.GuardedAt == nil {
-		reason, err := d.guard(ctx, p)
+		reason, err := d.guard(ctx, p, set)
 		if errors.Is(err, store.ErrConflict) {
 			// Another delivery of the task got there first.
 			return nil
@@ -73,7 +122,7 @@ func (d *Drafter) DraftPost(ctx context.Context, t *asynq.Task) error {
 	if p.IsProfile() {
 		req = writer.Request{Kind: writer.KindProfile, Persona: d.Persona}
 	}
-	draft, flags, err := d.compose(ctx, req)
+	draft, flags, err := d.compose(ctx, req, set.Caps.NearDuplicate)
 	if err != nil {
 		// A busy model is waited for (IsFailure), never failed for.
 		if errors.Is(err, writer.ErrRefused) || (lastAttempt(ctx) && !errors.Is(err, writer.ErrBusy)) {
@@ -102,7 +151,7 @@ func (d *Drafter) DraftPost(ctx context.Context, t *asynq.Task) error {
 // phrase, then the reply caps. It returns the reason the post was skipped
 // for, "" when it passed (and is now guarded). A post that left drafting
 // meanwhile gets ErrConflict.
-func (d *Drafter) guard(ctx context.Context, p post.Post) (string, error) {
+func (d *Drafter) guard(ctx context.Context, p post.Post, set settings.Settings) (string, error) {
 	if guard.SameHandle(p.AuthorUsername, d.Persona) {
 		return guard.ReasonOwnPost, d.Store.Skip(ctx, p.ID, guard.ReasonOwnPost)
 	}
@@ -112,10 +161,6 @@ func (d *Drafter) guard(ctx context.Context, p post.Post) (string, error) {
 			return "", err
 		}
 		return reason, d.Store.Skip(ctx, p.ID, reason)
-	}
-	set, err := d.Store.Settings(ctx)
-	if err != nil {
-		return "", err
 	}
 	if handle, ok := guard.BlockedAuthor(p.AuthorUsername, set.BlockedAuthors); ok {
 		reason := fmt.Sprintf("%s: @%s", guard.ReasonBlockedAuthor, strings.TrimPrefix(handle, "@"))
@@ -135,7 +180,7 @@ const nearDuplicateWindow = 7 * 24 * time.Hour
 // drafts and posts of the last week is written once more, asked to differ
 // from it, and if the redraft is still too like one, kept with the flag
 // guard.FlagNearDuplicate.
-func (d *Drafter) compose(ctx context.Context, req writer.Request) (writer.Draft, []guard.Flag, error) {
+func (d *Drafter) compose(ctx context.Context, req writer.Request, threshold float64) (writer.Draft, []guard.Flag, error) {
 	draft, err := writer.Compose(ctx, d.Writer, req)
 	if err != nil {
 		return writer.Draft{}, nil, err
@@ -144,11 +189,8 @@ func (d *Drafter) compose(ctx context.Context, req writer.Request) (writer.Draft
 	if err != nil {
 		return writer.Draft{}, nil, err
 	}
-	set, err := d.Store.Settings(ctx)
-	if err != nil {
-		return writer.Draft{}, nil, err
-	}
-	i, _, dup := guard.NearDuplicate(draft.Text, recent, set.Caps.NearDuplicate)
+	words := d.Words.of(recent)
+	i, _, dup := guard.NearDuplicateWords(guard.ContentWords(draft.Text), words, threshold)
 	if !dup {
 		return draft, nil, nil
 	}
@@ -157,7 +199,7 @@ func (d *Drafter) compose(ctx context.Context, req writer.Request) (writer.Draft
 	if err != nil {
 		return writer.Draft{}, nil, err
 	}
-	if _, _, dup := guard.NearDuplicate(redraft.Text, recent, set.Caps.NearDuplicate); dup {
+	if _, _, dup := guard.NearDuplicateWords(guard.ContentWords(redraft.Text), words, threshold); dup {
 		return redraft, []guard.Flag{guard.FlagNearDuplicate}, nil
 	}
 	return redraft, nil, nil

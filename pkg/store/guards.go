@@ -133,7 +133,7 @@ func (s *Store) DraftAnyway(ctx context.Context, id int64) (post.Post, error) {
 
 // RecentTextsLimit is the most recent persona texts the near-duplicate
 // guard compares a draft with: a week of a busy persona's drafts.
-const RecentTextsLimit = 1000
+const RecentTextsLimit = 500
 
 // recentTextsSQL reads the persona's latest drafts and posts
 // (posts_recent_drafts_idx).

@@ -29,12 +29,15 @@ export class ApiError extends Error {
   readonly status: number;
   /** The server's own message ({"error": "..."}), when there was one. */
   readonly serverMessage?: string;
+  /** The flags that refused an approval ({"error", "flags": [...]}, a 422), when named. */
+  readonly flags?: string[];
 
-  constructor(status: number, serverMessage?: string) {
+  constructor(status: number, serverMessage?: string, flags?: string[]) {
     super(serverMessage || `HTTP ${status}`);
     this.name = 'ApiError';
     this.status = status;
     this.serverMessage = serverMessage;
+    this.flags = flags;
   }
 }
 
@@ -55,15 +58,18 @@ async function request<T>(method: string, url: string, body?: unknown): Promise<
   });
   if (!res.ok) {
     let message: string | undefined;
+    let flags: string[] | undefined;
     try {
       const data: unknown = await res.json();
-      if (data && typeof data === 'object' && typeof (data as { error?: unknown }).error === 'string') {
-        message = (data as { error: string }).error;
+      if (data && typeof data === 'object') {
+        const { error, flags: named } = data as { error?: unknown; flags?: unknown };
+        if (typeof error === 'string') message = error;
+        if (Array.isArray(named) && named.every((f) => typeof f === 'string')) flags = named;
       }
     } catch {
       // Not JSON: keep the status alone.
     }
-    throw new ApiError(res.status, message);
+    throw new ApiError(res.status, message, flags);
   }
   if (res.status === 204) return null as T;
   const text = await res.text();

@@ -12,6 +12,7 @@ import { PageShell } from '../components/PageShell';
 import { Pagination } from '../components/Pagination';
 import { ReviewCard } from '../components/ReviewCard';
 import { panelElementId, ReviewTabs, tabElementId } from '../components/ReviewTabs';
+import { SkippedPanel } from '../components/SkippedPanel';
 import { SpendBanners, SpendPanel } from '../components/SpendPanel';
 import { StatsPanel } from '../components/StatsPanel';
 import { useNow } from '../components/useNow';
@@ -193,6 +194,7 @@ export default function AdminDashboard() {
                   post={p}
                   now={now}
                   busy={actions.busyId === p.id}
+                  refusedFlags={actions.refusedFlags[p.id]}
                   onApprove={actions.approve}
                   onReject={actions.reject}
                   onMarkPosted={actions.markPosted}
@@ -204,6 +206,8 @@ export default function AdminDashboard() {
 
           <Pagination page={page} totalPages={list.data?.pagination.totalPages} onChange={(p) => show({ ...view, page: p })} />
         </section>
+
+        <SkippedPanel now={now} onUnauthorized={signOut} />
       </main>
     </PageShell>
   );
