@@ -74,8 +74,11 @@ func (c *WordCache) of(texts []string) []guard.Words {
 }
 
 // DraftPost writes the response of a post in drafting and makes it pending.
-// A refusal, or a writer still failing at the last attempt, leaves the post
-// failed with the reason, visible to the administrator.
+// A reply not yet guarded first goes through the guards, before any model
+// call: one they stop is skipped with its reason. The draft gets the
+// near-duplicate guard and the outbound check, whose flags it is stored
+// with. A refusal, or a writer still failing at the last attempt, leaves
+// the post failed with the reason, visible to the administrator.
 func (d *Drafter) DraftPost(ctx context.Context, t *asynq.Task) error {
 	id, err := tasks.DecodePost(t)
 	if err != nil {
