@@ -16,6 +16,7 @@ import (
 
 	"infernal/pkg/post"
 	"infernal/pkg/store"
+	"infernal/pkg/store/storetest"
 )
 
 // burstWait bounds how long a burst may take to be drafted in these tests;
@@ -177,6 +178,8 @@ func TestBurstThreeWorkersTwoSchedulers(t *testing.T) {
 		t.Skip("runs five processes through a burst of 2,350 posts")
 	}
 	f := newProcessFixture(t)
+	// One mortal sends the whole burst: the reply caps are not what is tested.
+	storetest.UncapReplies(t, f.st)
 	scheduler := buildBinary(t, "scheduler")
 	fx, st := f.fx, f.st
 	mortal, sinner := fx.addUser("mortal", "A Mortal"), fx.addUser("sinner", "A Sinner")
@@ -236,6 +239,8 @@ func TestBurstWorkerKilledMidBacklog(t *testing.T) {
 		t.Skip("waits a minute for the dead worker's leases to lapse")
 	}
 	f := newProcessFixture(t)
+	// One mortal sends the whole burst: the reply caps are not what is tested.
+	storetest.UncapReplies(t, f.st)
 	scheduler := buildBinary(t, "scheduler")
 	fx, st := f.fx, f.st
 	mortal := fx.addUser("mortal", "A Mortal")

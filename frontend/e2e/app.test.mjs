@@ -828,6 +828,77 @@ describe('admin', () => {
     assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Mentions');
   });
 
+  it('a flagged draft shows its flags and is approved only with Approve anyway', async () => {
+    stack.db(`INSERT INTO posts (platform, source, status, original_post_id, conversation_id, original_post_text,
+      original_post_user, author_username, category, proposed_response, flags)
+      VALUES ('sandbox', 'targeted', 'pending', 'targeted-flagged-1', 'targeted-flagged-1', 'Buy my course', 'Hustle Corp',
+      'hustle_corp', 'greed', 'Read the fine print at https://example.com/hell first.', '{link}'),
+      ('sandbox', 'targeted', 'pending', 'targeted-clean-1', 'targeted-clean-1', 'Buy my other course', 'Hustle Corp',
+      'hustle_corp', 'greed', 'A pyramid with extra steps.', '{}')`);
+    await page.getByRole('tab', { name: 'Targeted Users' }).click();
+    await page.getByRole('button', { name: 'Refresh', exact: true }).click();
+    const flagged = page.locator(`[data-testid="review-card"][data-post-id="${postId('targeted-flagged-1')}"]`);
+    await expectText(flagged.getByTestId('flag'), 'Link');
+    await expectText(
+      flagged.getByTestId('flags'),
+      'The draft holds a link. Check it before it goes out: approving it takes \u201cApprove anyway\u201d.',
+    );
+    assert.equal(await flagged.getByRole('button', { name: 'Approve', exact: true }).count(), 0);
+    await flagged.getByRole('button', { name: 'Approve anyway', exact: true }).click();
+    await expectText(page.getByTestId('banner-success'), 'Post approved and response sent successfully!');
+    assert.equal(statusOf(postId('targeted-flagged-1')), 'approved');
+
+    // An edit the outbound check flags is refused, named, then approved anyway.
+    const clean = page.locator(`[data-testid="review-card"][data-post-id="${postId('targeted-clean-1')}"]`);
+    await expectCount(clean.getByTestId('flag'), 0);
+    await clean.getByLabel('Proposed response').fill('Ask @stranger about [name], mortal.');
+    await clean.getByRole('button', { name: 'Approve', exact: true }).click();
+    await expectText(
+      page.getByTestId('banner-error'),
+      'Failed to approve post: the draft is flagged (foreign_mention, placeholder): approve anyway to send it',
+    );
+    assert.equal(statusOf(postId('targeted-clean-1')), 'pending');
+    assert.deepEqual(await clean.getByTestId('flag').allTextContents(), ['Foreign mention', 'Placeholder']);
+    await clean.getByRole('button', { name: 'Approve anyway', exact: true }).click();
+    await expectText(page.getByTestId('banner-success'), 'Post approved and response sent successfully!');
+    assert.equal(statusOf(postId('targeted-clean-1')), 'approved');
+    assert.equal(stack.db(`SELECT proposed_response FROM posts WHERE original_post_id = 'targeted-clean-1'`), 'Ask @stranger about [name], mortal.');
+    assert.equal(stack.db(`SELECT array_to_string(flags, ',') FROM posts WHERE original_post_id = 'targeted-clean-1'`), 'foreign_mention,placeholder');
+  });
+
+  it('the Skipped view lists the reasons and drafts a post anyway, beside the four tabs', async () => {
+    stack.db(`INSERT INTO posts (platform, source, status, original_post_id, conversation_id, original_post_text,
+      original_post_user, author_username, created_at, skip_reason)
+      VALUES ('sandbox', 'mention', 'skipped', 'mention-skipped-1', 'mention-skipped-1', '@infernal_ai leave me alone',
+      'Quiet One', 'quiet_one', now() - interval '5 minutes', 'opt-out: "leave me alone"'),
+      ('sandbox', 'conversation', 'skipped', 'conv-skipped-1', 'conv-skipped-1', 'bots talking to bots',
+      'Other Bot', 'other_bot', now() - interval '10 minutes', 'cap: conversation (1 of 1)')`);
+    await expectCount(page.getByRole('tab'), 4);
+    await expectCount(page.getByTestId('skipped-card'), 0);
+    const toggle = page.getByRole('button', { name: 'Show skipped posts', exact: true });
+    await toggle.click();
+    const cards = page.getByTestId('skipped-card');
+    await expectCount(cards, 2);
+    assert.deepEqual(await cards.getByTestId('skip-reason').allTextContents(), [
+      'Skipped: opt-out: "leave me alone"',
+      'Skipped: cap: conversation (1 of 1)',
+    ]);
+    const id = postId('conv-skipped-1');
+    await page.locator(`[data-testid="skipped-card"][data-post-id="${id}"]`).getByRole('button', { name: 'Draft anyway' }).click();
+    await expectText(page.getByTestId('skipped-success'), 'Post sent back to drafting: its draft will appear in its tab');
+    await expectCount(cards, 1);
+    assert.equal(statusOf(id), 'drafting');
+    assert.equal(stack.db(`SELECT guarded_at IS NOT NULL FROM posts WHERE id = ${id}`), 't');
+
+    // A post no longer skipped (drafted anyway elsewhere) is refused with the server's reason.
+    const other = postId('mention-skipped-1');
+    stack.db(`UPDATE posts SET status = 'drafting' WHERE id = ${other}`);
+    await cards.first().getByRole('button', { name: 'Draft anyway' }).click();
+    await expectText(page.getByTestId('skipped-error'), 'Failed to draft post anyway: it is drafting, not skipped');
+    await page.getByRole('button', { name: 'Hide skipped posts', exact: true }).click();
+    await expectCount(cards, 0);
+  });
+
   it('logout revokes the session and returns to the login', async () => {
     const token = await page.evaluate(() => localStorage.getItem('token'));
     await page.getByRole('button', { name: 'Logout', exact: true }).click();

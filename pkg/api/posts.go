@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -14,6 +15,7 @@ import (
 
 	"infernal/pkg/guard"
 	"infernal/pkg/post"
+	"infernal/pkg/store"
 	"infernal/pkg/tasks"
 )
 
@@ -63,14 +65,7 @@ func (s *Server) listPosts(source post.Source) handlerFunc {
 		if err != nil {
 			return err
 		}
-		now := s.now()
-		out := listResponse{Posts: []postView{}, Pagination: pagination{
-			Page: page, PageSize: pageSize, Total: total, TotalPages: (total + pageSize - 1) / pageSize,
-		}}
-		for _, p := range posts {
-			out.Posts = append(out.Posts, viewPost(p, now, s.prices))
-		}
-		respondJSON(w, http.StatusOK, out)
+		respondJSON(w, http.StatusOK, s.listOf(posts, page, total))
 		return nil
 	}
 }
@@ -111,7 +106,7 @@ func postID(r *http.Request) (int64, error) {
 type approveRequest struct {
 	// Response, when present, replaces the drafted text before approval.
 	Response *string `json:"response"`
-	// Override approves a flagged draft anyway.
+	// Override approves a text the outbound check flags ("approve anyway").
 	Override bool `json:"override"`
 }
 
@@ -147,7 +142,7 @@ func (s *Server) judge(ctx context.Context, id int64, v verdict) (post.Post, err
 	if v.edited != nil && strings.ContainsRune(*v.edited, 0) {
 		return post.Post{}, badRequest("response must not contain NUL characters")
 	}
-	p, err := s.store.Approve(ctx, id, v.edited)
+	p, err := s.store.ApproveChecked(ctx, id, v.edited, s.approveCheck(v.override))
 	if err != nil {
 		return post.Post{}, err
 	}
@@ -183,6 +178,79 @@ func (s *Server) approve(w http.ResponseWriter, r *http.Request) error {
 		v.Queued = &q
 	}
 	respondJSON(w, http.StatusOK, v)
+	return nil
+}
+
+// approveCheck is the outbound check of an approval: the flags of the
+// text approved, refused without override. The pipeline's near-duplicate
+// flag stays on an unedited draft, shown on the card, but needs no
+// override: it says the persona repeats itself, not that the text is unsafe.
+func (s *Server) approveCheck(override bool) store.ApproveCheck {
+	return func(p post.Post, text string) ([]string, error) {
+		flags := guard.Strings(guard.ReplyFlags(text, p.AuthorUsername, p.OriginalPostText, s.persona))
+		if len(flags) > 0 && !override {
+			return nil, &guard.OverrideError{Flags: flags}
+		}
+		if text == p.ProposedResponse && slices.Contains(p.Flags, string(guard.FlagNearDuplicate)) {
+			flags = append(flags, string(guard.FlagNearDuplicate))
+		}
+		return flags, nil
+	}
+}
+
+// listSkipped answers one page of the posts the guards skipped, with
+// their reasons, in the shape of the other admin lists.
+func (s *Server) listSkipped(w http.ResponseWriter, r *http.Request) error {
+	q := r.URL.Query()
+	page, err := intParam(q.Get("page"), "page", 1, 1, maxPage)
+	if err != nil {
+		return err
+	}
+	sort, err := post.ParseSort(q.Get("sortBy"))
+	if err != nil {
+		return badRequest("%v", err)
+	}
+	posts, total, err := s.store.ListSkipped(r.Context(), sort, page, pageSize)
+	if err != nil {
+		return err
+	}
+	respondJSON(w, http.StatusOK, s.listOf(posts, page, total))
+	return nil
+}
+
+// listOf is one page of an admin list.
+func (s *Server) listOf(posts []post.Post, page, total int) listResponse {
+	now := s.now()
+	out := listResponse{Posts: []postView{}, Pagination: pagination{
+		Page: page, PageSize: pageSize, Total: total, TotalPages: (total + pageSize - 1) / pageSize,
+	}}
+	for _, p := range posts {
+		out.Posts = append(out.Posts, viewPost(p, now, s.prices))
+	}
+	return out
+}
+
+// draftAnyway overrides the guard that skipped a post: it goes back to
+// drafting, past the guards, and is handed to the workers to draft (if
+// Redis is down, the reconcile task queues it later).
+func (s *Server) draftAnyway(w http.ResponseWriter, r *http.Request) error {
+	id, err := postID(r)
+	if err != nil {
+		return err
+	}
+	var req struct{}
+	if err := decodeJSON(r, &req, true); err != nil {
+		return err
+	}
+	p, err := s.store.DraftAnyway(r.Context(), id)
+	if err != nil {
+		return err
+	}
+	// Its first draft task, which skipped it, may be kept completed under the same id.
+	if _, err := s.queue.EnsureDraft(r.Context(), id); err != nil {
+		s.log.WarnContext(r.Context(), "post to draft anyway not queued yet; reconcile will draft it", "post_id", id, "error", err)
+	}
+	respondJSON(w, http.StatusOK, viewPost(p, s.now(), s.prices))
 	return nil
 }
 

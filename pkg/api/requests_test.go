@@ -63,6 +63,18 @@ func (f *fakeStore) Approve(_ context.Context, id int64, edited *string) (post.P
 	f.record("Approve %d", id)
 	return post.Post{}, f.approveErr
 }
+func (f *fakeStore) ApproveChecked(_ context.Context, id int64, edited *string, _ store.ApproveCheck) (post.Post, error) {
+	f.record("Approve %d", id)
+	return post.Post{}, f.approveErr
+}
+func (f *fakeStore) ListSkipped(_ context.Context, sort post.Sort, page, pageSize int) ([]post.Post, int, error) {
+	f.record("ListSkipped %s %d %d", sort, page, pageSize)
+	return nil, 0, nil
+}
+func (f *fakeStore) DraftAnyway(_ context.Context, id int64) (post.Post, error) {
+	f.record("DraftAnyway %d", id)
+	return post.Post{}, f.approveErr
+}
 func (f *fakeStore) Reject(_ context.Context, id int64) (post.Post, error) {
 	f.record("Reject %d", id)
 	return post.Post{}, f.approveErr
@@ -178,6 +190,10 @@ func (q fakeQueue) EnqueueDraft(_ context.Context, id int64) error {
 func (q fakeQueue) EnqueueRegenerate(_ context.Context, id int64, instruction string) error {
 	q.store.record("EnqueueRegenerate %d %q", id, instruction)
 	return nil
+}
+func (q fakeQueue) EnsureDraft(_ context.Context, id int64) (bool, error) {
+	q.store.record("EnsureDraft %d", id)
+	return true, nil
 }
 func (q fakeQueue) EnqueuePeriodic(_ context.Context, typ string) error {
 	q.store.record("EnqueuePeriodic %s", typ)

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"infernal/pkg/auth"
+	"infernal/pkg/guard"
 	"infernal/pkg/post"
 	"infernal/pkg/settings"
 	"infernal/pkg/store"
@@ -72,11 +73,15 @@ func (s *Server) respondError(w http.ResponseWriter, r *http.Request, err error)
 	case status == http.StatusUnauthorized && errors.Is(err, auth.ErrUnauthenticated):
 		w.Header().Set("WWW-Authenticate", `Bearer realm="`+adminName+`"`)
 	}
-	body := map[string]string{"error": msg}
+	body := map[string]any{"error": msg}
 	var fieldErr *settings.FieldError
-	if status == http.StatusBadRequest && errors.As(err, &fieldErr) {
+	var flagged *guard.OverrideError
+	switch {
+	case status == http.StatusBadRequest && errors.As(err, &fieldErr):
 		// The client shows the message beside the field it names.
 		body["field"] = fieldErr.Field
+	case status == http.StatusUnprocessableEntity && errors.As(err, &flagged):
+		body["flags"] = append([]string{}, flagged.Flags...)
 	}
 	respondJSON(w, status, body)
 }
@@ -94,6 +99,7 @@ func (s *Server) errorStatus(r *http.Request, err error) (int, string) {
 	var lengthErr *post.LengthError
 	var contentErr *post.ContentError
 	var fieldErr *settings.FieldError
+	var flagged *guard.OverrideError
 	switch {
 	case errors.As(err, &apiErr):
 		status, msg = apiErr.Status, apiErr.Message
@@ -115,6 +121,9 @@ func (s *Server) errorStatus(r *http.Request, err error) (int, string) {
 		status, msg = http.StatusUnprocessableEntity, contentErr.Reason
 	case errors.As(err, &fieldErr):
 		status, msg = http.StatusBadRequest, fieldErr.Error()
+	case errors.As(err, &flagged):
+		// The card names the flags and offers "approve anyway" (override).
+		status, msg = http.StatusUnprocessableEntity, flagged.Error()
 	case errors.Is(err, store.ErrConflict):
 		status, msg = http.StatusConflict, store.ErrConflict.Error()
 	case errors.Is(err, store.ErrInvalid):

@@ -34,6 +34,7 @@ func (s *Server) routes(staticDir string, ops, metrics http.Handler) http.Handle
 				for _, src := range post.Sources {
 					r.Get("/"+listPaths[src], s.handle(s.listPosts(src)))
 				}
+				r.Get("/skipped", s.handle(s.listSkipped))
 				r.Get("/stats", s.handle(s.adminStats))
 				r.Post("/profile/generate", s.handle(s.generateProfile))
 				r.Post("/targeted/generate", s.handle(s.generateTargeted))
@@ -42,6 +43,7 @@ func (s *Server) routes(staticDir string, ops, metrics http.Handler) http.Handle
 				r.Post("/{id}/regenerate", s.handle(s.regenerate))
 				r.Post("/{id}/approve", s.handle(s.approve))
 				r.Post("/{id}/reject", s.handle(s.reject))
+				r.Post("/{id}/draft-anyway", s.handle(s.draftAnyway))
 				r.Post("/{id}/mark-posted", s.handle(s.markPosted))
 				r.Post("/{id}/give-up", s.handle(s.giveUp))
 			})

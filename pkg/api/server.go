@@ -31,8 +31,15 @@ type Store interface {
 	ListPending(ctx context.Context, source post.Source, sort post.Sort, page, pageSize int) ([]post.Post, int, error)
 	// Approve approves a post, with an edited response when edited is not nil.
 	Approve(ctx context.Context, id int64, edited *string) (post.Post, error)
+	// ApproveChecked approves a post as Approve does, check judging the
+	// text to be approved first (and giving the flags stored with it).
+	ApproveChecked(ctx context.Context, id int64, edited *string, check store.ApproveCheck) (post.Post, error)
 	// Reject rejects a post.
 	Reject(ctx context.Context, id int64) (post.Post, error)
+	// ListSkipped returns one page of the posts the guards skipped, and their total.
+	ListSkipped(ctx context.Context, sort post.Sort, page, pageSize int) ([]post.Post, int, error)
+	// DraftAnyway moves a skipped post back to drafting, guarded.
+	DraftAnyway(ctx context.Context, id int64) (post.Post, error)
 	// CreateProfileDraft makes a new profile post to be drafted.
 	CreateProfileDraft(ctx context.Context, platform, persona string) (int64, error)
 	// History returns every version of a post's draft, oldest first.
@@ -103,6 +110,9 @@ type Queue interface {
 	EnqueueDraft(ctx context.Context, id int64) error
 	// EnqueueRegenerate asks for a new draft of a post, written to instruction.
 	EnqueueRegenerate(ctx context.Context, id int64, instruction string) error
+	// EnsureDraft asks for a post to be drafted again, replacing a draft
+	// task kept completed from before, unless one is waiting or running.
+	EnsureDraft(ctx context.Context, id int64) (bool, error)
 	// EnqueuePeriodic runs one of the periodic tasks now.
 	EnqueuePeriodic(ctx context.Context, typ string) error
 	// Ping checks that Redis answers.

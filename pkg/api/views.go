@@ -47,6 +47,11 @@ type postView struct {
 	// Queued says why an approved post waits to be sent ("queued: cap",
 	// guard.ReasonSendCap); null otherwise.
 	Queued *string `json:"queued"`
+	// Flags are the outbound check's findings on the draft (guard.Flag
+	// values), never null.
+	Flags []string `json:"flags"`
+	// Reason says which guard skipped the post; "" unless skipped.
+	Reason string `json:"reason"`
 }
 
 func viewPost(p post.Post, now time.Time, prices spend.Prices) postView {
@@ -83,6 +88,7 @@ func basePostView(p post.Post, now time.Time) postView {
 		ProposedResponse: p.ProposedResponse, IsMention: p.IsMention(), IsProfileTweet: p.IsProfile(),
 		Temperature: p.Temperature, PresencePenalty: p.PresencePenalty, FrequencyPenalty: p.FrequencyPenalty,
 		PostedAt: utc(p.PostedAt), ResponsePostID: p.ResponsePostID, Error: p.Error,
+		Flags: append([]string{}, p.Flags...), Reason: p.SkipReason,
 	}
 }
 

@@ -101,6 +101,18 @@ func foreignMention(text string, conversation []string, persona string) bool {
 	for _, h := range conversation {
 		known[strings.ToLower(strings.TrimPrefix(h, "@"))] = true
 	}
+	for _, h := range Mentions(text) {
+		if !known[strings.ToLower(h)] {
+			return true
+		}
+	}
+	return false
+}
+
+// Mentions returns the handles text @mentions, without the @, in order
+// (repeats kept), as X finds them.
+func Mentions(text string) []string {
+	var out []string
 	s := norm.NFC.String(text)
 	// The pattern takes the character before and after a mention; scanning
 	// from the end of each match minus that character finds adjacent ones
@@ -110,12 +122,42 @@ func foreignMention(text string, conversation []string, persona string) bool {
 		if m == nil {
 			break
 		}
-		if !known[strings.ToLower(s[pos+m[2]:pos+m[3]])] {
-			return true
-		}
+		out = append(out, s[pos+m[2]:pos+m[3]])
 		pos += m[3]
 	}
-	return false
+	return out
+}
+
+// ReplyFlags is the outbound check of a draft answering a post of author
+// whose text is original: the conversation is the author and the handles
+// the original mentions (a profile post, with no author, has none).
+func ReplyFlags(draft, author, original, persona string) []Flag {
+	var conversation []string
+	if author != "" {
+		conversation = append(conversation, author)
+	}
+	return Flags(draft, append(conversation, Mentions(original)...), persona)
+}
+
+// Strings returns flags as the strings a post stores, never nil.
+func Strings(flags []Flag) []string {
+	out := make([]string, 0, len(flags))
+	for _, f := range flags {
+		out = append(out, string(f))
+	}
+	return out
+}
+
+// OverrideError refuses to approve a flagged draft without an explicit
+// "approve anyway": it names the flags of the text to be approved.
+type OverrideError struct {
+	// Flags are the outbound check's findings on the text.
+	Flags []string
+}
+
+// Error names the flags.
+func (e *OverrideError) Error() string {
+	return "the draft is flagged (" + strings.Join(e.Flags, ", ") + "): approve anyway to send it"
 }
 
 func matchesAny(text string, patterns []*regexp.Regexp) bool {

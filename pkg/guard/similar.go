@@ -45,13 +45,29 @@ func similarity(wa, wb []string) float64 {
 // threshold outside (0, 1] is taken as DefaultNearDuplicateThreshold. With
 // no recent texts, index is -1.
 func NearDuplicate(draft string, recent []string, threshold float64) (index int, score float64, ok bool) {
+	rw := make([]Words, len(recent))
+	for i, r := range recent {
+		rw[i] = ContentWords(r)
+	}
+	return NearDuplicateWords(ContentWords(draft), rw, threshold)
+}
+
+// Words are a text's words as Similarity compares them: Canonical, without
+// @handles. Normalising is most of a comparison's cost, so a caller that
+// compares many drafts with the same recent posts keeps their Words.
+type Words []string
+
+// ContentWords returns the Words of s.
+func ContentWords(s string) Words { return contentWords(s) }
+
+// NearDuplicateWords is NearDuplicate on texts already reduced to Words.
+func NearDuplicateWords(draft Words, recent []Words, threshold float64) (index int, score float64, ok bool) {
 	if threshold <= 0 || threshold > 1 {
 		threshold = DefaultNearDuplicateThreshold
 	}
 	index = -1
-	words := contentWords(draft)
 	for i, r := range recent {
-		if s := similarity(words, contentWords(r)); index < 0 || s > score {
+		if s := similarity(draft, r); index < 0 || s > score {
 			index, score = i, s
 		}
 	}

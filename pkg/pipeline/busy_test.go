@@ -14,6 +14,7 @@ import (
 
 	"infernal/pkg/pipeline"
 	"infernal/pkg/post"
+	"infernal/pkg/store/storetest"
 	"infernal/pkg/tasks"
 	"infernal/pkg/writer"
 )
@@ -33,6 +34,11 @@ type busyWriter struct {
 
 func (w *busyWriter) Write(ctx context.Context, req writer.Request) (writer.Draft, error) {
 	time.Sleep(3 * time.Millisecond)
+	if req.Avoid != "" {
+		// The near-duplicate guard's one redraft of a post is no second
+		// delivery of its task: only first drafts are counted.
+		return w.Writer.Write(ctx, req)
+	}
 	w.mu.Lock()
 	w.calls[req.PostText]++
 	n := w.calls[req.PostText]
@@ -52,6 +58,7 @@ func (w *busyWriter) Write(ctx context.Context, req writer.Request) (writer.Draf
 // more times than a task may be retried.
 func TestBurstDrainsThroughABusyModel(t *testing.T) {
 	e := setup(t)
+	storetest.UncapReplies(t, e.store)
 	ctx := context.Background()
 	const burst = 300
 	plat := &burstPlatform{Platform: e.plat, mentions: &burstTimeline{first: 1_000_000, n: burst, bound: 500}}

@@ -66,28 +66,10 @@ func (d *Drafter) Regenerate(ctx context.Context, t *asynq.Task) error {
 	_, err = d.Store.SaveRegenerated(ctx, id, store.Draft{
 		Response: text, Category: draft.Category,
 		Temperature: draft.Temperature, PresencePenalty: draft.PresencePenalty, FrequencyPenalty: draft.FrequencyPenalty,
-	}, payload.Instruction, flagNames(guard.Flags(text, conversationOf(p), d.Persona)))
+	}, payload.Instruction, guard.Strings(guard.ReplyFlags(text, p.AuthorUsername, p.OriginalPostText, d.Persona)))
 	if errors.Is(err, store.ErrConflict) {
 		// Approved or rejected while the writer wrote: the verdict stands.
 		return nil
 	}
 	return err
-}
-
-// conversationOf lists the handles a reply to p may mention: its author.
-// A profile post has none.
-func conversationOf(p post.Post) []string {
-	if p.IsProfile() {
-		return nil
-	}
-	return []string{p.AuthorUsername}
-}
-
-// flagNames are the outbound check's flags as stored.
-func flagNames(flags []guard.Flag) []string {
-	out := make([]string, len(flags))
-	for i, f := range flags {
-		out[i] = string(f)
-	}
-	return out
 }

@@ -197,6 +197,10 @@ type Post struct {
 	// Flags are the outbound check's findings on the current draft, the
 	// values of guard.Flag; approving a flagged post needs an override.
 	Flags []string
+	// GuardedAt is when the post passed the guards before drafting (or was
+	// drafted anyway); nil until then. From then on it counts against the
+	// reply caps.
+	GuardedAt *time.Time
 }
 
 // EngagementScore is the post's weighed public metrics.

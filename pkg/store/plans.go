@@ -3,9 +3,12 @@ package store
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"infernal/pkg/post"
 )
@@ -55,6 +58,10 @@ func (s *Store) QueryPlans(ctx context.Context, pageSize, logsPageSize int) ([]P
 				planQuery{name: fmt.Sprintf("list %s by %s, first page", src, sort), sql: queuePageSQL(orderBy[sort]), args: []any{src, pageSize, 0}},
 				planQuery{name: fmt.Sprintf("list %s by %s, last page (offset %d)", src, sort, last), sql: queuePageSQL(orderBy[sort]), args: []any{src, pageSize, last}})
 		}
+	}
+	qs, err := s.guardPlans(ctx, qs, pageSize)
+	if err != nil {
+		return nil, err
 	}
 	var threads int
 	if err := s.pool.QueryRow(ctx, `SELECT count(*) FROM log_threads`).Scan(&threads); err != nil {
@@ -117,4 +124,32 @@ func (n planNode) walk(fn func(planNode)) {
 	for _, c := range n.Plans {
 		c.walk(fn)
 	}
+}
+
+// guardPlans adds to qs the reads of the guards (the reply caps' counts of
+// a busy conversation and author, the near-duplicate guard's recent texts)
+// and of the Skipped view (each order, first and last page, the total).
+func (s *Store) guardPlans(ctx context.Context, qs []planQuery, pageSize int) ([]planQuery, error) {
+	var platform, conversation, author string
+	err := s.pool.QueryRow(ctx, `SELECT platform, coalesce(conversation_id, ''), lower(author_username) FROM posts
+		ORDER BY id DESC LIMIT 1`).Scan(&platform, &conversation, &author)
+	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+		return nil, fmt.Errorf("store: plans: %w", err)
+	}
+	var skipped int
+	if err := s.pool.QueryRow(ctx, skippedCountSQL).Scan(&skipped); err != nil {
+		return nil, fmt.Errorf("store: plans: %w", err)
+	}
+	last := max(0, (skipped-1)/pageSize*pageSize)
+	qs = append(qs,
+		planQuery{name: "reply cap, conversation count", sql: conversationCapSQL, args: []any{platform, conversation, capStatuses, int64(0)}},
+		planQuery{name: "reply cap, author count", sql: authorCapSQL, args: []any{platform, author, capStatuses, int64(0)}},
+		planQuery{name: "near-duplicate guard, recent texts", sql: recentTextsSQL, args: []any{time.Now().Add(-7 * 24 * time.Hour), RecentTextsLimit}},
+		planQuery{name: "list skipped total", sql: skippedCountSQL})
+	for _, sort := range []post.Sort{post.SortDate, post.SortEngagement, post.SortLikes, post.SortRetweets, post.SortReplies} {
+		qs = append(qs,
+			planQuery{name: fmt.Sprintf("list skipped by %s, first page", sort), sql: skippedPageSQL(orderBy[sort]), args: []any{pageSize, 0}},
+			planQuery{name: fmt.Sprintf("list skipped by %s, last page (offset %d)", sort, last), sql: skippedPageSQL(orderBy[sort]), args: []any{pageSize, last}})
+	}
+	return qs, nil
 }

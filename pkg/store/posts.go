@@ -17,7 +17,7 @@ const postColumns = `id, platform, source, status, original_post_id, conversatio
 	original_post_text, original_post_user, author_username, author_profile_image, media_url, created_at,
 	category, likes_count, retweets_count, replies_count, reply_route, proposed_response,
 	temperature, presence_penalty, frequency_penalty,
-	approved_at, rejected_at, send_started_at, posted_at, response_post_id, error, updated_at, skip_reason, flags`
+	approved_at, rejected_at, send_started_at, posted_at, response_post_id, error, updated_at, skip_reason, flags, guarded_at`
 
 // postRow is a posts row as read by name through postColumns. It stays
 // private to the store, so the domain's Post carries no storage tags and
@@ -53,6 +53,7 @@ type postRow struct {
 	UpdatedAt          time.Time     `db:"updated_at"`
 	SkipReason         string        `db:"skip_reason"`
 	Flags              []string      `db:"flags"`
+	GuardedAt          *time.Time    `db:"guarded_at"`
 }
 
 // post is the row as the domain sees it; a missing platform id is empty.
@@ -67,7 +68,7 @@ func (r postRow) post() post.Post {
 		Temperature: r.Temperature, PresencePenalty: r.PresencePenalty, FrequencyPenalty: r.FrequencyPenalty,
 		ApprovedAt: r.ApprovedAt, RejectedAt: r.RejectedAt, SendStartedAt: r.SendStartedAt, PostedAt: r.PostedAt,
 		ResponsePostID: deref(r.ResponsePostID), Error: r.Error, UpdatedAt: r.UpdatedAt,
-		SkipReason: r.SkipReason, Flags: r.Flags,
+		SkipReason: r.SkipReason, Flags: r.Flags, GuardedAt: r.GuardedAt,
 	}
 }
 
@@ -240,6 +241,8 @@ type Draft struct {
 	Temperature      float64
 	PresencePenalty  float64
 	FrequencyPenalty float64
+	// Flags are the outbound check's findings on Response (guard.Flag values).
+	Flags []string
 }
 
 // SaveDraft stores a draft, with its writer version, and makes the post
@@ -253,9 +256,9 @@ func (s *Store) SaveDraft(ctx context.Context, id int64, d Draft) error {
 		tag, err := tx.Exec(ctx, `
 			UPDATE posts SET status = 'pending', proposed_response = $2, category = $3,
 				temperature = $4, presence_penalty = $5, frequency_penalty = $6,
-				draft_attempts = draft_attempts + 1, error = '', updated_at = now()
+				draft_attempts = draft_attempts + 1, error = '', flags = $8, updated_at = now()
 			WHERE id = $1 AND status = $7`,
-			id, d.Response, d.Category, d.Temperature, d.PresencePenalty, d.FrequencyPenalty, post.StatusDrafting)
+			id, d.Response, d.Category, d.Temperature, d.PresencePenalty, d.FrequencyPenalty, post.StatusDrafting, nonNil(d.Flags))
 		if err != nil {
 			return fmt.Errorf("store: save draft %d: %w", id, err)
 		}
@@ -285,6 +288,19 @@ func (s *Store) FailDraft(ctx context.Context, id int64, reason string) error {
 // post.CheckResponse (a *post.LengthError, ErrInvalid); a post in any other
 // state gets a *post.StateError (ErrConflict).
 func (s *Store) Approve(ctx context.Context, id int64, edited *string) (post.Post, error) {
+	return s.ApproveChecked(ctx, id, edited, nil)
+}
+
+// ApproveCheck judges the text about to be approved while the post's row is
+// locked: it returns the flags to store with it, or an error that refuses
+// the approval (returned as it is).
+type ApproveCheck func(p post.Post, text string) (flags []string, err error)
+
+// ApproveChecked is Approve with check run on the post and the text to be
+// approved, inside the transaction, so that the text judged is the text
+// approved; the flags it returns replace the post's. A nil check keeps the
+// post's flags.
+func (s *Store) ApproveChecked(ctx context.Context, id int64, edited *string, check ApproveCheck) (post.Post, error) {
 	var out post.Post
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
 		p, err := queryPost(ctx, tx, `SELECT `+postColumns+` FROM posts WHERE id = $1 FOR UPDATE`, id)
@@ -305,6 +321,12 @@ func (s *Store) Approve(ctx context.Context, id int64, edited *string) (post.Pos
 		if err := post.CheckResponse(text); err != nil {
 			return fmt.Errorf("store: approve post %d: %w", id, err)
 		}
+		flags := nonNil(p.Flags)
+		if check != nil {
+			if flags, err = check(p, text); err != nil {
+				return fmt.Errorf("store: approve post %d: %w", id, err)
+			}
+		}
 		if text != p.ProposedResponse {
 			if err := addVersion(ctx, tx, id, text, post.OriginAdmin, ""); err != nil {
 				return err
@@ -312,8 +334,8 @@ func (s *Store) Approve(ctx context.Context, id int64, edited *string) (post.Pos
 		}
 		// The row is locked, so the guard holds; it is kept so that no update skips the table.
 		out, err = queryPost(ctx, tx, `
-			UPDATE posts SET status = $4, proposed_response = $2, approved_at = now(), error = '', updated_at = now()
-			WHERE id = $1 AND status = ANY($3) RETURNING `+postColumns, id, text, from(to), to)
+			UPDATE posts SET status = $4, proposed_response = $2, approved_at = now(), error = '', flags = $5, updated_at = now()
+			WHERE id = $1 AND status = ANY($3) RETURNING `+postColumns, id, text, from(to), to, nonNil(flags))
 		if err != nil {
 			return fmt.Errorf("store: approve post %d: %w", id, err)
 		}

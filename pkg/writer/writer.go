@@ -43,6 +43,9 @@ type Request struct {
 	// Variant tells successive regenerated drafts of one post apart (the
 	// number of versions it has), so a deterministic writer gives a new one.
 	Variant int
+	// Avoid is set on the redraft of a draft too similar to a recent
+	// persona post: that post, which the new draft must not resemble.
+	Avoid string
 }
 
 // Draft is a written response.

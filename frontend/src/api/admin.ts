@@ -19,10 +19,16 @@ export function logoutEverywhere(): Promise<null> {
   return send<null>('/api/auth/logout-all');
 }
 
-/** Approve a draft; an edited response is sent along, else an empty object. */
-export function approvePost(id: number, editedResponse?: string): Promise<Post> {
-  const body = editedResponse === undefined ? {} : { response: editedResponse };
+/** Approve a draft; an edited response is sent along, and override approves a flagged text ("Approve anyway"). */
+export function approvePost(id: number, editedResponse?: string, override = false): Promise<Post> {
+  const body: { response?: string; override?: true } = editedResponse === undefined ? {} : { response: editedResponse };
+  if (override) body.override = true;
   return send<Post>(`/api/posts/${id}/approve`, body);
+}
+
+/** Override the guard that skipped a post: it goes back to drafting. */
+export function draftAnyway(id: number): Promise<Post> {
+  return send<Post>(`/api/posts/${id}/draft-anyway`, {});
 }
 
 export function rejectPost(id: number): Promise<Post> {

@@ -31,13 +31,16 @@ export class ApiError extends Error {
   readonly serverMessage?: string;
   /** The JSON path of the bad value a settings 400 names ({"field": "..."}), when there was one. */
   readonly field?: string;
+  /** The flags that refused an approval ({"error", "flags": [...]}, a 422), when named. */
+  readonly flags?: string[];
 
-  constructor(status: number, serverMessage?: string, field?: string) {
+  constructor(status: number, serverMessage?: string, field?: string, flags?: string[]) {
     super(serverMessage || `HTTP ${status}`);
     this.name = 'ApiError';
     this.status = status;
     this.serverMessage = serverMessage;
     this.field = field;
+    this.flags = flags;
   }
 }
 
@@ -59,17 +62,19 @@ async function request<T>(method: string, url: string, body?: unknown): Promise<
   if (!res.ok) {
     let message: string | undefined;
     let field: string | undefined;
+    let flags: string[] | undefined;
     try {
       const data: unknown = await res.json();
       if (data && typeof data === 'object') {
-        const { error, field: named } = data as { error?: unknown; field?: unknown };
+        const { error, field: namedField, flags: namedFlags } = data as { error?: unknown; field?: unknown; flags?: unknown };
         if (typeof error === 'string') message = error;
-        if (typeof named === 'string') field = named;
+        if (typeof namedField === 'string') field = namedField;
+        if (Array.isArray(namedFlags) && namedFlags.every((f) => typeof f === 'string')) flags = namedFlags;
       }
     } catch {
       // Not JSON: keep the status alone.
     }
-    throw new ApiError(res.status, message, field);
+    throw new ApiError(res.status, message, field, flags);
   }
   if (res.status === 204) return null as T;
   const text = await res.text();

@@ -4,7 +4,15 @@
 // messages), that page reads the answer through Lenient<T> instead.
 
 export type PostSource = 'conversation' | 'mention' | 'profile' | 'targeted';
-export type PostStatus = 'drafting' | 'pending' | 'approved' | 'awaiting_manual' | 'posted' | 'rejected' | 'failed';
+export type PostStatus =
+  | 'drafting'
+  | 'pending'
+  | 'approved'
+  | 'awaiting_manual'
+  | 'posted'
+  | 'rejected'
+  | 'failed'
+  | 'skipped';
 
 /** How an approved reply goes out: through the API, or posted by hand on X. */
 export type ReplyRoute = 'api' | 'manual';
@@ -53,6 +61,10 @@ export interface Post {
   intent_url: string | null;
   /** "queued: cap" while the send caps hold an approved post; else null (absent from older answers). */
   queued?: string | null;
+  /** The outbound check's findings on the draft (link, foreign_mention, placeholder, secret, near_duplicate). */
+  flags: string[];
+  /** Which guard skipped the post; "" unless skipped. */
+  reason: string;
 }
 
 /** The reply, send and near-duplicate caps of the settings. */

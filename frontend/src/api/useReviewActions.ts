@@ -41,6 +41,8 @@ interface Verdict {
   id: number;
   /** The admin's text when it differs from the draft. */
   edited?: string;
+  /** Approve a flagged text all the same ("Approve anyway"). */
+  override?: boolean;
 }
 
 function errorDetail(err: unknown): string {
@@ -87,6 +89,8 @@ export function useReviewActions(view: DashboardState, { onRemoved, onUnauthoriz
   const { mutate } = useSWRConfig();
   const [busyId, setBusyId] = useState<number | null>(null);
   const [notice, setNotice] = useState<Notice | null>(null);
+  // The flags the server named when it refused an approval, by post: the card then offers "Approve anyway".
+  const [refusedFlags, setRefusedFlags] = useState<Record<number, string[]>>({});
 
   // A verdict answers the post it decided: the cached list is written without it, then fetched again.
   const verdictOptions = {
@@ -95,7 +99,7 @@ export function useReviewActions(view: DashboardState, { onRemoved, onUnauthoriz
   };
   const approval = useSWRMutation<Post, unknown, string, Verdict, PostList | undefined>(
     listKey,
-    (_key, { arg }) => approvePost(arg.id, arg.edited),
+    (_key, { arg }) => approvePost(arg.id, arg.edited, arg.override),
     verdictOptions,
   );
   const rejection = useSWRMutation<Post, unknown, string, Verdict, PostList | undefined>(
@@ -144,12 +148,12 @@ export function useReviewActions(view: DashboardState, { onRemoved, onUnauthoriz
     else setNotice({ kind: 'error', text });
   }
 
-  async function decide(post: Post, approve: boolean, edited?: string) {
+  async function decide(post: Post, approve: boolean, edited?: string, override?: boolean) {
     setBusyId(post.id);
     setNotice(null);
     try {
       const mutation = approve ? approval : rejection;
-      const decided = await mutation.trigger({ id: post.id, edited });
+      const decided = await mutation.trigger({ id: post.id, edited, override });
       if (decided.status === 'awaiting_manual') {
         // It stays listed, now with its "Post on X" button.
         setNotice({ kind: 'success', text: REVIEW_MESSAGES.approvedManual });
@@ -161,6 +165,8 @@ export function useReviewActions(view: DashboardState, { onRemoved, onUnauthoriz
       }
       revalidateStats();
     } catch (err) {
+      const flags = err instanceof ApiError && err.status === 422 ? err.flags : undefined;
+      if (approve && flags) setRefusedFlags((m) => ({ ...m, [post.id]: flags }));
       failed(err, approve ? `${REVIEW_MESSAGES.approveFailed}: ${errorDetail(err)}` : REVIEW_MESSAGES.rejectFailed);
     } finally {
       setBusyId(null);
@@ -246,7 +252,9 @@ export function useReviewActions(view: DashboardState, { onRemoved, onUnauthoriz
     generating: generation.isMutating,
     notice,
     clearNotice: () => setNotice(null),
-    approve: (post: Post, edited: string | undefined) => void decide(post, true, edited),
+    /** The flags of a refused approval, by post id. */
+    refusedFlags,
+    approve: (post: Post, edited: string | undefined, override = false) => void decide(post, true, edited, override),
     reject: (post: Post) => void decide(post, false),
     markPosted: (post: Post) => void settle(post, true),
     giveUp: (post: Post) => void settle(post, false),

@@ -1,5 +1,6 @@
 import { useId, useState, type KeyboardEvent } from 'react';
 import type { Post } from '../api/types';
+import { flagLabel, flagSummary, needsOverride, NEAR_DUPLICATE } from '../lib/flags';
 import { isTooLong, weightedLength } from '../lib/length';
 import { instructionProblem, MAX_INSTRUCTION } from '../lib/review';
 import { formatUSD } from '../lib/spend';
@@ -13,13 +14,16 @@ export const POST_ON_X = 'Post on X';
 export const MARK_POSTED = 'Mark as posted';
 export const GIVE_UP = 'Give up';
 export const REGENERATE = 'Regenerate';
+export const APPROVE_ANYWAY = 'Approve anyway';
 
 interface Props {
   post: Post;
   now: number;
   busy: boolean;
-  /** edited is the admin's text when it differs from the draft, else undefined. */
-  onApprove: (post: Post, edited: string | undefined) => void;
+  /** The flags the server named when it refused to approve the admin's text, if it did. */
+  refusedFlags?: readonly string[];
+  /** edited is the admin's text when it differs from the draft, else undefined; override approves a flagged text. */
+  onApprove: (post: Post, edited: string | undefined, override: boolean) => void;
   onReject: (post: Post) => void;
   /** For a reply awaiting hand-posting: the admin posted it on X. */
   onMarkPosted: (post: Post) => void;
@@ -51,6 +55,7 @@ export function ReviewCard({
   post,
   now,
   busy,
+  refusedFlags,
   onApprove,
   onReject,
   onMarkPosted,
@@ -80,6 +85,8 @@ export function ReviewCard({
   const name = post.original_post_user || handle || 'The persona';
   const awaitingManual = post.status === 'awaiting_manual';
   const manual = post.reply_route === 'manual';
+  const flags = refusedFlags ?? post.flags;
+  const override = needsOverride(flags);
   // Approve, reject and regenerate apply while the post is under review, not once approved for hand-posting.
   const reviewable = post.status === 'pending' || post.status === 'failed';
 
@@ -155,6 +162,11 @@ export function ReviewCard({
           {post.is_profile_tweet && <li className="badge">Profile Tweet</li>}
           {post.status === 'failed' && <li className="badge badge-failed">Failed</li>}
           {manual && <li className="badge badge-manual">Hand-posting</li>}
+          {flags.map((f) => (
+            <li key={f} className={`badge badge-flag${f === NEAR_DUPLICATE ? ' is-soft' : ''}`} data-testid="flag">
+              {flagLabel(f)}
+            </li>
+          ))}
         </ul>
       </header>
 
@@ -167,6 +179,14 @@ export function ReviewCard({
         <p className="review-warning" role="status" data-testid="failure">
           {post.proposed_response ? 'Sending failed' : 'Drafting failed'}
           {post.error ? `: ${post.error.replace(/\.$/, '')}` : ''}. Edit and approve to try again, or reject.
+        </p>
+      )}
+      {flags.length > 0 && !awaitingManual && (
+        <p className="review-flags" role="status" data-testid="flags">
+          {flagSummary(flags)}{' '}
+          {override
+            ? `Check it before it goes out: approving it takes \u201c${APPROVE_ANYWAY}\u201d.`
+            : 'The persona is repeating itself.'}
         </p>
       )}
       {manual && !awaitingManual && (
@@ -330,9 +350,9 @@ export function ReviewCard({
             type="button"
             className="btn btn-success"
             disabled={busy || tooLong || empty}
-            onClick={() => onApprove(post, edited ? draft : undefined)}
+            onClick={() => onApprove(post, edited ? draft : undefined, override)}
           >
-            {tooLong ? TOO_LONG_BUTTON : 'Approve'}
+            {tooLong ? TOO_LONG_BUTTON : override ? APPROVE_ANYWAY : 'Approve'}
           </button>
           <button type="button" className="btn btn-danger" disabled={busy} onClick={() => onReject(post)}>
             Reject

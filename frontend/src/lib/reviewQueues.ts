@@ -67,6 +67,14 @@ export const REVIEW_MESSAGES = {
   resumeFailed: 'Failed to resume',
 } as const;
 
+/** What the Skipped view reports. */
+export const SKIPPED_MESSAGES = {
+  empty: 'No skipped posts',
+  fetchFailed: 'Failed to fetch skipped posts',
+  drafted: 'Post sent back to drafting: its draft will appear in its tab',
+  draftFailed: 'Failed to draft post anyway',
+} as const;
+
 /** What the dashboard shows: a tab index, a page from 1, and a sort order. */
 export interface DashboardState {
   tab: number;

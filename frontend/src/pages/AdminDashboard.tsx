@@ -14,6 +14,7 @@ import { Pagination } from '../components/Pagination';
 import { ReviewCard } from '../components/ReviewCard';
 import { panelElementId, ReviewTabs, tabElementId } from '../components/ReviewTabs';
 import { SettingsPanel } from '../components/SettingsPanel';
+import { SkippedPanel } from '../components/SkippedPanel';
 import { SpendBanners, SpendPanel } from '../components/SpendPanel';
 import { StatsPanel } from '../components/StatsPanel';
 import { useNow } from '../components/useNow';
@@ -227,6 +228,7 @@ export default function AdminDashboard() {
                     post={p}
                     now={now}
                     busy={actions.busyId === p.id}
+                    refusedFlags={actions.refusedFlags[p.id]}
                     onApprove={actions.approve}
                     onReject={actions.reject}
                     onMarkPosted={actions.markPosted}
@@ -242,6 +244,8 @@ export default function AdminDashboard() {
 
           <Pagination page={page} totalPages={list.data?.pagination.totalPages} onChange={(p) => show({ ...view, page: p })} />
         </section>
+
+        <SkippedPanel now={now} onUnauthorized={signOut} />
       </main>
     </PageShell>
   );

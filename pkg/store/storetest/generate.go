@@ -17,15 +17,15 @@ const generatePostsSQL = `
 INSERT INTO posts (platform, source, status, original_post_id, conversation_id, original_post_text,
 	original_post_user, author_username, created_at, category, likes_count, retweets_count, replies_count,
 	proposed_response, approved_at, rejected_at, posted_at, response_post_id,
-	response_likes, response_retweets, response_replies, error, updated_at)
+	response_likes, response_retweets, response_replies, error, updated_at, guarded_at, skip_reason)
 SELECT 'sandbox', g.source, g.status,
 	CASE WHEN g.source = 'profile' THEN NULL ELSE 'gen' || g.i END,
 	CASE WHEN g.source = 'profile' THEN NULL ELSE 'conv' || (g.i % 300000) END,
 	CASE WHEN g.source = 'profile' THEN '' ELSE left(repeat('why is monday coffee always a deadline at the gym ', 6), 20 + g.h % 260) END,
 	'Mortal ' || g.i % 50000, 'mortal' || g.i % 50000, g.created_at,
-	CASE WHEN g.status = 'drafting' THEN '' ELSE (ARRAY['pride','greed','wrath','envy','lust','gluttony','sloth'])[1 + g.h % 7] END,
+	CASE WHEN g.status IN ('drafting', 'skipped') THEN '' ELSE (ARRAY['pride','greed','wrath','envy','lust','gluttony','sloth'])[1 + g.h % 7] END,
 	g.likes, g.likes / 5 + g.h % 3, g.likes / 9 + g.h % 2,
-	CASE WHEN g.status = 'drafting' THEN '' ELSE left(repeat('Your sin is noted, mortal, and the furnace hums for you. ', 5), 40 + g.h % 230) END,
+	CASE WHEN g.status IN ('drafting', 'skipped') THEN '' ELSE left(repeat('Your sin is noted, mortal, and the furnace hums for you. ', 5), 40 + g.h % 230) END,
 	CASE WHEN g.status IN ('approved', 'posted') THEN g.created_at + interval '20 minutes' END,
 	CASE WHEN g.status = 'rejected' THEN g.created_at + interval '30 minutes' END,
 	CASE WHEN g.status = 'posted' THEN g.created_at + interval '25 minutes' END,
@@ -34,12 +34,15 @@ SELECT 'sandbox', g.source, g.status,
 	CASE WHEN g.status = 'posted' THEN g.likes / 4 ELSE 0 END,
 	CASE WHEN g.status = 'posted' THEN g.likes / 8 ELSE 0 END,
 	CASE WHEN g.status = 'failed' THEN 'the platform refused the reply' ELSE '' END,
-	g.created_at + interval '30 minutes'
+	g.created_at + interval '30 minutes',
+	CASE WHEN g.status NOT IN ('drafting', 'skipped') AND g.source <> 'profile' THEN g.created_at + interval '5 minutes' END,
+	CASE WHEN g.status = 'skipped' THEN 'cap: conversation (1 of 1)' ELSE '' END
 FROM (
 	SELECT i, h,
 		CASE WHEN h % 100 < 40 THEN 'mention' WHEN h % 100 < 75 THEN 'conversation'
 		     WHEN h % 100 < 95 THEN 'targeted' ELSE 'profile' END AS source,
-		CASE WHEN (h / 100) % 1000 < 450 THEN 'posted' WHEN (h / 100) % 1000 < 960 THEN 'rejected'
+		CASE WHEN (h / 100) % 1000 < 450 THEN 'posted' WHEN (h / 100) % 1000 < 930 THEN 'rejected'
+		     WHEN (h / 100) % 1000 < 960 THEN 'skipped'
 		     WHEN (h / 100) % 1000 < 985 THEN 'pending' WHEN (h / 100) % 1000 < 992 THEN 'failed'
 		     WHEN (h / 100) % 1000 < 995 THEN 'approved' ELSE 'drafting' END AS status,
 		now() - (i::double precision / $1) * interval '730 days' AS created_at,

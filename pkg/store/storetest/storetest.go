@@ -166,3 +166,21 @@ func randomHex(n int) string {
 	}
 	return hex.EncodeToString(b)
 }
+
+// UncapReplies raises the reply caps of st's settings to a million per
+// conversation and per author a day, for tests that draft many posts of
+// one author or conversation (a burst of 1,500 mentions of one mortal)
+// and test something other than the caps. The value is stored as it is:
+// it is above the 1,000 the settings API accepts.
+func UncapReplies(t testing.TB, st *store.Store) {
+	t.Helper()
+	ctx := context.Background()
+	s, err := st.Settings(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Caps.PerConversation, s.Caps.PerAuthorPerDay = 1_000_000, 1_000_000
+	if err := st.PutSettings(ctx, s); err != nil {
+		t.Fatal(err)
+	}
+}

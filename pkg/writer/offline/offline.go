@@ -19,6 +19,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"infernal/pkg/guard"
 	"infernal/pkg/post"
 	"infernal/pkg/writer"
 )
@@ -80,6 +81,9 @@ func (w *Writer) Name() string { return Name }
 // with a shorter line when there is one, and "mention X" weaves X in as the
 // topic.
 //
+// When req.Avoid is set the reply starts from another line and passes over
+// those that render too like Avoid.
+//
 // When req.PreviousDraft is set the answer is shorter than PreviousLength (or
 // than the previous draft's weighted length). Every answer fits the platform's
 // limit. The parameters recorded are post.DefaultLLMParameter.
@@ -93,6 +97,10 @@ func (w *Writer) Write(ctx context.Context, req writer.Request) (writer.Draft, e
 	switch req.Kind {
 	case writer.KindReply:
 		seed = hash(string(req.Kind), req.Author, req.PostText)
+		if req.Avoid != "" {
+			// A redraft starts from another line than the first draft did.
+			seed = hash(string(req.Kind), req.Author, req.PostText, req.Avoid)
+		}
 		sin, topic = replySubject(req.PostText, seed)
 	case writer.KindProfile:
 		if req.PostText != "" {
@@ -138,11 +146,16 @@ func (w *Writer) Write(ctx context.Context, req writer.Request) (writer.Draft, e
 	}
 
 	pool := append(append([]string(nil), w.lines[lineKey{req.Kind, string(sin)}]...), w.lines[lineKey{req.Kind, anySin}]...)
+	unfit := func(text string) bool {
+		// A redraft keeps clear of the post it would repeat, well below the
+		// near-duplicate guard's threshold.
+		return text == avoid || (req.Avoid != "" && guard.Similarity(text, req.Avoid) >= avoidSimilarity)
+	}
 	draw := func(line string) string { return render(line, topic, sin, persona) }
-	text := choose(pool, seed, limit, avoid, draw)
+	text := choose(pool, seed, limit, unfit, draw)
 	if n := post.WeightedLength(text); limit < full && (n > limit || text == avoid) {
 		// No line is shorter than the current draft: a different one will do.
-		text = choose(pool, seed, full, avoid, draw)
+		text = choose(pool, seed, full, unfit, draw)
 	}
 	return writer.Draft{
 		Text:             text,
@@ -178,16 +191,21 @@ func mentionWish(instruction string) (string, bool) {
 	return m[1], true
 }
 
+// avoidSimilarity is the guard.Similarity to req.Avoid from which a
+// redraft's line is passed over.
+const avoidSimilarity = 0.5
+
 // choose renders the lines of pool from the one seed picks onwards and
-// returns the first whose weighted length is within limit and which differs
-// from previous; when none is, it returns the shortest rendering.
-func choose(pool []string, seed uint64, limit int, previous string, render func(string) string) string {
+// returns the first whose weighted length is within limit and which is not
+// unfit (the previous draft, or too like the post to avoid); when none is,
+// it returns the shortest rendering.
+func choose(pool []string, seed uint64, limit int, unfit func(string) bool, render func(string) string) string {
 	start := int(seed % uint64(len(pool)))
 	shortest, shortestLen := "", 0
 	for i := range pool {
 		text := render(pool[(start+i)%len(pool)])
 		n := post.WeightedLength(text)
-		if n > 0 && n <= limit && text != previous {
+		if n > 0 && n <= limit && !unfit(text) {
 			return text
 		}
 		if shortest == "" || n < shortestLen {

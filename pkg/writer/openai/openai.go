@@ -242,9 +242,11 @@ type promptData struct {
 	PostText       string
 	PreviousDraft  string
 	PreviousLength int
-	MaxLength      int
-	Categories     []string
-	Now            string
+	// Avoid is a recent persona post the draft must not resemble.
+	Avoid      string
+	MaxLength  int
+	Categories []string
+	Now        string
 	// CurrentDraft is the draft the reviewer wants replaced, and
 	// Instruction their wish for the new one; both are quoted in fenced tags.
 	CurrentDraft string
@@ -270,12 +272,13 @@ func (w *Writer) messages(req writer.Request) ([]goopenai.ChatCompletionMessage,
 		PostText:       strings.TrimSpace(req.PostText),
 		PreviousDraft:  strings.TrimSpace(req.PreviousDraft),
 		PreviousLength: req.PreviousLength,
+		Avoid:          strings.TrimSpace(req.Avoid),
 		MaxLength:      post.MaxLength,
 		Now:            w.cfg.Now().UTC().Format("Monday 2 January 2006, 15:04 MST"),
 		CurrentDraft:   strings.TrimSpace(req.CurrentDraft),
 		Instruction:    strings.TrimSpace(req.Instruction),
 	}
-	data.Fence = fence(data.PostText, data.PreviousDraft, data.CurrentDraft, data.Instruction)
+	data.Fence = fence(data.PostText, data.PreviousDraft, data.Avoid, data.CurrentDraft, data.Instruction)
 	if data.PreviousDraft != "" && data.PreviousLength <= 0 {
 		data.PreviousLength = post.WeightedLength(req.PreviousDraft)
 	}
