@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"infernal/pkg/post"
+	"infernal/pkg/settings"
 	"infernal/pkg/store"
 	"infernal/pkg/store/storetest"
 )
@@ -178,11 +179,19 @@ func TestBurstThreeWorkersTwoSchedulers(t *testing.T) {
 		t.Skip("runs five processes through a burst of 2,350 posts")
 	}
 	f := newProcessFixture(t)
-	// One mortal sends the whole burst: the reply caps are not what is tested.
-	storetest.UncapReplies(t, f.st)
 	scheduler := buildBinary(t, "scheduler")
 	fx, st := f.fx, f.st
 	mortal, sinner := fx.addUser("mortal", "A Mortal"), fx.addUser("sinner", "A Sinner")
+	// The settings are stored before any worker seeds them from its
+	// environment, so they must name the topic and the target themselves.
+	err := st.PutSettings(context.Background(), settings.Settings{
+		TargetUsernames: []string{sinner.Username}, SearchTopics: []string{liveSearchTopic}, Caps: settings.DefaultCaps(),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// One mortal sends the whole burst: the reply caps are not what is tested.
+	storetest.UncapReplies(t, st)
 	mentions := []string{fx.postAs(mortal, "@"+persona+" first of all")}
 	results := []string{fx.postAs(mortal, liveSearchTopic+" for breakfast")}
 	targeted := []string{fx.postAs(sinner, "a post before the storm")}
