@@ -30,8 +30,8 @@ const fakeToken = "fake-admin-token"
 // errUnexpected answers any call a test did not arrange.
 var errUnexpected = errors.New("fake: unexpected call")
 
-// fakeStore records calls; ListPending and Logs answer an empty page, Approve
-// and Reject answer approveErr, and everything else errUnexpected.
+// fakeStore records calls; ListPending and Logs answer an empty page,
+// ApproveChecked, DraftAnyway and Reject answer approveErr, and everything else errUnexpected.
 type fakeStore struct {
 	mu         sync.Mutex
 	calls      []string
@@ -58,10 +58,6 @@ func (f *fakeStore) Post(_ context.Context, id int64) (post.Post, error) {
 func (f *fakeStore) ListPending(_ context.Context, src post.Source, sort post.Sort, page, pageSize int) ([]post.Post, int, error) {
 	f.record("ListPending %s %s %d %d", src, sort, page, pageSize)
 	return nil, 0, nil
-}
-func (f *fakeStore) Approve(_ context.Context, id int64, edited *string) (post.Post, error) {
-	f.record("Approve %d", id)
-	return post.Post{}, f.approveErr
 }
 func (f *fakeStore) ApproveChecked(_ context.Context, id int64, edited *string, _ store.ApproveCheck) (post.Post, error) {
 	f.record("Approve %d", id)

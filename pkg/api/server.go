@@ -29,10 +29,9 @@ type Store interface {
 	Post(ctx context.Context, id int64) (post.Post, error)
 	// ListPending returns one page of the posts of a source awaiting review, and their total.
 	ListPending(ctx context.Context, source post.Source, sort post.Sort, page, pageSize int) ([]post.Post, int, error)
-	// Approve approves a post, with an edited response when edited is not nil.
-	Approve(ctx context.Context, id int64, edited *string) (post.Post, error)
-	// ApproveChecked approves a post as Approve does, check judging the
-	// text to be approved first (and giving the flags stored with it).
+	// ApproveChecked approves a post, with an edited response when edited
+	// is not nil, check judging the text to be approved first (and giving
+	// the flags stored with it).
 	ApproveChecked(ctx context.Context, id int64, edited *string, check store.ApproveCheck) (post.Post, error)
 	// Reject rejects a post.
 	Reject(ctx context.Context, id int64) (post.Post, error)
