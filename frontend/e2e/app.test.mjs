@@ -815,6 +815,12 @@ describe('admin', () => {
     await card.getByRole('button', { name: 'Approve', exact: true }).click();
     await expectText(page.getByTestId('banner-success'), 'Post approved, queued: cap. It goes out in approval order when the send cap allows.');
     assert.equal(statusOf(id), 'approved');
+    // After a reload the approval has left the tabs; it waits, held, in "Waiting to send".
+    await page.reload();
+    const waiting = page.getByTestId('queued-panel');
+    await waiting.getByRole('button', { name: 'Show waiting posts', exact: true }).click();
+    const held = waiting.locator(`[data-testid="queued-card"][data-post-id="${id}"]`);
+    await expectText(held.getByTestId('queued-note'), 'Approved, queued: cap: it goes out in approval order when the send cap allows.');
     stack.db(`UPDATE settings SET caps = '{"sends_per_3h": 1000, "sends_per_day": 1000}'`);
   });
 

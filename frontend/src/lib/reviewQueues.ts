@@ -75,6 +75,11 @@ export const SKIPPED_MESSAGES = {
   draftFailed: 'Failed to draft post anyway',
 } as const;
 
+export const QUEUED_MESSAGES = {
+  empty: 'Nothing waits to be sent',
+  fetchFailed: 'Failed to fetch the posts waiting to send',
+} as const;
+
 /** What the dashboard shows: a tab index, a page from 1, and a sort order. */
 export interface DashboardState {
   tab: number;
