@@ -69,8 +69,8 @@ export const REVIEW_MESSAGES = {
 
 /** What the Skipped view reports. */
 export const SKIPPED_MESSAGES = {
-  empty: 'No skipped posts',
-  fetchFailed: 'Failed to fetch skipped posts',
+  empty: 'No skipped or failed posts',
+  fetchFailed: 'Failed to fetch skipped and failed posts',
   drafted: 'Post sent back to drafting: its draft will appear in its tab',
   draftFailed: 'Failed to draft post anyway',
 } as const;
