@@ -98,8 +98,8 @@ func (e *env) skip(originalID, reason string, likes int) int64 {
 	return rowID
 }
 
-// The Skipped view lists skipped posts with their reasons, pages and
-// orders like the other lists; "draft anyway" sends one back to drafting
+// The Skipped and failed view lists skipped posts with their reasons and
+// failed ones with their errors, pages and orders like the other lists; "draft anyway" sends one back to drafting
 // and queues its draft.
 func TestSkippedViewAndDraftAnyway(t *testing.T) {
 	e := setup(t)
@@ -108,6 +108,15 @@ func TestSkippedViewAndDraftAnyway(t *testing.T) {
 		skipped = append(skipped, e.skip("s"+id(int64(i)), "cap: conversation (1 of 1)", i))
 	}
 	e.pending("notskipped", post.SourceMention, 0, "burn")
+	// A post whose draft failed is listed too, its error as its reason.
+	failed, _, err := e.store.UpsertFound(context.Background(), post.Post{Platform: "sandbox", Source: post.SourceTargeted,
+		OriginalPostID: "failed", ConversationID: "cfailed", OriginalPostText: "sin", AuthorUsername: "sinner", CreatedAt: e.clock.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.store.FailDraft(context.Background(), failed, "writer: no draft"); err != nil {
+		t.Fatal(err)
+	}
 	status, body := e.do("GET", "/api/posts/skipped?sortBy=likes", e.token, "")
 	if status != 200 {
 		t.Fatalf("skipped list: %d %s", status, body)
@@ -124,7 +133,7 @@ func TestSkippedViewAndDraftAnyway(t *testing.T) {
 	if err := json.Unmarshal([]byte(body), &list); err != nil {
 		t.Fatal(err)
 	}
-	if list.Pagination.Total != 12 || list.Pagination.TotalPages != 2 || len(list.Posts) != 10 || list.Posts[0].ID != skipped[11] {
+	if list.Pagination.Total != 13 || list.Pagination.TotalPages != 2 || len(list.Posts) != 10 || list.Posts[0].ID != skipped[11] {
 		t.Fatalf("skipped list: %+v", list)
 	}
 	for _, p := range list.Posts {
@@ -132,8 +141,14 @@ func TestSkippedViewAndDraftAnyway(t *testing.T) {
 			t.Errorf("listed %+v, want skipped with its reason and a flags array", p)
 		}
 	}
-	if status, body := e.do("GET", "/api/posts/skipped?page=2", e.token, ""); status != 200 || strings.Count(body, `"reason"`) != 2 {
-		t.Errorf("second page: %d %s", status, body)
+	status, body = e.do("GET", "/api/posts/skipped?page=2&sortBy=likes", e.token, "")
+	list.Posts = nil
+	if err := json.Unmarshal([]byte(body), &list); err != nil || status != 200 || len(list.Posts) != 3 {
+		t.Fatalf("second page: %d %s", status, body)
+	}
+	// After the post with one like, of the two without, the newer row comes first.
+	if f := list.Posts[1]; list.Posts[0].ID != skipped[1] || f.ID != failed || f.Status != "failed" || f.Reason != "writer: no draft" {
+		t.Errorf("second page %+v, want the failed post second with its error as reason", list.Posts)
 	}
 	pending := e.pending("pending", post.SourceMention, 0, "burn")
 	tests := []struct {
@@ -153,6 +168,7 @@ func TestSkippedViewAndDraftAnyway(t *testing.T) {
 		{name: "bad JSON", method: "POST", path: "/api/posts/" + id(skipped[0]) + "/draft-anyway", body: `{`, wantStatus: 400, wantError: "malformed JSON"},
 		{name: "unknown field", method: "POST", path: "/api/posts/" + id(skipped[0]) + "/draft-anyway", body: `{"force":true}`, wantStatus: 400, wantError: "unknown field"},
 		{name: "not skipped", method: "POST", path: "/api/posts/" + id(pending) + "/draft-anyway", wantStatus: 409, wantError: "it is pending, not skipped"},
+		{name: "failed", method: "POST", path: "/api/posts/" + id(failed) + "/draft-anyway", wantStatus: 409, wantError: "it is failed, not skipped"},
 		{name: "by GET", method: "GET", path: "/api/posts/" + id(skipped[0]) + "/draft-anyway", wantStatus: 405},
 		{name: "draft anyway", method: "POST", path: "/api/posts/" + id(skipped[0]) + "/draft-anyway", wantStatus: 200},
 		{name: "twice", method: "POST", path: "/api/posts/" + id(skipped[0]) + "/draft-anyway", body: `{}`, wantStatus: 409, wantError: "it is drafting, not skipped"},

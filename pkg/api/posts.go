@@ -218,6 +218,37 @@ func (s *Server) listSkipped(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+// listQueued answers one page of the approvals waiting for their first
+// send, in the order the send caps serve them, each the caps hold as
+// things stand noted guard.ReasonSendCap in queued; the send times are
+// read once for the page, the post at index i having the ones before it
+// ahead.
+func (s *Server) listQueued(w http.ResponseWriter, r *http.Request) error {
+	page, err := intParam(r.URL.Query().Get("page"), "page", 1, 1, maxPage)
+	if err != nil {
+		return err
+	}
+	set, err := s.store.Settings(r.Context())
+	if err != nil {
+		return err
+	}
+	q, err := s.store.ListQueued(r.Context(), page, pageSize)
+	if err != nil {
+		return err
+	}
+	out := s.listOf(q.Posts, page, q.Total)
+	caps := set.Caps.Send()
+	for i := range out.Posts {
+		out.Posts[i].Queued = nil
+		if _, ok := guard.SendTurn(q.Queue.Sent, q.Queue.Ahead+i, q.Queue.Now, caps); !ok {
+			held := guard.ReasonSendCap
+			out.Posts[i].Queued = &held
+		}
+	}
+	respondJSON(w, http.StatusOK, out)
+	return nil
+}
+
 // listOf is one page of an admin list.
 func (s *Server) listOf(posts []post.Post, page, total int) listResponse {
 	now := s.now()

@@ -67,6 +67,10 @@ func (f *fakeStore) ListSkipped(_ context.Context, sort post.Sort, page, pageSiz
 	f.record("ListSkipped %s %d %d", sort, page, pageSize)
 	return nil, 0, nil
 }
+func (f *fakeStore) ListQueued(_ context.Context, page, pageSize int) (store.QueuedPage, error) {
+	f.record("ListQueued %d %d", page, pageSize)
+	return store.QueuedPage{}, nil
+}
 func (f *fakeStore) DraftAnyway(_ context.Context, id int64) (post.Post, error) {
 	f.record("DraftAnyway %d", id)
 	return post.Post{}, f.approveErr

@@ -35,6 +35,7 @@ func (s *Server) routes(staticDir string, ops, metrics http.Handler) http.Handle
 					r.Get("/"+listPaths[src], s.handle(s.listPosts(src)))
 				}
 				r.Get("/skipped", s.handle(s.listSkipped))
+				r.Get("/queued", s.handle(s.listQueued))
 				r.Get("/stats", s.handle(s.adminStats))
 				r.Post("/profile/generate", s.handle(s.generateProfile))
 				r.Post("/targeted/generate", s.handle(s.generateTargeted))

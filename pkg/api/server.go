@@ -37,6 +37,9 @@ type Store interface {
 	Reject(ctx context.Context, id int64) (post.Post, error)
 	// ListSkipped returns one page of the posts the guards skipped, and their total.
 	ListSkipped(ctx context.Context, sort post.Sort, page, pageSize int) ([]post.Post, int, error)
+	// ListQueued returns one page of the approvals waiting for their
+	// first send, with the send times the caps decide on.
+	ListQueued(ctx context.Context, page, pageSize int) (store.QueuedPage, error)
 	// DraftAnyway moves a skipped post back to drafting, guarded.
 	DraftAnyway(ctx context.Context, id int64) (post.Post, error)
 	// CreateProfileDraft makes a new profile post to be drafted.

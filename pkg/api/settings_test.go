@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"infernal/pkg/guard"
@@ -111,5 +112,88 @@ func TestApproveTellsTheSendCap(t *testing.T) {
 	}
 	if want := map[string]int{"last_3h": 1, "last_24h": 1, "cap_3h": 1, "cap_24h": 1, "queued": 1}; !maps.Equal(spend.Sends, want) {
 		t.Errorf("sends = %v, want %v", spend.Sends, want)
+	}
+}
+
+// The approvals waiting for their first send are listed in approval order,
+// each the send caps hold noted "queued: cap"; a send started leaves the
+// list.
+func TestListQueued(t *testing.T) {
+	e := setup(t)
+	ctx := context.Background()
+	caps := settings.DefaultCaps()
+	caps.SendsPer3Hours, caps.SendsPerDay = 1, 1
+	if err := e.store.PutSettings(ctx, settings.Settings{Caps: caps}); err != nil {
+		t.Fatal(err)
+	}
+	a, b, c := e.pending("1", post.SourceMention, 0, "a"), e.pending("2", post.SourceMention, 0, "b"), e.pending("3", post.SourceMention, 0, "c")
+	e.pending("4", post.SourceMention, 0, "still pending")
+	// Approved out of id order: the list follows the approvals.
+	for _, id := range []int64{a, c, b} {
+		if status, body := e.do("POST", "/api/posts/"+strconv.FormatInt(id, 10)+"/approve", e.token, `{}`); status != 200 {
+			t.Fatalf("approve %d: %d %s", id, status, body)
+		}
+	}
+	type entry struct {
+		ID     int64   `json:"id"`
+		Status string  `json:"status"`
+		Queued *string `json:"queued"`
+		Error  string  `json:"error"`
+	}
+	list := func() ([]entry, int) {
+		t.Helper()
+		status, body := e.do("GET", "/api/posts/queued", e.token, "")
+		var out struct {
+			Posts      []entry
+			Pagination struct{ Total int }
+		}
+		if err := json.Unmarshal([]byte(body), &out); err != nil || status != 200 {
+			t.Fatalf("GET /api/posts/queued: %d %s", status, body)
+		}
+		return out.Posts, out.Pagination.Total
+	}
+	held := guard.ReasonSendCap
+	tests := []struct {
+		name string
+		// send starts the first listed post's send before listing.
+		send bool
+		want []entry
+	}{
+		{name: "the first takes the only slot", want: []entry{{ID: a, Status: "approved"}, {ID: c, Status: "approved", Queued: &held}, {ID: b, Status: "approved", Queued: &held}}},
+		{name: "the cap holds the two left", send: true, want: []entry{{ID: c, Status: "approved", Queued: &held}, {ID: b, Status: "approved", Queued: &held}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.send {
+				if _, _, err := e.store.BeginSend(ctx, a); err != nil {
+					t.Fatal(err)
+				}
+				// The worker notes the wait on the post it held.
+				if err := e.store.NoteError(ctx, c, guard.ReasonSendCap); err != nil {
+					t.Fatal(err)
+				}
+			}
+			got, total := list()
+			if total != len(tt.want) || !slices.EqualFunc(got, tt.want, func(g, w entry) bool {
+				return g.ID == w.ID && g.Status == w.Status && g.Error == "" && (g.Queued == nil) == (w.Queued == nil) && (g.Queued == nil || *g.Queued == *w.Queued)
+			}) {
+				t.Errorf("listed %+v (total %d), want %+v", got, total, tt.want)
+			}
+		})
+	}
+	garbage := []struct{ name, path string }{
+		{name: "page not a number", path: "/api/posts/queued?page=abc"},
+		{name: "page zero", path: "/api/posts/queued?page=0"},
+		{name: "huge page", path: "/api/posts/queued?page=99999999999"},
+	}
+	for _, tt := range garbage {
+		t.Run(tt.name, func(t *testing.T) {
+			if status, body := e.do("GET", tt.path, e.token, ""); status != 400 || !strings.Contains(errorOf(t, body), "page") {
+				t.Errorf("got %d %s, want 400 naming page", status, body)
+			}
+		})
+	}
+	if status, _ := e.do("GET", "/api/posts/queued", "", ""); status != 401 {
+		t.Errorf("without a token: %d, want 401", status)
 	}
 }

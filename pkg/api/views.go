@@ -50,7 +50,8 @@ type postView struct {
 	// Flags are the outbound check's findings on the draft (guard.Flag
 	// values), never null.
 	Flags []string `json:"flags"`
-	// Reason says which guard skipped the post; "" unless skipped.
+	// Reason says why the post is in the Skipped and failed view: the
+	// guard that skipped it, or a failed post's error; "" otherwise.
 	Reason string `json:"reason"`
 }
 
@@ -88,8 +89,17 @@ func basePostView(p post.Post, now time.Time) postView {
 		ProposedResponse: p.ProposedResponse, IsMention: p.IsMention(), IsProfileTweet: p.IsProfile(),
 		Temperature: p.Temperature, PresencePenalty: p.PresencePenalty, FrequencyPenalty: p.FrequencyPenalty,
 		PostedAt: utc(p.PostedAt), ResponsePostID: p.ResponsePostID, Error: p.Error,
-		Flags: append([]string{}, p.Flags...), Reason: p.SkipReason,
+		Flags: append([]string{}, p.Flags...), Reason: reasonOf(p),
 	}
+}
+
+// reasonOf is why p is in the Skipped and failed view: its skip reason, or
+// its error when it failed.
+func reasonOf(p post.Post) string {
+	if p.Status == post.StatusFailed {
+		return p.Error
+	}
+	return p.SkipReason
 }
 
 func utc(t *time.Time) *time.Time {

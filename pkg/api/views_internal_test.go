@@ -59,3 +59,25 @@ func TestViewPostQueued(t *testing.T) {
 		})
 	}
 }
+
+// The reason shown in the Skipped and failed view is a skipped post's
+// guard reason or a failed post's error; other posts have none.
+func TestViewPostReason(t *testing.T) {
+	tests := []struct {
+		name string
+		p    post.Post
+		want string
+	}{
+		{name: "skipped", p: post.Post{Status: post.StatusSkipped, SkipReason: "opt-out: \"stop\""}, want: "opt-out: \"stop\""},
+		{name: "failed", p: post.Post{Status: post.StatusFailed, Error: "send: 403"}, want: "send: 403"},
+		{name: "approved with a transient error", p: post.Post{Status: post.StatusApproved, Error: "503"}, want: ""},
+		{name: "pending", p: post.Post{Status: post.StatusPending}, want: ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := viewPost(tt.p, time.Now(), spend.DefaultPrices()).Reason; got != tt.want {
+				t.Errorf("reason %q, want %q", got, tt.want)
+			}
+		})
+	}
+}

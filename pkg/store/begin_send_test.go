@@ -3,6 +3,7 @@ package store_test
 import (
 	"context"
 	"errors"
+	"slices"
 	"sync"
 	"testing"
 
@@ -62,5 +63,56 @@ func TestBeginSendMarksOnce(t *testing.T) {
 				t.Errorf("BeginSend = %v, want %v", err, tt.want)
 			}
 		})
+	}
+}
+
+// The approvals waiting for their first send are listed in approval order,
+// paged, with the send times of the last day and how many wait on the
+// pages before; a send started takes its post off the list.
+func TestListQueued(t *testing.T) {
+	s := storetest.New(t)
+	ctx := context.Background()
+	var ids []int64
+	for _, n := range []string{"1", "2", "3"} {
+		id := pending(t, s, n, post.SourceMention, "burn "+n)
+		ids = append(ids, id)
+	}
+	// Approved out of id order: the list follows the approvals.
+	for _, id := range []int64{ids[2], ids[0], ids[1]} {
+		if _, err := s.Approve(ctx, id, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, _, err := s.BeginSend(ctx, ids[2]); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name      string
+		page      int
+		wantIDs   []int64
+		wantAhead int
+	}{
+		{name: "first page", page: 1, wantIDs: []int64{ids[0]}, wantAhead: 0},
+		{name: "second page", page: 2, wantIDs: []int64{ids[1]}, wantAhead: 1},
+		{name: "past the end", page: 3, wantIDs: nil, wantAhead: 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			q, err := s.ListQueued(ctx, tt.page, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []int64
+			for _, p := range q.Posts {
+				got = append(got, p.ID)
+			}
+			if !slices.Equal(got, tt.wantIDs) || q.Total != 2 || q.Queue.Ahead != tt.wantAhead || len(q.Queue.Sent) != 1 || q.Queue.Now.IsZero() {
+				t.Errorf("ListQueued(%d) = %v total %d queue %+v; want %v total 2, %d ahead, 1 sent",
+					tt.page, got, q.Total, q.Queue, tt.wantIDs, tt.wantAhead)
+			}
+		})
+	}
+	if _, err := s.ListQueued(ctx, 0, 1); !errors.Is(err, store.ErrInvalid) {
+		t.Errorf("page 0: %v, want ErrInvalid", err)
 	}
 }

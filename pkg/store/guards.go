@@ -157,19 +157,21 @@ func (s *Store) RecentPersonaTexts(ctx context.Context, since time.Time, limit i
 	return out, nil
 }
 
-// skippedCountSQL counts the skipped posts of every source from post_counts.
-const skippedCountSQL = `SELECT coalesce(sum(n), 0) FROM post_counts WHERE status = 'skipped'`
+// skippedCountSQL counts the skipped and failed posts of every source from
+// post_counts.
+const skippedCountSQL = `SELECT coalesce(sum(n), 0) FROM post_counts WHERE status IN ('skipped', 'failed')`
 
-// skippedPageSQL reads one page of the skipped posts in order, the ids
-// first from a posts_skipped_*_idx index, then their rows.
+// skippedPageSQL reads one page of the skipped and failed posts in order,
+// the ids first from a posts_skipped_failed_*_idx index, then their rows.
 func skippedPageSQL(order string) string {
 	return `SELECT ` + postColumns + ` FROM posts WHERE id IN (
-		SELECT id FROM posts WHERE status = 'skipped' ORDER BY ` + order + ` LIMIT $1 OFFSET $2)
+		SELECT id FROM posts WHERE status IN ('skipped', 'failed') ORDER BY ` + order + ` LIMIT $1 OFFSET $2)
 	ORDER BY ` + order
 }
 
-// ListSkipped returns one page (1-based) of the posts the guards skipped,
-// of every source, each with its reason, and how many there are in all.
+// ListSkipped returns one page (1-based) of the posts the guards skipped
+// and of those that failed (to draft or to send), of every source, each
+// with its skip reason or error, and how many there are in all.
 func (s *Store) ListSkipped(ctx context.Context, sort post.Sort, page, pageSize int) ([]post.Post, int, error) {
 	order, ok := orderBy[sort]
 	if !ok || page < 1 || pageSize < 1 {

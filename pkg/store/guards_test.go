@@ -67,7 +67,8 @@ func TestGuardMoves(t *testing.T) {
 	}
 }
 
-// The Skipped view lists skipped posts of every source with their reasons;
+// The Skipped and failed view lists skipped posts of every source with
+// their reasons and failed ones with their errors;
 // the near-duplicate guard reads the persona's drafts and posts of the window.
 func TestListSkippedAndRecentTexts(t *testing.T) {
 	s := storetest.New(t)
@@ -82,8 +83,17 @@ func TestListSkippedAndRecentTexts(t *testing.T) {
 		}
 	}
 	pending(t, s, "p1", post.SourceMention, "a draft")
+	// A post that failed to draft is listed too, with its error.
+	failed, _, err := s.UpsertFound(ctx, found("f1", post.SourceMention))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.FailDraft(ctx, failed, "writer: gave up"); err != nil {
+		t.Fatal(err)
+	}
 	list, total, err := s.ListSkipped(ctx, post.SortDate, 1, 2)
-	if err != nil || total != 3 || len(list) != 2 || list[0].SkipReason == "" || list[0].Status != post.StatusSkipped {
+	if err != nil || total != 4 || len(list) != 2 || list[0].ID != failed || list[0].Status != post.StatusFailed || list[0].Error != "writer: gave up" ||
+		list[1].SkipReason == "" || list[1].Status != post.StatusSkipped {
 		t.Fatalf("skipped page: %+v total %d %v", list, total, err)
 	}
 	if _, _, err := s.ListSkipped(ctx, post.Sort("evil"), 1, 2); !errors.Is(err, store.ErrInvalid) {

@@ -127,8 +127,10 @@ func (n planNode) walk(fn func(planNode)) {
 }
 
 // guardPlans adds to qs the reads of the guards (the reply caps' counts of
-// a busy conversation and author, the near-duplicate guard's recent texts)
-// and of the Skipped view (each order, first and last page, the total).
+// a busy conversation and author, the near-duplicate guard's recent texts),
+// of the Skipped view (each order, first and last page, the total) and of
+// the approvals waiting to send (first and last page, the total, the send
+// times their caps read).
 func (s *Store) guardPlans(ctx context.Context, qs []planQuery, pageSize int) ([]planQuery, error) {
 	var platform, conversation, author string
 	err := s.pool.QueryRow(ctx, `SELECT platform, coalesce(conversation_id, ''), lower(author_username) FROM posts
@@ -146,6 +148,16 @@ func (s *Store) guardPlans(ctx context.Context, qs []planQuery, pageSize int) ([
 		planQuery{name: "reply cap, author count", sql: authorCapSQL, args: []any{platform, author, capStatuses, int64(0)}},
 		planQuery{name: "near-duplicate guard, recent texts", sql: recentTextsSQL, args: []any{time.Now().Add(-7 * 24 * time.Hour), RecentTextsLimit}},
 		planQuery{name: "list skipped total", sql: skippedCountSQL})
+	var queued int
+	if err := s.pool.QueryRow(ctx, queuedCountSQL).Scan(&queued); err != nil {
+		return nil, fmt.Errorf("store: plans: %w", err)
+	}
+	lastQueued := max(0, (queued-1)/pageSize*pageSize)
+	qs = append(qs,
+		planQuery{name: "list queued total", sql: queuedCountSQL},
+		planQuery{name: "list queued, first page", sql: queuedPageSQL, args: []any{pageSize, 0}},
+		planQuery{name: fmt.Sprintf("list queued, last page (offset %d)", lastQueued), sql: queuedPageSQL, args: []any{pageSize, lastQueued}},
+		planQuery{name: "send times of the last day", sql: sentTimesSQL, args: []any{time.Now().Add(-sendHorizon)}})
 	for _, sort := range []post.Sort{post.SortDate, post.SortEngagement, post.SortLikes, post.SortRetweets, post.SortReplies} {
 		qs = append(qs,
 			planQuery{name: fmt.Sprintf("list skipped by %s, first page", sort), sql: skippedPageSQL(orderBy[sort]), args: []any{pageSize, 0}},

@@ -89,17 +89,11 @@ type queryRower interface {
 }
 
 // sendQueue reads the send starts of the last 24 hours (posts_sent_at_idx)
-// and how many approved posts approved before p still wait to start.
+// and how many approved posts approved before p still wait to start
+// (posts_send_queue_idx).
 func sendQueue(ctx context.Context, q queryRower, p post.Post) (SendQueue, error) {
-	var out SendQueue
-	if err := q.QueryRow(ctx, `SELECT now()`).Scan(&out.Now); err != nil {
-		return SendQueue{}, err
-	}
-	rows, err := q.Query(ctx, `SELECT send_started_at FROM posts WHERE send_started_at > $1`, out.Now.Add(-sendHorizon))
+	out, err := sentTimes(ctx, q)
 	if err != nil {
-		return SendQueue{}, err
-	}
-	if out.Sent, err = pgx.CollectRows(rows, pgx.RowTo[time.Time]); err != nil {
 		return SendQueue{}, err
 	}
 	approvedAt := p.UpdatedAt
@@ -110,6 +104,84 @@ func sendQueue(ctx context.Context, q queryRower, p post.Post) (SendQueue, error
 		AND (coalesce(approved_at, updated_at), id) < ($2, $3)`, post.StatusApproved, approvedAt, p.ID).Scan(&out.Ahead)
 	if err != nil {
 		return SendQueue{}, err
+	}
+	return out, nil
+}
+
+// sentTimes reads the database's clock and the send starts of the last 24
+// hours (posts_sent_at_idx): a queue with nobody counted ahead yet.
+func sentTimes(ctx context.Context, q queryRower) (SendQueue, error) {
+	var out SendQueue
+	if err := q.QueryRow(ctx, `SELECT now()`).Scan(&out.Now); err != nil {
+		return SendQueue{}, err
+	}
+	rows, err := q.Query(ctx, sentTimesSQL, out.Now.Add(-sendHorizon))
+	if err != nil {
+		return SendQueue{}, err
+	}
+	if out.Sent, err = pgx.CollectRows(rows, pgx.RowTo[time.Time]); err != nil {
+		return SendQueue{}, err
+	}
+	return out, nil
+}
+
+// sentTimesSQL reads the send starts since $1 (posts_sent_at_idx).
+const sentTimesSQL = `SELECT send_started_at FROM posts WHERE send_started_at > $1`
+
+// sendQueueOrder is the order the send caps serve approvals in, the one of
+// posts_send_queue_idx.
+const sendQueueOrder = `coalesce(approved_at, updated_at), id`
+
+// queuedCountSQL counts the approvals waiting for their first send.
+const queuedCountSQL = `SELECT count(*) FROM posts WHERE status = 'approved' AND send_started_at IS NULL`
+
+// queuedPageSQL reads one page of the approvals waiting for their first
+// send, in approval order: the ids first from posts_send_queue_idx, then
+// their rows.
+const queuedPageSQL = `SELECT ` + postColumns + ` FROM posts WHERE id IN (
+		SELECT id FROM posts WHERE status = 'approved' AND send_started_at IS NULL
+		ORDER BY ` + sendQueueOrder + ` LIMIT $1 OFFSET $2)
+	ORDER BY ` + sendQueueOrder
+
+// QueuedPage is one page of the approvals waiting for their first send.
+type QueuedPage struct {
+	// Posts are the page's approvals, in approval order.
+	Posts []post.Post
+	// Total counts the approvals waiting, on every page.
+	Total int
+	// Queue is the send queue the page's first post meets: Ahead counts
+	// the approvals on the pages before; the post at index i of Posts has
+	// Queue.Ahead+i ahead of it.
+	Queue SendQueue
+}
+
+// ListQueued returns one page (1-based) of the approved posts that have
+// not started sending, in the order the send caps serve them, with the
+// send times the caps decide on, read once for the page.
+func (s *Store) ListQueued(ctx context.Context, page, pageSize int) (QueuedPage, error) {
+	if page < 1 || pageSize < 1 {
+		return QueuedPage{}, fmt.Errorf("store: list queued: %w: page %d", ErrInvalid, page)
+	}
+	var out QueuedPage
+	// One snapshot for the count, the page and the send times, so a send
+	// starting meanwhile is not counted both as sent and as waiting.
+	opts := pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}
+	err := pgx.BeginTxFunc(ctx, s.pool, opts, func(tx pgx.Tx) error {
+		if err := tx.QueryRow(ctx, queuedCountSQL).Scan(&out.Total); err != nil {
+			return fmt.Errorf("store: count queued: %w", err)
+		}
+		posts, err := queryPosts(ctx, tx, queuedPageSQL, pageSize, (page-1)*pageSize)
+		if err != nil {
+			return fmt.Errorf("store: list queued: %w", err)
+		}
+		if out.Queue, err = sentTimes(ctx, tx); err != nil {
+			return fmt.Errorf("store: list queued: send times: %w", err)
+		}
+		out.Posts, out.Queue.Ahead = posts, (page-1)*pageSize
+		return nil
+	})
+	if err != nil {
+		return QueuedPage{}, err
 	}
 	return out, nil
 }

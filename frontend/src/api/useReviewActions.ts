@@ -18,6 +18,7 @@ import type { Post, PostList } from './types';
 import { adminPostsKey, isAdminPostsKeyOfTab } from './useAdminPosts';
 import { historyKey } from './useHistory';
 import { ADMIN_STATS_KEY } from './useAdminStats';
+import { isQueuedKey } from './useQueued';
 import { SPEND_KEY } from './useSpend';
 
 /** The banner an action leaves: a success message or an error. */
@@ -131,6 +132,8 @@ export function useReviewActions(view: DashboardState, { onRemoved, onUnauthoriz
 
   function revalidateStats() {
     void mutate(ADMIN_STATS_KEY);
+    // An approval joins the posts waiting to send.
+    void mutate(isQueuedKey);
   }
 
   /**

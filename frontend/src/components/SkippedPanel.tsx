@@ -17,8 +17,9 @@ interface Props {
 
 /**
  * The posts the guards stopped before drafting, each with its reason and a
- * "Draft anyway" override. It sits below the review tabs, closed until the
- * admin opens it; failed posts stay in their own tab with their error.
+ * "Draft anyway" override, and the posts that failed, each with its error:
+ * those are judged in their own tab, where they are listed too. It sits
+ * below the review tabs, closed until the admin opens it.
  */
 export function SkippedPanel({ now, onUnauthorized }: Props) {
   const ids = useId();
@@ -58,7 +59,7 @@ export function SkippedPanel({ now, onUnauthorized }: Props) {
     <section className="skipped-panel" aria-labelledby={`${ids}-title`} data-testid="skipped-panel">
       <div className="skipped-head">
         <h2 id={`${ids}-title`} className="skipped-title">
-          Skipped by the guards
+          Skipped and failed
         </h2>
         <button
           type="button"
@@ -67,13 +68,14 @@ export function SkippedPanel({ now, onUnauthorized }: Props) {
           aria-controls={`${ids}-body`}
           onClick={() => setOpen(!open)}
         >
-          {open ? 'Hide skipped posts' : 'Show skipped posts'}
+          {open ? 'Hide skipped and failed posts' : 'Show skipped and failed posts'}
         </button>
       </div>
       {open && (
         <div id={`${ids}-body`}>
           <p className="muted">
-            Posts the persona did not answer: its own, opt-outs, blocked authors and phrases, and replies over the caps.
+            Posts the persona did not answer: its own, opt-outs, blocked authors and phrases, and replies over the caps;
+            and the drafts and sends that failed.
           </p>
           <div className="banners" aria-live="polite">
             {notice?.kind === 'success' && (
@@ -112,17 +114,30 @@ export function SkippedPanel({ now, onUnauthorized }: Props) {
                     </time>
                   </p>
                   {p.original_post_text && <blockquote className="review-original">{p.original_post_text}</blockquote>}
-                  <p className="skipped-reason" data-testid="skip-reason">
-                    Skipped: {p.reason || 'no reason recorded'}
-                  </p>
-                  <button
-                    type="button"
-                    className="btn btn-primary"
-                    disabled={busyId === p.id}
-                    onClick={() => void override(p)}
-                  >
-                    {DRAFT_ANYWAY}
-                  </button>
+                  {p.status === 'failed' ? (
+                    <>
+                      <p className="skipped-reason" data-testid="skip-reason">
+                        Failed: {p.reason || 'no reason recorded'}
+                      </p>
+                      <p className="muted" data-testid="failed-hint">
+                        Approve, edit, regenerate or reject it in its tab.
+                      </p>
+                    </>
+                  ) : (
+                    <>
+                      <p className="skipped-reason" data-testid="skip-reason">
+                        Skipped: {p.reason || 'no reason recorded'}
+                      </p>
+                      <button
+                        type="button"
+                        className="btn btn-primary"
+                        disabled={busyId === p.id}
+                        onClick={() => void override(p)}
+                      >
+                        {DRAFT_ANYWAY}
+                      </button>
+                    </>
+                  )}
                 </li>
               ))}
             </ul>

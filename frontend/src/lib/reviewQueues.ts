@@ -69,10 +69,15 @@ export const REVIEW_MESSAGES = {
 
 /** What the Skipped view reports. */
 export const SKIPPED_MESSAGES = {
-  empty: 'No skipped posts',
-  fetchFailed: 'Failed to fetch skipped posts',
+  empty: 'No skipped or failed posts',
+  fetchFailed: 'Failed to fetch skipped and failed posts',
   drafted: 'Post sent back to drafting: its draft will appear in its tab',
   draftFailed: 'Failed to draft post anyway',
+} as const;
+
+export const QUEUED_MESSAGES = {
+  empty: 'Nothing waits to be sent',
+  fetchFailed: 'Failed to fetch the posts waiting to send',
 } as const;
 
 /** What the dashboard shows: a tab index, a page from 1, and a sort order. */

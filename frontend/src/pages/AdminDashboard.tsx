@@ -14,6 +14,7 @@ import { Pagination } from '../components/Pagination';
 import { ReviewCard } from '../components/ReviewCard';
 import { panelElementId, ReviewTabs, tabElementId } from '../components/ReviewTabs';
 import { SettingsPanel } from '../components/SettingsPanel';
+import { QueuedPanel } from '../components/QueuedPanel';
 import { SkippedPanel } from '../components/SkippedPanel';
 import { SpendBanners, SpendPanel } from '../components/SpendPanel';
 import { StatsPanel } from '../components/StatsPanel';
@@ -245,6 +246,7 @@ export default function AdminDashboard() {
           <Pagination page={page} totalPages={list.data?.pagination.totalPages} onChange={(p) => show({ ...view, page: p })} />
         </section>
 
+        <QueuedPanel now={now} onUnauthorized={signOut} />
         <SkippedPanel now={now} onUnauthorized={signOut} />
       </main>
     </PageShell>
