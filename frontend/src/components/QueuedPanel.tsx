@@ -2,7 +2,7 @@ import { useEffect, useId, useState } from 'react';
 import { statusOf } from '../api/client';
 import { useQueued } from '../api/useQueued';
 import { QUEUED_MESSAGES } from '../lib/reviewQueues';
-import { formatTimestamp, relativeTime } from '../lib/time';
+import { PostOrigin } from './PostOrigin';
 
 interface Props {
   now: number;
@@ -63,15 +63,7 @@ export function QueuedPanel({ now, onUnauthorized }: Props) {
             <ul className="queued-list">
               {posts.map((p) => (
                 <li key={p.id} className="queued-card" data-testid="queued-card" data-post-id={p.id}>
-                  <p className="review-sub">
-                    <strong className="review-name">{p.original_post_user || `@${p.author_username}`}</strong>
-                    {p.author_username && <span>@{p.author_username}</span>}
-                    <span className="badge">{p.source}</span>
-                    <time dateTime={p.created_at} title={formatTimestamp(p.created_at)}>
-                      {relativeTime(p.created_at, now)}
-                    </time>
-                  </p>
-                  {p.original_post_text && <blockquote className="review-original">{p.original_post_text}</blockquote>}
+                  <PostOrigin post={p} now={now} />
                   <p className="queued-response" data-testid="queued-response">{p.proposed_response}</p>
                   <p className="queued-note" data-testid="queued-note">
                     {p.queued

@@ -5,7 +5,7 @@ import { ApiError, statusOf } from '../api/client';
 import type { Post } from '../api/types';
 import { isSkippedKey, useSkipped } from '../api/useSkipped';
 import { SKIPPED_MESSAGES } from '../lib/reviewQueues';
-import { formatTimestamp, relativeTime } from '../lib/time';
+import { PostOrigin } from './PostOrigin';
 
 export const DRAFT_ANYWAY = 'Draft anyway';
 
@@ -105,15 +105,7 @@ export function SkippedPanel({ now, onUnauthorized }: Props) {
             <ul className="skipped-list">
               {posts.map((p) => (
                 <li key={p.id} className="skipped-card" data-testid="skipped-card" data-post-id={p.id}>
-                  <p className="review-sub">
-                    <strong className="review-name">{p.original_post_user || `@${p.author_username}`}</strong>
-                    {p.author_username && <span>@{p.author_username}</span>}
-                    <span className="badge">{p.source}</span>
-                    <time dateTime={p.created_at} title={formatTimestamp(p.created_at)}>
-                      {relativeTime(p.created_at, now)}
-                    </time>
-                  </p>
-                  {p.original_post_text && <blockquote className="review-original">{p.original_post_text}</blockquote>}
+                  <PostOrigin post={p} now={now} />
                   {p.status === 'failed' ? (
                     <>
                       <p className="skipped-reason" data-testid="skip-reason">
