@@ -154,8 +154,13 @@ func (w *Writer) Write(ctx context.Context, req writer.Request) (writer.Draft, e
 	draw := func(line string) string { return render(line, topic, sin, persona) }
 	text := choose(pool, seed, limit, unfit, draw)
 	if n := post.WeightedLength(text); limit < full && (n > limit || text == avoid) {
-		// No line is shorter than the current draft: a different one will do.
-		text = choose(pool, seed, full, unfit, draw)
+		// No line is shorter than the current draft: the draft cut short
+		// is; a one-word draft gets a different line.
+		if cut := shortened(req.CurrentDraft, limit); cut != "" {
+			text = cut
+		} else {
+			text = choose(pool, seed, full, unfit, draw)
+		}
 	}
 	return writer.Draft{
 		Text:             text,
@@ -189,6 +194,47 @@ func mentionWish(instruction string) (string, bool) {
 		return "", false
 	}
 	return m[1], true
+}
+
+// shortened returns text cut to at most limit: its leading whole sentences
+// when they fit, else its leading words and "…"; "" when not even one word
+// fits.
+func shortened(text string, limit int) string {
+	if cut := leadingSentences(text, limit); cut != "" {
+		return cut
+	}
+	words := strings.Fields(text)
+	for n := len(words) - 1; n >= 1; n-- {
+		cut := strings.TrimRight(strings.Join(words[:n], " "), ",;:—-") + "…"
+		if post.WeightedLength(cut) <= limit {
+			return cut
+		}
+	}
+	return ""
+}
+
+// leadingSentences returns the longest run of text's first whole sentences
+// (each ending in ".", "!", "?" or "…") whose weighted length is at most
+// limit, trimmed; "" when not even the first sentence fits or the text is
+// one sentence.
+func leadingSentences(text string, limit int) string {
+	out := ""
+	for i, r := range text {
+		if !strings.ContainsRune(".!?…", r) {
+			continue
+		}
+		end := i + utf8.RuneLen(r)
+		if end < len(text) && !unicode.IsSpace(rune(text[end])) {
+			// Not a sentence's end: "3.5", "...", "?!" go on.
+			continue
+		}
+		cut := strings.TrimSpace(text[:end])
+		if cut == strings.TrimSpace(text) || post.WeightedLength(cut) > limit {
+			break
+		}
+		out = cut
+	}
+	return out
 }
 
 // avoidSimilarity is the guard.Similarity to req.Avoid from which a

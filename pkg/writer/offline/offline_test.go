@@ -411,3 +411,48 @@ func TestWriteRegenerated(t *testing.T) {
 		})
 	}
 }
+
+func TestLeadingSentences(t *testing.T) {
+	tests := []struct {
+		name  string
+		text  string
+		limit int
+		want  string
+	}{
+		{name: "first of two", text: "Tomorrow is the busiest day of the week. Ask Monday.", limit: 51, want: "Tomorrow is the busiest day of the week."},
+		{name: "two of three", text: "One. Two! Three?", limit: 15, want: "One. Two!"},
+		{name: "only the first fits", text: "One. Two! Three?", limit: 8, want: "One."},
+		{name: "nothing fits", text: "A long first sentence. B.", limit: 5, want: ""},
+		{name: "one sentence", text: "Only this one.", limit: 100, want: ""},
+		{name: "decimal is no end", text: "It costs 3.5 souls. Cheap.", limit: 25, want: "It costs 3.5 souls."},
+		{name: "ellipsis", text: "Well… Fine.", limit: 10, want: "Well…"},
+		{name: "no punctuation", text: "no end at all", limit: 100, want: ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := leadingSentences(tt.text, tt.limit); got != tt.want {
+				t.Errorf("leadingSentences(%q, %d) = %q, want %q", tt.text, tt.limit, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestShortened(t *testing.T) {
+	tests := []struct {
+		name  string
+		text  string
+		limit int
+		want  string
+	}{
+		{name: "whole sentences first", text: "One. Two! Three?", limit: 15, want: "One. Two!"},
+		{name: "one sentence loses words", text: "Tomorrow is the busiest day, ask Monday.", limit: 30, want: "Tomorrow is the busiest day…"},
+		{name: "one word", text: "Monday.", limit: 6, want: ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := shortened(tt.text, tt.limit); got != tt.want {
+				t.Errorf("shortened(%q, %d) = %q, want %q", tt.text, tt.limit, got, tt.want)
+			}
+		})
+	}
+}
