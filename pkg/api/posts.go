@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"github.com/go-chi/chi/v5"
@@ -408,32 +407,24 @@ func (s *Server) generateProfile(w http.ResponseWriter, r *http.Request) error {
 		}
 		return fmt.Errorf("generate profile: %w: %w", errQueueDown, err)
 	}
-	deadline := time.NewTimer(s.generateWait)
-	defer deadline.Stop()
-	tick := time.NewTicker(100 * time.Millisecond)
-	defer tick.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-deadline.C:
-			respondJSON(w, http.StatusAccepted, map[string]any{"status": "queued", "id": id})
-			return nil
-		case <-tick.C:
-			p, err := s.store.Post(ctx, id)
-			if err != nil {
-				return err
-			}
-			switch p.Status {
-			case post.StatusDrafting:
-				continue
-			case post.StatusFailed:
-				return &Error{Status: http.StatusBadGateway, Message: "the writer could not draft a profile post: " + p.Error}
-			}
-			respondJSON(w, http.StatusCreated, viewPost(p, s.now(), s.prices))
-			return nil
-		}
+	var p post.Post
+	drafted, err := pollUntil(ctx, s.generateWait, func() (bool, error) {
+		var err error
+		p, err = s.store.Post(ctx, id)
+		return err == nil && p.Status != post.StatusDrafting, err
+	})
+	if err != nil {
+		return err
 	}
+	switch {
+	case !drafted:
+		respondJSON(w, http.StatusAccepted, map[string]any{"status": "queued", "id": id})
+	case p.Status == post.StatusFailed:
+		return &Error{Status: http.StatusBadGateway, Message: "the writer could not draft a profile post: " + p.Error}
+	default:
+		respondJSON(w, http.StatusCreated, viewPost(p, s.now(), s.prices))
+	}
+	return nil
 }
 
 // generateTargeted runs a scan of the targeted accounts now.

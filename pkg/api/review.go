@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"time"
@@ -81,34 +82,45 @@ func (s *Server) regenerate(w http.ResponseWriter, r *http.Request) error {
 	if err := s.queue.EnqueueRegenerate(ctx, id, instruction); err != nil {
 		return fmt.Errorf("regenerate %d: %w: %w", id, errQueueDown, err)
 	}
-	deadline := time.NewTimer(s.regenerateWait)
+	// The worker writes a new version when it has redrafted the post.
+	drafted, err := pollUntil(ctx, s.regenerateWait, func() (bool, error) {
+		latest, err := s.store.LatestVersionID(ctx, id)
+		return latest != before, err
+	})
+	if err != nil {
+		return err
+	}
+	if p, err = s.store.Post(ctx, id); err != nil {
+		return err
+	}
+	if !drafted {
+		respondJSON(w, http.StatusAccepted, viewPost(p, s.now(), s.prices))
+		return nil
+	}
+	s.public.invalidate()
+	respondJSON(w, http.StatusOK, viewPost(p, s.now(), s.prices))
+	return nil
+}
+
+// pollUntil asks done every 100 ms until it reports true (answering true),
+// wait has passed (false) or ctx ends: the web tier's wait for a worker
+// that answers through the database.
+func pollUntil(ctx context.Context, wait time.Duration, done func() (bool, error)) (bool, error) {
+	deadline := time.NewTimer(wait)
 	defer deadline.Stop()
 	tick := time.NewTicker(100 * time.Millisecond)
 	defer tick.Stop()
 	for {
 		select {
 		case <-ctx.Done():
-			return ctx.Err()
+			return false, ctx.Err()
 		case <-deadline.C:
-			if p, err = s.store.Post(ctx, id); err != nil {
-				return err
-			}
-			respondJSON(w, http.StatusAccepted, viewPost(p, s.now(), s.prices))
-			return nil
+			return false, nil
 		case <-tick.C:
-			latest, err := s.store.LatestVersionID(ctx, id)
-			if err != nil {
-				return err
+			ok, err := done()
+			if ok || err != nil {
+				return ok, err
 			}
-			if latest == before {
-				continue
-			}
-			if p, err = s.store.Post(ctx, id); err != nil {
-				return err
-			}
-			s.public.invalidate()
-			respondJSON(w, http.StatusOK, viewPost(p, s.now(), s.prices))
-			return nil
 		}
 	}
 }
