@@ -231,12 +231,12 @@ func (s *Server) listQueued(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	q, err := s.store.ListQueued(r.Context(), page, pageSize)
+	caps := set.Caps.Send()
+	q, err := s.store.ListQueued(r.Context(), page, pageSize, caps)
 	if err != nil {
 		return err
 	}
 	out := s.listOf(q.Posts, page, q.Total)
-	caps := set.Caps.Send()
 	for i := range out.Posts {
 		out.Posts[i].Queued = nil
 		if _, ok := guard.SendTurn(q.Queue.Sent, q.Queue.Ahead+i, q.Queue.Now, caps); !ok {
@@ -294,12 +294,13 @@ func (s *Server) heldByCap(ctx context.Context, id int64) bool {
 		s.log.WarnContext(ctx, "send caps not checked at approval", "post_id", id, "error", err)
 		return false
 	}
-	q, err := s.store.SendQueueOf(ctx, id)
+	caps := set.Caps.Send()
+	q, err := s.store.SendQueueOf(ctx, id, caps)
 	if err != nil {
 		s.log.WarnContext(ctx, "send caps not checked at approval", "post_id", id, "error", err)
 		return false
 	}
-	_, ok := guard.SendTurn(q.Sent, q.Ahead, q.Now, set.Caps.Send())
+	_, ok := guard.SendTurn(q.Sent, q.Ahead, q.Now, caps)
 	return !ok
 }
 

@@ -16,6 +16,7 @@ import (
 
 	"infernal/pkg/api"
 	"infernal/pkg/auth"
+	"infernal/pkg/guard"
 	"infernal/pkg/post"
 	"infernal/pkg/settings"
 	"infernal/pkg/store"
@@ -67,7 +68,7 @@ func (f *fakeStore) ListSkipped(_ context.Context, sort post.Sort, page, pageSiz
 	f.record("ListSkipped %s %d %d", sort, page, pageSize)
 	return nil, 0, nil
 }
-func (f *fakeStore) ListQueued(_ context.Context, page, pageSize int) (store.QueuedPage, error) {
+func (f *fakeStore) ListQueued(_ context.Context, page, pageSize int, _ guard.SendCaps) (store.QueuedPage, error) {
 	f.record("ListQueued %d %d", page, pageSize)
 	return store.QueuedPage{}, nil
 }
@@ -144,7 +145,7 @@ func (f *fakeStore) PutSettings(_ context.Context, v settings.Settings) error {
 	return nil
 }
 
-func (f *fakeStore) SendQueueOf(_ context.Context, id int64) (store.SendQueue, error) {
+func (f *fakeStore) SendQueueOf(_ context.Context, id int64, _ guard.SendCaps) (store.SendQueue, error) {
 	f.record("SendQueueOf %d", id)
 	return store.SendQueue{}, errUnexpected
 }

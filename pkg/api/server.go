@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"infernal/pkg/guard"
 	"infernal/pkg/post"
 	"infernal/pkg/ratelimit"
 	"infernal/pkg/settings"
@@ -39,7 +40,7 @@ type Store interface {
 	ListSkipped(ctx context.Context, sort post.Sort, page, pageSize int) ([]post.Post, int, error)
 	// ListQueued returns one page of the approvals waiting for their
 	// first send, with the send times the caps decide on.
-	ListQueued(ctx context.Context, page, pageSize int) (store.QueuedPage, error)
+	ListQueued(ctx context.Context, page, pageSize int, caps guard.SendCaps) (store.QueuedPage, error)
 	// DraftAnyway moves a skipped post back to drafting, guarded.
 	DraftAnyway(ctx context.Context, id int64) (post.Post, error)
 	// CreateProfileDraft makes a new profile post to be drafted.
@@ -76,9 +77,9 @@ type Store interface {
 	Settings(ctx context.Context) (settings.Settings, error)
 	// PutSettings replaces the settings with normalised ones.
 	PutSettings(ctx context.Context, v settings.Settings) error
-	// SendQueueOf reads the send starts of the last day and the approvals
-	// ahead of post id, for the send caps.
-	SendQueueOf(ctx context.Context, id int64) (store.SendQueue, error)
+	// SendQueueOf reads the latest send starts and the approvals ahead of
+	// post id that caps decide on.
+	SendQueueOf(ctx context.Context, id int64, caps guard.SendCaps) (store.SendQueue, error)
 	// SendCounts tells how the send caps stand now.
 	SendCounts(ctx context.Context) (store.SendCounts, error)
 }

@@ -41,7 +41,7 @@ const (
 // which cap holds, e.g. "cap: conversation (1 of 1)", for the skipped
 // post.
 func CapDecision(repliesInConversation, repliesToAuthorToday int, caps Caps) (reason string, ok bool) {
-	caps = caps.withDefaults()
+	caps = caps.WithDefaults()
 	if repliesInConversation >= caps.PerConversation {
 		return fmt.Sprintf("%s (%d of %d)", ReasonConversationCap, repliesInConversation, caps.PerConversation), false
 	}
@@ -51,8 +51,8 @@ func CapDecision(repliesInConversation, repliesToAuthorToday int, caps Caps) (re
 	return "", true
 }
 
-// withDefaults returns c with each unset field at its default.
-func (c Caps) withDefaults() Caps {
+// WithDefaults returns c with each unset field at its default.
+func (c Caps) WithDefaults() Caps {
 	if c.PerConversation <= 0 {
 		c.PerConversation = DefaultPerConversation
 	}
@@ -107,8 +107,8 @@ type SendCaps struct {
 	PerDay int `json:"sends_per_day"`
 }
 
-// withDefaults returns c with each unset field at its default.
-func (c SendCaps) withDefaults() SendCaps {
+// WithDefaults returns c with each unset field at its default.
+func (c SendCaps) WithDefaults() SendCaps {
 	if c.PerWindow <= 0 {
 		c.PerWindow = DefaultSendsPerWindow
 	}
@@ -128,7 +128,7 @@ func (c SendCaps) Validate() error {
 	if err := validateFields(field{"sends_per_window", c.PerWindow}, field{"sends_per_day", c.PerDay}); err != nil {
 		return err
 	}
-	d := c.withDefaults()
+	d := c.WithDefaults()
 	if d.PerWindow > d.PerDay {
 		return fmt.Errorf("sends_per_window: %d is more than sends_per_day (%d)", d.PerWindow, d.PerDay)
 	}
@@ -140,7 +140,7 @@ func (c SendCaps) Validate() error {
 // earliest time it may: when enough sends have left every full window.
 // A send at exactly now − window has left it. When ok, next is now.
 func SendSlot(sent []time.Time, now time.Time, caps SendCaps) (next time.Time, ok bool) {
-	caps = caps.withDefaults()
+	caps = caps.WithDefaults()
 	next = now
 	for _, w := range []struct {
 		length time.Duration

@@ -26,3 +26,17 @@ func BenchmarkNearDuplicate(b *testing.B) {
 		NearDuplicate(benchText+" again", recent, DefaultNearDuplicateThreshold)
 	}
 }
+
+// BenchmarkNearDuplicateWords compares one draft with a week of a busy
+// persona's texts, their Words kept: the near-duplicate guard's cost per
+// draft in the worker.
+func BenchmarkNearDuplicateWords(b *testing.B) {
+	recent := make([]Words, 500)
+	for i := range recent {
+		recent[i] = ContentWords(benchText)
+	}
+	draft := ContentWords(benchText + " again")
+	for b.Loop() {
+		NearDuplicateWords(draft, recent, DefaultNearDuplicateThreshold)
+	}
+}

@@ -20,3 +20,14 @@ func SendTurn(sent []time.Time, ahead int, now time.Time, caps SendCaps) (next t
 	}
 	return SendSlot(all, now, caps)
 }
+
+// Bounds returns, the defaults applied, the least and the most sends caps
+// allow in any of their windows, and their longest window. They bound what
+// deciding needs: when the sends of the longest window and the posts ahead
+// number less than least, every window has room, whatever their times;
+// otherwise SendTurn decides the same on the most recent most send times
+// and at most most posts ahead as on all of them.
+func (c SendCaps) Bounds() (least, most int, longest time.Duration) {
+	c = c.WithDefaults()
+	return min(c.PerWindow, c.PerDay), max(c.PerWindow, c.PerDay), max(c.Window, sendDay)
+}

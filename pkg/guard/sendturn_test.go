@@ -1,6 +1,8 @@
 package guard_test
 
 import (
+	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 
@@ -41,5 +43,47 @@ func TestSendTurn(t *testing.T) {
 				t.Errorf("SendTurn() = %v, %v; want %v, %v", next, ok, tt.wantNext, tt.wantOK)
 			}
 		})
+	}
+}
+
+// TestSendCapsBounds checks what the send caps' store relies on to read
+// little: under least nothing is held, and the most recent most send
+// times (and at most most posts ahead) decide as all of them do.
+func TestSendCapsBounds(t *testing.T) {
+	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	caps := guard.SendCaps{PerWindow: 4, Window: 3 * time.Hour, PerDay: 9}
+	least, most, longest := caps.Bounds()
+	if least != 4 || most != 9 || longest != 24*time.Hour {
+		t.Fatalf("Bounds() = %d, %d, %s, want 4, 9, 24h", least, most, longest)
+	}
+	if l, m, w := (guard.SendCaps{}).Bounds(); l != guard.DefaultSendsPerWindow || m != guard.DefaultSendsPerDay || w != 24*time.Hour {
+		t.Errorf("zero caps: Bounds() = %d, %d, %s, want the defaults", l, m, w)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := range 5000 {
+		// Up to 30 sends over the last 30 hours, a few of them a minute in the future (a clock step).
+		sent := make([]time.Time, rng.IntN(30))
+		for j := range sent {
+			sent[j] = now.Add(-time.Duration(rng.IntN(30*60)-2) * time.Minute)
+		}
+		ahead := rng.IntN(12)
+		wantNext, wantOK := guard.SendTurn(sent, ahead, now, caps)
+
+		inLongest := 0
+		for _, s := range sent {
+			if s.After(now.Add(-longest)) {
+				inLongest++
+			}
+		}
+		if inLongest+ahead < least && !wantOK {
+			t.Fatalf("case %d: %d sent and %d ahead, under least %d, but held", i, inLongest, ahead, least)
+		}
+		newest := slices.SortedFunc(slices.Values(sent), func(a, b time.Time) int { return b.Compare(a) })
+		newest = newest[:min(len(newest), most)]
+		gotNext, gotOK := guard.SendTurn(newest, min(ahead, most), now, caps)
+		if gotOK != wantOK || !gotNext.Equal(wantNext) {
+			t.Fatalf("case %d: the newest %d of %d sends, %d ahead: (%s, %v), all of them: (%s, %v)",
+				i, len(newest), len(sent), ahead, gotNext, gotOK, wantNext, wantOK)
+		}
 	}
 }

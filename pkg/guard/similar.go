@@ -1,5 +1,7 @@
 package guard
 
+import "slices"
+
 // DefaultNearDuplicateThreshold is the Similarity from which a draft is a
 // near-duplicate of an earlier post, unless configured otherwise.
 const DefaultNearDuplicateThreshold = 0.8
@@ -21,20 +23,50 @@ const ShingleSize = 2
 // and "hello" and "hello there" are 0.5; a text without words (empty, or
 // punctuation only) is similar to nothing, not even itself.
 func Similarity(a, b string) float64 {
-	return similarity(contentWords(a), contentWords(b))
+	return similarity(ContentWords(a), ContentWords(b))
 }
 
-// similarity is Similarity of two texts' content words.
-func similarity(wa, wb []string) float64 {
-	size := min(ShingleSize, len(wa), len(wb))
-	if size == 0 {
+// compared returns the shingle hashes Similarity compares of two texts'
+// Words, nil for a text without words.
+func compared(wa, wb Words) (sa, sb []uint64) {
+	size := min(ShingleSize, wa.n, wb.n)
+	switch {
+	case size == 0:
+		return nil, nil
+	case size < ShingleSize:
+		return wa.singles, wb.singles
+	}
+	return wa.shingles, wb.shingles
+}
+
+// similarityBound is the most Similarity two texts' Words can reach with
+// their numbers of shingles: the smaller over the larger.
+func similarityBound(wa, wb Words) float64 {
+	sa, sb := compared(wa, wb)
+	if len(sa) == 0 || len(sb) == 0 {
 		return 0
 	}
-	sa, sb := shingles(wa, size), shingles(wb, size)
+	return float64(min(len(sa), len(sb))) / float64(max(len(sa), len(sb)))
+}
+
+// similarity is Similarity of two texts' Words: a merge of their sorted
+// shingle hashes, without allocating.
+func similarity(wa, wb Words) float64 {
+	sa, sb := compared(wa, wb)
+	if len(sa) == 0 || len(sb) == 0 {
+		return 0
+	}
 	shared := 0
-	for s := range sa {
-		if sb[s] {
+	for i, j := 0, 0; i < len(sa) && j < len(sb); {
+		switch {
+		case sa[i] < sb[j]:
+			i++
+		case sa[i] > sb[j]:
+			j++
+		default:
 			shared++
+			i++
+			j++
 		}
 	}
 	return float64(shared) / float64(len(sa)+len(sb)-shared)
@@ -52,13 +84,27 @@ func NearDuplicate(draft string, recent []string, threshold float64) (index int,
 	return NearDuplicateWords(ContentWords(draft), rw, threshold)
 }
 
-// Words are a text's words as Similarity compares them: Canonical, without
-// @handles. Normalising is most of a comparison's cost, so a caller that
-// compares many drafts with the same recent posts keeps their Words.
-type Words []string
+// Words are a text's words as Similarity compares them (Canonical, without
+// @handles), kept as the sorted, distinct 64-bit hashes of their shingles.
+// Normalising is most of a comparison's cost, so a caller that compares
+// many drafts with the same recent posts keeps their Words; a comparison
+// is then a merge of two short sorted lists. Two distinct shingles share a
+// hash with a chance of about 2^-64, far below the threshold's grain.
+type Words struct {
+	// n counts the words.
+	n int
+	// singles are the hashes of the words, for a comparison with a text
+	// of one word.
+	singles []uint64
+	// shingles are the hashes of the ShingleSize-word shingles.
+	shingles []uint64
+}
 
 // ContentWords returns the Words of s.
-func ContentWords(s string) Words { return contentWords(s) }
+func ContentWords(s string) Words {
+	ws := contentWords(s)
+	return Words{n: len(ws), singles: shingleHashes(ws, 1), shingles: shingleHashes(ws, ShingleSize)}
+}
 
 // NearDuplicateWords is NearDuplicate on texts already reduced to Words.
 func NearDuplicateWords(draft Words, recent []Words, threshold float64) (index int, score float64, ok bool) {
@@ -67,6 +113,10 @@ func NearDuplicateWords(draft Words, recent []Words, threshold float64) (index i
 	}
 	index = -1
 	for i, r := range recent {
+		if index >= 0 && similarityBound(draft, r) <= score {
+			// It cannot beat the best so far; most of a week's texts differ in length.
+			continue
+		}
 		if s := similarity(draft, r); index < 0 || s > score {
 			index, score = i, s
 		}
@@ -85,16 +135,33 @@ func contentWords(s string) []string {
 	return out
 }
 
-// shingles returns the set of runs of size consecutive words; a NUL, which
-// Canonical never leaves in a word, separates the words of a shingle.
-func shingles(ws []string, size int) map[string]bool {
-	out := make(map[string]bool, len(ws))
-	for i := 0; i+size <= len(ws); i++ {
-		key := ws[i]
-		for _, w := range ws[i+1 : i+size] {
-			key += "\x00" + w
-		}
-		out[key] = true
+// shingleHashes returns the sorted, distinct FNV-1a hashes of the runs of
+// size consecutive words; a NUL, which Canonical never leaves in a word,
+// separates the words of a shingle.
+func shingleHashes(ws []string, size int) []uint64 {
+	if len(ws) < size {
+		return nil
 	}
-	return out
+	out := make([]uint64, 0, len(ws)-size+1)
+	for i := 0; i+size <= len(ws); i++ {
+		h := uint64(fnvOffset)
+		for k, w := range ws[i : i+size] {
+			if k > 0 {
+				h *= fnvPrime // h ^ 0: the NUL between two words
+			}
+			for j := 0; j < len(w); j++ {
+				h = (h ^ uint64(w[j])) * fnvPrime
+			}
+		}
+		out = append(out, h)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
+
+// The 64-bit FNV-1a parameters (hash/fnv's, inlined so that hashing a
+// shingle allocates nothing).
+const (
+	fnvOffset = 14695981039346656037
+	fnvPrime  = 1099511628211
+)

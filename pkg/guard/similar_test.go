@@ -2,6 +2,8 @@ package guard
 
 import (
 	"math"
+	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -68,5 +70,38 @@ func TestNearDuplicate(t *testing.T) {
 				t.Errorf("NearDuplicate(%q) = %d, %v, %v, want %d, %v, %v", tt.draft, i, score, ok, tt.wantIndex, tt.wantScore, tt.wantOK)
 			}
 		})
+	}
+}
+
+// NearDuplicateWords skips texts whose length alone keeps them below the
+// best so far; it must answer as comparing every text does.
+func TestNearDuplicateWordsMatchesEveryComparison(t *testing.T) {
+	vocabulary := strings.Fields("hell coffee monday sin mortal furnace soul cold paperwork brimstone tea cat")
+	rng := rand.New(rand.NewPCG(3, 4))
+	text := func() string {
+		ws := make([]string, rng.IntN(12))
+		for i := range ws {
+			ws[i] = vocabulary[rng.IntN(len(vocabulary))]
+		}
+		return strings.Join(ws, " ")
+	}
+	for i := range 2000 {
+		recent := make([]string, rng.IntN(20))
+		words := make([]Words, len(recent))
+		for j := range recent {
+			recent[j] = text()
+			words[j] = ContentWords(recent[j])
+		}
+		draft := text()
+		wantIndex, wantScore := -1, 0.0
+		for j, r := range recent {
+			if s := Similarity(draft, r); wantIndex < 0 || s > wantScore {
+				wantIndex, wantScore = j, s
+			}
+		}
+		index, score, _ := NearDuplicateWords(ContentWords(draft), words, 0.8)
+		if index != wantIndex || math.Abs(score-wantScore) > 1e-12 {
+			t.Fatalf("case %d: %q against %q: index %d score %v, want %d %v", i, draft, recent, index, score, wantIndex, wantScore)
+		}
 	}
 }

@@ -28,49 +28,95 @@ type Drafter struct {
 	Persona string
 	// Budget holds drafts back at a model spending ceiling; nil for none.
 	Budget *Budget
-	// Words keeps the normalised words of recent persona posts for the
-	// near-duplicate guard; nil normalises them for every draft.
-	Words *WordCache
+	// Settings keeps the settings between their changes; nil reads them
+	// for every draft.
+	Settings *store.SettingsCache
+	// Recent keeps the persona's recent texts for the near-duplicate
+	// guard; nil reads them for every draft.
+	Recent *RecentTexts
 }
 
-// WordCache remembers the guard.Words of the persona's recent texts, so
-// that each draft normalises only itself: a burst compares thousands of
-// drafts with the same week of posts. It forgets everything when it holds
-// more than its bound. Its zero value is not usable; call NewWordCache.
-type WordCache struct {
-	mu    sync.Mutex
-	words map[string]guard.Words
-	bound int
+// RecentTexts keeps the persona's drafts and posts of the near-duplicate
+// window (store.RecentPersonaTexts) with their guard.Words, so that a
+// draft compares itself with a week of texts without reading and
+// normalising them again: they are read at most every refresh, and the
+// drafts of this process are added as they are saved. A draft may thus
+// miss another worker's draft of the last refresh, as two drafts written at
+// the same moment always miss each other. Its zero value is not usable;
+// call NewRecentTexts.
+type RecentTexts struct {
+	refresh time.Duration
+	mu      sync.Mutex
+	readAt  time.Time
+	texts   []string
+	words   []guard.Words
 }
 
-// NewWordCache returns a cache of at most bound texts' words.
-func NewWordCache(bound int) *WordCache {
-	return &WordCache{words: map[string]guard.Words{}, bound: bound}
+// NewRecentTexts returns a RecentTexts read again at most every refresh.
+func NewRecentTexts(refresh time.Duration) *RecentTexts {
+	return &RecentTexts{refresh: refresh}
 }
 
-// of returns the words of each text, from the cache when c is not nil.
-func (c *WordCache) of(texts []string) []guard.Words {
-	out := make([]guard.Words, len(texts))
-	if c == nil {
+// of returns the recent texts and their Words, read from st when r is nil
+// or its copy is older than its refresh. The lists are never changed
+// afterwards: they may be read after r has moved on.
+func (r *RecentTexts) of(ctx context.Context, st *store.Store, now time.Time) ([]string, []guard.Words, error) {
+	if r == nil {
+		texts, err := st.RecentPersonaTexts(ctx, now.Add(-nearDuplicateWindow), store.RecentTextsLimit)
+		if err != nil {
+			return nil, nil, err
+		}
+		words := make([]guard.Words, len(texts))
 		for i, t := range texts {
-			out[i] = guard.ContentWords(t)
+			words[i] = guard.ContentWords(t)
 		}
-		return out
+		return texts, words, nil
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if len(c.words) > c.bound {
-		clear(c.words)
-	}
-	for i, t := range texts {
-		w, ok := c.words[t]
-		if !ok {
-			w = guard.ContentWords(t)
-			c.words[t] = w
+	// One read at a time; the others wait for it rather than read too.
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.readAt.IsZero() || now.Sub(r.readAt) >= r.refresh || now.Before(r.readAt) {
+		texts, err := st.RecentPersonaTexts(ctx, now.Add(-nearDuplicateWindow), store.RecentTextsLimit)
+		if err != nil {
+			return nil, nil, err
 		}
-		out[i] = w
+		known := make(map[string]guard.Words, len(r.texts))
+		for i, t := range r.texts {
+			known[t] = r.words[i]
+		}
+		words := make([]guard.Words, len(texts))
+		for i, t := range texts {
+			w, ok := known[t]
+			if !ok {
+				w = guard.ContentWords(t)
+			}
+			words[i] = w
+		}
+		r.readAt, r.texts, r.words = now, texts, words
 	}
-	return out
+	return r.texts, r.words, nil
+}
+
+// add puts text, a draft just saved, first among the recent texts, the
+// oldest beyond store.RecentTextsLimit left out.
+func (r *RecentTexts) add(text string) {
+	if r == nil {
+		return
+	}
+	w := guard.ContentWords(text)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	n := min(len(r.texts), store.RecentTextsLimit-1)
+	r.texts = append([]string{text}, r.texts[:n]...)
+	r.words = append([]guard.Words{w}, r.words[:n]...)
+}
+
+// settingsOf reads the settings through cache, or directly when it is nil.
+func settingsOf(ctx context.Context, st *store.Store, cache *store.SettingsCache) (settings.Settings, error) {
+	if cache == nil {
+		return st.Settings(ctx)
+	}
+	return st.CachedSettings(ctx, cache)
 }
 
 // DraftPost writes the response of a post in drafting and makes it pending.
@@ -94,7 +140,7 @@ func (d *Drafter) DraftPost(ctx context.Context, t *asynq.Task) error {
 	if p.Status != post.StatusDrafting {
 		return nil
 	}
-	set, err := d.Store.Settings(ctx)
+	set, err := settingsOf(ctx, d.Store, d.Settings)
 	if err != nil {
 		return err
 	}
@@ -137,8 +183,9 @@ func (d *Drafter) DraftPost(ctx context.Context, t *asynq.Task) error {
 		}
 		return err
 	}
+	text := post.StorableText(draft.Text)
 	err = d.Store.SaveDraft(ctx, id, store.Draft{
-		Response: post.StorableText(draft.Text), Category: draft.Category,
+		Response: text, Category: draft.Category,
 		Temperature: draft.Temperature, PresencePenalty: draft.PresencePenalty, FrequencyPenalty: draft.FrequencyPenalty,
 		Flags: guard.Strings(append(guard.ReplyFlags(draft.Text, p.AuthorUsername, p.OriginalPostText, d.Persona), flags...)),
 	})
@@ -146,7 +193,11 @@ func (d *Drafter) DraftPost(ctx context.Context, t *asynq.Task) error {
 		// Another delivery of the task got there first.
 		return nil
 	}
-	return err
+	if err != nil {
+		return err
+	}
+	d.Recent.add(text)
+	return nil
 }
 
 // guard runs the guards of a reply before it is drafted: the persona's
@@ -173,7 +224,7 @@ func (d *Drafter) guard(ctx context.Context, p post.Post, set settings.Settings)
 		reason := fmt.Sprintf("%s: %q", guard.ReasonBlockedPhrase, phrase)
 		return reason, d.Store.Skip(ctx, p.ID, reason)
 	}
-	return d.Store.PassGuards(ctx, p.ID, set.Caps.Reply())
+	return d.Store.PassGuards(ctx, p, set.Caps.Reply())
 }
 
 // nearDuplicateWindow is how far back the near-duplicate guard looks.
@@ -188,11 +239,10 @@ func (d *Drafter) compose(ctx context.Context, req writer.Request, threshold flo
 	if err != nil {
 		return writer.Draft{}, nil, err
 	}
-	recent, err := d.Store.RecentPersonaTexts(ctx, time.Now().Add(-nearDuplicateWindow), store.RecentTextsLimit)
+	recent, words, err := d.Recent.of(ctx, d.Store, time.Now())
 	if err != nil {
 		return writer.Draft{}, nil, err
 	}
-	words := d.Words.of(recent)
 	i, _, dup := guard.NearDuplicateWords(guard.ContentWords(draft.Text), words, threshold)
 	if !dup {
 		return draft, nil, nil

@@ -82,6 +82,12 @@ func (b *Budget) modelBlocked(ctx context.Context) (string, error) {
 	return b.Budgets.ModelBlocked(s), nil
 }
 
+// limitsX reports whether a ceiling of X spending is set, so that a send
+// must be priced before it goes.
+func (b *Budget) limitsX() bool {
+	return b != nil && b.Meter != nil && b.Budgets.LimitsX()
+}
+
 // sendFits reports whether a send costing usd fits the X budget.
 func (b *Budget) sendFits(ctx context.Context, usd float64) (bool, error) {
 	s, ok, err := b.spent(ctx, spend.Budgets.LimitsX)
@@ -99,6 +105,10 @@ func (b *Budget) Allow(ctx context.Context, endpoint string) bool {
 	return err == nil && why == ""
 }
 
+// recentTextsRefresh is how often a worker reads the persona's recent
+// texts again for the near-duplicate guard, besides adding its own drafts.
+const recentTextsRefresh = time.Second
+
 // Pipeline holds the worker's stages.
 type Pipeline struct {
 	Scanner    *Scanner
@@ -113,6 +123,7 @@ type Pipeline struct {
 func New(cfg Config) *Pipeline {
 	self := NewSelf(cfg.Platform)
 	budget := &Budget{Meter: cfg.Spend, Budgets: cfg.Budgets}
+	set := &store.SettingsCache{}
 	var reads ReadBudget = budget
 	if cfg.Reads != nil {
 		reads = cfg.Reads
@@ -123,9 +134,9 @@ func New(cfg Config) *Pipeline {
 			Budget: budget, Reads: reads},
 		Profiler: &Profiler{Store: cfg.Store, PlatformName: cfg.Platform.Name(), Queue: cfg.Queue, Log: cfg.Log, Persona: cfg.Persona},
 		Drafter: &Drafter{Store: cfg.Store, Writer: cfg.Writer, Log: cfg.Log, Persona: cfg.Persona, Budget: budget,
-			Words: NewWordCache(4 * store.RecentTextsLimit)},
+			Settings: set, Recent: NewRecentTexts(recentTextsRefresh)},
 		Sender: &Sender{Store: cfg.Store, Platform: cfg.Platform, Log: cfg.Log, Now: cfg.Now, Self: self,
-			Budget: budget, Prices: pricesOf(cfg.Spend)},
+			Budget: budget, Prices: pricesOf(cfg.Spend), Settings: set},
 		Maintainer: &Maintainer{Store: cfg.Store, Platform: cfg.Platform, Queue: cfg.Queue, Log: cfg.Log, Now: cfg.Now, Self: self},
 	}
 }

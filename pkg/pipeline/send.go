@@ -30,12 +30,38 @@ type Sender struct {
 	Budget *Budget
 	// Prices price a send against the budget.
 	Prices spend.Prices
+	// Settings keeps the settings (the send caps) between their changes;
+	// nil reads them for every send.
+	Settings *store.SettingsCache
 }
 
 // fits reports whether sending p stays within the X budget.
 func (s *Sender) fits(ctx context.Context, p post.Post) (bool, error) {
 	cost, _ := s.Prices.SendCost(p.ReplyRoute, p.ProposedResponse)
 	return s.Budget.sendFits(ctx, cost)
+}
+
+// fitsBudget reports whether post id may go within the X budget; one that
+// does not stays approved (reconcile queues it again, and it goes once it
+// fits). Only a ceiling of X spending needs the post read before its send
+// starts, to price it.
+func (s *Sender) fitsBudget(ctx context.Context, id int64) (bool, error) {
+	if !s.Budget.limitsX() {
+		return true, nil
+	}
+	p, err := s.Store.Post(ctx, id)
+	if err != nil || p.Status != post.StatusApproved {
+		// BeginSendWithin tells what became of it.
+		return true, nil
+	}
+	fit, err := s.fits(ctx, p)
+	if err != nil {
+		return false, err
+	}
+	if !fit {
+		s.Log.InfoContext(ctx, "send deferred: it does not fit the X budget", "post_id", id)
+	}
+	return fit, nil
 }
 
 // SendPost posts an approved response, at most once. The row is marked
@@ -55,23 +81,16 @@ func (s *Sender) SendPost(ctx context.Context, t *asynq.Task) error {
 		s.Log.InfoContext(ctx, "send deferred: paused", "post_id", id, "reason", pause.Reason)
 		return nil
 	}
-	if p, err := s.Store.Post(ctx, id); err == nil && p.Status == post.StatusApproved {
-		fit, err := s.fits(ctx, p)
-		if err != nil {
-			return err
-		}
-		if !fit {
-			// It stays approved; reconcile queues it again, and it goes once it fits.
-			s.Log.InfoContext(ctx, "send deferred: it does not fit the X budget", "post_id", id)
-			return nil
-		}
+	if fit, err := s.fitsBudget(ctx, id); err != nil || !fit {
+		return err
 	}
-	set, err := s.Store.Settings(ctx)
+	set, err := settingsOf(ctx, s.Store, s.Settings)
 	if err != nil {
 		return err
 	}
-	p, started, err := s.Store.BeginSendWithin(ctx, id, func(q store.SendQueue) error {
-		next, ok := guard.SendTurn(q.Sent, q.Ahead, q.Now, set.Caps.Send())
+	caps := set.Caps.Send()
+	p, started, err := s.Store.BeginSendWithin(ctx, id, caps, func(q store.SendQueue) error {
+		next, ok := guard.SendTurn(q.Sent, q.Ahead, q.Now, caps)
 		if ok {
 			return nil
 		}

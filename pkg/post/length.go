@@ -7,6 +7,7 @@ import (
 	"regexp/syntax"
 	"sort"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
@@ -359,7 +360,7 @@ func group(re *regexp.Regexp, m []int, pos int, name string) (int, int) {
 // extractLinks is twitter-text's extractUrlsWithIndices with URLs without
 // a scheme included: the links of s, by start.
 func extractLinks(s string) []link {
-	if !strings.Contains(s, ".") {
+	if !mayHoldLink(s) {
 		return nil
 	}
 	m := matchText(s)
@@ -378,6 +379,25 @@ func extractLinks(s string) []link {
 		pos = end
 	}
 	return out
+}
+
+// mayHoldLink reports whether s has a dot followed by a letter, which every
+// link has before its top-level domain (a letter of some script, or the x
+// of a punycode xn--): a text without one, as most sentences are, skips
+// the link pattern, the costliest part of counting.
+func mayHoldLink(s string) bool {
+	for i := strings.IndexByte(s, '.'); i >= 0; {
+		r, _ := utf8.DecodeRuneInString(s[i+1:])
+		if unicode.IsLetter(r) {
+			return true
+		}
+		next := strings.IndexByte(s[i+1:], '.')
+		if next < 0 {
+			return false
+		}
+		i += 1 + next
+	}
+	return false
 }
 
 // checkLink applies extractUrlsWithIndices' checks to a match of the URL

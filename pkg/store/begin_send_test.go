@@ -3,10 +3,12 @@ package store_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"sync"
 	"testing"
 
+	"infernal/pkg/guard"
 	"infernal/pkg/post"
 	"infernal/pkg/store"
 	"infernal/pkg/store/storetest"
@@ -98,7 +100,7 @@ func TestListQueued(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			q, err := s.ListQueued(ctx, tt.page, 1)
+			q, err := s.ListQueued(ctx, tt.page, 1, guard.SendCaps{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -112,7 +114,96 @@ func TestListQueued(t *testing.T) {
 			}
 		})
 	}
-	if _, err := s.ListQueued(ctx, 0, 1); !errors.Is(err, store.ErrInvalid) {
+	if _, err := s.ListQueued(ctx, 0, 1, guard.SendCaps{}); !errors.Is(err, store.ErrInvalid) {
 		t.Errorf("page 0: %v, want ErrInvalid", err)
+	}
+}
+
+// Started at once, more first sends than the caps allow start exactly as
+// many as the caps allow: the ones with room start in one round trip, the
+// others read the queue under the same lock; every start is counted in
+// send_days, and a retry of a started send is not asked about.
+func TestBeginSendWithinCapsAtOnce(t *testing.T) {
+	s := storetest.New(t)
+	ctx := context.Background()
+	caps := guard.SendCaps{PerWindow: 5, PerDay: 5}
+	var ids []int64
+	for i := range 8 {
+		id := pending(t, s, fmt.Sprintf("cap-%d", i), post.SourceMention, "burn")
+		if _, err := s.Approve(ctx, id, nil); err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, id)
+	}
+	errHeld := errors.New("held")
+	allow := func(q store.SendQueue) error {
+		if _, ok := guard.SendTurn(q.Sent, q.Ahead, q.Now, caps); !ok {
+			return errHeld
+		}
+		return nil
+	}
+	var wg sync.WaitGroup
+	results := make(chan error, len(ids))
+	for _, id := range ids {
+		wg.Go(func() {
+			_, started, err := s.BeginSendWithin(ctx, id, caps, allow)
+			if err == nil && started != nil {
+				err = errors.New("a first send reported an earlier start")
+			}
+			results <- err
+		})
+	}
+	wg.Wait()
+	close(results)
+	startedN, held := 0, 0
+	for err := range results {
+		switch {
+		case err == nil:
+			startedN++
+		case errors.Is(err, errHeld):
+			held++
+		default:
+			t.Error(err)
+		}
+	}
+	if startedN != 5 || held != 3 {
+		t.Errorf("%d started and %d held, want 5 and 3", startedN, held)
+	}
+	counts, err := s.SendCounts(ctx)
+	if err != nil || counts.Last24h != 5 {
+		t.Errorf("SendCounts = %+v, %v; want 5 in the last 24 hours", counts, err)
+	}
+	var days int64
+	if err := s.Pool().QueryRow(ctx, `SELECT coalesce(sum(sends), 0) FROM send_days`).Scan(&days); err != nil || days != 5 {
+		t.Errorf("send_days counts %d sends (%v), want 5", days, err)
+	}
+	for _, id := range ids {
+		p, err := s.Post(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.SendStartedAt == nil {
+			continue
+		}
+		// A retry: the caps are full, yet it goes on, reporting its start.
+		if _, started, err := s.BeginSendWithin(ctx, id, caps, allow); err != nil || started == nil {
+			t.Errorf("retry of %d: started %v, %v; want its earlier start", id, started, err)
+		}
+	}
+
+	tests := []struct {
+		name string
+		id   int64
+		want error
+	}{
+		{name: "not approved", id: pending(t, s, "cap-pending", post.SourceMention, "wait"), want: store.ErrConflict},
+		{name: "no such post", id: 999999, want: store.ErrNotFound},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, _, err := s.BeginSendWithin(ctx, tt.id, guard.SendCaps{PerWindow: 1000, PerDay: 1000}, allow); !errors.Is(err, tt.want) {
+				t.Errorf("BeginSendWithin = %v, want %v", err, tt.want)
+			}
+		})
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"infernal/pkg/guard"
 	"infernal/pkg/post"
@@ -29,16 +30,25 @@ var capStatuses = []string{
 	string(post.StatusAwaitingManual), string(post.StatusPosted),
 }
 
-// conversationCapSQL counts the other guarded posts of a conversation
-// (posts_conversation_idx).
+// conversationCapSQL counts the other guarded posts ($5 is the post) of
+// conversation $2 on platform $1 (posts_conversation_idx).
 const conversationCapSQL = `SELECT count(*) FROM posts
-	WHERE platform = $1 AND conversation_id = $2 AND guarded_at IS NOT NULL AND status = ANY($3) AND id <> $4`
+	WHERE platform = $1 AND conversation_id = $2 AND guarded_at IS NOT NULL AND status = ANY($4) AND id <> $5`
 
-// authorCapSQL counts the other posts of an author guarded in the last 24
-// hours (posts_author_guarded_idx).
+// authorCapSQL counts the other posts of author $3 (lower-case) guarded in
+// the last 24 hours (posts_author_guarded_idx).
 const authorCapSQL = `SELECT count(*) FROM posts
-	WHERE platform = $1 AND lower(author_username) = $2 AND guarded_at IS NOT NULL
-		AND guarded_at > now() - interval '24 hours' AND status = ANY($3) AND id <> $4`
+	WHERE platform = $1 AND lower(author_username) = $3 AND guarded_at IS NOT NULL
+		AND guarded_at > now() - interval '24 hours' AND status = ANY($4) AND id <> $5`
+
+// capCountsSQL reads both counts of the reply caps.
+const capCountsSQL = `SELECT (` + conversationCapSQL + `), (` + authorCapSQL + `)`
+
+// passGuardsSQL marks post $1 guarded when it is in drafting and both
+// counts are under their caps ($6 per conversation, $7 per author a day).
+const passGuardsSQL = `WITH counts AS (SELECT (` + conversationCapSQL + `) AS conversation, (` + authorCapSQL + `) AS author)
+	UPDATE posts SET guarded_at = now(), updated_at = now()
+	WHERE id = $5 AND status = 'drafting' AND (SELECT conversation < $6 AND author < $7 FROM counts)`
 
 // Skip moves a post in drafting to skipped with reason, the guard that
 // stopped it; any other state gets a *post.StateError (ErrConflict).
@@ -63,48 +73,74 @@ func (s *Store) skip(ctx context.Context, q querier, id int64, reason string) er
 	return nil
 }
 
-// PassGuards applies the reply caps to a post in drafting, in one
-// transaction: it takes the advisory locks of the post's conversation and
-// then of its author (always in that order), counts the guarded posts of
-// both (the author's of the last 24 hours), and either marks the post
-// guarded (reason "") or skips it with guard.CapDecision's reason. A post
-// no longer in drafting gets a *post.StateError (ErrConflict).
-func (s *Store) PassGuards(ctx context.Context, id int64, caps guard.Caps) (reason string, err error) {
-	p, err := s.Post(ctx, id)
-	if err != nil {
-		return "", err
-	}
+// PassGuards applies the reply caps to p, a post in drafting, under the
+// advisory locks of its conversation and then of its author (always in
+// that order): it counts the guarded posts of both (the author's of the
+// last 24 hours) and either marks the post guarded (reason "") or skips it
+// with guard.CapDecision's reason. A post no longer in drafting gets a
+// *post.StateError (ErrConflict).
+//
+// A post within both caps is guarded in one round trip (passGuardsSQL);
+// only a post the caps may hold takes the transaction that finds the reason.
+func (s *Store) PassGuards(ctx context.Context, p post.Post, caps guard.Caps) (reason string, err error) {
+	caps = caps.WithDefaults()
 	// A post without a conversation is its own.
 	conversation := p.ConversationID
 	if conversation == "" {
 		conversation = p.OriginalPostID
 	}
 	author := strings.ToLower(p.AuthorUsername)
-	err = s.inTx(ctx, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1, hashtext($2))`, lockConversation, p.Platform+"/"+conversation); err != nil {
-			return fmt.Errorf("store: pass guards %d: conversation lock: %w", id, err)
+	locks := func(q interface {
+		Queue(string, ...any) *pgx.QueuedQuery
+	}) {
+		q.Queue(`SELECT pg_advisory_xact_lock($1, hashtext($2))`, lockConversation, p.Platform+"/"+conversation)
+		q.Queue(`SELECT pg_advisory_xact_lock($1, hashtext($2))`, lockAuthor, p.Platform+"/"+author)
+	}
+	// The batch is one implicit transaction: the locks are held until the
+	// update commits, and the update counts after they are granted.
+	var b pgx.Batch
+	locks(&b)
+	b.Queue(passGuardsSQL, p.Platform, conversation, author, capStatuses, p.ID, caps.PerConversation, caps.PerAuthorPerDay)
+	res := s.pool.SendBatch(ctx, &b)
+	var passed bool
+	for range 2 {
+		if _, err = res.Exec(); err != nil {
+			break
 		}
-		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1, hashtext($2))`, lockAuthor, p.Platform+"/"+author); err != nil {
-			return fmt.Errorf("store: pass guards %d: author lock: %w", id, err)
+	}
+	if err == nil {
+		var tag pgconn.CommandTag
+		tag, err = res.Exec()
+		passed = tag.RowsAffected() == 1
+	}
+	if cerr := res.Close(); err != nil || cerr != nil {
+		return "", fmt.Errorf("store: pass guards %d: %w", p.ID, errors.Join(err, cerr))
+	}
+	if passed {
+		return "", nil
+	}
+	err = s.inTx(ctx, func(tx pgx.Tx) error {
+		var tb pgx.Batch
+		locks(&tb)
+		if err := tx.SendBatch(ctx, &tb).Close(); err != nil {
+			return fmt.Errorf("store: pass guards %d: locks: %w", p.ID, err)
 		}
 		var inConversation, toAuthor int
-		if err := tx.QueryRow(ctx, conversationCapSQL, p.Platform, conversation, capStatuses, id).Scan(&inConversation); err != nil {
-			return fmt.Errorf("store: pass guards %d: conversation count: %w", id, err)
-		}
-		if err := tx.QueryRow(ctx, authorCapSQL, p.Platform, author, capStatuses, id).Scan(&toAuthor); err != nil {
-			return fmt.Errorf("store: pass guards %d: author count: %w", id, err)
+		if err := tx.QueryRow(ctx, capCountsSQL,
+			p.Platform, conversation, author, capStatuses, p.ID).Scan(&inConversation, &toAuthor); err != nil {
+			return fmt.Errorf("store: pass guards %d: counts: %w", p.ID, err)
 		}
 		why, ok := guard.CapDecision(inConversation, toAuthor, caps)
 		if !ok {
 			reason = why
-			return s.skip(ctx, tx, id, why)
+			return s.skip(ctx, tx, p.ID, why)
 		}
-		tag, err := tx.Exec(ctx, `UPDATE posts SET guarded_at = now(), updated_at = now() WHERE id = $1 AND status = $2`, id, post.StatusDrafting)
+		tag, err := tx.Exec(ctx, `UPDATE posts SET guarded_at = now(), updated_at = now() WHERE id = $1 AND status = $2`, p.ID, post.StatusDrafting)
 		if err != nil {
-			return fmt.Errorf("store: pass guards %d: %w", id, err)
+			return fmt.Errorf("store: pass guards %d: %w", p.ID, err)
 		}
 		if tag.RowsAffected() == 0 {
-			return s.stateError(ctx, id, "pass guards", post.StatusDrafting)
+			return s.stateError(ctx, p.ID, "pass guards", post.StatusDrafting)
 		}
 		return nil
 	})

@@ -10,6 +10,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"infernal/pkg/guard"
 	"infernal/pkg/post"
 )
 
@@ -144,8 +145,8 @@ func (s *Store) guardPlans(ctx context.Context, qs []planQuery, pageSize int) ([
 	}
 	last := max(0, (skipped-1)/pageSize*pageSize)
 	qs = append(qs,
-		planQuery{name: "reply cap, conversation count", sql: conversationCapSQL, args: []any{platform, conversation, capStatuses, int64(0)}},
-		planQuery{name: "reply cap, author count", sql: authorCapSQL, args: []any{platform, author, capStatuses, int64(0)}},
+		planQuery{name: "reply caps, counts", sql: capCountsSQL, args: []any{platform, conversation, author, capStatuses, int64(0)}},
+		planQuery{name: "reply caps, guarded within them", sql: passGuardsSQL, args: []any{platform, conversation, author, capStatuses, int64(0), 1, 3}},
 		planQuery{name: "near-duplicate guard, recent texts", sql: recentTextsSQL, args: []any{time.Now().Add(-7 * 24 * time.Hour), RecentTextsLimit}},
 		planQuery{name: "list skipped total", sql: skippedCountSQL})
 	var queued int
@@ -157,7 +158,8 @@ func (s *Store) guardPlans(ctx context.Context, qs []planQuery, pageSize int) ([
 		planQuery{name: "list queued total", sql: queuedCountSQL},
 		planQuery{name: "list queued, first page", sql: queuedPageSQL, args: []any{pageSize, 0}},
 		planQuery{name: fmt.Sprintf("list queued, last page (offset %d)", lastQueued), sql: queuedPageSQL, args: []any{pageSize, lastQueued}},
-		planQuery{name: "send times of the last day", sql: sentTimesSQL, args: []any{time.Now().Add(-sendHorizon)}})
+		planQuery{name: "send times of the last day, the latest 1000", sql: sentTimesSQL, args: []any{time.Now().Add(-24 * time.Hour), 1000}},
+		planQuery{name: "send started with room under the caps", sql: beginSendWithRoomSQL, args: []any{int64(0), 10, guard.ReasonSendCap, 24 * time.Hour}})
 	for _, sort := range []post.Sort{post.SortDate, post.SortEngagement, post.SortLikes, post.SortRetweets, post.SortReplies} {
 		qs = append(qs,
 			planQuery{name: fmt.Sprintf("list skipped by %s, first page", sort), sql: skippedPageSQL(orderBy[sort]), args: []any{pageSize, 0}},

@@ -250,27 +250,22 @@ type Draft struct {
 // *post.StateError (ErrConflict), so a redelivered draft task never
 // overwrites what the administrator is reviewing.
 func (s *Store) SaveDraft(ctx context.Context, id int64, d Draft) error {
-	var saved bool
-	err := s.inTx(ctx, func(tx pgx.Tx) error {
-		// Guarded on drafting alone: a failed post reaches pending only by a regenerated draft.
-		tag, err := tx.Exec(ctx, `
+	// One statement, so one round trip: the draft and its version are
+	// written together or not at all. Guarded on drafting alone: a failed
+	// post reaches pending only by a regenerated draft.
+	tag, err := s.pool.Exec(ctx, `
+		WITH saved AS (
 			UPDATE posts SET status = 'pending', proposed_response = $2, category = $3,
 				temperature = $4, presence_penalty = $5, frequency_penalty = $6,
 				draft_attempts = draft_attempts + 1, error = '', flags = $8, updated_at = now()
-			WHERE id = $1 AND status = $7`,
-			id, d.Response, d.Category, d.Temperature, d.PresencePenalty, d.FrequencyPenalty, post.StatusDrafting, nonNil(d.Flags))
-		if err != nil {
-			return fmt.Errorf("store: save draft %d: %w", id, err)
-		}
-		if saved = tag.RowsAffected() > 0; !saved {
-			return nil
-		}
-		return addVersion(ctx, tx, id, d.Response, post.OriginWriter, "")
-	})
+			WHERE id = $1 AND status = $7
+			RETURNING id, proposed_response)
+		INSERT INTO post_versions (post_id, text, origin) SELECT id, proposed_response, 'writer' FROM saved`,
+		id, d.Response, d.Category, d.Temperature, d.PresencePenalty, d.FrequencyPenalty, post.StatusDrafting, nonNil(d.Flags))
 	if err != nil {
-		return err
+		return fmt.Errorf("store: save draft %d: %w", id, err)
 	}
-	if !saved {
+	if tag.RowsAffected() == 0 {
 		return s.stateError(ctx, id, "save draft", post.StatusDrafting)
 	}
 	return nil

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -17,14 +18,12 @@ import (
 // slot of a window.
 const sendLockKey int64 = 0x696e_6665_726e_6c01 // "infernl" and 1
 
-// sendHorizon is how far back the send caps look: their longest window.
-const sendHorizon = 24 * time.Hour
-
 // SendQueue is what the send caps decide on, read under the send lock.
 type SendQueue struct {
 	// Now is the database's clock, the one send starts are stamped with.
 	Now time.Time
-	// Sent are the send starts of the last 24 hours, in any order.
+	// Sent are the most recent send starts of the caps' longest window,
+	// newest first: as many as the caps can tell apart (SendCaps.Bounds).
 	Sent []time.Time
 	// Ahead counts the approved posts approved before this one that wait
 	// for their first send, which the caps serve first.
@@ -36,7 +35,22 @@ type SendQueue struct {
 // it stands, returns nil; its error is returned as it is and the post left
 // approved. A send started before (a retry) is not asked about: it counted
 // when it started.
-func (s *Store) BeginSendWithin(ctx context.Context, id int64, allow func(SendQueue) error) (p post.Post, started *time.Time, err error) {
+//
+// The queue is read only near the caps. When the sends of the last days
+// (send_days, an upper bound of every window's) and all approvals waiting
+// leave room under the least of caps, the send starts in one round trip
+// without asking allow; otherwise the queue holds the most recent sends
+// and approvals ahead that caps can tell apart (SendCaps.Bounds), so a
+// start reads at most a few hundred rows however many posts went out.
+func (s *Store) BeginSendWithin(ctx context.Context, id int64, caps guard.SendCaps, allow func(SendQueue) error) (p post.Post, started *time.Time, err error) {
+	least, most, longest := caps.Bounds()
+	p, err = s.beginSendWithRoom(ctx, id, least, longest)
+	if err == nil {
+		return p, nil, nil
+	}
+	if !errors.Is(err, pgx.ErrNoRows) {
+		return post.Post{}, nil, fmt.Errorf("store: begin send %d: %w", id, err)
+	}
 	err = s.inTx(ctx, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, sendLockKey); err != nil {
 			return fmt.Errorf("store: begin send %d: lock: %w", id, err)
@@ -50,7 +64,7 @@ func (s *Store) BeginSendWithin(ctx context.Context, id int64, allow func(SendQu
 		}
 		started = p.SendStartedAt
 		if started == nil {
-			q, err := sendQueue(ctx, tx, p)
+			q, err := sendQueue(ctx, tx, p, most, longest)
 			if err != nil {
 				return fmt.Errorf("store: begin send %d: %w", id, err)
 			}
@@ -68,14 +82,54 @@ func (s *Store) BeginSendWithin(ctx context.Context, id int64, allow func(SendQu
 	return p, started, err
 }
 
+// beginSendWithRoomSQL starts the first send of approved post $1 when the
+// sends since the UTC day of now() - $4 (send_days, which counts every
+// start) and every approval waiting (post_counts) number at most $2: then
+// no window of the caps can be full, whatever the times. No row when
+// there is not that much room, or the post is not approved or started before.
+const beginSendWithRoomSQL = `UPDATE posts SET send_started_at = now(),
+		error = CASE WHEN error = $3 THEN '' ELSE error END, updated_at = now()
+	WHERE id = $1 AND status = 'approved' AND send_started_at IS NULL
+		AND (SELECT coalesce(sum(sends), 0) FROM send_days WHERE day >= ((now() - $4::interval) AT TIME ZONE 'UTC')::date)
+			+ (SELECT coalesce(sum(n), 0) FROM post_counts WHERE status = 'approved') <= $2
+	RETURNING ` + postColumns
+
+// beginSendWithRoom starts post id's first send in one round trip when the
+// caps have room for every approval waiting (beginSendWithRoomSQL), under
+// the send lock: the batch is one implicit transaction, which holds the
+// lock until the start commits, and the update reads the counts after the
+// lock is granted. It returns pgx.ErrNoRows when it did not start the send.
+func (s *Store) beginSendWithRoom(ctx context.Context, id int64, least int, longest time.Duration) (post.Post, error) {
+	var b pgx.Batch
+	b.Queue(`SELECT pg_advisory_xact_lock($1)`, sendLockKey)
+	b.Queue(beginSendWithRoomSQL, id, least, guard.ReasonSendCap, longest)
+	res := s.pool.SendBatch(ctx, &b)
+	if _, err := res.Exec(); err != nil {
+		return post.Post{}, errors.Join(fmt.Errorf("lock: %w", err), res.Close())
+	}
+	rows, err := res.Query()
+	if err != nil {
+		return post.Post{}, errors.Join(err, res.Close())
+	}
+	r, err := pgx.CollectExactlyOneRow(rows, pgx.RowToStructByName[postRow])
+	if cerr := res.Close(); cerr != nil {
+		return post.Post{}, errors.Join(err, cerr)
+	}
+	if err != nil {
+		return post.Post{}, err
+	}
+	return r.post(), nil
+}
+
 // SendQueueOf reads, without the lock, the queue as post id would meet it
-// now: what the admin is told at approval.
-func (s *Store) SendQueueOf(ctx context.Context, id int64) (SendQueue, error) {
+// now under caps: what the admin is told at approval.
+func (s *Store) SendQueueOf(ctx context.Context, id int64, caps guard.SendCaps) (SendQueue, error) {
 	p, err := queryPost(ctx, s.pool, `SELECT `+postColumns+` FROM posts WHERE id = $1`, id)
 	if err != nil {
 		return SendQueue{}, notFound(err, fmt.Sprintf("send queue of %d", id))
 	}
-	q, err := sendQueue(ctx, s.pool, p)
+	_, most, longest := caps.Bounds()
+	q, err := sendQueue(ctx, s.pool, p, most, longest)
 	if err != nil {
 		return SendQueue{}, fmt.Errorf("store: send queue of %d: %w", id, err)
 	}
@@ -88,11 +142,12 @@ type queryRower interface {
 	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
 }
 
-// sendQueue reads the send starts of the last 24 hours (posts_sent_at_idx)
-// and how many approved posts approved before p still wait to start
-// (posts_send_queue_idx).
-func sendQueue(ctx context.Context, q queryRower, p post.Post) (SendQueue, error) {
-	out, err := sentTimes(ctx, q)
+// sendQueue reads the most recent most send starts of the last longest
+// (posts_sent_at_idx) and how many approved posts approved before p still
+// wait to start (posts_send_queue_idx), counting at most most of them:
+// guard.SendTurn decides the same on those as on every one.
+func sendQueue(ctx context.Context, q queryRower, p post.Post, most int, longest time.Duration) (SendQueue, error) {
+	out, err := sentTimes(ctx, q, most, longest)
 	if err != nil {
 		return SendQueue{}, err
 	}
@@ -100,22 +155,23 @@ func sendQueue(ctx context.Context, q queryRower, p post.Post) (SendQueue, error
 	if p.ApprovedAt != nil {
 		approvedAt = *p.ApprovedAt
 	}
-	err = q.QueryRow(ctx, `SELECT count(*) FROM posts WHERE status = $1 AND send_started_at IS NULL
-		AND (coalesce(approved_at, updated_at), id) < ($2, $3)`, post.StatusApproved, approvedAt, p.ID).Scan(&out.Ahead)
+	err = q.QueryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM posts WHERE status = $1 AND send_started_at IS NULL
+		AND (coalesce(approved_at, updated_at), id) < ($2, $3) LIMIT $4) AS ahead`, post.StatusApproved, approvedAt, p.ID, most).Scan(&out.Ahead)
 	if err != nil {
 		return SendQueue{}, err
 	}
 	return out, nil
 }
 
-// sentTimes reads the database's clock and the send starts of the last 24
-// hours (posts_sent_at_idx): a queue with nobody counted ahead yet.
-func sentTimes(ctx context.Context, q queryRower) (SendQueue, error) {
+// sentTimes reads the database's clock and the most recent most send
+// starts of the last longest (posts_sent_at_idx): a queue with nobody
+// counted ahead yet.
+func sentTimes(ctx context.Context, q queryRower, most int, longest time.Duration) (SendQueue, error) {
 	var out SendQueue
 	if err := q.QueryRow(ctx, `SELECT now()`).Scan(&out.Now); err != nil {
 		return SendQueue{}, err
 	}
-	rows, err := q.Query(ctx, sentTimesSQL, out.Now.Add(-sendHorizon))
+	rows, err := q.Query(ctx, sentTimesSQL, out.Now.Add(-longest), most)
 	if err != nil {
 		return SendQueue{}, err
 	}
@@ -125,8 +181,8 @@ func sentTimes(ctx context.Context, q queryRower) (SendQueue, error) {
 	return out, nil
 }
 
-// sentTimesSQL reads the send starts since $1 (posts_sent_at_idx).
-const sentTimesSQL = `SELECT send_started_at FROM posts WHERE send_started_at > $1`
+// sentTimesSQL reads the latest $2 send starts since $1 (posts_sent_at_idx).
+const sentTimesSQL = `SELECT send_started_at FROM posts WHERE send_started_at > $1 ORDER BY send_started_at DESC LIMIT $2`
 
 // sendQueueOrder is the order the send caps serve approvals in, the one of
 // posts_send_queue_idx.
@@ -158,7 +214,7 @@ type QueuedPage struct {
 // ListQueued returns one page (1-based) of the approved posts that have
 // not started sending, in the order the send caps serve them, with the
 // send times the caps decide on, read once for the page.
-func (s *Store) ListQueued(ctx context.Context, page, pageSize int) (QueuedPage, error) {
+func (s *Store) ListQueued(ctx context.Context, page, pageSize int, caps guard.SendCaps) (QueuedPage, error) {
 	if page < 1 || pageSize < 1 {
 		return QueuedPage{}, fmt.Errorf("store: list queued: %w: page %d", ErrInvalid, page)
 	}
@@ -174,7 +230,8 @@ func (s *Store) ListQueued(ctx context.Context, page, pageSize int) (QueuedPage,
 		if err != nil {
 			return fmt.Errorf("store: list queued: %w", err)
 		}
-		if out.Queue, err = sentTimes(ctx, tx); err != nil {
+		_, most, longest := caps.Bounds()
+		if out.Queue, err = sentTimes(ctx, tx, most, longest); err != nil {
 			return fmt.Errorf("store: list queued: send times: %w", err)
 		}
 		out.Posts, out.Queue.Ahead = posts, (page-1)*pageSize

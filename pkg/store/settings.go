@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/jackc/pgx/v5"
 
@@ -142,4 +143,42 @@ func (s *Store) BlockAuthor(ctx context.Context, username, reason string, postID
 		return fmt.Errorf("store: block author %s: %w", username, err)
 	}
 	return nil
+}
+
+// SettingsCache keeps the settings a process read last and the
+// settings_version they were read at, so that a worker asking for every
+// task reads one tiny row and the settings themselves only after a change.
+// Its zero value is ready; it is safe for concurrent use.
+type SettingsCache struct {
+	mu      sync.Mutex
+	version int64
+	set     settings.Settings
+}
+
+// CachedSettings returns the settings as Settings does, from c when they
+// have not changed since c read them. The lists of the answer are shared
+// with c and every other caller: read them, never change them.
+func (s *Store) CachedSettings(ctx context.Context, c *SettingsCache) (settings.Settings, error) {
+	var version int64
+	if err := s.pool.QueryRow(ctx, `SELECT version FROM settings_version`).Scan(&version); err != nil {
+		return settings.Settings{}, fmt.Errorf("store: settings version: %w", err)
+	}
+	c.mu.Lock()
+	if c.version == version {
+		defer c.mu.Unlock()
+		return c.set, nil
+	}
+	c.mu.Unlock()
+	// Read after the version: a change committed in between leaves the
+	// version behind the settings, so the next call reads them again.
+	set, err := s.Settings(ctx)
+	if err != nil {
+		return settings.Settings{}, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if version > c.version {
+		c.version, c.set = version, set
+	}
+	return set, nil
 }

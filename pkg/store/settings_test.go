@@ -2,10 +2,12 @@ package store_test
 
 import (
 	"context"
+	"reflect"
 	"slices"
 	"testing"
 
 	"infernal/pkg/settings"
+	"infernal/pkg/store"
 	"infernal/pkg/store/storetest"
 )
 
@@ -56,5 +58,59 @@ func TestSettingsSeedPutAndBlock(t *testing.T) {
 	}
 	if got, err = s.Settings(ctx); err != nil || len(got.BlockedAuthors)+len(got.BlockedPhrases) != 0 {
 		t.Errorf("after clearing = %+v, %v; want no blocked entries", got, err)
+	}
+}
+
+// The settings cache answers as Settings does after every kind of change:
+// the settings row, an opt-out's blocked author, a blocked phrase removed,
+// and a change made around the cache by another process.
+func TestCachedSettings(t *testing.T) {
+	ctx := context.Background()
+	dbURL := storetest.NewDatabase(t)
+	open := func() *store.Store {
+		st, err := store.Open(ctx, dbURL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(st.Close)
+		return st
+	}
+	s, other := open(), open()
+	var cache store.SettingsCache
+
+	base := settings.Settings{TargetUsernames: []string{"elonmusk"}, SearchTopics: []string{"coffee"}, BlockedPhrases: []string{"scam coin"}, Caps: settings.DefaultCaps()}
+	tests := []struct {
+		name   string
+		change func() error
+	}{
+		{name: "nothing stored yet", change: func() error { return nil }},
+		{name: "seeded", change: func() error { _, err := s.SeedSettings(ctx, base); return err }},
+		{name: "unchanged", change: func() error { return nil }},
+		{name: "an opt-out blocks an author", change: func() error { return s.BlockAuthor(ctx, "quietone", "opt-out", 0) }},
+		{name: "caps and phrases put", change: func() error {
+			next := base
+			next.BlockedPhrases, next.Caps.SendsPerDay = []string{}, 7
+			next.BlockedAuthors = []string{"quietone"}
+			return s.PutSettings(ctx, next)
+		}},
+		{name: "changed by another process", change: func() error { return other.BlockAuthor(ctx, "loudone", "added", 0) }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if err := tt.change(); err != nil {
+				t.Fatal(err)
+			}
+			want, err := s.Settings(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := s.CachedSettings(ctx, &cache)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("CachedSettings = %+v, want %+v", got, want)
+			}
+		})
 	}
 }

@@ -2,6 +2,7 @@ package writer
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -25,6 +26,9 @@ type cue struct {
 	// only when no other cue is found, so "I hate Mondays" is about Monday.
 	weak bool
 }
+
+// cues is cueTable, built once: FindCue reads it for every draft.
+var cues = sync.OnceValue(cueTable)
 
 // cueTable lists the keyword cues, most specific first where two could match
 // at the same place ("pineapple pizza" before "pizza").
@@ -122,7 +126,7 @@ func FindCue(text string) (c Cue, ok bool) {
 	for _, weak := range []bool{false, true} {
 		var best cue
 		found, bestPos, bestLen := false, -1, 0
-		for _, c := range cueTable() {
+		for _, c := range cues() {
 			if c.weak != weak {
 				continue
 			}
@@ -155,7 +159,7 @@ func Classify(text string) (c post.Category, ok bool) {
 // CueTopics returns the topics of the cues of sin, in the table's order.
 func CueTopics(sin post.Category) []string {
 	var topics []string
-	for _, c := range cueTable() {
+	for _, c := range cues() {
 		if c.sin == sin {
 			topics = append(topics, c.topic)
 		}
