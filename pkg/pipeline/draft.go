@@ -111,12 +111,18 @@ func (r *RecentTexts) add(text string) {
 	r.words = append([]guard.Words{w}, r.words[:n]...)
 }
 
-// settingsOf reads the settings through cache, or directly when it is nil.
-func settingsOf(ctx context.Context, st *store.Store, cache *store.SettingsCache) (settings.Settings, error) {
-	if cache == nil {
-		return st.Settings(ctx)
+// postWithSettings reads post id and the settings, in one round trip
+// through the settings cache when there is one.
+func (d *Drafter) postWithSettings(ctx context.Context, id int64) (post.Post, settings.Settings, error) {
+	if d.Settings != nil {
+		return d.Store.PostWithSettings(ctx, id, d.Settings)
 	}
-	return st.CachedSettings(ctx, cache)
+	p, err := d.Store.Post(ctx, id)
+	if err != nil {
+		return post.Post{}, settings.Settings{}, err
+	}
+	set, err := d.Store.Settings(ctx)
+	return p, set, err
 }
 
 // DraftPost writes the response of a post in drafting and makes it pending.
@@ -130,7 +136,7 @@ func (d *Drafter) DraftPost(ctx context.Context, t *asynq.Task) error {
 	if err != nil {
 		return err
 	}
-	p, err := d.Store.Post(ctx, id)
+	p, set, err := d.postWithSettings(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
 		return fmt.Errorf("draft %d: %w: %w", id, err, asynq.SkipRetry)
 	}
@@ -139,10 +145,6 @@ func (d *Drafter) DraftPost(ctx context.Context, t *asynq.Task) error {
 	}
 	if p.Status != post.StatusDrafting {
 		return nil
-	}
-	set, err := settingsOf(ctx, d.Store, d.Settings)
-	if err != nil {
-		return err
 	}
 	if !p.IsProfile() && p.GuardedAt == nil {
 		reason, err := d.guard(ctx, p, set)

@@ -13,6 +13,7 @@ import (
 	"infernal/pkg/guard"
 	"infernal/pkg/platform"
 	"infernal/pkg/post"
+	"infernal/pkg/settings"
 	"infernal/pkg/spend"
 	"infernal/pkg/store"
 	"infernal/pkg/tasks"
@@ -39,6 +40,20 @@ type Sender struct {
 func (s *Sender) fits(ctx context.Context, p post.Post) (bool, error) {
 	cost, _ := s.Prices.SendCost(p.ReplyRoute, p.ProposedResponse)
 	return s.Budget.sendFits(ctx, cost)
+}
+
+// pauseWithSettings reads the pause in force and the settings, in one
+// round trip through the settings cache when there is one.
+func (s *Sender) pauseWithSettings(ctx context.Context) (*store.Pause, settings.Settings, error) {
+	if s.Settings != nil {
+		return s.Store.PauseWithSettings(ctx, s.Now(), s.Settings)
+	}
+	pause, err := s.Store.ActivePause(ctx, s.Now())
+	if err != nil {
+		return nil, settings.Settings{}, err
+	}
+	set, err := s.Store.Settings(ctx)
+	return pause, set, err
 }
 
 // fitsBudget reports whether post id may go within the X budget; one that
@@ -72,7 +87,7 @@ func (s *Sender) SendPost(ctx context.Context, t *asynq.Task) error {
 	if err != nil {
 		return err
 	}
-	pause, err := s.Store.ActivePause(ctx, s.Now())
+	pause, set, err := s.pauseWithSettings(ctx)
 	if err != nil {
 		return err
 	}
@@ -82,10 +97,6 @@ func (s *Sender) SendPost(ctx context.Context, t *asynq.Task) error {
 		return nil
 	}
 	if fit, err := s.fitsBudget(ctx, id); err != nil || !fit {
-		return err
-	}
-	set, err := settingsOf(ctx, s.Store, s.Settings)
-	if err != nil {
 		return err
 	}
 	caps := set.Caps.Send()

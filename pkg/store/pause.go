@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"infernal/pkg/settings"
 )
 
 // Pause is an account-wide stop of scanning and sending, after a refusal
@@ -38,20 +40,53 @@ func (s *Store) SetPause(ctx context.Context, p Pause) error {
 // ActivePause returns the pause in force at now, nil when none; a pause
 // whose Until has passed is lifted on the way.
 func (s *Store) ActivePause(ctx context.Context, now time.Time) (*Pause, error) {
-	// One round trip (every send asks): the expired pause is deleted, and
-	// the select, which sees the table as it was before the delete, leaves it out.
+	p, err := scanPause(s.pool.QueryRow(ctx, activePauseSQL, now))
+	if err != nil {
+		return nil, fmt.Errorf("store: pause: %w", err)
+	}
+	return p, nil
+}
+
+// activePauseSQL reads the pause in force at $1 in one round trip (every
+// send asks): the expired pause is deleted, and the select, which sees the
+// table as it was before the delete, leaves it out.
+const activePauseSQL = `
+	WITH lifted AS (DELETE FROM ops_pause WHERE until IS NOT NULL AND until <= $1)
+	SELECT refusal, reason, since, until FROM ops_pause WHERE until IS NULL OR until > $1`
+
+// scanPause reads a row of activePauseSQL; nil when there is none.
+func scanPause(row pgx.Row) (*Pause, error) {
 	var p Pause
-	err := s.pool.QueryRow(ctx, `
-		WITH lifted AS (DELETE FROM ops_pause WHERE until IS NOT NULL AND until <= $1)
-		SELECT refusal, reason, since, until FROM ops_pause WHERE until IS NULL OR until > $1`, now).
-		Scan(&p.Refusal, &p.Reason, &p.Since, &p.Until)
+	err := row.Scan(&p.Refusal, &p.Reason, &p.Since, &p.Until)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("store: pause: %w", err)
+		return nil, err
 	}
 	return &p, nil
+}
+
+// PauseWithSettings is ActivePause and CachedSettings in one round trip:
+// what a send asks before it starts.
+func (s *Store) PauseWithSettings(ctx context.Context, now time.Time, c *SettingsCache) (*Pause, settings.Settings, error) {
+	var b pgx.Batch
+	var pause *Pause
+	var version int64
+	b.Queue(activePauseSQL, now).QueryRow(func(row pgx.Row) error {
+		var err error
+		pause, err = scanPause(row)
+		return err
+	})
+	b.Queue(settingsVersionSQL).QueryRow(func(row pgx.Row) error { return row.Scan(&version) })
+	if err := s.pool.SendBatch(ctx, &b).Close(); err != nil {
+		return nil, settings.Settings{}, fmt.Errorf("store: pause and settings version: %w", err)
+	}
+	set, err := s.settingsAt(ctx, c, version)
+	if err != nil {
+		return nil, settings.Settings{}, err
+	}
+	return pause, set, nil
 }
 
 // Resume lifts the account-wide pause; lifted reports whether one was in force.

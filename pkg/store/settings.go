@@ -9,6 +9,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"infernal/pkg/post"
 	"infernal/pkg/settings"
 )
 
@@ -160,9 +161,19 @@ type SettingsCache struct {
 // with c and every other caller: read them, never change them.
 func (s *Store) CachedSettings(ctx context.Context, c *SettingsCache) (settings.Settings, error) {
 	var version int64
-	if err := s.pool.QueryRow(ctx, `SELECT version FROM settings_version`).Scan(&version); err != nil {
+	if err := s.pool.QueryRow(ctx, settingsVersionSQL).Scan(&version); err != nil {
 		return settings.Settings{}, fmt.Errorf("store: settings version: %w", err)
 	}
+	return s.settingsAt(ctx, c, version)
+}
+
+// settingsVersionSQL reads the number settings_version's triggers move on
+// with every change of the settings.
+const settingsVersionSQL = `SELECT version FROM settings_version`
+
+// settingsAt returns the settings from c when c holds them at version,
+// read after it, otherwise read now and kept in c.
+func (s *Store) settingsAt(ctx context.Context, c *SettingsCache, version int64) (settings.Settings, error) {
 	c.mu.Lock()
 	if c.version == version {
 		defer c.mu.Unlock()
@@ -181,4 +192,32 @@ func (s *Store) CachedSettings(ctx context.Context, c *SettingsCache) (settings.
 		c.version, c.set = version, set
 	}
 	return set, nil
+}
+
+// PostWithSettings is Post and CachedSettings in one round trip: what a
+// draft asks first.
+func (s *Store) PostWithSettings(ctx context.Context, id int64, c *SettingsCache) (post.Post, settings.Settings, error) {
+	var b pgx.Batch
+	var p post.Post
+	var version int64
+	b.Queue(`SELECT `+postColumns+` FROM posts WHERE id = $1`, id).Query(func(rows pgx.Rows) error {
+		r, err := pgx.CollectExactlyOneRow(rows, pgx.RowToStructByName[postRow])
+		if err != nil {
+			return notFound(err, fmt.Sprintf("post %d", id))
+		}
+		p = r.post()
+		return nil
+	})
+	b.Queue(settingsVersionSQL).QueryRow(func(row pgx.Row) error { return row.Scan(&version) })
+	if err := s.pool.SendBatch(ctx, &b).Close(); err != nil {
+		if errors.Is(err, ErrNotFound) {
+			return post.Post{}, settings.Settings{}, err
+		}
+		return post.Post{}, settings.Settings{}, fmt.Errorf("store: post %d and settings version: %w", id, err)
+	}
+	set, err := s.settingsAt(ctx, c, version)
+	if err != nil {
+		return post.Post{}, settings.Settings{}, err
+	}
+	return p, set, nil
 }

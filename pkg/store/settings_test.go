@@ -2,10 +2,13 @@ package store_test
 
 import (
 	"context"
+	"errors"
 	"reflect"
 	"slices"
 	"testing"
+	"time"
 
+	"infernal/pkg/post"
 	"infernal/pkg/settings"
 	"infernal/pkg/store"
 	"infernal/pkg/store/storetest"
@@ -76,7 +79,8 @@ func TestCachedSettings(t *testing.T) {
 		return st
 	}
 	s, other := open(), open()
-	var cache store.SettingsCache
+	var cache, postCache, pauseCache store.SettingsCache
+	id := pending(t, s, "cached-1", post.SourceMention, "burn")
 
 	base := settings.Settings{TargetUsernames: []string{"elonmusk"}, SearchTopics: []string{"coffee"}, BlockedPhrases: []string{"scam coin"}, Caps: settings.DefaultCaps()}
 	tests := []struct {
@@ -111,6 +115,22 @@ func TestCachedSettings(t *testing.T) {
 			if !reflect.DeepEqual(got, want) {
 				t.Errorf("CachedSettings = %+v, want %+v", got, want)
 			}
+			if p, got, err := s.PostWithSettings(ctx, id, &postCache); err != nil || p.ID != id || !reflect.DeepEqual(got, want) {
+				t.Errorf("PostWithSettings = post %d, %+v, %v; want post %d, %+v", p.ID, got, err, id, want)
+			}
+			if pause, got, err := s.PauseWithSettings(ctx, time.Now(), &pauseCache); err != nil || pause != nil || !reflect.DeepEqual(got, want) {
+				t.Errorf("PauseWithSettings = %v, %+v, %v; want no pause, %+v", pause, got, err, want)
+			}
 		})
+	}
+	if _, _, err := s.PostWithSettings(ctx, 999999, &postCache); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("PostWithSettings of no post = %v, want ErrNotFound", err)
+	}
+	until := time.Now().Add(time.Hour)
+	if err := s.SetPause(ctx, store.Pause{Refusal: "usage_capped", Reason: "cap", Until: &until}); err != nil {
+		t.Fatal(err)
+	}
+	if pause, _, err := s.PauseWithSettings(ctx, time.Now(), &pauseCache); err != nil || pause == nil || pause.Reason != "cap" {
+		t.Errorf("PauseWithSettings during a pause = %+v, %v; want it", pause, err)
 	}
 }
