@@ -2,6 +2,8 @@ import { Link } from 'react-router';
 import { PageShell } from '../components/PageShell';
 import { ScrollProgress } from '../components/ScrollProgress';
 import { FOLLOW_URL, PERSONA_HANDLE } from '../lib/persona';
+// After styles.css: this page's rules load with its lazy chunk.
+import './about.css';
 
 const FEATURES = [
   {

@@ -33,6 +33,8 @@ import {
   withTab,
   type DashboardState,
 } from '../lib/reviewQueues';
+// After styles.css: the admin's rules load with its lazy chunks, never on the public pages.
+import './admin.css';
 
 /**
  * The dashboard's tab, page and sort, kept in the URL so that a reload and the

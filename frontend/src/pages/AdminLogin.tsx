@@ -4,6 +4,8 @@ import { login } from '../api/admin';
 import { setToken } from '../api/client';
 import { PageShell } from '../components/PageShell';
 import { ADMIN_DASHBOARD_PATH } from '../lib/constants';
+// After styles.css: the admin's rules load with its lazy chunks, never on the public pages.
+import './admin.css';
 
 export const LOGIN_FAILED = 'Invalid credentials';
 

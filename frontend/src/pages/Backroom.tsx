@@ -5,6 +5,8 @@ import { PageShell } from '../components/PageShell';
 import { preview } from '../lib/text';
 import { threadText, type Message, type Thread } from '../lib/threads';
 import { formatTimestamp } from '../lib/time';
+// After styles.css: this page's rules load with its lazy chunk.
+import './backroom.css';
 
 const STATUS_TEXT: Record<LogsState, string> = {
   loading: 'ESTABLISHING INFERNAL CONNECTION...',
