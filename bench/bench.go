@@ -65,6 +65,17 @@ func Run(ctx context.Context, cfg Config) error {
 	if cfg.Parts == "pipeline" {
 		return runPipeline(ctx, cfg, rep, start, logf)
 	}
+	// The pipeline runs first, on the fresh server, its rows listed after
+	// the admin views': its ceiling runs on Redis alone, so the leg must not
+	// meet what the load leaves in PostgreSQL (after the flood, a shared
+	// buffer pool hot with the million posts halved the send leg).
+	pipeline := &report{}
+	if cfg.Parts == "all" {
+		logf("pipeline")
+		if err := pipelineLeg(ctx, cfg, int(10_000*cfg.Scale), pipeline); err != nil {
+			return err
+		}
+	}
 	dbURL, err := freshDatabase(ctx, cfg.ServerURL, "infernal_bench")
 	if err != nil {
 		return err
@@ -102,10 +113,7 @@ func Run(ctx context.Context, cfg Config) error {
 	rep.add(Row{Figure: "web peak RSS (whole run)", Value: fmt.Sprintf("%.0f MiB", float64(rss)/(1<<20)), Target: "< 256 MiB",
 		Verdict: verdict(rss < 256<<20)})
 	web.stop()
-	logf("pipeline")
-	if err := pipelineLeg(ctx, cfg, int(10_000*cfg.Scale), rep); err != nil {
-		return err
-	}
+	rep.rows = append(rep.rows, pipeline.rows...)
 	logf("frontend weight")
 	if err := frontendWeight(cfg.StaticDir, rep); err != nil {
 		return err

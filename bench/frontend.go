@@ -14,7 +14,7 @@ import (
 var assetRef = regexp.MustCompile(`(?:src|href)="(/assets/[^"]+\.(?:js|css))"`)
 
 // frontendWeight reports the gzip size of what the home page loads and of
-// the admin dashboard's chunk.
+// the admin dashboard's chunk with its stylesheet.
 func frontendWeight(staticDir string, rep *report) error {
 	index, err := os.ReadFile(filepath.Join(staticDir, "index.html"))
 	if err != nil {
@@ -33,10 +33,17 @@ func frontendWeight(staticDir string, rep *report) error {
 	// a rebuild moves it by the chunk hashes' few dozen bytes.
 	rep.add(Row{Figure: "frontend: JS and CSS index.html loads, gzip -9", Value: kb(home),
 		Target: "≤ 93.8 KB (93.7 KB before issue 10: JS 88.8, CSS 4.9)", Verdict: verdict(float64(home) <= 93.8*1024)})
+	// The dashboard's chunk and the admin stylesheet it loads with it
+	// (which left the home page's stylesheet).
 	admin, err := filepath.Glob(filepath.Join(staticDir, "assets", "AdminDashboard*.js"))
 	if err != nil {
 		return fmt.Errorf("bench: frontend: %w", err)
 	}
+	adminCSS, err := filepath.Glob(filepath.Join(staticDir, "assets", "admin-*.css"))
+	if err != nil {
+		return fmt.Errorf("bench: frontend: %w", err)
+	}
+	admin = append(admin, adminCSS...)
 	var adminSize int
 	for _, f := range admin {
 		n, err := gzipSize(f)
@@ -45,7 +52,7 @@ func frontendWeight(staticDir string, rep *report) error {
 		}
 		adminSize += n
 	}
-	rep.add(Row{Figure: "frontend: admin dashboard chunk (" + strings.Join(baseNames(admin), ", ") + "), gzip -9",
+	rep.add(Row{Figure: "frontend: admin dashboard chunk and stylesheet (" + strings.Join(baseNames(admin), ", ") + "), gzip -9",
 		Value: kb(adminSize), Target: "≤ 36 KB (before issue 10)", Verdict: verdict(len(admin) > 0 && adminSize <= 36<<10)})
 	return nil
 }
