@@ -48,17 +48,26 @@ type pagination struct {
 	TotalPages int `json:"totalPages"`
 }
 
+// pageAndSort parses the page and sortBy parameters of an admin list.
+func pageAndSort(r *http.Request) (int, post.Sort, error) {
+	q := r.URL.Query()
+	page, err := intParam(q.Get("page"), "page", 1, 1, maxPage)
+	if err != nil {
+		return 0, "", err
+	}
+	sort, err := post.ParseSort(q.Get("sortBy"))
+	if err != nil {
+		return 0, "", badRequest("%v", err)
+	}
+	return page, sort, nil
+}
+
 // listPosts answers one page of the pending posts of source's tab.
 func (s *Server) listPosts(source post.Source) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		q := r.URL.Query()
-		page, err := intParam(q.Get("page"), "page", 1, 1, maxPage)
+		page, sort, err := pageAndSort(r)
 		if err != nil {
 			return err
-		}
-		sort, err := post.ParseSort(q.Get("sortBy"))
-		if err != nil {
-			return badRequest("%v", err)
 		}
 		posts, total, err := s.store.ListPending(r.Context(), source, sort, page, pageSize)
 		if err != nil {
@@ -200,14 +209,9 @@ func (s *Server) approveCheck(override bool) store.ApproveCheck {
 // listSkipped answers one page of the posts the guards skipped, with
 // their reasons, in the shape of the other admin lists.
 func (s *Server) listSkipped(w http.ResponseWriter, r *http.Request) error {
-	q := r.URL.Query()
-	page, err := intParam(q.Get("page"), "page", 1, 1, maxPage)
+	page, sort, err := pageAndSort(r)
 	if err != nil {
 		return err
-	}
-	sort, err := post.ParseSort(q.Get("sortBy"))
-	if err != nil {
-		return badRequest("%v", err)
 	}
 	posts, total, err := s.store.ListSkipped(r.Context(), sort, page, pageSize)
 	if err != nil {
