@@ -62,39 +62,41 @@ func NewRecentTexts(refresh time.Duration) *RecentTexts {
 // afterwards: they may be read after r has moved on.
 func (r *RecentTexts) of(ctx context.Context, st *store.Store, now time.Time) ([]string, []guard.Words, error) {
 	if r == nil {
-		texts, err := st.RecentPersonaTexts(ctx, now.Add(-nearDuplicateWindow), store.RecentTextsLimit)
-		if err != nil {
-			return nil, nil, err
-		}
-		words := make([]guard.Words, len(texts))
-		for i, t := range texts {
-			words[i] = guard.ContentWords(t)
-		}
-		return texts, words, nil
+		return readRecentTexts(ctx, st, now, nil)
 	}
 	// One read at a time; the others wait for it rather than read too.
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.readAt.IsZero() || now.Sub(r.readAt) >= r.refresh || now.Before(r.readAt) {
-		texts, err := st.RecentPersonaTexts(ctx, now.Add(-nearDuplicateWindow), store.RecentTextsLimit)
-		if err != nil {
-			return nil, nil, err
-		}
 		known := make(map[string]guard.Words, len(r.texts))
 		for i, t := range r.texts {
 			known[t] = r.words[i]
 		}
-		words := make([]guard.Words, len(texts))
-		for i, t := range texts {
-			w, ok := known[t]
-			if !ok {
-				w = guard.ContentWords(t)
-			}
-			words[i] = w
+		texts, words, err := readRecentTexts(ctx, st, now, known)
+		if err != nil {
+			return nil, nil, err
 		}
 		r.readAt, r.texts, r.words = now, texts, words
 	}
 	return r.texts, r.words, nil
+}
+
+// readRecentTexts reads the persona's texts of the near-duplicate window
+// before now and their Words, taken from known when it has them.
+func readRecentTexts(ctx context.Context, st *store.Store, now time.Time, known map[string]guard.Words) ([]string, []guard.Words, error) {
+	texts, err := st.RecentPersonaTexts(ctx, now.Add(-nearDuplicateWindow), store.RecentTextsLimit)
+	if err != nil {
+		return nil, nil, err
+	}
+	words := make([]guard.Words, len(texts))
+	for i, t := range texts {
+		w, ok := known[t]
+		if !ok {
+			w = guard.ContentWords(t)
+		}
+		words[i] = w
+	}
+	return texts, words, nil
 }
 
 // add puts text, a draft just saved, first among the recent texts, the
@@ -111,20 +113,6 @@ func (r *RecentTexts) add(text string) {
 	r.words = append([]guard.Words{w}, r.words[:n]...)
 }
 
-// postWithSettings reads post id and the settings, in one round trip
-// through the settings cache when there is one.
-func (d *Drafter) postWithSettings(ctx context.Context, id int64) (post.Post, settings.Settings, error) {
-	if d.Settings != nil {
-		return d.Store.PostWithSettings(ctx, id, d.Settings)
-	}
-	p, err := d.Store.Post(ctx, id)
-	if err != nil {
-		return post.Post{}, settings.Settings{}, err
-	}
-	set, err := d.Store.Settings(ctx)
-	return p, set, err
-}
-
 // DraftPost writes the response of a post in drafting and makes it pending.
 // A reply not yet guarded first goes through the guards, before any model
 // call: one they stop is skipped with its reason. The draft gets the
@@ -136,7 +124,7 @@ func (d *Drafter) DraftPost(ctx context.Context, t *asynq.Task) error {
 	if err != nil {
 		return err
 	}
-	p, set, err := d.postWithSettings(ctx, id)
+	p, set, err := d.Store.PostWithSettings(ctx, id, d.Settings)
 	if errors.Is(err, store.ErrNotFound) {
 		return fmt.Errorf("draft %d: %w: %w", id, err, asynq.SkipRetry)
 	}

@@ -13,7 +13,6 @@ import (
 	"infernal/pkg/guard"
 	"infernal/pkg/platform"
 	"infernal/pkg/post"
-	"infernal/pkg/settings"
 	"infernal/pkg/spend"
 	"infernal/pkg/store"
 	"infernal/pkg/tasks"
@@ -40,20 +39,6 @@ type Sender struct {
 func (s *Sender) fits(ctx context.Context, p post.Post) (bool, error) {
 	cost, _ := s.Prices.SendCost(p.ReplyRoute, p.ProposedResponse)
 	return s.Budget.sendFits(ctx, cost)
-}
-
-// pauseWithSettings reads the pause in force and the settings, in one
-// round trip through the settings cache when there is one.
-func (s *Sender) pauseWithSettings(ctx context.Context) (*store.Pause, settings.Settings, error) {
-	if s.Settings != nil {
-		return s.Store.PauseWithSettings(ctx, s.Now(), s.Settings)
-	}
-	pause, err := s.Store.ActivePause(ctx, s.Now())
-	if err != nil {
-		return nil, settings.Settings{}, err
-	}
-	set, err := s.Store.Settings(ctx)
-	return pause, set, err
 }
 
 // fitsBudget reports whether post id may go within the X budget; one that
@@ -87,7 +72,7 @@ func (s *Sender) SendPost(ctx context.Context, t *asynq.Task) error {
 	if err != nil {
 		return err
 	}
-	pause, set, err := s.pauseWithSettings(ctx)
+	pause, set, err := s.Store.PauseWithSettings(ctx, s.Now(), s.Settings)
 	if err != nil {
 		return err
 	}

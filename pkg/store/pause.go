@@ -68,7 +68,7 @@ func scanPause(row pgx.Row) (*Pause, error) {
 }
 
 // PauseWithSettings is ActivePause and CachedSettings in one round trip:
-// what a send asks before it starts.
+// what a send asks before it starts. A nil c reads the settings every time.
 func (s *Store) PauseWithSettings(ctx context.Context, now time.Time, c *SettingsCache) (*Pause, settings.Settings, error) {
 	var b pgx.Batch
 	var pause *Pause

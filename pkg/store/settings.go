@@ -157,7 +157,7 @@ type SettingsCache struct {
 }
 
 // CachedSettings returns the settings as Settings does, from c when they
-// have not changed since c read them. The lists of the answer are shared
+// have not changed since c read them (a nil c reads them every time). The lists of the answer are shared
 // with c and every other caller: read them, never change them.
 func (s *Store) CachedSettings(ctx context.Context, c *SettingsCache) (settings.Settings, error) {
 	var version int64
@@ -172,8 +172,11 @@ func (s *Store) CachedSettings(ctx context.Context, c *SettingsCache) (settings.
 const settingsVersionSQL = `SELECT version FROM settings_version`
 
 // settingsAt returns the settings from c when c holds them at version,
-// read after it, otherwise read now and kept in c.
+// read after it, otherwise read now and kept in c; a nil c keeps nothing.
 func (s *Store) settingsAt(ctx context.Context, c *SettingsCache, version int64) (settings.Settings, error) {
+	if c == nil {
+		return s.Settings(ctx)
+	}
 	c.mu.Lock()
 	if c.version == version {
 		defer c.mu.Unlock()
@@ -195,7 +198,7 @@ func (s *Store) settingsAt(ctx context.Context, c *SettingsCache, version int64)
 }
 
 // PostWithSettings is Post and CachedSettings in one round trip: what a
-// draft asks first.
+// draft asks first. A nil c reads the settings every time.
 func (s *Store) PostWithSettings(ctx context.Context, id int64, c *SettingsCache) (post.Post, settings.Settings, error) {
 	var b pgx.Batch
 	var p post.Post

@@ -121,6 +121,9 @@ func TestCachedSettings(t *testing.T) {
 			if pause, got, err := s.PauseWithSettings(ctx, time.Now(), &pauseCache); err != nil || pause != nil || !reflect.DeepEqual(got, want) {
 				t.Errorf("PauseWithSettings = %v, %+v, %v; want no pause, %+v", pause, got, err, want)
 			}
+			if got, err := s.CachedSettings(ctx, nil); err != nil || !reflect.DeepEqual(got, want) {
+				t.Errorf("CachedSettings without a cache = %+v, %v; want %+v", got, err, want)
+			}
 		})
 	}
 	if _, _, err := s.PostWithSettings(ctx, 999999, &postCache); !errors.Is(err, store.ErrNotFound) {
