@@ -42,6 +42,8 @@ type Post struct {
 	// QuotedAuthorID is the author of the post this one quotes, empty when
 	// it quotes none (or X did not say who wrote it).
 	QuotedAuthorID string
+	// QuotedID is the post this one quotes, empty when it quotes none.
+	QuotedID string
 }
 
 // Range bounds one read of a timeline: posts newer than SinceID and older
@@ -99,6 +101,11 @@ type Page struct {
 	// still had posts of the range older than OldestID: the posts between
 	// the range's SinceID and OldestID are left unread.
 	More bool
+	// Included are the posts the read returned alongside Posts without
+	// being part of the timeline: the posts they answer or quote (X's
+	// includes.tweets through the referenced_tweets.id expansion), so that
+	// a post's parent costs no second read.
+	Included []Post
 }
 
 // Platform is the microblog the persona lives on.
@@ -125,6 +132,11 @@ type Platform interface {
 	// Metrics returns the public counters of the given posts; ids the platform
 	// no longer knows are absent from the map.
 	Metrics(ctx context.Context, ids []string) (map[string]Metrics, error)
+	// Lookup returns the posts of ids with their authors resolved, in no
+	// particular order; ids the platform no longer shows (deleted,
+	// protected, unknown) are absent. On X every post returned is a billed
+	// post read.
+	Lookup(ctx context.Context, ids []string) ([]Post, error)
 }
 
 // Error is a refusal from the platform, with what it said.

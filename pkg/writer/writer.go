@@ -46,6 +46,35 @@ type Request struct {
 	// Avoid is set on the redraft of a draft too similar to a recent
 	// persona post: that post, which the new draft must not resemble.
 	Avoid string
+	// Context is what the mortal's post answers, in conversation order
+	// (oldest first): the thread above it, the post it quotes, and the
+	// persona's own earlier replies in the conversation. Empty for a
+	// standalone post and for KindProfile.
+	Context []ContextPost
+}
+
+// Relation says how a context post stands to the post being answered.
+type Relation string
+
+// The relations of a context post.
+const (
+	// RelationAncestor is a post higher up the reply chain than the parent.
+	RelationAncestor Relation = "ancestor"
+	// RelationParent is the post the mortal's post replies to.
+	RelationParent Relation = "parent"
+	// RelationQuoted is the post the mortal's post quotes.
+	RelationQuoted Relation = "quoted"
+	// RelationPersona is one of the persona's own earlier posts in the
+	// conversation (in the reply chain or beside it).
+	RelationPersona Relation = "persona"
+)
+
+// ContextPost is one post of a draft's context.
+type ContextPost struct {
+	Relation Relation
+	// Author is the author's handle, without the @.
+	Author string
+	Text   string
 }
 
 // Draft is a written response.

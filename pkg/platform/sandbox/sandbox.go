@@ -265,6 +265,29 @@ func (s *Sandbox) Metrics(ctx context.Context, ids []string) (map[string]platfor
 	return out, nil
 }
 
+// Lookup returns the simulated posts of ids; unknown or forgotten ids are
+// absent.
+func (s *Sandbox) Lookup(ctx context.Context, ids []string) ([]platform.Post, error) {
+	var nums []int64
+	for _, id := range ids {
+		if n := parseID(id); n != 0 {
+			nums = append(nums, n)
+		}
+	}
+	if len(nums) == 0 {
+		return nil, nil
+	}
+	rows, err := s.world.byIDs(ctx, nums)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: lookup: %w", err)
+	}
+	out := make([]platform.Post, 0, len(rows))
+	for _, r := range rows {
+		out = append(out, s.toPost(r))
+	}
+	return out, nil
+}
+
 // PersonaReplies returns the persona's replies to the post with id, oldest
 // first, as they stand: reading them does not move the world on.
 func (s *Sandbox) PersonaReplies(ctx context.Context, id string) ([]platform.Post, error) {

@@ -170,6 +170,7 @@ func (r *timelineResponse) posts() []platform.Post {
 			case "replied_to":
 				p.InReplyToID = ref.ID
 			case "quoted":
+				p.QuotedID = ref.ID
 				p.QuotedAuthorID = included[ref.ID].AuthorID
 			}
 		}

@@ -348,6 +348,31 @@ func (c *Client) Metrics(ctx context.Context, ids []string) (map[string]platform
 	return out, nil
 }
 
+// Lookup returns the posts of ids (GET /2/tweets?ids=, up to 100 ids a
+// request) with the same fields and expansions as every post read. Ids X
+// reports as errors (deleted, protected, unknown) are absent.
+func (c *Client) Lookup(ctx context.Context, ids []string) ([]platform.Post, error) {
+	uniq := make([]string, 0, len(ids))
+	seen := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		if id != "" && !seen[id] {
+			seen[id] = true
+			uniq = append(uniq, id)
+		}
+	}
+	var out []platform.Post
+	for batch := range slices.Chunk(uniq, lookupBatch) {
+		var resp timelineResponse
+		q := timelineQuery(url.Values{"ids": {strings.Join(batch, ",")}}, platform.Range{})
+		q.Del("max_results")
+		if err := c.get(ctx, "/2/tweets", q, &resp); err != nil {
+			return nil, fmt.Errorf("x: lookup: %w", err)
+		}
+		out = append(out, resp.posts()...)
+	}
+	return out, nil
+}
+
 // timeline reads up to maxPages pages of path within r and returns them
 // newest first, with the newest id as the next cursor, the oldest id read,
 // and whether X had more pages than the bound let it read.
