@@ -208,6 +208,18 @@ func (g *Gatherer) Gather(ctx context.Context, p post.Post, depth int) (Context,
 	if err != nil {
 		return out, fmt.Errorf("conversation: %w", err)
 	}
+	persona, err := g.Store.PersonaReplies(ctx, g.PlatformName, p.ConversationID, p.ID)
+	if err != nil {
+		return out, fmt.Errorf("conversation: %w", err)
+	}
+	// The persona's replies are known posts of the chain too: a follow-up
+	// under one reads nothing to find it.
+	for _, r := range persona {
+		if _, ok := known[r.PlatformPostID]; !ok && r.PlatformPostID != "" {
+			r.AuthorUsername = g.Persona
+			known[r.PlatformPostID] = r
+		}
+	}
 	// Each round reads one more level of the chain: an ancestor's id is only
 	// known once its child is read. depth+1 rounds cover the chain and the quote.
 	for range depth + 1 {
@@ -246,10 +258,6 @@ func (g *Gatherer) Gather(ctx context.Context, p post.Post, depth int) (Context,
 		for _, cp := range kept {
 			known[cp.PlatformPostID] = cp
 		}
-	}
-	persona, err := g.Store.PersonaReplies(ctx, g.PlatformName, p.ConversationID, p.ID)
-	if err != nil {
-		return out, fmt.Errorf("conversation: %w", err)
 	}
 	out.Items = Assemble(p, known, persona, g.Persona, depth)
 	return out, nil

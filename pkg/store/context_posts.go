@@ -68,22 +68,33 @@ func (s *Store) SaveContextPosts(ctx context.Context, posts []ContextPost) error
 	return nil
 }
 
-// ContextPosts returns the kept context posts of platform with the given
-// ids, by id; ids never kept are absent.
+// ContextPosts returns the posts of platform with the given ids that are
+// known without asking the platform, by id: the kept context posts, and
+// the mortals' posts the scans found (a post answered earlier can be a
+// later post's parent). Ids known neither way are absent.
 func (s *Store) ContextPosts(ctx context.Context, platform string, ids []string) (map[string]ContextPost, error) {
 	out := make(map[string]ContextPost, len(ids))
 	if len(ids) == 0 {
 		return out, nil
 	}
-	rows, err := s.pool.Query(ctx, `SELECT `+contextPostColumns+` FROM context_posts
-		WHERE platform = $1 AND platform_post_id = ANY($2)`, platform, ids)
+	// Found posts first: a kept context row of the same post, read later, wins.
+	rows, err := s.pool.Query(ctx, `
+		SELECT platform, original_post_id, coalesce(conversation_id, ''), in_reply_to_id, quoted_id,
+			'', author_username, original_post_user, original_post_text, created_at, false, 0 AS rank
+		FROM posts WHERE platform = $1 AND original_post_id = ANY($2)
+		UNION ALL
+		SELECT `+contextPostColumns+`, 1 FROM context_posts WHERE platform = $1 AND platform_post_id = ANY($2)
+		ORDER BY rank`, platform, ids)
 	if err != nil {
 		return nil, fmt.Errorf("store: context posts: %w", err)
 	}
 	list, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (ContextPost, error) {
-		var p ContextPost
+		var (
+			p    ContextPost
+			rank int
+		)
 		err := r.Scan(&p.Platform, &p.PlatformPostID, &p.ConversationID, &p.InReplyToID, &p.QuotedID,
-			&p.AuthorID, &p.AuthorUsername, &p.AuthorName, &p.Text, &p.CreatedAt, &p.Gone)
+			&p.AuthorID, &p.AuthorUsername, &p.AuthorName, &p.Text, &p.CreatedAt, &p.Gone, &rank)
 		return p, err
 	})
 	if err != nil {
