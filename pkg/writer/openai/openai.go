@@ -254,6 +254,10 @@ type promptData struct {
 	// Fence is this request's random suffix of the tags the mortal's text
 	// and the earlier draft are quoted in, so that no text can close them.
 	Fence string
+	// Context is a reply's conversation, quoted in fenced blocks too, and
+	// OwnContext whether it holds the persona's own earlier posts.
+	Context    []contextBlock
+	OwnContext bool
 }
 
 // messages renders the system and user messages for req.
@@ -278,7 +282,15 @@ func (w *Writer) messages(req writer.Request) ([]goopenai.ChatCompletionMessage,
 		CurrentDraft:   strings.TrimSpace(req.CurrentDraft),
 		Instruction:    strings.TrimSpace(req.Instruction),
 	}
-	data.Fence = fence(data.PostText, data.PreviousDraft, data.Avoid, data.CurrentDraft, data.Instruction)
+	texts := []string{data.PostText, data.PreviousDraft, data.Avoid, data.CurrentDraft, data.Instruction}
+	if req.Kind == writer.KindReply {
+		data.Context = contextBlocks(req.Context)
+	}
+	for _, b := range data.Context {
+		texts = append(texts, b.Text, b.Author)
+		data.OwnContext = data.OwnContext || b.Tag == "own"
+	}
+	data.Fence = fence(texts...)
 	if data.PreviousDraft != "" && data.PreviousLength <= 0 {
 		data.PreviousLength = post.WeightedLength(req.PreviousDraft)
 	}
