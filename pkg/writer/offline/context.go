@@ -35,18 +35,18 @@ func thin(text string) bool {
 
 // subjectText returns the text a reply to postText takes its sin and topic
 // from: postText itself, unless it is thin and has no cue of its own, and
-// the context has a post to answer instead. That post is the first with a
+// posts, its context, hold one to answer instead. That post is the first with a
 // cue of the quoted post, the parent and the ancestors, newest first; else
 // the quoted post or the parent, when it has a word worth quoting. The
 // persona's own posts are never the subject.
-func subjectText(postText string, context []writer.ContextPost) string {
-	if len(context) == 0 || !thin(postText) {
+func subjectText(postText string, posts []writer.ContextPost) string {
+	if len(posts) == 0 || !thin(postText) {
 		return postText
 	}
 	if _, ok := writer.FindCue(postText); ok {
 		return postText
 	}
-	candidates := subjectCandidates(context)
+	candidates := subjectCandidates(posts)
 	for _, c := range candidates {
 		if _, ok := writer.FindCue(c.Text); ok {
 			return c.Text
@@ -62,23 +62,23 @@ func subjectText(postText string, context []writer.ContextPost) string {
 
 // subjectCandidates returns the context posts a thin mention may answer,
 // best first: the quoted post, the parent, then the ancestors, newest first.
-func subjectCandidates(context []writer.ContextPost) []writer.ContextPost {
+func subjectCandidates(posts []writer.ContextPost) []writer.ContextPost {
 	var out []writer.ContextPost
 	for _, rel := range []writer.Relation{writer.RelationQuoted, writer.RelationParent, writer.RelationAncestor} {
-		for i := len(context) - 1; i >= 0; i-- {
-			if context[i].Relation == rel && strings.TrimSpace(context[i].Text) != "" {
-				out = append(out, context[i])
+		for i := len(posts) - 1; i >= 0; i-- {
+			if posts[i].Relation == rel && strings.TrimSpace(posts[i].Text) != "" {
+				out = append(out, posts[i])
 			}
 		}
 	}
 	return out
 }
 
-// ownTexts returns the persona's own posts in context as comparable
-// forms, the set a reply must not repeat.
-func ownTexts(context []writer.ContextPost) map[string]bool {
+// ownTexts returns the persona's own posts among posts as comparable forms,
+// the set a reply must not repeat.
+func ownTexts(posts []writer.ContextPost) map[string]bool {
 	out := map[string]bool{}
-	for _, p := range context {
+	for _, p := range posts {
 		if p.Relation == writer.RelationPersona {
 			out[comparable(p.Text)] = true
 		}

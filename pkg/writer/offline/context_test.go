@@ -197,3 +197,28 @@ func TestWriteWithoutContextUnchanged(t *testing.T) {
 		})
 	}
 }
+
+// TestWriteThinMentionWithinLimit: whatever the post a thin mention takes
+// its subject from, the reply fits.
+func TestWriteThinMentionWithinLimit(t *testing.T) {
+	w := New("infernal_ai")
+	parents := []string{
+		strings.Repeat("Mondays are a crime against humanity and coffee is the only witness. ", 20),
+		"Supercalifragilisticexpialidocious-antidisestablishmentarianism pneumonoultramicroscopicsilicovolcanoconiosis",
+		"#ThisIsAVeryLongHashtagThatGoesOnAndOnForeverAndEver", strings.Repeat("🔥", 300), strings.Repeat("漢字", 200),
+		"コーヒー高すぎ", "The eclipse tonight was unreal", "https://example.com/x", "",
+	}
+	for _, parent := range parents {
+		for _, rel := range []writer.Relation{writer.RelationParent, writer.RelationQuoted, writer.RelationAncestor} {
+			req := writer.Request{Kind: writer.KindReply, Persona: "a_very_long_persona_handle_x", Author: "m", PostText: "@a_very_long_persona_handle_x 👀",
+				Context: []writer.ContextPost{{Relation: rel, Author: "bob", Text: parent}}}
+			d, err := w.Write(context.Background(), req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !post.WithinLimit(d.Text) || strings.ContainsAny(d.Text, "{}") {
+				t.Errorf("%s %.30q: %q weighs %d", rel, parent, d.Text, post.WeightedLength(d.Text))
+			}
+		}
+	}
+}
