@@ -1,11 +1,13 @@
 package openai
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
 	"time"
 
+	"infernal/pkg/post"
 	"infernal/pkg/writer"
 )
 
@@ -276,4 +278,32 @@ func TestPromptContextSample(t *testing.T) {
 	}
 	system, user := userPrompt(t, threadReq)
 	t.Logf("=== system\n%s\n=== user\n%s", system, user)
+}
+
+// TestWriteCategorizesFromContext: a bare answer to a thin mention is filed
+// by the cues of the post it answers when neither it nor the mention has one.
+func TestWriteCategorizesFromContext(t *testing.T) {
+	tests := []struct {
+		name    string
+		context []writer.ContextPost
+		want    post.Category
+	}{
+		{name: "no context", want: "pride"},
+		{name: "parent", context: []writer.ContextPost{{Relation: writer.RelationParent, Author: "bob", Text: "third espresso today"}}, want: "gluttony"},
+		{name: "quoted before parent", context: []writer.ContextPost{{Relation: writer.RelationParent, Author: "bob", Text: "third espresso today"}, {Relation: writer.RelationQuoted, Author: "carol", Text: "Mondays should be illegal"}}, want: "sloth"},
+		{name: "not the persona's own post", context: []writer.ContextPost{{Relation: writer.RelationPersona, Author: "infernal_ai", Text: "my ex again"}}, want: "pride"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newChatServer(t, answering("Hell has opinions.", "stop"))
+			req := writer.Request{Kind: writer.KindReply, Persona: "infernal_ai", Author: "m", PostText: "@infernal_ai thoughts?", Context: tt.context}
+			d, err := newWriter(t, s, nil).Write(context.Background(), req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d.Category != tt.want {
+				t.Errorf("category = %q, want %q", d.Category, tt.want)
+			}
+		})
+	}
 }

@@ -227,7 +227,7 @@ func (w *Writer) Write(ctx context.Context, req writer.Request) (writer.Draft, e
 	}
 	return writer.Draft{
 		Text:             text,
-		Category:         categorize(label, req.PostText, text),
+		Category:         categorize(label, req.PostText, text, subjects(req.Context)...),
 		Temperature:      w.cfg.Temperature,
 		PresencePenalty:  w.cfg.PresencePenalty,
 		FrequencyPenalty: w.cfg.FrequencyPenalty,
@@ -433,8 +433,9 @@ func sinWords() map[string]post.Category {
 
 // categorize turns the model's label into a sin: the label itself, in any
 // case and with stray punctuation; else the first sin or sin word among its
-// words; else keyword cues in the post and the answer; else pride.
-func categorize(label, postText, answer string) post.Category {
+// words; else keyword cues in the post, the answer and then the context
+// texts; else pride.
+func categorize(label, postText, answer string, contextTexts ...string) post.Category {
 	words := strings.FieldsFunc(strings.ToLower(label), func(r rune) bool {
 		return r < 'a' || r > 'z'
 	})
@@ -456,5 +457,25 @@ func categorize(label, postText, answer string) post.Category {
 	if c, ok := writer.Classify(answer); ok {
 		return c
 	}
+	for _, t := range contextTexts {
+		if c, ok := writer.Classify(t); ok {
+			return c
+		}
+	}
 	return "pride"
+}
+
+// subjects returns the texts of the context posts the mortal's post may be
+// about, best first: the quoted post, the parent, then the ancestors,
+// newest first; never the persona's own.
+func subjects(posts []writer.ContextPost) []string {
+	var out []string
+	for _, rel := range []writer.Relation{writer.RelationQuoted, writer.RelationParent, writer.RelationAncestor} {
+		for i := len(posts) - 1; i >= 0; i-- {
+			if posts[i].Relation == rel {
+				out = append(out, posts[i].Text)
+			}
+		}
+	}
+	return out
 }
