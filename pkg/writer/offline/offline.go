@@ -71,7 +71,7 @@ func (w *Writer) Name() string { return Name }
 // there are none, from a hash of the post; its topic is the cue's subject, or
 // a word quoted from the post, or a stand-in when the post has no usable word.
 //
-// A thin mention ("@persona thoughts?", see Thin) with no cue of its own
+// A thin mention ("@persona thoughts?", see thin) with no cue of its own
 // takes its subject from req.Context instead (see subjectText): from the
 // quoted post, the parent or an ancestor with a cue, else from a word of
 // the quoted post or the parent; its line is then one that names that

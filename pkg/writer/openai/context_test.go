@@ -58,7 +58,7 @@ func TestPromptContext(t *testing.T) {
 			name: "thread oldest first, own reply, quoted, then the mortal's post",
 			req:  threadReq,
 			want: []string{
-				"The conversation so far, oldest first:",
+				"The conversation so far, the thread oldest first:",
 				"@alice wrote:\n<thread-FENCE>\nHot take: coffee after 4pm is a sin.\n</thread-FENCE>",
 				"You, @infernal_ai, wrote earlier (your own post):\n<own-FENCE>\n@alice Every sin after 4pm is filed twice. Hell runs on espresso.\n</own-FENCE>",
 				"@bob wrote the post the mortal replies to:\n<thread-FENCE>\n@alice @infernal_ai decaf exists, people\n</thread-FENCE>",
