@@ -71,6 +71,13 @@ func (w *Writer) Name() string { return Name }
 // there are none, from a hash of the post; its topic is the cue's subject, or
 // a word quoted from the post, or a stand-in when the post has no usable word.
 //
+// A thin mention ("@persona thoughts?", see thin) with no cue of its own
+// takes its subject from req.Context instead (see subjectText): from the
+// quoted post, the parent or an ancestor with a cue, else from a word of
+// the quoted post or the parent; its line is then one that names that
+// topic. A reply never repeats verbatim one of the persona's own posts in
+// the context (compared without leading @handles, case or extra spaces).
+//
 // A profile post uses req.PostText, when set, as its theme and seed, so it is
 // deterministic too; with no PostText it is seeded by the clock, so that each
 // "Generate New Profile Tweet" gives a new post.
@@ -94,14 +101,24 @@ func (w *Writer) Write(ctx context.Context, req writer.Request) (writer.Draft, e
 	var sin post.Category
 	var topic string
 	var seed uint64
+	// fromContext is set when a thin mention answers a context post: its
+	// reply names that post's topic, to show what it is answering.
+	fromContext := false
 	switch req.Kind {
 	case writer.KindReply:
-		seed = hash(string(req.Kind), req.Author, req.PostText)
+		subject := subjectText(req.PostText, req.Context)
+		parts := []string{string(req.Kind), req.Author, req.PostText}
+		if subject != req.PostText {
+			// A thin mention's line depends on what it answers too.
+			parts = append(parts, subject)
+			fromContext = true
+		}
 		if req.Avoid != "" {
 			// A redraft starts from another line than the first draft did.
-			seed = hash(string(req.Kind), req.Author, req.PostText, req.Avoid)
+			parts = append(parts, req.Avoid)
 		}
-		sin, topic = replySubject(req.PostText, seed)
+		seed = hash(parts...)
+		sin, topic = replySubject(subject, seed)
 	case writer.KindProfile:
 		if req.PostText != "" {
 			seed = hash(string(req.Kind), req.PostText)
@@ -146,10 +163,15 @@ func (w *Writer) Write(ctx context.Context, req writer.Request) (writer.Draft, e
 	}
 
 	pool := append(append([]string(nil), w.lines[lineKey{req.Kind, string(sin)}]...), w.lines[lineKey{req.Kind, anySin}]...)
+	if fromContext {
+		pool = topicLines(pool)
+	}
+	own := ownTexts(req.Context)
 	unfit := func(text string) bool {
 		// A redraft keeps clear of the post it would repeat, well below the
-		// near-duplicate guard's threshold.
-		return text == avoid || (req.Avoid != "" && guard.Similarity(text, req.Avoid) >= avoidSimilarity)
+		// near-duplicate guard's threshold; no reply repeats one of the
+		// persona's own posts in the conversation.
+		return text == avoid || (req.Avoid != "" && guard.Similarity(text, req.Avoid) >= avoidSimilarity) || own[comparable(text)]
 	}
 	draw := func(line string) string { return render(line, topic, sin, persona) }
 	text := choose(pool, seed, limit, unfit, draw)

@@ -352,6 +352,14 @@ func TestSamples(t *testing.T) {
 		d, _ := w.Write(context.Background(), reply(text))
 		t.Logf("%-45q → [%s] %s", text, d.Category, d.Text)
 	}
+	for _, text := range []string{"@infernal_ai thoughts?", "@infernal_ai settle this", "@infernal_ai 👀"} {
+		req := reply(text)
+		alone, _ := w.Write(context.Background(), req)
+		req.Context = []writer.ContextPost{coffeeParent}
+		under, _ := w.Write(context.Background(), req)
+		t.Logf("%-45q → [%s] %s", text, alone.Category, alone.Text)
+		t.Logf("%-45q → [%s] %s", text+" (under coffee)", under.Category, under.Text)
+	}
 }
 
 // A regenerated draft differs from the draft under review, and from each

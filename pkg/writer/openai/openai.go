@@ -227,7 +227,7 @@ func (w *Writer) Write(ctx context.Context, req writer.Request) (writer.Draft, e
 	}
 	return writer.Draft{
 		Text:             text,
-		Category:         categorize(label, req.PostText, text),
+		Category:         categorize(label, req.PostText, text, subjects(req.Context)...),
 		Temperature:      w.cfg.Temperature,
 		PresencePenalty:  w.cfg.PresencePenalty,
 		FrequencyPenalty: w.cfg.FrequencyPenalty,
@@ -254,6 +254,10 @@ type promptData struct {
 	// Fence is this request's random suffix of the tags the mortal's text
 	// and the earlier draft are quoted in, so that no text can close them.
 	Fence string
+	// Context is a reply's conversation, quoted in fenced blocks too, and
+	// OwnContext whether it holds the persona's own earlier posts.
+	Context    []contextBlock
+	OwnContext bool
 }
 
 // messages renders the system and user messages for req.
@@ -278,7 +282,15 @@ func (w *Writer) messages(req writer.Request) ([]goopenai.ChatCompletionMessage,
 		CurrentDraft:   strings.TrimSpace(req.CurrentDraft),
 		Instruction:    strings.TrimSpace(req.Instruction),
 	}
-	data.Fence = fence(data.PostText, data.PreviousDraft, data.Avoid, data.CurrentDraft, data.Instruction)
+	texts := []string{data.PostText, data.PreviousDraft, data.Avoid, data.CurrentDraft, data.Instruction}
+	if req.Kind == writer.KindReply {
+		data.Context = contextBlocks(req.Context)
+	}
+	for _, b := range data.Context {
+		texts = append(texts, b.Text, b.Author)
+		data.OwnContext = data.OwnContext || b.Tag == "own"
+	}
+	data.Fence = fence(texts...)
 	if data.PreviousDraft != "" && data.PreviousLength <= 0 {
 		data.PreviousLength = post.WeightedLength(req.PreviousDraft)
 	}
@@ -421,8 +433,9 @@ func sinWords() map[string]post.Category {
 
 // categorize turns the model's label into a sin: the label itself, in any
 // case and with stray punctuation; else the first sin or sin word among its
-// words; else keyword cues in the post and the answer; else pride.
-func categorize(label, postText, answer string) post.Category {
+// words; else keyword cues in the post, the answer and then the context
+// texts; else pride.
+func categorize(label, postText, answer string, contextTexts ...string) post.Category {
 	words := strings.FieldsFunc(strings.ToLower(label), func(r rune) bool {
 		return r < 'a' || r > 'z'
 	})
@@ -444,5 +457,25 @@ func categorize(label, postText, answer string) post.Category {
 	if c, ok := writer.Classify(answer); ok {
 		return c
 	}
+	for _, t := range contextTexts {
+		if c, ok := writer.Classify(t); ok {
+			return c
+		}
+	}
 	return "pride"
+}
+
+// subjects returns the texts of the context posts the mortal's post may be
+// about, best first: the quoted post, the parent, then the ancestors,
+// newest first; never the persona's own.
+func subjects(posts []writer.ContextPost) []string {
+	var out []string
+	for _, rel := range []writer.Relation{writer.RelationQuoted, writer.RelationParent, writer.RelationAncestor} {
+		for i := len(posts) - 1; i >= 0; i-- {
+			if posts[i].Relation == rel {
+				out = append(out, posts[i].Text)
+			}
+		}
+	}
+	return out
 }

@@ -1,0 +1,96 @@
+package openai
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"infernal/pkg/writer"
+)
+
+// MaxContextPosts is how many of a request's context posts a prompt quotes
+// at most: past it the oldest go first, though never the parent or the
+// quoted post, so that a long thread cannot blow up the prompt.
+const MaxContextPosts = 8
+
+// MaxContextRunes is how many characters of one context post's text a
+// prompt quotes at most; a longer text is cut and ends in "…".
+const MaxContextRunes = 500
+
+// maxHandleRunes caps an author's handle as quoted in a prompt.
+const maxHandleRunes = 50
+
+// contextBlock is one context post as prompt.tmpl quotes it.
+type contextBlock struct {
+	// Tag names the block the text is quoted in: "thread" for a post of the
+	// reply chain, "own" for the persona's own earlier post, "quoted" for
+	// the post the mortal's post quotes.
+	Tag      string
+	Relation writer.Relation
+	// Author is the author's handle without the @ and with only the
+	// letters, digits and underscores a handle holds, so that it cannot
+	// forge a line of the prompt; "" when none is left.
+	Author string
+	Text   string
+}
+
+// contextBlocks returns the blocks a prompt quotes for posts, in their
+// order: posts without text are left out, at most MaxContextPosts are kept
+// (dropping the oldest that are neither the parent nor the quoted post
+// first), and each text is cut to MaxContextRunes.
+func contextBlocks(posts []writer.ContextPost) []contextBlock {
+	kept := make([]writer.ContextPost, 0, len(posts))
+	for _, p := range posts {
+		if strings.TrimSpace(p.Text) != "" {
+			kept = append(kept, p)
+		}
+	}
+	for len(kept) > MaxContextPosts {
+		i := 0
+		for i < len(kept) && (kept[i].Relation == writer.RelationParent || kept[i].Relation == writer.RelationQuoted) {
+			i++
+		}
+		if i == len(kept) {
+			i = 0
+		}
+		kept = append(kept[:i], kept[i+1:]...)
+	}
+	blocks := make([]contextBlock, 0, len(kept))
+	for _, p := range kept {
+		tag := "thread"
+		switch p.Relation {
+		case writer.RelationPersona:
+			tag = "own"
+		case writer.RelationQuoted:
+			tag = "quoted"
+		}
+		blocks = append(blocks, contextBlock{Tag: tag, Relation: p.Relation, Author: handle(p.Author), Text: cut(strings.TrimSpace(p.Text), MaxContextRunes)})
+	}
+	return blocks
+}
+
+// handle keeps the letters, digits and underscores of an author's handle,
+// without its @, at most maxHandleRunes of them.
+func handle(s string) string {
+	var b strings.Builder
+	n := 0
+	for _, r := range strings.TrimPrefix(strings.TrimSpace(s), "@") {
+		if n == maxHandleRunes {
+			break
+		}
+		if r == '_' || ('a' <= r && r <= 'z') || ('A' <= r && r <= 'Z') || ('0' <= r && r <= '9') {
+			b.WriteRune(r)
+			n++
+		}
+	}
+	return b.String()
+}
+
+// cut returns s when it has at most n runes, else its first n-1 runes,
+// trimmed, and "…".
+func cut(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	runes := []rune(s)
+	return strings.TrimSpace(string(runes[:n-1])) + "…"
+}
