@@ -85,6 +85,27 @@ export interface Settings {
   caps: SettingsCaps;
 }
 
+/** How a post of a draft's conversation stands to the post answered. */
+export type ConversationRelation = 'ancestor' | 'parent' | 'quoted' | 'persona';
+
+/** One post of the conversation a draft read. */
+export interface ConversationItem {
+  relation: ConversationRelation;
+  /** Without the @. */
+  author_username: string;
+  text: string;
+  /** RFC 3339, or null when unknown. */
+  created_at: string | null;
+  platform_post_id: string;
+}
+
+/** The conversation of a post (GET /api/posts/{id}/context): the thread oldest first, the quoted post last. */
+export interface Conversation {
+  items: ConversationItem[];
+  /** What the draft could not see, as a sentence; "" when it saw everything. */
+  note: string;
+}
+
 /** What the persona costs (GET /api/spend). */
 export interface Spend {
   today: { x_usd: number; model_usd: number };
