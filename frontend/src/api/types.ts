@@ -74,6 +74,8 @@ export interface SettingsCaps {
   sends_per_3h: number;
   sends_per_day: number;
   near_duplicate: number;
+  /** How many posts up the thread a draft reads (1 to 20). */
+  context_depth: number;
 }
 
 /** Whom the persona answers and how often (GET and PUT /api/settings). */
