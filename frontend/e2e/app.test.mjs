@@ -603,8 +603,17 @@ describe('admin', () => {
     assert.equal(await toggle.getAttribute('aria-expanded'), 'false');
     await toggle.click();
     await expectCount(thread, 4);
-    assert.deepEqual(await texts(), ['Thread root: who broke the build on a Friday?', 'Second: it was the intern.', 'Third: the intern was me.', hostile]);
-    assert.deepEqual(await handles(), ['@thread_one', '@thread_two', '@thread_three', '@thread_four']);
+    assert.deepEqual(await texts(), [
+      'Thread root: who broke the build on a Friday?',
+      'Second: it was the intern. It is always the intern.',
+      'Third: the intern was me.',
+      hostile,
+    ]);
+    assert.deepEqual(await handles(), ['@thread_one', '@infernal_ai', '@thread_three', '@thread_four']);
+    // The persona's own post in the thread is marked as such.
+    assert.deepEqual(await thread.evaluateAll((els) => els.map((el) => el.dataset.relation)), ['ancestor', 'persona', 'ancestor', 'parent']);
+    await expectText(thread.nth(1).locator('.badge-persona'), 'Persona');
+    assert.equal(await card.locator('.badge-persona').count(), 1);
     const hide = card.getByRole('button', { name: 'Hide earlier posts', exact: true });
     assert.equal(await hide.getAttribute('aria-expanded'), 'true');
     await hide.click();
