@@ -84,6 +84,18 @@ func (f *fakeStore) History(_ context.Context, id int64) ([]post.Version, error)
 	f.record("History %d", id)
 	return nil, nil
 }
+func (f *fakeStore) ContextPosts(_ context.Context, platform string, ids []string) (map[string]store.ContextPost, error) {
+	f.record("ContextPosts %s %v", platform, ids)
+	return nil, errUnexpected
+}
+func (f *fakeStore) SaveContextPosts(context.Context, []store.ContextPost) error {
+	f.record("SaveContextPosts")
+	return errUnexpected
+}
+func (f *fakeStore) PersonaReplies(_ context.Context, platform, conversationID string, _ int64) ([]store.ContextPost, error) {
+	f.record("PersonaReplies %s %s", platform, conversationID)
+	return nil, errUnexpected
+}
 func (f *fakeStore) LatestVersionID(_ context.Context, id int64) (int64, error) {
 	f.record("LatestVersionID %d", id)
 	return 0, errUnexpected
@@ -310,6 +322,9 @@ func TestRefusedRequestsReachNothing(t *testing.T) {
 		{name: "history without token", method: "GET", path: "/api/posts/1/history", wantStatus: 401, wantError: "authentication required"},
 		{name: "history bad id", method: "GET", path: "/api/posts/x/history", token: fakeToken, wantStatus: 400, wantError: "post id"},
 		{name: "history by POST", method: "POST", path: "/api/posts/1/history", token: fakeToken, wantStatus: 405, wantError: "method not allowed"},
+		{name: "context without token", method: "GET", path: "/api/posts/1/context", wantStatus: 401, wantError: "authentication required"},
+		{name: "context bad id", method: "GET", path: "/api/posts/-1/context", token: fakeToken, wantStatus: 400, wantError: "post id"},
+		{name: "context garbage id", method: "GET", path: "/api/posts/1%00x/context", token: fakeToken, wantStatus: 400, wantError: "post id"},
 		{name: "regenerate without token", method: "POST", path: "/api/posts/1/regenerate", wantStatus: 401, wantError: "authentication required"},
 		{name: "regenerate bad id", method: "POST", path: "/api/posts/0/regenerate", token: fakeToken, wantStatus: 400, wantError: "post id"},
 		{name: "regenerate garbage", method: "POST", path: "/api/posts/1/regenerate", token: fakeToken, body: `shorter`, wantStatus: 400, wantError: "malformed JSON"},

@@ -41,6 +41,7 @@ func (s *Server) routes(staticDir string, ops, metrics http.Handler) http.Handle
 				r.Post("/targeted/generate", s.handle(s.generateTargeted))
 				r.Post("/bulk", s.handle(s.bulk))
 				r.Get("/{id}/history", s.handle(s.history))
+				r.Get("/{id}/context", s.handle(s.conversation))
 				r.Post("/{id}/regenerate", s.handle(s.regenerate))
 				r.Post("/{id}/approve", s.handle(s.approve))
 				r.Post("/{id}/reject", s.handle(s.reject))

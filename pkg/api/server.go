@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"infernal/pkg/conversation"
 	"infernal/pkg/guard"
 	"infernal/pkg/post"
 	"infernal/pkg/ratelimit"
@@ -82,6 +83,8 @@ type Store interface {
 	SendQueueOf(ctx context.Context, id int64, caps guard.SendCaps) (store.SendQueue, error)
 	// SendCounts tells how the send caps stand now.
 	SendCounts(ctx context.Context) (store.SendCounts, error)
+	// Store keeps the context posts the card's conversation is read from.
+	conversation.Store
 }
 
 // Windows reads the rate-limit windows every process shares.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/hibiken/asynq"
 
+	"infernal/pkg/conversation"
 	"infernal/pkg/guard"
 	"infernal/pkg/post"
 	"infernal/pkg/settings"
@@ -34,6 +35,9 @@ type Drafter struct {
 	// Recent keeps the persona's recent texts for the near-duplicate
 	// guard; nil reads them for every draft.
 	Recent *RecentTexts
+	// Context gathers what a reply answers (its thread, the post it
+	// quotes, the persona's earlier replies); nil drafts from the post alone.
+	Context *conversation.Gatherer
 }
 
 // RecentTexts keeps the persona's drafts and posts of the near-duplicate
@@ -157,9 +161,9 @@ func (d *Drafter) DraftPost(ctx context.Context, t *asynq.Task) error {
 		d.Log.InfoContext(ctx, "draft deferred: budget", "post_id", id, "reason", why)
 		return nil
 	}
-	req := writer.Request{Kind: writer.KindReply, Persona: d.Persona, PostText: p.OriginalPostText, Author: p.AuthorUsername}
-	if p.IsProfile() {
-		req = writer.Request{Kind: writer.KindProfile, Persona: d.Persona}
+	req, err := d.request(ctx, p, set, d.Context)
+	if err != nil {
+		return err
 	}
 	draft, flags, err := d.compose(ctx, req, set.Caps.NearDuplicate)
 	if err != nil {
@@ -188,6 +192,42 @@ func (d *Drafter) DraftPost(ctx context.Context, t *asynq.Task) error {
 	}
 	d.Recent.add(text)
 	return nil
+}
+
+// request is what p's draft is written from: a reply carries its
+// conversation as gather finds it (the platform read for what is not
+// stored yet, when gather has one), and what it could not see is noted
+// on the post for the reviewer.
+func (d *Drafter) request(ctx context.Context, p post.Post, set settings.Settings, gather *conversation.Gatherer) (writer.Request, error) {
+	if p.IsProfile() {
+		return writer.Request{Kind: writer.KindProfile, Persona: d.Persona}, nil
+	}
+	req := writer.Request{Kind: writer.KindReply, Persona: d.Persona, PostText: p.OriginalPostText, Author: p.AuthorUsername}
+	if gather == nil {
+		return req, nil
+	}
+	c, err := gather.Gather(ctx, p, set.Caps.ContextDepth)
+	if err != nil {
+		return writer.Request{}, err
+	}
+	req.Context = conversation.Writer(c.Items)
+	if c.Note != p.ContextNote && (gather.Platform != nil || c.Note != "") {
+		if err := d.Store.SetContextNote(ctx, p.ID, c.Note); err != nil {
+			return writer.Request{}, err
+		}
+	}
+	return req, nil
+}
+
+// storedContext is d.Context reading nothing from the platform: what a
+// regenerate drafts from.
+func (d *Drafter) storedContext() *conversation.Gatherer {
+	if d.Context == nil {
+		return nil
+	}
+	g := *d.Context
+	g.Platform = nil
+	return &g
 }
 
 // guard runs the guards of a reply before it is drafted: the persona's

@@ -14,6 +14,7 @@ import (
 
 	"github.com/hibiken/asynq"
 
+	"infernal/pkg/conversation"
 	"infernal/pkg/platform"
 	"infernal/pkg/post"
 	"infernal/pkg/spend"
@@ -134,7 +135,9 @@ func New(cfg Config) *Pipeline {
 			Budget: budget, Reads: reads},
 		Profiler: &Profiler{Store: cfg.Store, PlatformName: cfg.Platform.Name(), Queue: cfg.Queue, Log: cfg.Log, Persona: cfg.Persona},
 		Drafter: &Drafter{Store: cfg.Store, Writer: cfg.Writer, Log: cfg.Log, Persona: cfg.Persona, Budget: budget,
-			Settings: set, Recent: NewRecentTexts(recentTextsRefresh)},
+			Settings: set, Recent: NewRecentTexts(recentTextsRefresh),
+			Context: &conversation.Gatherer{Store: cfg.Store, Platform: cfg.Platform, PlatformName: cfg.Platform.Name(),
+				Reads: budget, Persona: cfg.Persona}},
 		Sender: &Sender{Store: cfg.Store, Platform: cfg.Platform, Log: cfg.Log, Now: cfg.Now, Self: self,
 			Budget: budget, Prices: pricesOf(cfg.Spend), Settings: set},
 		Maintainer: &Maintainer{Store: cfg.Store, Platform: cfg.Platform, Queue: cfg.Queue, Log: cfg.Log, Now: cfg.Now, Self: self},

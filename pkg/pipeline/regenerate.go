@@ -24,7 +24,7 @@ func (d *Drafter) Regenerate(ctx context.Context, t *asynq.Task) error {
 		return err
 	}
 	id := payload.PostID
-	p, err := d.Store.Post(ctx, id)
+	p, set, err := d.Store.PostWithSettings(ctx, id, d.Settings)
 	if errors.Is(err, store.ErrNotFound) {
 		return fmt.Errorf("regenerate %d: %w: %w", id, err, asynq.SkipRetry)
 	}
@@ -48,9 +48,10 @@ func (d *Drafter) Regenerate(ctx context.Context, t *asynq.Task) error {
 	if err != nil {
 		return err
 	}
-	req := writer.Request{Kind: writer.KindReply, Persona: d.Persona, PostText: p.OriginalPostText, Author: p.AuthorUsername}
-	if p.IsProfile() {
-		req = writer.Request{Kind: writer.KindProfile, Persona: d.Persona}
+	// A regenerate reads nothing from the platform: the draft's context is stored.
+	req, err := d.request(ctx, p, set, d.storedContext())
+	if err != nil {
+		return err
 	}
 	req.CurrentDraft, req.Instruction, req.Variant = p.ProposedResponse, payload.Instruction, len(versions)
 	draft, err := writer.Compose(ctx, d.Writer, req)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/hibiken/asynq"
 
+	"infernal/pkg/conversation"
 	"infernal/pkg/platform"
 	"infernal/pkg/post"
 	"infernal/pkg/settings"
@@ -351,6 +352,19 @@ func (s *Scanner) record(ctx context.Context, tl timeline, page platform.Page, s
 		return err
 	}
 	st.read += len(page.Posts)
+	// The posts the read returned alongside (parents, quoted posts) are
+	// paid for already: kept, a draft's context needs no second read.
+	if len(page.Included) > 0 {
+		kept := make([]store.ContextPost, 0, len(page.Included))
+		for _, inc := range page.Included {
+			if inc.ID != "" {
+				kept = append(kept, conversation.FromPlatform(name, inc))
+			}
+		}
+		if err := s.Store.SaveContextPosts(ctx, kept); err != nil {
+			return err
+		}
+	}
 	// Pages are newest first; drafts are asked for oldest first, so that a
 	// burst is answered in the order it arrived.
 	for _, p := range slices.Backward(page.Posts) {
@@ -369,6 +383,7 @@ func (s *Scanner) record(ctx context.Context, tl timeline, page platform.Page, s
 			// The admin renders these as an image and a link: only http(s) URLs are kept.
 			AuthorUsername: post.StorableText(p.Author.Username), AuthorProfileImage: post.SafeURL(p.Author.ProfileImage, name == post.SandboxPlatform),
 			MediaURL: post.SafeURL(p.MediaURL, name == post.SandboxPlatform), CreatedAt: p.CreatedAt,
+			InReplyToID: p.InReplyToID, QuotedID: p.QuotedID,
 			Likes: p.Metrics.Likes, Retweets: p.Metrics.Retweets, Replies: p.Metrics.Replies,
 		})
 		if err != nil {

@@ -201,6 +201,15 @@ type Post struct {
 	// drafted anyway); nil until then. From then on it counts against the
 	// reply caps.
 	GuardedAt *time.Time
+
+	// InReplyToID and QuotedID are the platform ids of the posts the
+	// original answers and quotes, empty when none: where its conversation
+	// context starts.
+	InReplyToID string
+	QuotedID    string
+	// ContextNote says what the draft could not see of its conversation
+	// (the X budget spent, a read refused); empty when it saw all it asked for.
+	ContextNote string
 }
 
 // EngagementScore is the post's weighed public metrics.

@@ -42,6 +42,8 @@ type Caps struct {
 	// NearDuplicate is the similarity (0 to 1] from which a draft is a
 	// near-duplicate of a recent persona post.
 	NearDuplicate float64 `json:"near_duplicate"`
+	// ContextDepth is how many posts up the reply chain a draft reads.
+	ContextDepth int `json:"context_depth"`
 }
 
 // Reply returns the per-conversation and per-author caps for guard.CapDecision.
@@ -62,8 +64,17 @@ func DefaultCaps() Caps {
 		SendsPer3Hours:  guard.DefaultSendsPerWindow,
 		SendsPerDay:     guard.DefaultSendsPerDay,
 		NearDuplicate:   guard.DefaultNearDuplicateThreshold,
+		ContextDepth:    DefaultContextDepth,
 	}
 }
+
+// DefaultContextDepth is how many posts up its thread a draft reads unless
+// the administrator says otherwise; MaxContextDepth bounds it, since every
+// post above costs X a read.
+const (
+	DefaultContextDepth = 5
+	MaxContextDepth     = 20
+)
 
 // Limits on list sizes and entry lengths: far above real use, low enough
 // that a pasted file is refused rather than stored.
@@ -203,6 +214,12 @@ func (c Caps) normalize() (Caps, error) {
 	// The negated test also refuses NaN.
 	if !(c.NearDuplicate > 0 && c.NearDuplicate <= 1) {
 		return Caps{}, &FieldError{"caps.near_duplicate", fmt.Sprintf("%v is out of range: more than 0, at most 1 (0 takes the default)", c.NearDuplicate)}
+	}
+	if c.ContextDepth == 0 {
+		c.ContextDepth = d.ContextDepth
+	}
+	if c.ContextDepth < 0 || c.ContextDepth > MaxContextDepth {
+		return Caps{}, &FieldError{"caps.context_depth", fmt.Sprintf("%d is out of range 0 to %d (0 takes the default)", c.ContextDepth, MaxContextDepth)}
 	}
 	return c, nil
 }

@@ -17,7 +17,8 @@ const postColumns = `id, platform, source, status, original_post_id, conversatio
 	original_post_text, original_post_user, author_username, author_profile_image, media_url, created_at,
 	category, likes_count, retweets_count, replies_count, reply_route, proposed_response,
 	temperature, presence_penalty, frequency_penalty,
-	approved_at, rejected_at, send_started_at, posted_at, response_post_id, error, updated_at, skip_reason, flags, guarded_at`
+	approved_at, rejected_at, send_started_at, posted_at, response_post_id, error, updated_at, skip_reason, flags, guarded_at,
+	in_reply_to_id, quoted_id, context_note`
 
 // postRow is a posts row as read by name through postColumns. It stays
 // private to the store, so the domain's Post carries no storage tags and
@@ -54,6 +55,9 @@ type postRow struct {
 	SkipReason         string        `db:"skip_reason"`
 	Flags              []string      `db:"flags"`
 	GuardedAt          *time.Time    `db:"guarded_at"`
+	InReplyToID        string        `db:"in_reply_to_id"`
+	QuotedID           string        `db:"quoted_id"`
+	ContextNote        string        `db:"context_note"`
 }
 
 // post is the row as the domain sees it; a missing platform id is empty.
@@ -69,6 +73,7 @@ func (r postRow) post() post.Post {
 		ApprovedAt: r.ApprovedAt, RejectedAt: r.RejectedAt, SendStartedAt: r.SendStartedAt, PostedAt: r.PostedAt,
 		ResponsePostID: deref(r.ResponsePostID), Error: r.Error, UpdatedAt: r.UpdatedAt,
 		SkipReason: r.SkipReason, Flags: r.Flags, GuardedAt: r.GuardedAt,
+		InReplyToID: r.InReplyToID, QuotedID: r.QuotedID, ContextNote: r.ContextNote,
 	}
 }
 
@@ -143,15 +148,15 @@ func (s *Store) UpsertFound(ctx context.Context, p post.Post) (id int64, created
 	err = s.pool.QueryRow(ctx, `
 		INSERT INTO posts (platform, source, original_post_id, conversation_id, original_post_text, original_post_user,
 			author_username, author_profile_image, media_url, created_at, likes_count, retweets_count, replies_count,
-			temperature, presence_penalty, frequency_penalty, reply_route)
-		VALUES ($1, $2, $3, nullif($4, ''), $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14, $14, $15)
+			temperature, presence_penalty, frequency_penalty, reply_route, in_reply_to_id, quoted_id)
+		VALUES ($1, $2, $3, nullif($4, ''), $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14, $14, $15, $16, $17)
 		ON CONFLICT (platform, original_post_id) DO UPDATE
 			SET likes_count = excluded.likes_count, retweets_count = excluded.retweets_count,
 			    replies_count = excluded.replies_count, updated_at = now()
 		RETURNING id, (xmax = 0)`,
 		p.Platform, p.Source, p.OriginalPostID, p.ConversationID, p.OriginalPostText, p.OriginalPostUser,
 		p.AuthorUsername, p.AuthorProfileImage, p.MediaURL, p.CreatedAt, p.Likes, p.Retweets, p.Replies,
-		post.DefaultLLMParameter, routeOf(p.ReplyRoute),
+		post.DefaultLLMParameter, routeOf(p.ReplyRoute), p.InReplyToID, p.QuotedID,
 	).Scan(&id, &created)
 	if err != nil {
 		return 0, false, fmt.Errorf("store: upsert post: %w", err)
