@@ -568,6 +568,76 @@ describe('admin', () => {
     await expectText(page.getByTestId('stat-mentions'), '2');
   });
 
+  it('a card shows its conversation: the last two thread posts, the earlier ones behind a toggle, the quoted post and the note, as text', async () => {
+    await page.getByRole('tab', { name: 'Mentions' }).click();
+    const id = postId('mention-pending-old');
+    const card = page.locator(`[data-testid="review-card"][data-post-id="${id}"]`);
+    const thread = card.getByTestId('context-post');
+    const hostile = '<script>window.hellfire = 1</script><b>Fourth</b>: <img src=x onerror="window.hellfire = 2">ask the oracle';
+    const texts = () => thread.locator('.context-text').allTextContents();
+    const handles = () => thread.locator('.context-handle').allTextContents();
+
+    // The last two posts of the thread, oldest first, the parent last.
+    await expectCount(thread, 2);
+    assert.deepEqual(await texts(), ['Third: the intern was me.', hostile]);
+    assert.deepEqual(await handles(), ['@thread_three', '@thread_four']);
+    assert.deepEqual(await thread.evaluateAll((els) => els.map((el) => el.dataset.relation)), ['ancestor', 'parent']);
+    assert.equal(await thread.first().locator('time').count(), 1);
+    // The quoted post, and the note of what the draft could not see.
+    const quoted = card.getByTestId('context-quoted');
+    await expectText(quoted.locator('.context-text'), 'The quoted decree: Fridays are cancelled.');
+    await expectText(quoted.locator('.context-handle'), '@decree_maker');
+    await expectText(card.getByTestId('context-note'), 'The X budget is spent: drafted with the 2 posts already stored.');
+    assert.equal(await card.getByTestId('context-failed').count(), 0);
+    // The thread above the mortal's post, the quoted post below it.
+    assert.deepEqual(
+      await card.evaluate((el) => {
+        const [t, o, q] = ['context-thread', 'original-text', 'context-quoted'].map((n) => el.querySelector(`[data-testid="${n}"]`));
+        return [Boolean(t.compareDocumentPosition(o) & Node.DOCUMENT_POSITION_FOLLOWING), Boolean(o.compareDocumentPosition(q) & Node.DOCUMENT_POSITION_FOLLOWING)];
+      }),
+      [true, true],
+    );
+
+    // The earlier posts behind the toggle, in order.
+    const toggle = card.getByRole('button', { name: 'Show 2 earlier posts', exact: true });
+    assert.equal(await toggle.getAttribute('aria-expanded'), 'false');
+    await toggle.click();
+    await expectCount(thread, 4);
+    assert.deepEqual(await texts(), [
+      'Thread root: who broke the build on a Friday?',
+      'Second: it was the intern. It is always the intern.',
+      'Third: the intern was me.',
+      hostile,
+    ]);
+    assert.deepEqual(await handles(), ['@thread_one', '@infernal_ai', '@thread_three', '@thread_four']);
+    // The persona's own post in the thread is marked as such.
+    assert.deepEqual(await thread.evaluateAll((els) => els.map((el) => el.dataset.relation)), ['ancestor', 'persona', 'ancestor', 'parent']);
+    await expectText(thread.nth(1).locator('.badge-persona'), 'Persona');
+    assert.equal(await card.locator('.badge-persona').count(), 1);
+    const hide = card.getByRole('button', { name: 'Hide earlier posts', exact: true });
+    assert.equal(await hide.getAttribute('aria-expanded'), 'true');
+    await hide.click();
+    await expectCount(thread, 2);
+
+    // Markup in a post is text: no element of it, nothing of it ran.
+    assert.equal(await card.locator('[data-testid="context-post"] :is(script, b, img)').count(), 0);
+    assert.equal(await page.evaluate(() => window.hellfire), undefined);
+
+    // The call itself: its contract, and a post with no conversation shows none of it.
+    const token = await page.evaluate(() => localStorage.getItem('token'));
+    const auth = { headers: { Authorization: `Bearer ${token}` } };
+    const longId = postId('mention-pending-long');
+    const res = await page.request.get(`/api/posts/${longId}/context`, auth);
+    assert.equal(res.status(), 200);
+    assert.deepEqual(await res.json(), { items: [], note: '' });
+    assert.equal((await page.request.get(`/api/posts/${id}/context`)).status(), 401);
+    assert.equal((await page.request.get('/api/posts/999999/context', auth)).status(), 404);
+    const plain = page.locator(`[data-testid="review-card"][data-post-id="${longId}"]`);
+    for (const part of ['context-thread', 'context-quoted', 'context-note', 'context-failed']) {
+      assert.equal(await plain.getByTestId(part).count(), 0, `${part} on a post without a conversation`);
+    }
+  });
+
   it('profile tab generates a new profile tweet', async () => {
     assert.equal(await page.getByRole('button', { name: 'Generate New Profile Tweet' }).count(), 0);
     await page.getByRole('tab', { name: 'Profile Tweets' }).click();
@@ -765,13 +835,16 @@ describe('admin', () => {
     const authors = panel.getByLabel('Blocked authors');
     const phrases = panel.getByLabel('Blocked phrases');
     const perDay = panel.getByLabel('Sends per day');
+    const depth = panel.getByLabel('Context depth');
     await targets.waitFor();
     assert.equal(await perDay.inputValue(), '1000');
+    assert.equal(await depth.inputValue(), '5', 'a cap left out shows its default');
 
     await targets.fill('@Sinner_One\nsinner_two\n\nsinner_one');
     await topics.fill('monday\ncold brew');
     await authors.fill('spammer');
     await phrases.fill('scam coin\nfree money');
+    await depth.fill('8');
     await panel.getByRole('button', { name: 'Save Settings', exact: true }).click();
     await expectText(panel.getByTestId('settings-saved'), 'Settings saved: the next scans use them');
     // Shown as stored: handles without @, lower-cased, once.
@@ -785,6 +858,16 @@ describe('admin', () => {
     assert.equal(await topics.inputValue(), 'monday\ncold brew');
     assert.equal(await authors.inputValue(), 'spammer');
     assert.equal(await phrases.inputValue(), 'scam coin\nfree money');
+    assert.equal(await depth.inputValue(), '8');
+    assert.equal(stack.db(`SELECT caps->>'context_depth' FROM settings`), '8');
+
+    // The context depth runs 1 to 20: the server's reason shows beside it.
+    await depth.fill('21');
+    await panel.getByRole('button', { name: 'Save Settings', exact: true }).click();
+    assert.match(await text(panel.getByTestId('settings-error-caps.context_depth')), /^caps\.context_depth: /);
+    assert.equal(await depth.getAttribute('aria-invalid'), 'true');
+    assert.equal(stack.db(`SELECT caps->>'context_depth' FROM settings`), '8', 'a refused depth changed nothing');
+    await depth.fill('8');
 
     await targets.fill('sinner_one\nnot a handle!');
     await panel.getByRole('button', { name: 'Save Settings', exact: true }).click();

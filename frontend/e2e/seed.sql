@@ -96,6 +96,30 @@ VALUES
    'Old Timer', 'old_timer', now() - interval '3 days', 'pride', 1,
    'Three days late, and still not the latest of my sins.');
 
+-- The conversation of the old pending mention (issue 18): it answers the last of four posts up
+-- its thread (the second the persona's own, by its handle) and quotes a fifth, all read earlier into context_posts; its draft could not see
+-- everything. The parent's text is markup a card must show as text. Dates are before the
+-- mention's, the thread oldest first. Nothing here changes the counts above.
+INSERT INTO context_posts (platform, platform_post_id, conversation_id, in_reply_to_id, author_id,
+                           author_username, author_name, text, created_at)
+VALUES
+  ('sandbox', 'ctx-thread-1', 'mention-pending-old', '', 'u-thread-1', 'thread_one', 'Thread One',
+   'Thread root: who broke the build on a Friday?', now() - interval '4 days 4 hours'),
+  ('sandbox', 'ctx-thread-2', 'mention-pending-old', 'ctx-thread-1', 'persona', 'infernal_ai', 'infernal_ai',
+   'Second: it was the intern. It is always the intern.', now() - interval '4 days 3 hours'),
+  ('sandbox', 'ctx-thread-3', 'mention-pending-old', 'ctx-thread-2', 'u-thread-3', 'thread_three', 'Thread Three',
+   'Third: the intern was me.', now() - interval '4 days 2 hours'),
+  ('sandbox', 'ctx-thread-4', 'mention-pending-old', 'ctx-thread-3', 'u-thread-4', 'thread_four', 'Thread Four',
+   '<script>window.hellfire = 1</script><b>Fourth</b>: <img src=x onerror="window.hellfire = 2">ask the oracle',
+   now() - interval '4 days 1 hour'),
+  ('sandbox', 'ctx-quoted-1', 'ctx-quoted-1', '', 'u-decree', 'decree_maker', 'Decree Maker',
+   'The quoted decree: Fridays are cancelled.', now() - interval '5 days');
+UPDATE posts
+SET in_reply_to_id = 'ctx-thread-4',
+    quoted_id = 'ctx-quoted-1',
+    context_note = 'The X budget is spent: drafted with the 2 posts already stored.'
+WHERE original_post_id = 'mention-pending-old';
+
 -- Pending profile drafts.
 INSERT INTO posts (platform, source, status, original_post_id, original_post_text, author_username, created_at,
                    category, proposed_response)

@@ -74,6 +74,8 @@ export interface SettingsCaps {
   sends_per_3h: number;
   sends_per_day: number;
   near_duplicate: number;
+  /** How many posts up the thread a draft reads (1 to 20). */
+  context_depth: number;
 }
 
 /** Whom the persona answers and how often (GET and PUT /api/settings). */
@@ -83,6 +85,27 @@ export interface Settings {
   blocked_authors: string[];
   blocked_phrases: string[];
   caps: SettingsCaps;
+}
+
+/** How a post of a draft's conversation stands to the post answered. */
+export type ConversationRelation = 'ancestor' | 'parent' | 'quoted' | 'persona';
+
+/** One post of the conversation a draft read. */
+export interface ConversationItem {
+  relation: ConversationRelation;
+  /** Without the @. */
+  author_username: string;
+  text: string;
+  /** RFC 3339, or null when unknown. */
+  created_at: string | null;
+  platform_post_id: string;
+}
+
+/** The conversation of a post (GET /api/posts/{id}/context): the thread oldest first, the quoted post last. */
+export interface Conversation {
+  items: ConversationItem[];
+  /** What the draft could not see, as a sentence; "" when it saw everything. */
+  note: string;
 }
 
 /** What the persona costs (GET /api/spend). */

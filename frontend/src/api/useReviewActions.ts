@@ -16,6 +16,7 @@ import {
 import { ApiError, statusOf } from './client';
 import type { Post, PostList } from './types';
 import { adminPostsKey, isAdminPostsKeyOfTab } from './useAdminPosts';
+import { conversationKey } from './useConversation';
 import { historyKey } from './useHistory';
 import { ADMIN_STATS_KEY } from './useAdminStats';
 import { isQueuedKey } from './useQueued';
@@ -202,6 +203,8 @@ export function useReviewActions(view: DashboardState, { onRemoved, onUnauthoriz
       const fresh = answered.proposed_response !== post.proposed_response;
       setNotice({ kind: 'success', text: fresh ? REVIEW_MESSAGES.regenerated : REVIEW_MESSAGES.regenerateQueued });
       void mutate(historyKey(post.id));
+      // A new draft may have read more of the conversation, or lost its note.
+      void mutate(conversationKey(post.id));
       revalidateStats();
       return true;
     } catch (err) {

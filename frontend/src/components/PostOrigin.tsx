@@ -1,12 +1,13 @@
 import type { Post } from '../api/types';
 import { formatTimestamp, relativeTime } from '../lib/time';
+import { InConversation } from './InConversation';
 
 interface Props {
   post: Post;
   now: number;
 }
 
-/** Who wrote the post a side list shows, its source and age, and its text. */
+/** Who wrote the post a side list shows, its source and age, and its text in its conversation. */
 export function PostOrigin({ post, now }: Props) {
   return (
     <>
@@ -18,7 +19,9 @@ export function PostOrigin({ post, now }: Props) {
           {relativeTime(post.created_at, now)}
         </time>
       </p>
-      {post.original_post_text && <blockquote className="review-original">{post.original_post_text}</blockquote>}
+      <InConversation postId={post.id} enabled={post.original_post_id !== ''} now={now}>
+        {post.original_post_text && <blockquote className="review-original">{post.original_post_text}</blockquote>}
+      </InConversation>
     </>
   );
 }

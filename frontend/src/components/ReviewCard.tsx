@@ -7,6 +7,7 @@ import { formatUSD } from '../lib/spend';
 import { formatAge, formatTimestamp, relativeTime } from '../lib/time';
 import { CharCounter } from './CharCounter';
 import { DraftHistory } from './DraftHistory';
+import { InConversation } from './InConversation';
 
 export const TOO_LONG_BUTTON = 'Response Too Long';
 export const TOO_LONG_NOTE = "Response exceeds Twitter's limit";
@@ -201,11 +202,13 @@ export function ReviewCard({
           posted; the pipeline also finds it on the persona&apos;s timeline.
         </p>
       )}
-      {post.original_post_text && (
-        <blockquote className="review-original" data-testid="original-text">
-          {post.original_post_text}
-        </blockquote>
-      )}
+      <InConversation postId={post.id} enabled={post.original_post_id !== ''} now={now}>
+        {post.original_post_text && (
+          <blockquote className="review-original" data-testid="original-text">
+            {post.original_post_text}
+          </blockquote>
+        )}
+      </InConversation>
       {post.media_url && (
         <p className="review-media">
           <a href={post.media_url} target="_blank" rel="noopener noreferrer">

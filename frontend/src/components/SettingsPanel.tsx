@@ -3,7 +3,7 @@ import { saveSettings } from '../api/admin';
 import { ApiError, statusOf } from '../api/client';
 import type { Settings } from '../api/types';
 import { useSettings } from '../api/useSettings';
-import { CAP_FIELDS, fieldKey, fromForm, LIST_FIELDS, toForm, type CapField, type ListField, type SettingsForm } from '../lib/settingsForm';
+import { CAP_FIELDS, CAP_RANGES, fieldKey, fromForm, LIST_FIELDS, toForm, type CapField, type ListField, type SettingsForm } from '../lib/settingsForm';
 
 export const SETTINGS_MESSAGES = {
   saved: 'Settings saved: the next scans use them',
@@ -24,6 +24,12 @@ const CAP_LABELS: Record<CapField, string> = {
   sends_per_3h: 'Sends per 3 hours',
   sends_per_day: 'Sends per day',
   near_duplicate: 'Near-duplicate threshold',
+  context_depth: 'Context depth',
+};
+
+/** What a cap's label alone does not say. */
+const CAP_HINTS: Partial<Record<CapField, string>> = {
+  context_depth: 'How many posts up the thread a draft reads, 1 to 20.',
 };
 
 interface Props {
@@ -164,14 +170,19 @@ function SettingsEditor({ stored, onSaved, onEdit, onUnauthorized }: EditorProps
               <input
                 id={`${ids}-${f}`}
                 type="number"
-                inputMode={f === 'near_duplicate' ? 'decimal' : 'numeric'}
-                min={f === 'near_duplicate' ? 0 : 1}
-                max={f === 'near_duplicate' ? 1 : 1000}
-                step={f === 'near_duplicate' ? 0.05 : 1}
+                inputMode={CAP_RANGES[f].step < 1 ? 'decimal' : 'numeric'}
+                min={CAP_RANGES[f].min}
+                max={CAP_RANGES[f].max}
+                step={CAP_RANGES[f].step}
                 value={form.caps[f]}
                 onChange={(e) => setForm({ ...form, caps: { ...form.caps, [f]: e.target.value } })}
                 {...err.attrs}
               />
+              {CAP_HINTS[f] && (
+                <p id={`${ids}-${key}-hint`} className="field-hint">
+                  {CAP_HINTS[f]}
+                </p>
+              )}
               {err.node}
             </div>
           );

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Settings } from '../api/types';
-import { fieldKey, fromForm, toForm } from './settingsForm';
+import { CAP_FIELDS, CAP_RANGES, fieldKey, fromForm, toForm, type CapField } from './settingsForm';
 
 const settings: Settings = {
   target_usernames: ['sinner_1', 'sinner_2'],
   search_topics: ['monday', 'cold brew'],
   blocked_authors: [],
   blocked_phrases: ['scam coin'],
-  caps: { per_conversation: 1, per_author_per_day: 3, sends_per_3h: 10, sends_per_day: 50, near_duplicate: 0.8 },
+  caps: { per_conversation: 1, per_author_per_day: 3, sends_per_3h: 10, sends_per_day: 50, near_duplicate: 0.8, context_depth: 5 },
 };
 
 describe('toForm and fromForm', () => {
@@ -29,11 +29,21 @@ describe('toForm and fromForm', () => {
   it.each([
     { name: 'an empty cap takes the default', raw: '', want: { settings: { ...settings, caps: { ...settings.caps, sends_per_day: 0 } } } },
     { name: 'a word is refused', raw: 'lots', want: { error: { field: 'caps.sends_per_day', message: 'caps.sends_per_day: "lots" is not a number' } } },
+    { name: 'an empty context depth takes the default', field: 'context_depth', raw: ' ', want: { settings: { ...settings, caps: { ...settings.caps, context_depth: 0 } } } },
+    { name: 'a context depth is a number', field: 'context_depth', raw: '12', want: { settings: { ...settings, caps: { ...settings.caps, context_depth: 12 } } } },
+    { name: 'a word for the context depth is refused', field: 'context_depth', raw: 'deep', want: { error: { field: 'caps.context_depth', message: 'caps.context_depth: "deep" is not a number' } } },
     { name: 'infinity is refused', raw: 'Infinity', want: { error: { field: 'caps.sends_per_day', message: 'caps.sends_per_day: "Infinity" is not a number' } } },
-  ])('$name', ({ raw, want }) => {
+  ] as { name: string; field?: CapField; raw: string; want: unknown }[])('$name', ({ field = 'sends_per_day', raw, want }) => {
     const form = toForm(settings);
-    form.caps = { ...form.caps, sends_per_day: raw };
+    form.caps = { ...form.caps, [field]: raw };
     expect(fromForm(form)).toEqual(want);
+  });
+});
+
+describe('CAP_RANGES', () => {
+  it('gives every cap a range, the context depth 1 to 20', () => {
+    expect(Object.keys(CAP_RANGES).sort()).toEqual([...CAP_FIELDS].sort());
+    expect(CAP_RANGES.context_depth).toEqual({ min: 1, max: 20, step: 1 });
   });
 });
 

@@ -7,8 +7,25 @@ export const LIST_FIELDS = ['target_usernames', 'search_topics', 'blocked_author
 export type ListField = (typeof LIST_FIELDS)[number];
 
 /** The caps the editor shows, in order. */
-export const CAP_FIELDS = ['per_conversation', 'per_author_per_day', 'sends_per_3h', 'sends_per_day', 'near_duplicate'] as const;
+export const CAP_FIELDS = [
+  'per_conversation',
+  'per_author_per_day',
+  'sends_per_3h',
+  'sends_per_day',
+  'near_duplicate',
+  'context_depth',
+] as const;
 export type CapField = (typeof CAP_FIELDS)[number];
+
+/** The range the server accepts for each cap (0, or empty here, takes its default), as the inputs' min, max and step. */
+export const CAP_RANGES: Record<CapField, { min: number; max: number; step: number }> = {
+  per_conversation: { min: 1, max: 1000, step: 1 },
+  per_author_per_day: { min: 1, max: 1000, step: 1 },
+  sends_per_3h: { min: 1, max: 1000, step: 1 },
+  sends_per_day: { min: 1, max: 1000, step: 1 },
+  near_duplicate: { min: 0, max: 1, step: 0.05 },
+  context_depth: { min: 1, max: 20, step: 1 },
+};
 
 /** The settings as the editor's inputs hold them. */
 export interface SettingsForm {
