@@ -134,7 +134,8 @@ func run() error {
 	pipe := pipeline.New(pipeline.Config{
 		Store: st, Platform: plat, Writer: w, Queue: client, Log: log, Now: time.Now, Persona: cfg.PersonaHandle,
 		ReplyPolicy: platform.ReplyPolicy(cfg.ReplyPolicy), HandPosting: handPosting(cfg.HandPosting),
-		Spend: meter, Budgets: spend.Budgets(cfg.Budgets),
+		HandPostedEvery: cfg.HandPostedInterval,
+		Spend:           meter, Budgets: spend.Budgets(cfg.Budgets),
 	})
 	srv, err := tasks.NewServer(tasks.ServerConfig{
 		RedisURL: cfg.RedisURL, Register: pipe.Register, Log: log, Metrics: reg, RetryDelay: pipeline.RetryDelay,

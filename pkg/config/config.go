@@ -122,6 +122,10 @@ type Config struct {
 	// HandPosting lists the sources (HAND_POSTING_SOURCES) whose posts the
 	// API may not answer are still drafted, to be posted by hand.
 	HandPosting []string
+	// HandPostedInterval (HAND_POSTED_INTERVAL) is the least time between
+	// two looks for hand-posted replies on the persona's timeline, across
+	// every worker.
+	HandPostedInterval time.Duration
 	// RateLimitMargin is how many calls of an X rate-limit window are left
 	// unused: a window with this many remaining counts as closed.
 	RateLimitMargin int
@@ -231,6 +235,7 @@ func Load(proc Process, getenv func(string) string) (Config, error) {
 	c.BenchCeiling = r.oneOf("BENCH_CEILING", "off", "off", "on") == "on"
 	c.ReplyPolicy = r.oneOf("X_REPLY_POLICY", ReplySummoned, ReplySummoned, ReplyOpen)
 	c.HandPosting = r.sources("HAND_POSTING_SOURCES", "conversation,targeted")
+	c.HandPostedInterval = r.duration("HAND_POSTED_INTERVAL", 5*time.Minute, time.Second)
 	c.RateLimitMargin = r.integer("X_RATE_LIMIT_MARGIN", 1, 0, 1000)
 	c.Prices = Prices{
 		PostRead:       r.money("X_PRICE_POST_READ", 0.005),

@@ -362,16 +362,17 @@ func TestLoadX2026(t *testing.T) {
 		wantConversations string
 		wantTargeted      string
 		wantMaxResults    int
+		wantHandInterval  time.Duration
 	}{
 		{name: "sandbox defaults", wantPolicy: "summoned", wantHand: "conversation,targeted",
-			wantConversations: "@every 10m", wantTargeted: "@every 15m", wantMaxResults: 100},
+			wantConversations: "@every 10m", wantTargeted: "@every 15m", wantMaxResults: 100, wantHandInterval: 5 * time.Minute},
 		{name: "economical defaults on X", env: xCreds, wantPolicy: "summoned", wantHand: "conversation,targeted",
-			wantConversations: "@every 1h", wantTargeted: "@every 2h", wantMaxResults: 10},
+			wantConversations: "@every 1h", wantTargeted: "@every 2h", wantMaxResults: 10, wantHandInterval: 5 * time.Minute},
 		{name: "explicit values win", env: map[string]string{"X_REPLY_POLICY": "open", "HAND_POSTING_SOURCES": " mention , mention,targeted",
-			"SCHEDULE_CONVERSATIONS": "@every 5m", "X_MAX_RESULTS": "50"}, wantPolicy: "open", wantHand: "mention,targeted",
-			wantConversations: "@every 5m", wantTargeted: "@every 15m", wantMaxResults: 50},
+			"SCHEDULE_CONVERSATIONS": "@every 5m", "X_MAX_RESULTS": "50", "HAND_POSTED_INTERVAL": "30s"}, wantPolicy: "open", wantHand: "mention,targeted",
+			wantConversations: "@every 5m", wantTargeted: "@every 15m", wantMaxResults: 50, wantHandInterval: 30 * time.Second},
 		{name: "no hand-posting", env: map[string]string{"HAND_POSTING_SOURCES": "none"}, wantPolicy: "summoned", wantHand: "",
-			wantConversations: "@every 10m", wantTargeted: "@every 15m", wantMaxResults: 100},
+			wantConversations: "@every 10m", wantTargeted: "@every 15m", wantMaxResults: 100, wantHandInterval: 5 * time.Minute},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -380,9 +381,10 @@ func TestLoadX2026(t *testing.T) {
 				t.Fatal(err)
 			}
 			if c.ReplyPolicy != tt.wantPolicy || strings.Join(c.HandPosting, ",") != tt.wantHand ||
-				c.Schedules.Conversations != tt.wantConversations || c.Schedules.Targeted != tt.wantTargeted || c.XMaxResults != tt.wantMaxResults {
-				t.Errorf("got policy %q hand %q schedules %q/%q max %d", c.ReplyPolicy, c.HandPosting,
-					c.Schedules.Conversations, c.Schedules.Targeted, c.XMaxResults)
+				c.Schedules.Conversations != tt.wantConversations || c.Schedules.Targeted != tt.wantTargeted || c.XMaxResults != tt.wantMaxResults ||
+				c.HandPostedInterval != tt.wantHandInterval {
+				t.Errorf("got policy %q hand %q schedules %q/%q max %d hand interval %s", c.ReplyPolicy, c.HandPosting,
+					c.Schedules.Conversations, c.Schedules.Targeted, c.XMaxResults, c.HandPostedInterval)
 			}
 			if c.RateLimitMargin != 1 || c.Prices.PostRead != 0.005 || c.Prices.PostCreateURL != 0.20 || c.Budgets.XDaily != 0 {
 				t.Errorf("defaults: margin %d prices %+v budgets %+v", c.RateLimitMargin, c.Prices, c.Budgets)

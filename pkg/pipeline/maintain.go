@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/hibiken/asynq"
@@ -25,10 +26,18 @@ type Maintainer struct {
 	Now      func() time.Time
 	// Self is the persona's account, on whose timeline hand-posted replies are found.
 	Self *Self
+	// HandPostedEvery is the least time between two looks for hand-posted
+	// replies, across every worker; DefaultHandPostedEvery when zero.
+	HandPostedEvery time.Duration
 }
 
-// handPostedBatch bounds how many posts awaiting hand-posting one refresh
-// looks for.
+// DefaultHandPostedEvery is the least time between two looks for
+// hand-posted replies (config HAND_POSTED_INTERVAL): each look reads the
+// persona's timeline, in the rate-limit window the targeted scans share.
+const DefaultHandPostedEvery = 5 * time.Minute
+
+// handPostedBatch bounds how many posts awaiting hand-posting one look
+// matches.
 const handPostedBatch = 20
 
 // metricsWindow is how far back the persona's posts have their counters refreshed.
@@ -53,7 +62,8 @@ func (m *Maintainer) RefreshMetrics(ctx context.Context, t *asynq.Task) error {
 		return nil
 	}
 	if err := m.findHandPosted(ctx); err != nil {
-		return err
+		// The hand-posted replies wait for the next look; the metrics do not wait for them.
+		m.Log.WarnContext(ctx, "hand-posted replies not looked for", "error", err)
 	}
 	rows, err := m.Store.PostedSince(ctx, m.Platform.Name(), now.Add(-metricsWindow))
 	if err != nil {
@@ -89,32 +99,78 @@ func (m *Maintainer) RefreshMetrics(ctx context.Context, t *asynq.Task) error {
 
 // findHandPosted looks on the persona's own timeline (an owned read, the
 // cheapest) for the replies the administrator posted by hand, and marks
-// their posts posted with the real reply id, so statistics and the public
-// logs stay true.
+// their posts posted with the real reply id and text, so statistics and the
+// public logs stay true. It looks at most once every HandPostedEvery across
+// every worker, and then with one read: the persona's posts newer than the
+// oldest post awaiting an answer, matched against every awaiting post.
 func (m *Maintainer) findHandPosted(ctx context.Context) error {
 	awaiting, err := m.Store.AwaitingManual(ctx, m.Platform.Name(), handPostedBatch)
 	if err != nil || len(awaiting) == 0 {
 		return err
 	}
-	me, err := m.Self.User(ctx)
-	if err != nil {
+	every := m.HandPostedEvery
+	if every <= 0 {
+		every = DefaultHandPostedEvery
+	}
+	due, err := m.Queue.Due(ctx, "hand-posted:"+m.Platform.Name(), every)
+	if err != nil || !due {
 		return err
 	}
+	me, err := m.Self.User(ctx)
+	if err != nil {
+		return fmt.Errorf("find hand-posted replies: %w", err)
+	}
+	byOriginal := make(map[string]post.Post, len(awaiting))
+	oldest := ""
 	for _, p := range awaiting {
-		reply, found, err := m.Platform.FindPublished(ctx, me.ID, p.OriginalPostID, p.ProposedResponse)
-		if err != nil {
-			return fmt.Errorf("find hand-posted reply of %d: %w", p.ID, err)
+		byOriginal[p.OriginalPostID] = p
+		if oldest == "" || olderID(p.OriginalPostID, oldest) {
+			oldest = p.OriginalPostID
 		}
-		if !found {
+	}
+	// A reply is newer than the post it answers: nothing older is read.
+	page, err := m.Platform.UserPosts(ctx, me.ID, platform.Range{SinceID: oldest})
+	if err != nil {
+		return fmt.Errorf("find hand-posted replies: %w", err)
+	}
+	if page.More {
+		m.Log.WarnContext(ctx, "hand-posted replies: the persona posted more than one read holds; the oldest are looked for again next time",
+			"since_id", oldest, "oldest_read", page.OldestID)
+	}
+	// Newest first: the oldest reply to a post, the first posted, is kept.
+	found := make(map[int64]platform.Post, len(awaiting))
+	for _, reply := range page.Posts {
+		if p, ok := byOriginal[reply.InReplyToID]; ok && reply.InReplyToID != "" {
+			found[p.ID] = reply
+		}
+	}
+	for id, reply := range found {
+		_, err := m.Store.MarkHandPostedFound(ctx, id, reply.ID, reply.Text, orNow(reply.CreatedAt, m.Now()))
+		if errors.Is(err, store.ErrConflict) {
+			// Marked posted or given up by the administrator meanwhile.
 			continue
 		}
-		_, err = m.Store.MarkManualPosted(ctx, p.ID, reply.ID, orNow(reply.CreatedAt, m.Now()))
-		if err != nil && !errors.Is(err, store.ErrConflict) {
-			return err
+		if err != nil {
+			return fmt.Errorf("find hand-posted replies: %w", err)
 		}
-		m.Log.InfoContext(ctx, "hand-posted reply found", "post_id", p.ID, "response_id", reply.ID)
+		m.Log.InfoContext(ctx, "hand-posted reply found", "post_id", id, "response_id", reply.ID)
 	}
 	return nil
+}
+
+// olderID reports whether post id a is older than b: numerically for
+// decimal ids (X's and the sandbox's), as strings otherwise.
+func olderID(a, b string) bool {
+	a, b = strings.TrimLeft(a, "0"), strings.TrimLeft(b, "0")
+	if len(a) != len(b) && isDecimal(a) && isDecimal(b) {
+		return len(a) < len(b)
+	}
+	return a < b
+}
+
+// isDecimal reports whether s holds only the digits 0 to 9.
+func isDecimal(s string) bool {
+	return strings.IndexFunc(s, func(r rune) bool { return r < '0' || r > '9' }) < 0
 }
 
 // Reconcile finds work whose task was lost (Redis flushed or down) and

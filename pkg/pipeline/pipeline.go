@@ -41,6 +41,9 @@ type Config struct {
 	// HandPosting are the sources drafted for hand-posting when the API may
 	// not answer them (HAND_POSTING_SOURCES).
 	HandPosting []post.Source
+	// HandPostedEvery is the least time between two looks for hand-posted
+	// replies (HAND_POSTED_INTERVAL); DefaultHandPostedEvery when zero.
+	HandPostedEvery time.Duration
 	// Spend, when set, measures spending against Budgets: scans pause at an
 	// X ceiling, sends go on only while they fit, drafts wait at a model ceiling.
 	Spend   *spend.Meter
@@ -140,7 +143,8 @@ func New(cfg Config) *Pipeline {
 				Reads: budget, Persona: cfg.Persona}},
 		Sender: &Sender{Store: cfg.Store, Platform: cfg.Platform, Log: cfg.Log, Now: cfg.Now, Self: self,
 			Budget: budget, Prices: pricesOf(cfg.Spend), Settings: set},
-		Maintainer: &Maintainer{Store: cfg.Store, Platform: cfg.Platform, Queue: cfg.Queue, Log: cfg.Log, Now: cfg.Now, Self: self},
+		Maintainer: &Maintainer{Store: cfg.Store, Platform: cfg.Platform, Queue: cfg.Queue, Log: cfg.Log, Now: cfg.Now, Self: self,
+			HandPostedEvery: cfg.HandPostedEvery},
 	}
 }
 

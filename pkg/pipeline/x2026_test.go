@@ -130,6 +130,8 @@ func (e *env) draftedConversation(t *testing.T) post.Post {
 func TestHandPostingFlow(t *testing.T) {
 	e := setup(t)
 	ctx := context.Background()
+	// Every refresh may look: the interval between looks is tested on its own.
+	e.pipe.Maintainer.HandPostedEvery = time.Millisecond
 	p := e.draftedConversation(t)
 	approved, err := e.store.Approve(ctx, p.ID, nil)
 	if err != nil || approved.Status != post.StatusAwaitingManual {
@@ -144,6 +146,7 @@ func TestHandPostingFlow(t *testing.T) {
 	}
 	refresh := func() {
 		t.Helper()
+		time.Sleep(5 * time.Millisecond)
 		if err := e.pipe.Maintainer.RefreshMetrics(ctx, task(tasks.TypeRefreshMetrics, struct{}{})); err != nil {
 			t.Fatal(err)
 		}

@@ -162,8 +162,12 @@ func (s *Sandbox) UserByUsername(ctx context.Context, username string) (platform
 	return platform.User{}, &platform.Error{Status: 404, Title: "Not Found Error", Detail: "Could not find user with username: [" + username + "]."}
 }
 
-// UserPosts returns a corpus account's own posts.
+// UserPosts returns a corpus account's own posts, or the persona's (its
+// timeline, where hand-posted replies are looked for).
 func (s *Sandbox) UserPosts(ctx context.Context, userID string, r platform.Range) (platform.Page, error) {
+	if userID == personaID {
+		return s.read(ctx, query{Author: s.persona}, r)
+	}
 	username, ok := strings.CutPrefix(userID, "user:")
 	if !ok {
 		return platform.Page{}, &platform.Error{Status: 400, Title: "Invalid Request", Detail: "unknown user id " + userID}
