@@ -23,7 +23,10 @@ type row struct {
 	ID             int64
 	AuthorUsername string
 	AuthorName     string
-	// Kind is mention, topic, target (a mortal's post) or persona.
+	// Kind is mention, topic, target (a mortal's post) or persona: how the
+	// reads find it. A mortal's reply inside a thread and a quote of a
+	// mortal's post are topic posts; a thin mention inside a thread and a
+	// quote of the persona's reply are mentions.
 	Kind           string
 	Text           string
 	InReplyToID    int64
