@@ -1,8 +1,11 @@
 // Package sandbox is the embedded default platform: a simulated microblog
 // kept in PostgreSQL. Mortals post from a bundled corpus at a steady pace
-// (mentions of the persona, posts on topics, posts of targeted accounts), the
-// persona's posts and replies are accepted, and engagement grows over time,
-// so every screen has live data without any credentials. The world's rules
+// (mentions of the persona, posts on topics, posts of targeted accounts) and,
+// when the corpus has the words for it, hold conversations: they answer each
+// other, call the persona into their threads and quote posts, the persona's
+// replies among them. The persona's posts and replies are accepted, and
+// engagement grows over time, so every screen has live data without any
+// credentials. The world's rules
 // (who posts when, how engagement grows, what is forgotten) and its tables
 // are its own (world.go).
 package sandbox
@@ -36,14 +39,25 @@ const (
 // mentions, topic posts and targeted accounts' posts all appear from the start.
 var kinds = [...]string{corpus.KindMention, corpus.KindTopic, corpus.KindTarget}
 
+// talkKinds are the corpus kinds of conversations: the world holds
+// conversations when the corpus has all of them, and none without.
+var talkKinds = [...]string{corpus.KindThread, corpus.KindSummon, corpus.KindQuote}
+
+// round is how many turns a world with conversations takes to go through
+// its kinds of posts (Sandbox.turn).
+const round = 6
+
 // Sandbox is the simulated platform.
 type Sandbox struct {
 	world   *world
 	persona string
 	pace    time.Duration
-	// byKind holds the corpus split by kind; every kind has at least one entry.
+	// byKind holds the corpus split by kind; every kind of kinds has at
+	// least one entry, and so has every kind of talkKinds when talks is set.
 	byKind map[string][]corpus.Entry
-	now    func() time.Time
+	// talks is whether the world holds conversations.
+	talks bool
+	now   func() time.Time
 	// policy is the reply rule Publish enforces, as X does.
 	policy platform.ReplyPolicy
 }
@@ -73,7 +87,7 @@ func New(pool *pgxpool.Pool, persona string, pace time.Duration, entries []corpu
 	}
 	byKind := map[string][]corpus.Entry{}
 	for i, e := range entries {
-		if e.Username == "" || e.Text == "" || (e.Kind != corpus.KindMention && e.Kind != corpus.KindTopic && e.Kind != corpus.KindTarget) {
+		if e.Username == "" || e.Text == "" || !corpus.KnownKind(e.Kind) {
 			return nil, fmt.Errorf("sandbox: corpus entry %d is malformed: %+v", i, e)
 		}
 		byKind[e.Kind] = append(byKind[e.Kind], e)
@@ -83,7 +97,16 @@ func New(pool *pgxpool.Pool, persona string, pace time.Duration, entries []corpu
 			return nil, fmt.Errorf("sandbox: the corpus has no %s posts", k)
 		}
 	}
-	s := &Sandbox{world: &world{pool: pool}, persona: persona, pace: pace, byKind: byKind, now: now, policy: platform.ReplySummoned}
+	talking := 0
+	for _, k := range talkKinds {
+		if len(byKind[k]) > 0 {
+			talking++
+		}
+	}
+	if talking != 0 && talking != len(talkKinds) {
+		return nil, fmt.Errorf("sandbox: the corpus has some kinds of conversation posts but not all of %v", talkKinds)
+	}
+	s := &Sandbox{world: &world{pool: pool}, persona: persona, pace: pace, byKind: byKind, talks: talking != 0, now: now, policy: platform.ReplySummoned}
 	for _, o := range opts {
 		o(s)
 	}
@@ -104,12 +127,104 @@ func (s *Sandbox) Me(context.Context) (platform.User, error) {
 // advance lets the world move on: the posts due since the last call are
 // made, and engagement grows.
 func (s *Sandbox) advance(ctx context.Context) error {
-	return s.world.advance(ctx, s.now(), s.pace, openingBurst, maxCatchUp, func(seq int64) row {
-		list := s.byKind[kinds[seq%int64(len(kinds))]]
-		// A prime stride walks each list in a varied order, visiting every entry.
-		e := list[int((seq/int64(len(kinds))*7919)%int64(len(list)))]
-		return row{AuthorUsername: e.Username, AuthorName: e.Name, Kind: e.Kind, Text: e.TextFor(s.persona)}
-	})
+	return s.world.advance(ctx, s.now(), s.pace, openingBurst, maxCatchUp, s.turn)
+}
+
+// turn plans the world's post at seq. Without conversations the mortals
+// take turns by kind (a mention, a topic post, a targeted account's post).
+// With them, a round of six turns holds a mention, a topic post, a reply to
+// a thread, a targeted account's post, a thin mention of the persona inside
+// that thread and a quote:
+//
+//   - the reply answers the round's topic post in even rounds and the
+//     previous round's reply in odd ones, so threads are one or two replies
+//     deep before the persona is called in;
+//   - the thin mention ("@persona thoughts?") answers the round's reply;
+//   - the quote quotes the persona's newest reply nobody quoted yet in even
+//     rounds (the round's targeted post when there is none), and the
+//     round's reply in odd ones.
+//
+// Replies are written in their thread's language, by another author than
+// the post they answer, when the corpus allows it.
+func (s *Sandbox) turn(seq int64) turn {
+	if !s.talks {
+		e := s.entry(kinds[seq%int64(len(kinds))], seq/int64(len(kinds)))
+		return turn{Post: s.row(e, e.Kind)}
+	}
+	r := seq / round
+	switch seq % round {
+	case 0:
+		return turn{Post: s.row(s.entry(corpus.KindMention, r), corpus.KindMention)}
+	case 1:
+		return turn{Post: s.row(s.entry(corpus.KindTopic, r), corpus.KindTopic)}
+	case 2:
+		t := turn{Post: s.row(s.reply(r), corpus.KindTopic), ReplyBack: 1, Else: s.row(s.entry(corpus.KindTopic, seq), corpus.KindTopic)}
+		if r%2 == 1 {
+			t.ReplyBack = round
+		}
+		return t
+	case 3:
+		return turn{Post: s.row(s.entry(corpus.KindTarget, r), corpus.KindTarget)}
+	case 4:
+		reply := s.reply(r)
+		e := s.pick(corpus.KindSummon, r, reply.Lang, reply.Username)
+		return turn{Post: s.row(e, corpus.KindMention), ReplyBack: 2, Else: s.row(s.entry(corpus.KindMention, seq), corpus.KindMention)}
+	}
+	t := turn{Else: s.row(s.entry(corpus.KindTopic, seq), corpus.KindTopic)}
+	quoted := s.reply(r)
+	t.QuoteBack = 3
+	if r%2 == 0 {
+		quoted = s.entry(corpus.KindTarget, r)
+		t.QuoteBack, t.QuotePersona = 2, true
+	}
+	t.Post = s.row(s.pick(corpus.KindQuote, r, quoted.Lang, quoted.Username), corpus.KindTopic)
+	return t
+}
+
+// entry returns the nth entry of kind's list. A prime stride walks the list
+// in a varied order, visiting every entry.
+func (s *Sandbox) entry(kind string, n int64) corpus.Entry {
+	list := s.byKind[kind]
+	return list[int((n*7919)%int64(len(list)))]
+}
+
+// pick returns the nth entry of kind in lang by another author than
+// notAuthor; when the corpus has none, by another author in any language,
+// and when it has none of those either, the nth entry of kind.
+func (s *Sandbox) pick(kind string, n int64, lang, notAuthor string) corpus.Entry {
+	var same, other []corpus.Entry
+	for _, e := range s.byKind[kind] {
+		if e.Username == notAuthor {
+			continue
+		}
+		other = append(other, e)
+		if e.Lang == lang {
+			same = append(same, e)
+		}
+	}
+	for _, list := range [][]corpus.Entry{same, other} {
+		if len(list) > 0 {
+			return list[int((n*7919)%int64(len(list)))]
+		}
+	}
+	return s.entry(kind, n)
+}
+
+// reply returns the entry of round r's reply to its thread: the thread
+// starts at the round's topic post in even rounds, and the reply answers
+// it; in odd rounds the reply answers the previous round's reply.
+func (s *Sandbox) reply(r int64) corpus.Entry {
+	if r%2 == 0 {
+		root := s.entry(corpus.KindTopic, r)
+		return s.pick(corpus.KindThread, r, root.Lang, root.Username)
+	}
+	parent := s.reply(r - 1)
+	return s.pick(corpus.KindThread, r, parent.Lang, parent.Username)
+}
+
+// row is the post of e in the world, filed under kind.
+func (s *Sandbox) row(e corpus.Entry, kind string) row {
+	return row{AuthorUsername: e.Username, AuthorName: e.Name, Kind: kind, Text: e.TextFor(s.persona)}
 }
 
 // read advances the world and returns the posts of q as a platform page.
@@ -129,8 +244,9 @@ func (s *Sandbox) read(ctx context.Context, q query, r platform.Range) (platform
 	if len(rows) > pageLimit {
 		rows, page.More = rows[:pageLimit], true
 	}
-	for _, row := range rows {
-		page.Posts = append(page.Posts, s.toPost(row))
+	page.Posts, page.Included, err = s.toPosts(ctx, rows)
+	if err != nil {
+		return platform.Page{}, fmt.Errorf("sandbox: %w", err)
 	}
 	if len(rows) > 0 {
 		page.NewestID = strconv.FormatInt(rows[0].ID, 10)
@@ -227,8 +343,12 @@ func (s *Sandbox) replyAllowed(ctx context.Context, parent int64) error {
 		// The insert refuses it as deleted, in X's words.
 		return nil
 	}
+	posts, _, err := s.toPosts(ctx, rows)
+	if err != nil {
+		return fmt.Errorf("sandbox: %w", err)
+	}
 	me, _ := s.Me(ctx)
-	if rows[0].Kind == "persona" || s.toPost(rows[0]).Summons(me) {
+	if rows[0].Kind == "persona" || posts[0].Summons(me) {
 		return nil
 	}
 	return &platform.Error{Status: 403, Title: "Forbidden", Detail: platform.ReplyNotAllowedDetail}
@@ -285,9 +405,9 @@ func (s *Sandbox) Lookup(ctx context.Context, ids []string) ([]platform.Post, er
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: lookup: %w", err)
 	}
-	out := make([]platform.Post, 0, len(rows))
-	for _, r := range rows {
-		out = append(out, s.toPost(r))
+	out, _, err := s.toPosts(ctx, rows)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: lookup: %w", err)
 	}
 	return out, nil
 }
@@ -306,6 +426,52 @@ func (s *Sandbox) PersonaReplies(ctx context.Context, id string) ([]platform.Pos
 	return out, nil
 }
 
+// toPosts turns rows into posts, and returns with them the posts they
+// answer or quote that the world still has, oldest first (X's
+// includes.tweets): one query for all of them, which also tells who wrote
+// the quoted posts.
+func (s *Sandbox) toPosts(ctx context.Context, rows []row) (posts, included []platform.Post, err error) {
+	var refs []int64
+	seen := map[int64]bool{}
+	for _, r := range rows {
+		for _, id := range [...]int64{r.InReplyToID, r.QuotedID} {
+			if id != 0 && !seen[id] {
+				seen[id] = true
+				refs = append(refs, id)
+			}
+		}
+	}
+	var refRows []row
+	if len(refs) > 0 {
+		if refRows, err = s.world.byIDs(ctx, refs); err != nil {
+			return nil, nil, fmt.Errorf("referenced posts: %w", err)
+		}
+	}
+	authors := make(map[int64]string, len(rows)+len(refRows))
+	for _, list := range [][]row{rows, refRows} {
+		for _, r := range list {
+			authors[r.ID] = s.toPost(r).Author.ID
+		}
+	}
+	convert := func(list []row) []platform.Post {
+		out := make([]platform.Post, 0, len(list))
+		for _, r := range list {
+			p := s.toPost(r)
+			if r.QuotedID != 0 {
+				p.QuotedAuthorID = authors[r.QuotedID]
+			}
+			out = append(out, p)
+		}
+		return out
+	}
+	posts = convert(rows)
+	if len(refRows) > 0 {
+		included = convert(refRows)
+	}
+	return posts, included, nil
+}
+
+// toPost turns r into a post; the quoted post's author is toPosts' to find.
 func (s *Sandbox) toPost(r row) platform.Post {
 	p := platform.Post{
 		ID:             strconv.FormatInt(r.ID, 10),
@@ -329,6 +495,9 @@ func (s *Sandbox) toPost(r row) platform.Post {
 	}
 	if r.InReplyToID != 0 {
 		p.InReplyToID = strconv.FormatInt(r.InReplyToID, 10)
+	}
+	if r.QuotedID != 0 {
+		p.QuotedID = strconv.FormatInt(r.QuotedID, 10)
 	}
 	return p
 }

@@ -3,6 +3,7 @@ package sandbox_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -54,6 +55,7 @@ func TestNewRefusesBadCorpus(t *testing.T) {
 		{name: "bad kind", entries: []corpus.Entry{{Username: "a", Text: "b", Kind: "rant"}}, pace: time.Second},
 		{name: "missing kind", entries: entries[:3], pace: time.Second},
 		{name: "no pace", entries: entries, pace: 0},
+		{name: "some conversation kinds", entries: talkEntries()[:len(entries)+1], pace: time.Second},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -285,5 +287,325 @@ func TestReplyPolicy(t *testing.T) {
 				t.Fatalf("Publish: %v, want the reply-not-allowed refusal", err)
 			}
 		})
+	}
+}
+
+// talkEntries is entries with the words of conversations: the world holds
+// them only with every kind present.
+func talkEntries() []corpus.Entry {
+	return append(append([]corpus.Entry(nil), entries...),
+		corpus.Entry{Username: "r1", Name: "R One", Kind: corpus.KindThread, Text: "same, but on a Monday"},
+		corpus.Entry{Username: "r2", Name: "R Two", Kind: corpus.KindThread, Text: "hard disagree"},
+		corpus.Entry{Username: "s1", Name: "S One", Kind: corpus.KindSummon, Text: "@{persona} thoughts?"},
+		corpus.Entry{Username: "q1", Name: "Q One", Kind: corpus.KindQuote, Text: "framing this"},
+	)
+}
+
+// newTalkingSandbox is a sandbox whose world holds conversations, on a
+// fresh database, with the clock at start.
+func newTalkingSandbox(t *testing.T, start time.Time) (*sandbox.Sandbox, *clock) {
+	t.Helper()
+	clk := &clock{t: start}
+	sb, err := sandbox.New(storetest.New(t).Pool(), "devil", time.Minute, talkEntries(), clk.now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sb, clk
+}
+
+// byID indexes the posts of pages, their Included ones among them.
+func byID(pages ...platform.Page) map[string]platform.Post {
+	out := map[string]platform.Post{}
+	for _, pg := range pages {
+		for _, list := range [][]platform.Post{pg.Posts, pg.Included} {
+			for _, p := range list {
+				out[p.ID] = p
+			}
+		}
+	}
+	return out
+}
+
+// depth counts the ancestors of p that the posts of known hold.
+func depth(p platform.Post, known map[string]platform.Post) int {
+	n := 0
+	for p.InReplyToID != "" {
+		parent, ok := known[p.InReplyToID]
+		if !ok {
+			break
+		}
+		n, p = n+1, parent
+	}
+	return n
+}
+
+func TestConversationsInTheOpeningBurst(t *testing.T) {
+	sb, _ := newTalkingSandbox(t, time.Now())
+	ctx := context.Background()
+	me, _ := sb.Me(ctx)
+	mentions, err := sb.Mentions(ctx, me.ID, platform.Range{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	topics, err := sb.Search(ctx, "q", platform.Range{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The burst is two rounds of six: per round a mention and a thin
+	// mention; a topic post, a reply and a quote.
+	if len(mentions.Posts) != 4 || len(topics.Posts) != 6 {
+		t.Fatalf("%d mentions and %d topic posts, want 4 and 6", len(mentions.Posts), len(topics.Posts))
+	}
+	included := byID(platform.Page{Posts: mentions.Included}, platform.Page{Posts: topics.Included})
+	all := byID(mentions, topics)
+	var replies, thin, quotes, deepest int
+	for _, p := range append(append([]platform.Post(nil), mentions.Posts...), topics.Posts...) {
+		if p.InReplyToID != "" {
+			parent, ok := included[p.InReplyToID]
+			if !ok {
+				t.Errorf("post %s answers %s, which is not in Included", p.ID, p.InReplyToID)
+				continue
+			}
+			if parent.ConversationID != p.ConversationID || parent.Author.ID == me.ID {
+				t.Errorf("post %s answers %+v outside its conversation %s", p.ID, parent, p.ConversationID)
+			}
+			if d := depth(p, all); d > deepest {
+				deepest = d
+			}
+			switch {
+			case p.Summons(me):
+				thin++
+				if p.Text != "@devil thoughts?" {
+					t.Errorf("thin mention %q", p.Text)
+				}
+			default:
+				replies++
+				if p.Author.ID == parent.Author.ID {
+					t.Errorf("%s answers itself: %q", p.Author.Username, p.Text)
+				}
+			}
+		}
+		if p.QuotedID != "" {
+			quotes++
+			quoted, ok := included[p.QuotedID]
+			if !ok {
+				t.Errorf("post %s quotes %s, which is not in Included", p.ID, p.QuotedID)
+				continue
+			}
+			if p.QuotedAuthorID != quoted.Author.ID || !strings.HasPrefix(p.QuotedAuthorID, "user:") {
+				t.Errorf("quote %s: QuotedAuthorID %q, want %q", p.ID, p.QuotedAuthorID, quoted.Author.ID)
+			}
+		}
+	}
+	tests := []struct {
+		name string
+		got  int
+		want int
+	}{
+		{name: "replies between mortals", got: replies, want: 2},
+		{name: "thin mentions inside threads", got: thin, want: 2},
+		{name: "quotes", got: quotes, want: 2},
+		{name: "deepest thread", got: deepest, want: 3},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.got != tt.want {
+				t.Errorf("%d, want %d", tt.got, tt.want)
+			}
+		})
+	}
+}
+
+func TestQuoteOfThePersonaSummonsIt(t *testing.T) {
+	sb, clk := newTalkingSandbox(t, time.Now())
+	ctx := context.Background()
+	me, _ := sb.Me(ctx)
+	first, err := sb.Mentions(ctx, me.ID, platform.Range{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var thin platform.Post
+	for _, p := range first.Posts {
+		if p.InReplyToID != "" {
+			thin = p
+		}
+	}
+	if thin.ID == "" {
+		t.Fatalf("no thin mention inside a thread among %+v", first.Posts)
+	}
+	reply, err := sb.Publish(ctx, "the furnace settles it 🔥", thin.ID)
+	if err != nil {
+		t.Fatalf("Publish to a thin mention: %v", err)
+	}
+	// The next round's quote, at its sixth turn, quotes the persona's reply.
+	clk.add(6 * time.Minute)
+	later, err := sb.Mentions(ctx, me.ID, platform.Range{SinceID: first.NewestID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var quote platform.Post
+	for _, p := range later.Posts {
+		if p.QuotedID != "" {
+			quote = p
+		}
+	}
+	if quote.QuotedID != reply.ID || quote.QuotedAuthorID != me.ID || !quote.Summons(me) {
+		t.Fatalf("quote %+v, want one of the persona's reply %s that summons it", quote, reply.ID)
+	}
+	if strings.Contains(quote.Text, "@devil") {
+		t.Errorf("the quote %q mentions the persona; it should summon it by quoting alone", quote.Text)
+	}
+	if q, ok := byID(later)[reply.ID]; !ok || q.Author.ID != me.ID {
+		t.Errorf("the quoted reply is not in Included: %+v", later.Included)
+	}
+	if _, err := sb.Publish(ctx, "quoting me costs extra", quote.ID); err != nil {
+		t.Errorf("Publish to a quote of the persona: %v", err)
+	}
+	// Quoted once: the round after quotes a mortal post again.
+	clk.add(12 * time.Minute)
+	again, err := sb.Mentions(ctx, me.ID, platform.Range{SinceID: later.NewestID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range again.Posts {
+		if p.QuotedID == reply.ID {
+			t.Errorf("the persona's reply is quoted twice: %+v", p)
+		}
+	}
+}
+
+func TestLookup(t *testing.T) {
+	sb, _ := newTalkingSandbox(t, time.Now())
+	ctx := context.Background()
+	topics, err := sb.Search(ctx, "q", platform.Range{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var quote, plain platform.Post
+	for _, p := range topics.Posts {
+		switch {
+		case p.QuotedID != "":
+			quote = p
+		case p.InReplyToID == "":
+			plain = p
+		}
+	}
+	if quote.ID == "" || plain.ID == "" {
+		t.Fatalf("no quote or no standalone post among %+v", topics.Posts)
+	}
+	tests := []struct {
+		name string
+		ids  []string
+		want []string
+	}{
+		{name: "known ids", ids: []string{quote.ID, plain.ID}, want: []string{plain.ID, quote.ID}},
+		{name: "unknown ids are omitted", ids: []string{"999999", quote.ID, "junk", ""}, want: []string{quote.ID}},
+		{name: "none", ids: nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := sb.Lookup(ctx, tt.ids)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ids []string
+			for _, p := range got {
+				ids = append(ids, p.ID)
+				if p.ID == quote.ID && (p.QuotedID != quote.QuotedID || p.QuotedAuthorID != quote.QuotedAuthorID || p.QuotedAuthorID == "") {
+					t.Errorf("looked up quote %+v, read as %+v", p, quote)
+				}
+			}
+			if strings.Join(ids, ",") != strings.Join(tt.want, ",") {
+				t.Errorf("Lookup(%v) = %v, want %v", tt.ids, ids, tt.want)
+			}
+		})
+	}
+}
+
+// shape is a post as the world made it, without the ids of its database:
+// who wrote what, answering and quoting which text.
+type shape struct {
+	Author, Text, Parent, Quoted string
+}
+
+// shapes reads the mentions and topic posts of sb as shapes, oldest first.
+func shapes(t *testing.T, sb *sandbox.Sandbox) []shape {
+	t.Helper()
+	ctx := context.Background()
+	mentions, err := sb.Mentions(ctx, "persona", platform.Range{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	topics, err := sb.Search(ctx, "q", platform.Range{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	known := byID(mentions, topics)
+	var out []shape
+	for _, pg := range []platform.Page{mentions, topics} {
+		for i := len(pg.Posts) - 1; i >= 0; i-- {
+			p := pg.Posts[i]
+			out = append(out, shape{Author: p.Author.Username, Text: p.Text, Parent: known[p.InReplyToID].Text, Quoted: known[p.QuotedID].Text})
+		}
+	}
+	return out
+}
+
+func TestConversationsAreDeterministic(t *testing.T) {
+	start := time.Date(2026, 11, 25, 9, 0, 0, 0, time.UTC)
+	a, clkA := newTalkingSandbox(t, start)
+	b, clkB := newTalkingSandbox(t, start)
+	tests := []struct {
+		name  string
+		after time.Duration
+	}{
+		{name: "opening burst"},
+		{name: "after a quarter of an hour", after: 15 * time.Minute},
+		{name: "after a catch-up", after: 3 * time.Hour},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			clkA.add(tt.after)
+			clkB.add(tt.after)
+			got, want := shapes(t, a), shapes(t, b)
+			if len(got) == 0 || fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Errorf("two worlds on the same clock differ:\n%v\n%v", got, want)
+			}
+		})
+	}
+}
+
+func TestConversationsAfterAForgettingPause(t *testing.T) {
+	sb, clk := newTalkingSandbox(t, time.Now())
+	ctx := context.Background()
+	if _, err := sb.Search(ctx, "q", platform.Range{}); err != nil {
+		t.Fatal(err)
+	}
+	// Two weeks on, the posts the catch-up's first turns would answer or
+	// quote are forgotten: those turns make standalone posts instead.
+	clk.add(15 * 24 * time.Hour)
+	mentions, err := sb.Mentions(ctx, "persona", platform.Range{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	topics, err := sb.Search(ctx, "q", platform.Range{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	known := byID(mentions, topics)
+	answering := 0
+	for _, p := range append(mentions.Posts, topics.Posts...) {
+		for _, ref := range []string{p.InReplyToID, p.QuotedID} {
+			if ref == "" {
+				continue
+			}
+			answering++
+			if _, ok := known[ref]; !ok {
+				t.Errorf("post %s (%q) refers to %s, which the world forgot", p.ID, p.Text, ref)
+			}
+		}
+	}
+	if answering == 0 {
+		t.Error("the catch-up made no conversation at all")
 	}
 }

@@ -23,15 +23,20 @@ type row struct {
 	ID             int64
 	AuthorUsername string
 	AuthorName     string
-	// Kind is mention, topic, target (a mortal's post) or persona.
+	// Kind is mention, topic, target (a mortal's post) or persona: how the
+	// reads find it. A mortal's reply inside a thread and a quote of a
+	// mortal's post are topic posts; a thin mention inside a thread and a
+	// quote of the persona's reply are mentions.
 	Kind           string
 	Text           string
 	InReplyToID    int64
 	ConversationID int64
-	Likes          int
-	Retweets       int
-	Replies        int
-	CreatedAt      time.Time
+	// QuotedID is the post this one quotes, 0 for none.
+	QuotedID  int64
+	Likes     int
+	Retweets  int
+	Replies   int
+	CreatedAt time.Time
 }
 
 // query selects simulated posts newer than SinceID and, when UntilID is not
@@ -56,12 +61,12 @@ type world struct {
 }
 
 const rowColumns = `id, author_username, author_name, kind, text, coalesce(in_reply_to_id, 0), coalesce(conversation_id, id),
-	likes, retweets, replies, created_at`
+	coalesce(quoted_id, 0), likes, retweets, replies, created_at`
 
 func scanRow(r pgx.Row) (row, error) {
 	var p row
 	err := r.Scan(&p.ID, &p.AuthorUsername, &p.AuthorName, &p.Kind, &p.Text, &p.InReplyToID, &p.ConversationID,
-		&p.Likes, &p.Retweets, &p.Replies, &p.CreatedAt)
+		&p.QuotedID, &p.Likes, &p.Retweets, &p.Replies, &p.CreatedAt)
 	return p, err
 }
 
@@ -73,12 +78,33 @@ func noRow(err error, what string) error {
 	return fmt.Errorf("%s: %w", what, err)
 }
 
+// turn is what the world makes at one sequence number of its clock: a
+// post, and the earlier turns whose posts it answers or quotes, counted back
+// from its own.
+type turn struct {
+	Post row
+	// ReplyBack is how many turns back the post it answers was made, 0 for
+	// a post that answers none.
+	ReplyBack int64
+	// QuoteBack is how many turns back the post it quotes was made, 0 for a
+	// post that quotes none.
+	QuoteBack int64
+	// QuotePersona makes the post quote the persona's newest recent reply
+	// that nobody has quoted yet, when there is one, instead of QuoteBack's
+	// post. Such a quote summons the persona, so it is filed as a mention.
+	QuotePersona bool
+	// Else is the post made instead when the post to answer or quote is
+	// gone (forgotten, or never made).
+	Else row
+}
+
 // advance moves the simulated world's clock on to now, in one transaction:
-// the mortal posts due since the last call are made (one per pace, at most
-// max; on the very first call the opening burst), each written by newPost
-// from its sequence number, and engagement grows. Concurrent callers wait
-// for each other, so a reader that advances first sees the whole batch.
-func (w *world) advance(ctx context.Context, now time.Time, pace time.Duration, burst, max int, newPost func(seq int64) row) error {
+// posts older than keep are forgotten, the mortal posts due since the last
+// call are made (one per pace, at most max; on the very first call the
+// opening burst), each planned by newTurn from its sequence number, and
+// engagement grows. Concurrent callers wait for each other, so a reader
+// that advances first sees the whole batch.
+func (w *world) advance(ctx context.Context, now time.Time, pace time.Duration, burst, max int, newTurn func(seq int64) turn) error {
 	err := pgx.BeginFunc(ctx, w.pool, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, `INSERT INTO sandbox_clock (advanced_at, seq) VALUES ($1, 0) ON CONFLICT DO NOTHING`,
 			now.Add(-time.Duration(burst)*pace)); err != nil {
@@ -97,11 +123,12 @@ func (w *world) advance(ctx context.Context, now time.Time, pace time.Duration, 
 		if n > max {
 			n, next = max, now
 		}
+		// Forgotten first, so that no new post answers one about to go.
+		if _, err := tx.Exec(ctx, `DELETE FROM sandbox_posts WHERE created_at < $1`, now.Add(-keep)); err != nil {
+			return err
+		}
 		for i := 0; i < n; i++ {
-			p := newPost(seq + int64(i))
-			p.CreatedAt = next.Add(-time.Duration(n-1-i) * pace)
-			if _, err := tx.Exec(ctx, `INSERT INTO sandbox_posts (author_username, author_name, kind, text, created_at)
-				VALUES ($1, $2, $3, $4, $5)`, p.AuthorUsername, p.AuthorName, p.Kind, p.Text, p.CreatedAt); err != nil {
+			if err := makeTurn(ctx, tx, seq+int64(i), now, next.Add(-time.Duration(n-1-i)*pace), newTurn(seq+int64(i))); err != nil {
 				return err
 			}
 		}
@@ -116,13 +143,73 @@ func (w *world) advance(ctx context.Context, now time.Time, pace time.Duration, 
 	return nil
 }
 
-// grow lets engagement grow on the posts of the last two days (each gains a
-// few likes, fewer reposts and replies, the persona's a little more) and
-// forgets posts older than keep.
-func grow(ctx context.Context, tx pgx.Tx, now time.Time) error {
-	if _, err := tx.Exec(ctx, `DELETE FROM sandbox_posts WHERE created_at < $1`, now.Add(-keep)); err != nil {
-		return err
+// makeTurn writes the post of turn t, the world's turn seq, created at at.
+func makeTurn(ctx context.Context, tx pgx.Tx, seq int64, now, at time.Time, t turn) error {
+	p, err := resolve(ctx, tx, seq, now, t)
+	if err != nil {
+		return fmt.Errorf("turn %d: %w", seq, err)
 	}
+	if _, err := tx.Exec(ctx, `INSERT INTO sandbox_posts
+		(author_username, author_name, kind, text, in_reply_to_id, conversation_id, quoted_id, seq, created_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, p.AuthorUsername, p.AuthorName, p.Kind, p.Text,
+		nullID(p.InReplyToID), nullID(p.ConversationID), nullID(p.QuotedID), seq, at); err != nil {
+		return fmt.Errorf("turn %d: %w", seq, err)
+	}
+	return nil
+}
+
+// resolve returns the post of turn t, the world's turn seq: it joins the
+// conversation of the post it answers (whose reply count goes up) and names
+// the post it quotes; when either is gone, it is t.Else.
+func resolve(ctx context.Context, tx pgx.Tx, seq int64, now time.Time, t turn) (row, error) {
+	p := t.Post
+	if t.ReplyBack > 0 {
+		err := tx.QueryRow(ctx, `UPDATE sandbox_posts SET replies = replies + 1
+			WHERE id = (SELECT id FROM sandbox_posts WHERE seq = $1 ORDER BY id DESC LIMIT 1)
+			RETURNING id, coalesce(conversation_id, id)`, seq-t.ReplyBack).Scan(&p.InReplyToID, &p.ConversationID)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return t.Else, nil
+		}
+		if err != nil {
+			return row{}, fmt.Errorf("parent: %w", err)
+		}
+	}
+	if t.QuotePersona {
+		err := tx.QueryRow(ctx, `SELECT id FROM sandbox_posts p WHERE kind = 'persona' AND in_reply_to_id IS NOT NULL
+			AND created_at > $1 AND NOT EXISTS (SELECT 1 FROM sandbox_posts q WHERE q.quoted_id = p.id)
+			ORDER BY id DESC LIMIT 1`, now.Add(-growing)).Scan(&p.QuotedID)
+		if err == nil {
+			p.Kind = "mention"
+			return p, nil
+		}
+		if !errors.Is(err, pgx.ErrNoRows) {
+			return row{}, fmt.Errorf("persona reply: %w", err)
+		}
+	}
+	if t.QuoteBack > 0 {
+		err := tx.QueryRow(ctx, `SELECT id FROM sandbox_posts WHERE seq = $1 ORDER BY id DESC LIMIT 1`,
+			seq-t.QuoteBack).Scan(&p.QuotedID)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return t.Else, nil
+		}
+		if err != nil {
+			return row{}, fmt.Errorf("quoted: %w", err)
+		}
+	}
+	return p, nil
+}
+
+// nullID is id for a nullable column: nil for 0.
+func nullID(id int64) *int64 {
+	if id == 0 {
+		return nil
+	}
+	return &id
+}
+
+// grow lets engagement grow on the posts of the last two days (each gains a
+// few likes, fewer reposts and replies, the persona's a little more).
+func grow(ctx context.Context, tx pgx.Tx, now time.Time) error {
 	_, err := tx.Exec(ctx, `UPDATE sandbox_posts SET
 			likes = likes + floor(random() * CASE WHEN kind = 'persona' THEN 6 ELSE 4 END)::int,
 			retweets = retweets + floor(random() * 1.6)::int,
@@ -175,9 +262,9 @@ func (w *world) posts(ctx context.Context, q query) ([]row, error) {
 	return out, nil
 }
 
-// byIDs returns the simulated posts with the given ids.
+// byIDs returns the simulated posts with the given ids, oldest first.
 func (w *world) byIDs(ctx context.Context, ids []int64) ([]row, error) {
-	rows, err := w.pool.Query(ctx, `SELECT `+rowColumns+` FROM sandbox_posts WHERE id = ANY($1)`, ids)
+	rows, err := w.pool.Query(ctx, `SELECT `+rowColumns+` FROM sandbox_posts WHERE id = ANY($1) ORDER BY id`, ids)
 	if err != nil {
 		return nil, fmt.Errorf("posts by id: %w", err)
 	}

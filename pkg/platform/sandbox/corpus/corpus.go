@@ -2,7 +2,9 @@
 // written for this project: mentions of the persona, posts on the topics a
 // conversation search finds, and posts of a few targeted accounts, in a dozen
 // languages and every length up to the platform's limit, with emoji, links
-// and hashtags. The data is the embedded file corpus.json.
+// and hashtags; and the words of conversations: replies inside a thread,
+// thin mentions that call the persona into one, and comments quoting a post.
+// The data is the embedded file corpus.json.
 package corpus
 
 import (
@@ -25,10 +27,34 @@ const (
 	KindTopic = "topic"
 	// KindTarget is a post of one of the targeted accounts (TargetUsernames).
 	KindTarget = "target"
+	// KindThread is a mortal's reply to another mortal's post, written to
+	// answer any post of its language (it never mentions the persona).
+	KindThread = "thread"
+	// KindSummon is a thin mention that calls the persona into a thread
+	// ("@{persona} thoughts?"): it holds Placeholder and makes sense only
+	// with the posts it answers.
+	KindSummon = "summon"
+	// KindQuote is a short comment quoting another post, written to fit any
+	// post of its language.
+	KindQuote = "quote"
 )
 
+// KnownKind reports whether kind is one of the kinds of entry.
+func KnownKind(kind string) bool {
+	switch kind {
+	case KindMention, KindTopic, KindTarget, KindThread, KindSummon, KindQuote:
+		return true
+	}
+	return false
+}
+
+// mentions reports whether an entry of kind holds Placeholder.
+func mentions(kind string) bool {
+	return kind == KindMention || kind == KindSummon
+}
+
 // Placeholder stands for the persona's mention in the text of a KindMention
-// entry; Entry.TextFor replaces it with "@" and the persona's handle.
+// or KindSummon entry; Entry.TextFor replaces it with "@" and the persona's handle.
 const Placeholder = "@{persona}"
 
 // TargetUsernames returns the usernames of the accounts whose posts are the
@@ -45,9 +71,9 @@ type Entry struct {
 	Name string
 	// Lang is the post's language as an ISO 639-1 code ("en", "ja").
 	Lang string
-	// Kind is KindMention, KindTopic or KindTarget.
+	// Kind is one of the kinds of entry (KnownKind).
 	Kind string
-	// Text is the post; for a mention it holds Placeholder.
+	// Text is the post; for a mention or a summon it holds Placeholder.
 	Text string
 }
 
@@ -79,8 +105,10 @@ var handlePattern = regexp.MustCompile(`^[A-Za-z0-9_]{1,15}$`)
 
 // Load parses the embedded corpus and returns its entries in file order, a
 // fresh slice at every call. It fails if the file is malformed: an unknown
-// author or kind, an empty text, a mention without Placeholder, or a targeted
-// account that is not in TargetUsernames (or the other way round).
+// author or kind, an empty text, Placeholder in other entries than mentions
+// and summons or missing from one of them, a targeted account that is not in
+// TargetUsernames (or the other way round), or a targeted account writing
+// anything but its own posts.
 func Load() ([]Entry, error) {
 	return parse(corpusFile)
 }
@@ -129,10 +157,10 @@ func parse(data []byte) ([]Entry, error) {
 			return nil, fmt.Errorf("corpus: post %d: unknown author %q", i, p.Author)
 		case strings.TrimSpace(p.Text) == "":
 			return nil, fmt.Errorf("corpus: post %d: empty text", i)
-		case p.Kind != KindMention && p.Kind != KindTopic && p.Kind != KindTarget:
+		case !KnownKind(p.Kind):
 			return nil, fmt.Errorf("corpus: post %d: unknown kind %q", i, p.Kind)
-		case (p.Kind == KindMention) != strings.Contains(p.Text, Placeholder):
-			return nil, fmt.Errorf("corpus: post %d: a %s must hold %s exactly when it is a mention", i, p.Kind, Placeholder)
+		case mentions(p.Kind) != strings.Contains(p.Text, Placeholder):
+			return nil, fmt.Errorf("corpus: post %d: a %s must hold %s exactly when it is a mention or a summon", i, p.Kind, Placeholder)
 		case (p.Kind == KindTarget) != a.target:
 			return nil, fmt.Errorf("corpus: post %d: a %s by %q, whose target flag is %v", i, p.Kind, p.Author, a.target)
 		}

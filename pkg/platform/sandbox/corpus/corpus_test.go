@@ -44,30 +44,44 @@ func TestLoad(t *testing.T) {
 		if (e.Kind == KindTarget) != targets[e.Username] {
 			t.Errorf("entry %d: kind %s by %s", i, e.Kind, e.Username)
 		}
-		if e.Kind == KindMention && !strings.Contains(e.Text, Placeholder) {
-			t.Errorf("mention %d lacks %s: %q", i, Placeholder, e.Text)
+		if mentions(e.Kind) && !strings.Contains(e.Text, Placeholder) {
+			t.Errorf("%s %d lacks %s: %q", e.Kind, i, Placeholder, e.Text)
 		}
-		if e.Kind != KindMention && strings.Contains(e.Text, "{persona}") {
+		if !mentions(e.Kind) && strings.Contains(e.Text, "{persona}") {
 			t.Errorf("entry %d is a %s but holds the placeholder: %q", i, e.Kind, e.Text)
 		}
 		text := e.TextFor(handle15)
 		if strings.Contains(text, "{persona}") || strings.Contains(text, "@@") {
 			t.Errorf("entry %d not replaced cleanly: %q", i, text)
 		}
-		if e.Kind == KindMention && !strings.Contains(text, "@"+handle15) {
+		if mentions(e.Kind) && !strings.Contains(text, "@"+handle15) {
 			t.Errorf("entry %d does not mention @%s: %q", i, handle15, text)
 		}
 		if !post.WithinLimit(text) {
 			t.Errorf("entry %d weighs %d: %q", i, post.WeightedLength(text), text)
 		}
 	}
-	for _, k := range []string{KindMention, KindTopic, KindTarget} {
+	for _, k := range []string{KindMention, KindTopic, KindTarget, KindThread} {
 		if kinds[k] < 20 {
 			t.Errorf("%d %s entries, want at least 20", kinds[k], k)
 		}
 	}
+	for _, k := range []string{KindSummon, KindQuote} {
+		if kinds[k] < 15 {
+			t.Errorf("%d %s entries, want at least 15", kinds[k], k)
+		}
+	}
 	if len(langs) < 10 {
 		t.Errorf("languages %v, want at least 10", langs)
+	}
+	// A thread is answered in its own language: every language of the
+	// topic posts has replies, thin mentions and quotes of its own.
+	for lang := range langsOf(entries, KindTopic) {
+		for _, k := range []string{KindThread, KindSummon, KindQuote} {
+			if !langsOf(entries, k)[lang] {
+				t.Errorf("no %s entry in %s, a language of the topic posts", k, lang)
+			}
+		}
 	}
 	mortals := 0
 	for u := range names {
@@ -83,6 +97,17 @@ func TestLoad(t *testing.T) {
 			t.Errorf("target %s has no posts", u)
 		}
 	}
+}
+
+// langsOf returns the languages of the entries of kind.
+func langsOf(entries []Entry, kind string) map[string]bool {
+	out := map[string]bool{}
+	for _, e := range entries {
+		if e.Kind == kind {
+			out[e.Lang] = true
+		}
+	}
+	return out
 }
 
 // TestVariety checks the corpus has what the sandbox is meant to show off.
@@ -152,6 +177,30 @@ func TestLoadReturnsFreshSlices(t *testing.T) {
 	}
 }
 
+func TestKnownKind(t *testing.T) {
+	tests := []struct {
+		name string
+		kind string
+		want bool
+	}{
+		{name: "mention", kind: KindMention, want: true},
+		{name: "topic", kind: KindTopic, want: true},
+		{name: "target", kind: KindTarget, want: true},
+		{name: "thread", kind: KindThread, want: true},
+		{name: "summon", kind: KindSummon, want: true},
+		{name: "quote", kind: KindQuote, want: true},
+		{name: "persona", kind: "persona", want: false},
+		{name: "empty", kind: "", want: false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := KnownKind(tt.kind); got != tt.want {
+				t.Errorf("KnownKind(%q) = %v, want %v", tt.kind, got, tt.want)
+			}
+		})
+	}
+}
+
 func TestTextFor(t *testing.T) {
 	tests := []struct {
 		name   string
@@ -193,6 +242,11 @@ func TestParseErrors(t *testing.T) {
 		{name: "empty text", data: `{` + accounts + `, "posts": [{"author": "bob", "kind": "topic", "text": " "}]}`, want: "empty text"},
 		{name: "mention without placeholder", data: `{` + accounts + `, "posts": [{"author": "bob", "kind": "mention", "text": "hi"}]}`, want: "exactly when"},
 		{name: "topic with placeholder", data: `{` + accounts + `, "posts": [{"author": "bob", "kind": "topic", "text": "hi @{persona}"}]}`, want: "exactly when"},
+		{name: "conversation kinds", data: `{` + accounts + `, "posts": [{"author": "bob", "kind": "thread", "text": "same"}, {"author": "bob", "kind": "summon", "text": "@{persona} thoughts?"}, {"author": "bob", "kind": "quote", "text": "this"}]}`, want: ""},
+		{name: "summon without placeholder", data: `{` + accounts + `, "posts": [{"author": "bob", "kind": "summon", "text": "thoughts?"}]}`, want: "exactly when"},
+		{name: "thread reply with placeholder", data: `{` + accounts + `, "posts": [{"author": "bob", "kind": "thread", "text": "@{persona} same"}]}`, want: "exactly when"},
+		{name: "quote with placeholder", data: `{` + accounts + `, "posts": [{"author": "bob", "kind": "quote", "text": "@{persona} this"}]}`, want: "exactly when"},
+		{name: "thread reply by a target", data: `{` + accounts + `, "posts": [{"author": "guru_gwen", "kind": "thread", "text": "same"}]}`, want: "target flag"},
 		{name: "target by a mortal", data: `{` + accounts + `, "posts": [{"author": "bob", "kind": "target", "text": "hi"}]}`, want: "target flag"},
 		{name: "mortal post by a target", data: `{` + accounts + `, "posts": [{"author": "guru_gwen", "kind": "topic", "text": "hi"}]}`, want: "target flag"},
 		{name: "missing target account", data: `{"accounts": [{"username": "bob", "name": "Bob", "lang": "en"}], "posts": []}`, want: "has no account"},
