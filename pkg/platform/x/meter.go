@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
@@ -30,8 +31,10 @@ type Meter interface {
 
 // endpointOf names the endpoint of a request as X's rate limits and billing
 // count it (the path with its ids replaced), and the kind of resource it
-// reads or makes.
-func (c *Client) endpointOf(method, path string, body []byte) (endpoint string, kind spend.Kind) {
+// reads or makes. A lookup by ids (GET /2/tweets) is an owned read when it
+// asks for no expansions (Metrics, which only reads the persona's own
+// replies) and a post read otherwise (Lookup, which reads anyone's posts).
+func (c *Client) endpointOf(method, path string, q url.Values, body []byte) (endpoint string, kind spend.Kind) {
 	parts := strings.Split(strings.Trim(path, "/"), "/")
 	switch {
 	case method == http.MethodPost && path == "/2/tweets":
@@ -42,7 +45,7 @@ func (c *Client) endpointOf(method, path string, body []byte) (endpoint string, 
 		return "POST /2/tweets", kind
 	case path == "/2/users/me":
 		return "GET /2/users/me", spend.KindOwnedRead
-	case len(parts) == 4 && parts[1] == "users" && parts[2] == "by":
+	case len(parts) == 5 && parts[1] == "users" && parts[2] == "by" && parts[3] == "username":
 		return "GET /2/users/by/username/:username", spend.KindUserRead
 	case len(parts) == 4 && parts[1] == "users" && parts[3] == "mentions":
 		return "GET /2/users/:id/mentions", spend.KindOwnedRead
@@ -55,9 +58,10 @@ func (c *Client) endpointOf(method, path string, body []byte) (endpoint string, 
 		return "GET /2/users/:id/tweets", kind
 	case path == "/2/tweets/search/recent":
 		return "GET /2/tweets/search/recent", spend.KindPostRead
-	case path == "/2/tweets":
-		// Lookups by id only ever read the persona's own replies (Metrics).
+	case path == "/2/tweets" && q.Get("expansions") == "":
 		return "GET /2/tweets", spend.KindOwnedRead
+	case path == "/2/tweets":
+		return "GET /2/tweets", spend.KindPostRead
 	}
 	return method + " " + path, spend.KindPostRead
 }
