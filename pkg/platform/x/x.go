@@ -24,6 +24,7 @@ import (
 	"github.com/dghubble/oauth1"
 
 	"infernal/pkg/platform"
+	"infernal/pkg/ratelimit"
 )
 
 // DefaultBaseURL is the X API's address, used when Config.BaseURL is empty.
@@ -532,7 +533,12 @@ func (c *Client) do(ctx context.Context, method, path string, q url.Values, body
 	}
 	defer resp.Body.Close()
 	if c.limiter != nil {
-		if err := c.limiter.Record(ctx, endpoint, resp.Header); err != nil {
+		h := resp.Header
+		if resp.StatusCode == http.StatusTooManyRequests {
+			// A 429 closes its window whatever remaining count it claims.
+			h = ratelimit.Refused(h, time.Now())
+		}
+		if err := c.limiter.Record(ctx, endpoint, h); err != nil {
 			return &platform.Error{Err: err}
 		}
 	}

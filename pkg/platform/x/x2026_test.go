@@ -238,3 +238,38 @@ func TestSpendCountsResourcesOncePerDay(t *testing.T) {
 }
 
 func near(a, b float64) bool { return a-b < 1e-9 && b-a < 1e-9 }
+
+// A 429 that claims 50 calls are left closes the window all the same: the
+// next call through the same windows is not sent before the announced reset.
+func TestRefusedWindowStaysClosed(t *testing.T) {
+	reset := time.Now().Add(10 * time.Minute)
+	var calls atomic.Int32
+	f := newFakeX(t, func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		w.Header().Set("x-rate-limit-limit", "300")
+		w.Header().Set("x-rate-limit-remaining", "50")
+		w.Header().Set("x-rate-limit-reset", strconv.FormatInt(reset.Unix(), 10))
+		writeJSON(w, http.StatusTooManyRequests, `{"title":"Too Many Requests","detail":"Too Many Requests","type":"about:blank","status":429}`)
+	})
+	redisURL := taskstest.RedisURL(t)
+	tests := []struct {
+		name      string
+		wantCalls int32
+	}{
+		{name: "the 429 itself", wantCalls: 1},
+		{name: "the next scan", wantCalls: 1},
+		{name: "another worker's scan", wantCalls: 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := windowedClient(t, f, redisURL, 1, nil).Search(t.Context(), "mondays", platform.Range{})
+			at, limited := platform.RateLimited(err)
+			if !limited || at.Unix() != reset.Unix() {
+				t.Errorf("Search: %v (retry at %v), want a rate limit until %v", err, at, reset)
+			}
+			if got := calls.Load(); got != tt.wantCalls {
+				t.Errorf("%d calls sent, want %d", got, tt.wantCalls)
+			}
+		})
+	}
+}
