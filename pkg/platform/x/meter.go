@@ -58,7 +58,7 @@ func (c *Client) endpointOf(method, path string, q url.Values, body []byte) (end
 		return "GET /2/users/:id/tweets", kind
 	case path == "/2/tweets/search/recent":
 		return "GET /2/tweets/search/recent", spend.KindPostRead
-	case path == "/2/tweets" && q.Get("expansions") == "":
+	case path == "/2/tweets" && q.Get(paramExpansions) == "":
 		return "GET /2/tweets", spend.KindOwnedRead
 	case path == "/2/tweets":
 		return "GET /2/tweets", spend.KindPostRead

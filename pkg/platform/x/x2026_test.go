@@ -5,6 +5,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -269,6 +270,77 @@ func TestRefusedWindowStaysClosed(t *testing.T) {
 			}
 			if got := calls.Load(); got != tt.wantCalls {
 				t.Errorf("%d calls sent, want %d", got, tt.wantCalls)
+			}
+		})
+	}
+}
+
+// mixedPage holds a post of the author's own, a repost (which a user
+// timeline asked with exclude=retweets never holds, but mentions and search
+// do), and a reply quoting a post, under the names of X's newest OpenAPI
+// (referenced_posts, includes.posts).
+const mixedPage = `{"data":[
+ {"id":"1800000000000000003","text":"RT @m2: hell is other people","author_id":"7","created_at":"2026-03-01T10:00:00.000Z",
+  "referenced_tweets":[{"type":"retweeted","id":"1700000000000000009"}]},
+ {"id":"1800000000000000002","text":"@devil read this","author_id":"7","created_at":"2026-03-01T09:00:00.000Z",
+  "referenced_posts":[{"type":"replied_to","id":"1700000000000000002"},{"type":"quoted","id":"1700000000000000001"}]},
+ {"id":"1800000000000000001","text":"mondays &amp; me","author_id":"7","created_at":"2026-03-01T08:00:00.000Z"}],
+ "includes":{"users":[{"id":"7","username":"m1","name":"M"},{"id":"8","username":"m2","name":"M2"},{"id":"42","username":"devil","name":"Devil"}],
+  "posts":[{"id":"1700000000000000001","text":"a thought from below","author_id":"42"},
+   {"id":"1700000000000000002","text":"why mondays","author_id":"8","conversation_id":"1700000000000000002"}]},
+ "meta":{"newest_id":"1800000000000000003","oldest_id":"1800000000000000001","result_count":3}}`
+
+// Every timeline drops reposts, asks X to leave them out where X can
+// (user timelines, not mentions), reads both names of referenced posts and
+// includes, and returns the included posts with their authors.
+func TestTimelinesDropRetweets(t *testing.T) {
+	f := newFakeX(t, func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusOK, mixedPage)
+	})
+	c := f.client(t)
+	tests := []struct {
+		name        string
+		read        func(context.Context) (platform.Page, error)
+		wantExclude string
+	}{
+		{name: "a user's posts", wantExclude: "retweets",
+			read: func(ctx context.Context) (platform.Page, error) { return c.UserPosts(ctx, "7", platform.Range{}) }},
+		{name: "mentions", wantExclude: "",
+			read: func(ctx context.Context) (platform.Page, error) { return c.Mentions(ctx, "42", platform.Range{}) }},
+		{name: "search", wantExclude: "",
+			read: func(ctx context.Context) (platform.Page, error) { return c.Search(ctx, "mondays", platform.Range{}) }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			page, err := tt.read(t.Context())
+			if err != nil {
+				t.Fatal(err)
+			}
+			reqs := f.requests()
+			if got := reqs[len(reqs)-1].Query.Get("exclude"); got != tt.wantExclude {
+				t.Errorf("exclude %q, want %q", got, tt.wantExclude)
+			}
+			var ids []string
+			for _, p := range page.Posts {
+				ids = append(ids, p.ID)
+			}
+			if want := []string{"1800000000000000002", "1800000000000000001"}; !slices.Equal(ids, want) {
+				t.Fatalf("posts %v, want %v (the repost left out)", ids, want)
+			}
+			reply := page.Posts[0]
+			if reply.InReplyToID != "1700000000000000002" || reply.QuotedID != "1700000000000000001" || reply.QuotedAuthorID != "42" {
+				t.Errorf("reply %+v: referenced_posts not read", reply)
+			}
+			if !reply.Summons(platform.User{ID: "42", Username: "devil"}) {
+				t.Error("a quote of the persona's post read from includes.posts does not summon it")
+			}
+			included := map[string]platform.Post{}
+			for _, p := range page.Included {
+				included[p.ID] = p
+			}
+			parent := included["1700000000000000002"]
+			if len(page.Included) != 2 || parent.Text != "why mondays" || parent.Author.Username != "m2" || included["1700000000000000001"].Author.Username != "devil" {
+				t.Errorf("included %+v, want the parent by @m2 and the quoted post by @devil", page.Included)
 			}
 		})
 	}

@@ -176,6 +176,7 @@ var (
 		CreatedAt: time.Date(2024, 6, 10, 12, 0, 3, 0, time.UTC),
 		MediaURL:  "https://pbs.twimg.com/media/a.jpg",
 		Metrics:   platform.Metrics{Likes: 3, Retweets: 1, Replies: 2},
+		QuotedID:  "1700000000000000000",
 	}
 	postBob = platform.Post{
 		ID: "1800000000000000002", ConversationID: "1800000000000000002",
@@ -190,6 +191,7 @@ var (
 		Author:    platform.User{ID: "333", Username: "cy", Name: "Cy"},
 		CreatedAt: time.Date(2024, 6, 10, 12, 0, 1, 0, time.UTC),
 		MediaURL:  "https://pbs.twimg.com/ext_tw_video_thumb/1/pu/img/v.jpg",
+		QuotedID:  "999",
 	}
 )
 
