@@ -281,6 +281,9 @@ func responseError(resp *http.Response, body []byte) *platform.Error {
 				// about:blank is RFC 7807's "no particular type".
 				pe.Type = e.Type
 			}
+			for name := range e.Parameters {
+				pe.Invalid = append(pe.Invalid, name)
+			}
 			switch {
 			case e.Message != "":
 				msgs = append(msgs, e.Message)
@@ -300,6 +303,8 @@ func responseError(resp *http.Response, body []byte) *platform.Error {
 	} else if s := snippet(body); s != "" {
 		pe.Detail = s
 	}
+	slices.Sort(pe.Invalid)
+	pe.Invalid = slices.Compact(pe.Invalid)
 	if pe.Title == "" {
 		pe.Title = http.StatusText(resp.StatusCode)
 	}

@@ -2,6 +2,7 @@ package x
 
 import (
 	"context"
+	"errors"
 	"io"
 	"log/slog"
 	"net/http"
@@ -341,6 +342,35 @@ func TestTimelinesDropRetweets(t *testing.T) {
 			parent := included["1700000000000000002"]
 			if len(page.Included) != 2 || parent.Text != "why mondays" || parent.Author.Username != "m2" || included["1700000000000000001"].Author.Username != "devil" {
 				t.Errorf("included %+v, want the parent by @m2 and the quoted post by @devil", page.Included)
+			}
+		})
+	}
+}
+
+// A 400 naming an invalid expansion is a configuration refusal, with the
+// parameter named; one naming a read's own bound is not.
+func TestRejectedParameters(t *testing.T) {
+	tests := []struct {
+		name        string
+		body        string
+		wantInvalid []string
+		want        platform.Refusal
+	}{
+		{name: "expansion X no longer knows", wantInvalid: []string{"expansions"}, want: platform.RefusalBadRequestConfig,
+			body: "{\"errors\":[{\"parameters\":{\"expansions\":[\"referenced_tweets.id\"]},\"message\":\"The `expansions` query parameter value [referenced_tweets.id] is not one of [author_id]\"}],\"title\":\"Invalid Request\",\"detail\":\"One or more parameters to your request was invalid.\",\"type\":\"https://api.twitter.com/2/problems/invalid-request\"}"},
+		{name: "stale since_id", wantInvalid: []string{"since_id"}, want: "",
+			body: `{"errors":[{"parameters":{"since_id":["1"]},"message":"Invalid 'since_id':'1'."}],"title":"Invalid Request","detail":"One or more parameters to your request was invalid.","type":"https://api.twitter.com/2/problems/invalid-request"}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFakeX(t, func(w http.ResponseWriter, r *http.Request) { writeJSON(w, http.StatusBadRequest, tt.body) })
+			_, err := f.client(t).Mentions(t.Context(), "42", platform.Range{})
+			var pe *platform.Error
+			if !errors.As(err, &pe) || !slices.Equal(pe.Invalid, tt.wantInvalid) {
+				t.Fatalf("Mentions: %v, want a refusal naming %v", err, tt.wantInvalid)
+			}
+			if got := platform.Classify(err); got != tt.want {
+				t.Errorf("Classify = %q, want %q", got, tt.want)
 			}
 		})
 	}

@@ -694,7 +694,7 @@ func TestRefusals(t *testing.T) {
 			name: "invalid request lists the parameter errors", status: 400,
 			body: `{"errors":[{"parameters":{"reply.in_reply_to_tweet_id":["x"]},"message":"$.reply.in_reply_to_tweet_id: string [x] does not match pattern ^[0-9]{1,19}$"}],"title":"Invalid Request","detail":"One or more parameters to your request was invalid.","type":"https://api.twitter.com/2/problems/invalid-request"}`,
 			want: platform.Error{Status: 400, Title: "Invalid Request", Detail: "One or more parameters to your request was invalid. $.reply.in_reply_to_tweet_id: string [x] does not match pattern ^[0-9]{1,19}$",
-				Type: "https://api.twitter.com/2/problems/invalid-request"},
+				Type: "https://api.twitter.com/2/problems/invalid-request", Invalid: []string{"reply.in_reply_to_tweet_id"}},
 		},
 		{
 			name: "reply not allowed (2026 rule)", status: 403, wantRefusal: platform.RefusalReplyNotAllowed,
