@@ -65,6 +65,10 @@ type Config struct {
 	Limiter Limiter
 	// Meter, when set, records every billable call.
 	Meter Meter
+	// RepliesSummon says that every reply the client posts answers a post
+	// that summoned the persona (X_REPLY_POLICY=summoned: X refuses the
+	// others), so that the meter bills it at the summoned reply's price.
+	RepliesSummon bool
 	// MaxResults is max_results of timeline and search reads (10 to 100);
 	// 0 means 100.
 	MaxResults int
@@ -77,6 +81,8 @@ type Client struct {
 	limiter    Limiter
 	meter      Meter
 	maxResults int
+	// repliesSummon is Config.RepliesSummon.
+	repliesSummon bool
 	// selfID is the persona's id once Me has answered, so that reads of its
 	// own timeline are billed as owned reads.
 	selfID atomic.Pointer[string]
@@ -131,7 +137,8 @@ func New(cfg Config) (*Client, error) {
 	if maxResults < 10 || maxResults > pageSize {
 		return nil, fmt.Errorf("x: config: MaxResults %d is not 10 to %d", maxResults, pageSize)
 	}
-	return &Client{base: strings.TrimRight(base, "/"), http: signed, limiter: cfg.Limiter, meter: cfg.Meter, maxResults: maxResults}, nil
+	return &Client{base: strings.TrimRight(base, "/"), http: signed, limiter: cfg.Limiter, meter: cfg.Meter, maxResults: maxResults,
+		repliesSummon: cfg.RepliesSummon}, nil
 }
 
 // refuseRedirect stops the client at a 3xx: following it would sign the
@@ -560,7 +567,7 @@ func (c *Client) do(ctx context.Context, method, path string, q url.Values, body
 		return fmt.Errorf("%s %s: decode %d response: %w (body starts %q)", method, path, resp.StatusCode, err, snippet(data))
 	}
 	if c.meter != nil {
-		c.meter.Bill(ctx, endpoint, kind, resourceIDs(out))
+		c.meter.Bill(ctx, endpoint, resources(out, kind))
 	}
 	return nil
 }

@@ -214,15 +214,16 @@ func TestSpendCountsResourcesOncePerDay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Three posts read once (the second search is free the same day), one post with a link created.
-	if want := 3*0.005 + 0.20; !near(spent.Today.XUSD, want) {
+	// Three posts, the quoted post and three users of includes read once
+	// (the second search is free the same day), one post with a link created.
+	if want := 4*0.005 + 3*0.010 + 0.20; !near(spent.Today.XUSD, want) {
 		t.Errorf("today %v, want %v", spent.Today.XUSD, want)
 	}
 	byEndpoint := map[string][2]int{}
 	for _, e := range spent.Today.ByEndpoint {
 		byEndpoint[e.Endpoint] = [2]int{e.Calls, e.Resources}
 	}
-	if byEndpoint["GET /2/tweets/search/recent"] != [2]int{2, 3} || byEndpoint["POST /2/tweets"] != [2]int{1, 1} {
+	if byEndpoint["GET /2/tweets/search/recent"] != [2]int{2, 7} || byEndpoint["POST /2/tweets"] != [2]int{1, 1} {
 		t.Errorf("by endpoint %v", byEndpoint)
 	}
 	// The next UTC day bills the same posts again.
@@ -234,7 +235,7 @@ func TestSpendCountsResourcesOncePerDay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !near(spent.Today.XUSD, 3*0.005) || !near(spent.Month.XUSD, 6*0.005+0.20) {
+	if !near(spent.Today.XUSD, 4*0.005+3*0.010) || !near(spent.Month.XUSD, 2*(4*0.005+3*0.010)+0.20) {
 		t.Errorf("next day: today %v month %v", spent.Today.XUSD, spent.Month.XUSD)
 	}
 }
@@ -373,5 +374,118 @@ func TestRejectedParameters(t *testing.T) {
 				t.Errorf("Classify = %q, want %q", got, tt.want)
 			}
 		})
+	}
+}
+
+// xBill is what the stand-in bills, as X does: every resource returned
+// (data and the posts and users of includes) once per kind and UTC day,
+// and each post created at its price.
+type xBill struct {
+	mu     sync.Mutex
+	billed map[string]bool
+	usd    float64
+}
+
+func (b *xBill) add(kind string, usd float64, ids ...string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, id := range ids {
+		if !b.billed[kind+":"+id] {
+			b.billed[kind+":"+id] = true
+			b.usd += usd
+		}
+	}
+}
+
+func (b *xBill) total() float64 {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.usd
+}
+
+// Lookup reads 150 ids in two batches, leaves out the ids X reports
+// deleted, and is billed as post reads (with the users and posts of
+// includes), each once a day, as the stand-in bills it; a summoned reply
+// costs $0.010.
+func TestLookupBilledAsXBills(t *testing.T) {
+	st := storetest.New(t)
+	clk := &fixedClock{t: time.Date(2026, 4, 20, 12, 0, 0, 0, time.UTC)}
+	meter := &spend.Meter{Ledger: st, Prices: spend.DefaultPrices(), Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Now: clk.now}
+	bill := &xBill{billed: map[string]bool{}}
+	var batches atomic.Int32
+	f := newFakeX(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost {
+			// The replied-to post mentioned the persona: a summoned reply.
+			bill.add("post_create", 0.010, "1900000000000000001")
+			writeJSON(w, http.StatusCreated, `{"data":{"id":"1900000000000000001","text":"burn"}}`)
+			return
+		}
+		if r.URL.Path != "/2/tweets" || r.URL.Query().Get("expansions") == "" {
+			t.Errorf("request %s %s, want a lookup with expansions", r.Method, r.URL)
+		}
+		batches.Add(1)
+		var data, errs []string
+		for _, id := range strings.Split(r.URL.Query().Get("ids"), ",") {
+			if strings.HasSuffix(id, "7") {
+				errs = append(errs, `{"value":"`+id+`","detail":"Could not find tweet with ids: [`+id+`].","title":"Not Found Error","resource_type":"tweet","parameter":"ids","resource_id":"`+id+`","type":"https://api.twitter.com/2/problems/resource-not-found"}`)
+				continue
+			}
+			data = append(data, `{"id":"`+id+`","text":"post `+id+`","author_id":"8","referenced_tweets":[{"type":"replied_to","id":"1600000000000000001"}]}`)
+			bill.add("post", 0.005, id)
+		}
+		bill.add("post", 0.005, "1600000000000000001")
+		bill.add("user", 0.010, "8", "9")
+		writeJSON(w, http.StatusOK, `{"data":[`+strings.Join(data, ",")+`],"errors":[`+strings.Join(errs, ",")+`],
+			"includes":{"users":[{"id":"8","username":"m8","name":"M8"},{"id":"9","username":"m9","name":"M9"}],
+			"tweets":[{"id":"1600000000000000001","text":"the parent","author_id":"9"}]}}`)
+	})
+	c, err := New(Config{BaseURL: f.srv.URL, APIKey: testKey, APISecret: testSecret, AccessToken: testToken, AccessSecret: testTokenSecret,
+		Meter: meter, RepliesSummon: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := make([]string, 150)
+	for i := range ids {
+		ids[i] = strconv.Itoa(1800000000000000000 + i)
+	}
+	tests := []struct {
+		name        string
+		wantBatches int32
+		wantUSD     float64
+	}{
+		// 150 ids less 15 deleted, the parent, two users.
+		{name: "first lookup", wantBatches: 2, wantUSD: 136*0.005 + 2*0.010},
+		{name: "the same posts again the same day", wantBatches: 4, wantUSD: 136*0.005 + 2*0.010},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			posts, err := c.Lookup(t.Context(), ids)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(posts) != 135 || posts[0].Author.Username != "m8" || posts[0].InReplyToID != "1600000000000000001" {
+				t.Errorf("Lookup: %d posts (first %+v), want 135 with authors", len(posts), posts[0])
+			}
+			if got := batches.Load(); got != tt.wantBatches {
+				t.Errorf("%d batches, want %d", got, tt.wantBatches)
+			}
+			spent, err := meter.Spent(t.Context())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !near(spent.Today.XUSD, tt.wantUSD) || !near(spent.Today.XUSD, bill.total()) {
+				t.Errorf("meter %v, X bills %v, want %v", spent.Today.XUSD, bill.total(), tt.wantUSD)
+			}
+		})
+	}
+	if _, err := c.Publish(t.Context(), "burn", "1800000000000000001"); err != nil {
+		t.Fatal(err)
+	}
+	spent, err := meter.Spent(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !near(spent.Today.XUSD, bill.total()) {
+		t.Errorf("after a summoned reply the meter says %v, X bills %v", spent.Today.XUSD, bill.total())
 	}
 }
