@@ -85,7 +85,7 @@ func run() error {
 	case config.PlatformX:
 		plat, err = x.New(x.Config{BaseURL: cfg.XAPIBaseURL, APIKey: cfg.XAPIKey, APISecret: cfg.XAPISecret,
 			AccessToken: cfg.XAccessToken, AccessSecret: cfg.XAccessSecret,
-			Limiter: windows, Meter: meter, MaxResults: cfg.XMaxResults})
+			Limiter: windows, Meter: meter, MaxResults: cfg.XMaxResults, RepliesSummon: cfg.Prices.RepliesSummon})
 	default:
 		var entries []corpus.Entry
 		entries, err = corpus.Load()

@@ -143,13 +143,17 @@ type Config struct {
 // Prices are X's unit prices in USD (2026 pay-per-use defaults) and the
 // model's per-million-token prices.
 type Prices struct {
-	PostRead       float64
-	UserRead       float64
-	OwnedRead      float64
-	PostCreate     float64
-	PostCreateURL  float64
-	PromptPerM     float64
-	CompletionPerM float64
+	PostRead           float64
+	UserRead           float64
+	OwnedRead          float64
+	PostCreate         float64
+	PostCreateSummoned float64
+	PostCreateURL      float64
+	PromptPerM         float64
+	CompletionPerM     float64
+	// RepliesSummon is X_REPLY_POLICY=summoned: every API reply answers a
+	// post that summoned the persona, and is priced PostCreateSummoned.
+	RepliesSummon bool
 }
 
 // Budgets are spending ceilings in USD per UTC day and month; 0 is none.
@@ -238,13 +242,15 @@ func Load(proc Process, getenv func(string) string) (Config, error) {
 	c.HandPostedInterval = r.duration("HAND_POSTED_INTERVAL", 5*time.Minute, time.Second)
 	c.RateLimitMargin = r.integer("X_RATE_LIMIT_MARGIN", 1, 0, 1000)
 	c.Prices = Prices{
-		PostRead:       r.money("X_PRICE_POST_READ", 0.005),
-		UserRead:       r.money("X_PRICE_USER_READ", 0.010),
-		OwnedRead:      r.money("X_PRICE_OWNED_READ", 0.001),
-		PostCreate:     r.money("X_PRICE_POST_CREATE", 0.015),
-		PostCreateURL:  r.money("X_PRICE_POST_CREATE_URL", 0.20),
-		PromptPerM:     r.money("OPENAI_PROMPT_USD_PER_MILLION", 0.15),
-		CompletionPerM: r.money("OPENAI_COMPLETION_USD_PER_MILLION", 0.60),
+		PostRead:           r.money("X_PRICE_POST_READ", 0.005),
+		UserRead:           r.money("X_PRICE_USER_READ", 0.010),
+		OwnedRead:          r.money("X_PRICE_OWNED_READ", 0.001),
+		PostCreate:         r.money("X_PRICE_POST_CREATE", 0.015),
+		PostCreateSummoned: r.money("X_PRICE_POST_CREATE_SUMMONED", 0.010),
+		PostCreateURL:      r.money("X_PRICE_POST_CREATE_URL", 0.20),
+		PromptPerM:         r.money("OPENAI_PROMPT_USD_PER_MILLION", 0.15),
+		CompletionPerM:     r.money("OPENAI_COMPLETION_USD_PER_MILLION", 0.60),
+		RepliesSummon:      c.ReplyPolicy == ReplySummoned,
 	}
 	c.Budgets = Budgets{
 		XDaily:       r.money("X_DAILY_BUDGET_USD", 0),

@@ -86,8 +86,8 @@ func (s *Scanner) route(p platform.Post, me platform.User, source post.Source) (
 	return post.RouteManual, slices.Contains(s.HandPosting, source)
 }
 
-// paused reports whether an account-wide pause or a spent X budget stops
-// the scan, logging it once.
+// paused reports whether an account-wide pause, a pause of this timeline
+// or a spent X budget stops the scan.
 func (s *Scanner) paused(ctx context.Context, timeline string) (bool, error) {
 	now := time.Now()
 	if s.Now != nil {
@@ -99,6 +99,15 @@ func (s *Scanner) paused(ctx context.Context, timeline string) (bool, error) {
 	}
 	if p != nil {
 		s.Log.InfoContext(ctx, "scan skipped: paused", "timeline", timeline, "reason", p.Reason)
+		return true, nil
+	}
+	n, err := s.Queue.Redis().Exists(ctx, timelinePauseKey(s.Platform.Name(), timeline)).Result()
+	if err != nil {
+		return false, fmt.Errorf("scan %s: timeline pause: %w", timeline, err)
+	}
+	if n > 0 {
+		// Logged once, when the pause began (pauseTimeline).
+		s.Log.DebugContext(ctx, "scan skipped: timeline paused", "timeline", timeline)
 		return true, nil
 	}
 	why, err := s.Budget.scanBlocked(ctx)
@@ -313,8 +322,8 @@ func (s *Scanner) readGaps(ctx context.Context, tl timeline, maxReads int, st *s
 		}
 		page, err := tl.read(ctx, platform.Range{SinceID: g.SinceID, UntilID: g.UntilID})
 		if err != nil {
-			if platform.Temporary(err) || platform.Classify(err).AccountWide() {
-				// A closed window or an account-wide refusal says nothing of this gap: keep it for later.
+			if r := platform.Classify(err); platform.Temporary(err) || r.AccountWide() || r == platform.RefusalBadRequestConfig {
+				// A closed window, an account-wide refusal or a request X rejects whatever its range says nothing of this gap: keep it for later.
 				return s.readFailed(ctx, tl.cursor, err)
 			}
 			if err := s.Store.DropGap(ctx, name, tl.cursor, g.ID, err.Error()); err != nil {
@@ -415,15 +424,45 @@ func (s *Scanner) budget() ReadBudget {
 
 // readFailed decides what a failed read means: a closed rate-limit window
 // skips this run with one log line (the next scheduled run tries again); an
-// account-wide refusal pauses scanning and sending; anything else fails the
-// task.
+// account-wide refusal pauses scanning and sending; a request the platform
+// rejects for its shape (platform.RefusalBadRequestConfig) pauses this
+// timeline's scans; anything else fails the task.
 func (s *Scanner) readFailed(ctx context.Context, cursor string, err error) error {
 	if at, ok := platform.RateLimited(err); ok {
 		s.Log.InfoContext(ctx, "scan skipped: rate-limit window closed", "timeline", cursor, "reset", at)
 		return nil
 	}
+	if r := platform.Classify(err); r == platform.RefusalBadRequestConfig {
+		return s.pauseTimeline(ctx, cursor, r, err)
+	}
 	if r := platform.Classify(err); r.AccountWide() {
 		return pauseFor(ctx, s.Store, s.Log, r, err)
 	}
 	return fmt.Errorf("scan %s: %w", cursor, err)
+}
+
+// TimelinePause is how long a request the platform rejects for its shape
+// pauses the scans of its timeline: the client must change before the read
+// can succeed, and one read an interval shows whether it has.
+const TimelinePause = 6 * time.Hour
+
+// timelinePauseKey is the Redis key that pauses a timeline's scans, shared
+// by every worker.
+func timelinePauseKey(platformName, cursor string) string {
+	return "infernal:scan:paused:" + platformName + ":" + cursor
+}
+
+// pauseTimeline pauses the scans of the timeline named cursor for
+// TimelinePause, in every worker, and logs why once: by the scan that
+// began the pause.
+func (s *Scanner) pauseTimeline(ctx context.Context, cursor string, r platform.Refusal, err error) error {
+	began, serr := s.Queue.Redis().SetNX(ctx, timelinePauseKey(s.Platform.Name(), cursor), r.Reason(), TimelinePause).Result()
+	if serr != nil {
+		return errors.Join(err, fmt.Errorf("scan %s: pause timeline: %w", cursor, serr))
+	}
+	if began {
+		s.Log.ErrorContext(ctx, "timeline paused: the platform rejects the request", "timeline", cursor,
+			"refusal", r, "reason", r.Reason(), "for", TimelinePause, "error", err)
+	}
+	return nil
 }

@@ -297,8 +297,8 @@ func TestBudgetStopsScansAndSends(t *testing.T) {
 	meter := &spend.Meter{Ledger: e.store, Prices: spend.DefaultPrices(), Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Now: time.Now}
 	budget := &pipeline.Budget{Meter: meter, Budgets: spend.Budgets{XDaily: 0.03}}
 	e.pipe.Scanner.Budget, e.pipe.Sender.Budget = budget, budget
-	// Four post reads: $0.02 of $0.03. A scan goes on; a send of $0.015 does not fit.
-	meter.Bill(ctx, "GET /2/tweets/search/recent", spend.KindPostRead, []string{"1", "2", "3", "4"})
+	// Five post reads: $0.025 of $0.03. A scan goes on; a summoned reply of $0.010 does not fit.
+	meter.Bill(ctx, "GET /2/tweets/search/recent", []spend.Resources{{Kind: spend.KindPostRead, IDs: []string{"1", "2", "3", "4", "5"}}})
 	if err := e.pipe.Scanner.ScanConversations(ctx, task(tasks.TypeScanConversations, struct{}{})); err != nil {
 		t.Fatal(err)
 	}
@@ -311,8 +311,8 @@ func TestBudgetStopsScansAndSends(t *testing.T) {
 	if p, _ := e.store.Post(ctx, id); p.Status != post.StatusApproved || e.plat.published.Load() != 0 {
 		t.Fatalf("a send over the budget: %s, sent %d", p.Status, e.plat.published.Load())
 	}
-	// Two more: $0.03, the ceiling. Scans stop.
-	meter.Bill(ctx, "GET /2/tweets/search/recent", spend.KindPostRead, []string{"5", "6"})
+	// One more: $0.03, the ceiling. Scans stop.
+	meter.Bill(ctx, "GET /2/tweets/search/recent", []spend.Resources{{Kind: spend.KindPostRead, IDs: []string{"6"}}})
 	if err := e.pipe.Scanner.ScanConversations(ctx, task(tasks.TypeScanConversations, struct{}{})); err != nil {
 		t.Fatal(err)
 	}

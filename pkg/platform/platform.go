@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 )
@@ -151,6 +152,9 @@ type Error struct {
 	Type string
 	// RetryAt is when a rate limit lifts, zero when not announced.
 	RetryAt time.Time
+	// Invalid names the request parameters the platform refused as
+	// invalid (X's errors[].parameters of a 400), empty when none.
+	Invalid []string
 	// Err is the underlying network error, if any.
 	Err error
 }
@@ -207,6 +211,10 @@ const (
 	RefusalSuspended       Refusal = "account_suspended"
 	RefusalOutOfCredits    Refusal = "out_of_credits"
 	RefusalUsageCapped     Refusal = "usage_capped"
+	// RefusalBadRequestConfig is a 400 naming a field, expansion or
+	// exclusion the client asks for as invalid: the client's request no
+	// longer fits the platform's API, and asking again cannot help.
+	RefusalBadRequestConfig Refusal = "bad_request_config"
 )
 
 // AccountWide reports whether r stops every call of the account, not only
@@ -230,8 +238,17 @@ func (r Refusal) Reason() string {
 		return "the X API's prepaid credits ran out (402)"
 	case RefusalUsageCapped:
 		return "the X API's monthly usage cap is reached (429 usage-capped)"
+	case RefusalBadRequestConfig:
+		return "X rejects a field or expansion the client asks for (400): the client's request names no longer fit X's API; this timeline's scans pause until the client is updated"
 	}
 	return ""
+}
+
+// shapeParameter reports whether name is a parameter that shapes every
+// read the same way (a fields list, the expansions, the exclusions), not one
+// of a read's own bounds (since_id, until_id, a page token).
+func shapeParameter(name string) bool {
+	return name == "expansions" || name == "exclude" || strings.HasSuffix(name, ".fields")
 }
 
 // Classify names the permanent refusal err stands for, by status, problem
@@ -250,6 +267,8 @@ func Classify(err error) Refusal {
 		return RefusalUsageCapped
 	case pe.Status >= 500 || pe.Status == 429:
 		return ""
+	case pe.Status == 400 && slices.ContainsFunc(pe.Invalid, shapeParameter):
+		return RefusalBadRequestConfig
 	case strings.Contains(text, "duplicate content"):
 		return RefusalDuplicate
 	case strings.Contains(text, "only reply to or quote posts where you are mentioned"),

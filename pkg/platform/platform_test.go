@@ -56,6 +56,9 @@ func TestClassify(t *testing.T) {
 		{name: "server error naming duplicates", err: &Error{Status: 503, Detail: "duplicate content"}, want: "", temporary: true},
 		{name: "network", err: &Error{Err: fmt.Errorf("reset")}, want: "", temporary: true},
 		{name: "other refusal", err: &Error{Status: 400, Detail: "bad"}, want: ""},
+		{name: "invalid expansion", err: &Error{Status: 400, Title: "Invalid Request", Invalid: []string{"expansions"}}, want: RefusalBadRequestConfig},
+		{name: "invalid fields", err: &Error{Status: 400, Invalid: []string{"tweet.fields"}}, want: RefusalBadRequestConfig},
+		{name: "invalid since_id is the read's own", err: &Error{Status: 400, Invalid: []string{"since_id"}}, want: ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

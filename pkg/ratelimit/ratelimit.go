@@ -150,6 +150,38 @@ func (w *Windows) Record(ctx context.Context, endpoint string, h http.Header) er
 	return errors.Join(errs...)
 }
 
+// DefaultClose is how long a 429 that announces no reset (neither
+// x-rate-limit-reset nor Retry-After) closes its window.
+const DefaultClose = time.Minute
+
+// Refused is what a 429's headers say of the window it closed: whatever
+// x-rate-limit-remaining claims, none is left until x-rate-limit-reset, or
+// else until Retry-After (seconds or an HTTP date), or else for
+// DefaultClose from now. The daily caps' headers are kept as they came.
+// Record it instead of the 429's own headers, so that no call is sent
+// before the window opens again.
+func Refused(h http.Header, now time.Time) http.Header {
+	out := h.Clone()
+	if out == nil {
+		out = http.Header{}
+	}
+	out.Set("x-rate-limit-remaining", "0")
+	if reset, ok := intHeader(h, "x-rate-limit-reset"); ok && reset > 0 {
+		return out
+	}
+	until := now.Add(DefaultClose)
+	if v := strings.TrimSpace(h.Get("Retry-After")); v != "" {
+		if sec, err := strconv.Atoi(v); err == nil && sec >= 0 {
+			until = now.Add(time.Duration(sec) * time.Second)
+		} else if t, err := http.ParseTime(v); err == nil {
+			until = t
+		}
+	}
+	// Rounded up: a reset in unix seconds must not open the window early.
+	out.Set("x-rate-limit-reset", strconv.FormatInt(until.Add(time.Second-1).Unix(), 10))
+	return out
+}
+
 // Windows lists the windows known, by endpoint.
 func (w *Windows) Windows(ctx context.Context) ([]Window, error) {
 	names, err := w.rdb.SMembers(ctx, indexKey).Result()

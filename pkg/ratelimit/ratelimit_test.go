@@ -109,3 +109,49 @@ func TestReserveCountsDownAcrossProcesses(t *testing.T) {
 		t.Fatalf("windows %+v %v, want POST /2/tweets closed with 1 left", ws, err)
 	}
 }
+
+// A 429 closes its window until the reset it announces, however many calls
+// its x-rate-limit-remaining claims are left.
+func TestRefused(t *testing.T) {
+	now := time.Unix(1_900_000_000, 0)
+	retryAfter := func(v string) http.Header {
+		h := http.Header{}
+		h.Set("x-rate-limit-remaining", "50")
+		h.Set("Retry-After", v)
+		return h
+	}
+	tests := []struct {
+		name       string
+		header     http.Header
+		wantReset  time.Time
+		wantClosed bool
+	}{
+		{name: "remaining above the margin", header: headers(300, 50, now.Add(10*time.Minute)), wantReset: now.Add(10 * time.Minute), wantClosed: true},
+		{name: "Retry-After in seconds", header: retryAfter("120"), wantReset: now.Add(2 * time.Minute), wantClosed: true},
+		{name: "Retry-After as a date", header: retryAfter(now.Add(5 * time.Minute).UTC().Format(http.TimeFormat)), wantReset: now.Add(5 * time.Minute), wantClosed: true},
+		{name: "no reset at all", header: http.Header{}, wantReset: now.Add(ratelimit.DefaultClose), wantClosed: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := ratelimit.Refused(tt.header, now)
+			if r := got.Get("x-rate-limit-remaining"); r != "0" {
+				t.Errorf("remaining %q, want 0", r)
+			}
+			if r := got.Get("x-rate-limit-reset"); r != strconv.FormatInt(tt.wantReset.Unix(), 10) {
+				t.Errorf("reset %q, want %d", r, tt.wantReset.Unix())
+			}
+			w := open(t, taskstest.RedisURL(t), 1, func() time.Time { return now })
+			ctx := context.Background()
+			if err := w.Record(ctx, "GET /x", got); err != nil {
+				t.Fatal(err)
+			}
+			until, err := w.Reserve(ctx, "GET /x")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if closed := !until.IsZero(); closed != tt.wantClosed || (closed && !until.Equal(tt.wantReset)) {
+				t.Errorf("Reserve: closed until %v, want closed %v until %v", until, tt.wantClosed, tt.wantReset)
+			}
+		})
+	}
+}

@@ -35,13 +35,27 @@ type Meter struct {
 	Now      func() time.Time
 }
 
-// Bill records a call of X's endpoint that returned resourceIDs of kind;
-// each resource is billed once per UTC day. A failure to record is logged:
-// the call went out either way.
-func (m *Meter) Bill(ctx context.Context, endpoint string, kind Kind, resourceIDs []string) {
-	billed, err := m.Ledger.RecordXCall(ctx, store.XCall{
-		At: m.Now(), Endpoint: endpoint, Kind: string(kind), ResourceIDs: resourceIDs, UnitUSD: m.Prices.Unit(kind),
-	})
+// Resources are the resources of one kind a call of X returned or made.
+type Resources struct {
+	Kind Kind
+	IDs  []string
+}
+
+// Bill records one call of X's endpoint that returned (or made) groups of
+// resources, the first of the call's own kind (the posts of data), the
+// others those X bills with it (the users and posts of includes); each
+// resource is billed once per UTC day. A failure to record is logged: the
+// call went out either way.
+func (m *Meter) Bill(ctx context.Context, endpoint string, groups []Resources) {
+	call := store.XCall{At: m.Now(), Endpoint: endpoint}
+	for i, g := range groups {
+		if i == 0 {
+			call.Kind, call.ResourceIDs, call.UnitUSD = string(g.Kind), g.IDs, m.Prices.Unit(g.Kind)
+			continue
+		}
+		call.Also = append(call.Also, store.XResources{Kind: string(g.Kind), ResourceIDs: g.IDs, UnitUSD: m.Prices.Unit(g.Kind)})
+	}
+	billed, err := m.Ledger.RecordXCall(ctx, call)
 	if err != nil {
 		m.Log.ErrorContext(ctx, "spend: X call not recorded", "endpoint", endpoint, "error", err)
 		return

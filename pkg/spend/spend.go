@@ -18,30 +18,52 @@ type Prices struct {
 	OwnedRead float64
 	// PostCreate is a post created.
 	PostCreate float64
+	// PostCreateSummoned is a reply to a post that summoned the persona
+	// (mentioned it or quoted one of its posts), without a link.
+	PostCreateSummoned float64
 	// PostCreateURL is a post created with a link in it.
 	PostCreateURL float64
 	// PromptPerM and CompletionPerM price a million tokens of the model.
 	PromptPerM     float64
 	CompletionPerM float64
+	// RepliesSummon says that every reply posted through the API answers a
+	// post that summoned the persona (X_REPLY_POLICY=summoned: X refuses
+	// the others), so that it is priced PostCreateSummoned; under the open
+	// policy an API reply is priced PostCreate, the dearer.
+	RepliesSummon bool
 }
 
-// DefaultPrices are X's 2026 pay-per-use prices and gpt-4o-mini's.
+// DefaultPrices are X's 2026 pay-per-use prices (price list of
+// 2026-04-16) and gpt-4o-mini's, under the summoned reply policy.
 func DefaultPrices() Prices {
-	return Prices{PostRead: 0.005, UserRead: 0.010, OwnedRead: 0.001, PostCreate: 0.015, PostCreateURL: 0.20,
-		PromptPerM: 0.15, CompletionPerM: 0.60}
+	return Prices{PostRead: 0.005, UserRead: 0.010, OwnedRead: 0.001, PostCreate: 0.015, PostCreateSummoned: 0.010,
+		PostCreateURL: 0.20, PromptPerM: 0.15, CompletionPerM: 0.60, RepliesSummon: true}
 }
 
 // SendCost is what sending text through route costs, and whether the link
-// it holds makes it the dearer kind. A hand-posted reply (post.RouteManual)
-// goes through X's web intent and costs the API nothing.
+// it holds makes it the dearer kind: the price of SendKind. A hand-posted
+// reply (post.RouteManual) goes through X's web intent and costs the API
+// nothing.
 func (p Prices) SendCost(route post.Route, text string) (usd float64, withLink bool) {
 	if route == post.RouteManual {
 		return 0, false
 	}
-	if post.HasLink(text) {
-		return p.PostCreateURL, true
+	kind := p.SendKind(route == post.RouteAPI, text)
+	return p.Unit(kind), kind == KindPostCreateURL
+}
+
+// SendKind is the kind X bills a post of text as: with a link
+// KindPostCreateURL; a reply (reply) when every API reply answers a post
+// that summoned the persona (RepliesSummon) KindPostCreateSummoned; else
+// KindPostCreate. The client's meter and the send's price both use it.
+func (p Prices) SendKind(reply bool, text string) Kind {
+	switch {
+	case post.HasLink(text):
+		return KindPostCreateURL
+	case reply && p.RepliesSummon:
+		return KindPostCreateSummoned
 	}
-	return p.PostCreate, false
+	return KindPostCreate
 }
 
 // ModelCost prices one answer of the model.
@@ -59,6 +81,8 @@ const (
 	KindOwnedRead     Kind = "owned_read"
 	KindPostCreate    Kind = "post_create"
 	KindPostCreateURL Kind = "post_create_url"
+	// KindPostCreateSummoned is a reply to a post that summoned the persona.
+	KindPostCreateSummoned Kind = "post_create_summoned"
 )
 
 // Unit is the price of one resource of kind.
@@ -74,6 +98,8 @@ func (p Prices) Unit(kind Kind) float64 {
 		return p.PostCreate
 	case KindPostCreateURL:
 		return p.PostCreateURL
+	case KindPostCreateSummoned:
+		return p.PostCreateSummoned
 	}
 	return 0
 }

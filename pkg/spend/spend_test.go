@@ -12,17 +12,22 @@ func TestSendCost(t *testing.T) {
 		name     string
 		route    post.Route
 		text     string
+		open     bool
 		want     float64
 		wantLink bool
 	}{
-		{name: "API reply", route: post.RouteAPI, text: "burn", want: 0.015},
+		{name: "API reply, summoned by policy", route: post.RouteAPI, text: "burn", want: 0.010},
+		{name: "API reply under the open policy", route: post.RouteAPI, text: "burn", open: true, want: 0.015},
 		{name: "profile post", route: "", text: "a thought from below", want: 0.015},
+		{name: "summoned reply with a link", route: post.RouteAPI, text: "see hell.example.com", want: 0.20, wantLink: true},
 		{name: "with a link", route: post.RouteAPI, text: "see hell.example.com", want: 0.20, wantLink: true},
 		{name: "hand-posted", route: post.RouteManual, text: "see https://example.com", want: 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, link := DefaultPrices().SendCost(tt.route, tt.text)
+			prices := DefaultPrices()
+			prices.RepliesSummon = !tt.open
+			got, link := prices.SendCost(tt.route, tt.text)
 			if got != tt.want || link != tt.wantLink {
 				t.Errorf("SendCost = %v, %v; want %v, %v", got, link, tt.want, tt.wantLink)
 			}

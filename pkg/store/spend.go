@@ -17,6 +17,16 @@ type XCall struct {
 	ResourceIDs []string
 	// UnitUSD is the price of one resource of Kind.
 	UnitUSD float64
+	// Also are the resources of other kinds the call returned (the users
+	// and posts of X's includes), billed with it.
+	Also []XResources
+}
+
+// XResources are resources of one kind a call returned, at UnitUSD each.
+type XResources struct {
+	Kind        string
+	ResourceIDs []string
+	UnitUSD     float64
 }
 
 // XCallBilled is what a recorded call added to the bill.
@@ -26,22 +36,26 @@ type XCallBilled struct {
 	USD       float64
 }
 
-// RecordXCall records a call and bills its resources, each once per UTC
-// day as X does: a resource already billed that day adds nothing.
+// RecordXCall records a call and bills its resources (of Kind and of Also),
+// each once per UTC day and kind as X does: a resource already billed that
+// day adds nothing.
 func (s *Store) RecordXCall(ctx context.Context, c XCall) (XCallBilled, error) {
 	day := c.At.UTC().Format(time.DateOnly)
 	var out XCallBilled
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
-		if len(c.ResourceIDs) > 0 {
+		for _, r := range append([]XResources{{Kind: c.Kind, ResourceIDs: c.ResourceIDs, UnitUSD: c.UnitUSD}}, c.Also...) {
+			if len(r.ResourceIDs) == 0 {
+				continue
+			}
 			tag, err := tx.Exec(ctx, `INSERT INTO x_billed (day, kind, resource_id)
 				SELECT $1::date, $2, id FROM unnest($3::text[]) AS id WHERE id <> ''
-				ON CONFLICT DO NOTHING`, day, c.Kind, c.ResourceIDs)
+				ON CONFLICT DO NOTHING`, day, r.Kind, r.ResourceIDs)
 			if err != nil {
 				return fmt.Errorf("store: bill resources: %w", err)
 			}
-			out.Resources = int(tag.RowsAffected())
+			out.Resources += int(tag.RowsAffected())
+			out.USD += float64(tag.RowsAffected()) * r.UnitUSD
 		}
-		out.USD = float64(out.Resources) * c.UnitUSD
 		if _, err := tx.Exec(ctx, `INSERT INTO x_calls (at, day, endpoint, kind, resources, usd) VALUES ($1, $2::date, $3, $4, $5, $6)`,
 			c.At, day, c.Endpoint, c.Kind, out.Resources, out.USD); err != nil {
 			return fmt.Errorf("store: record x call: %w", err)

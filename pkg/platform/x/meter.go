@@ -4,10 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
-	"infernal/pkg/post"
 	"infernal/pkg/spend"
 )
 
@@ -24,25 +24,25 @@ type Limiter interface {
 // Meter records every billable call (*spend.Meter is one). It reports its
 // own failures: a call that went out is never undone for want of a record.
 type Meter interface {
-	// Bill records a call of endpoint that returned resourceIDs of kind.
-	Bill(ctx context.Context, endpoint string, kind spend.Kind, resourceIDs []string)
+	// Bill records a call of endpoint that returned (or made) groups of
+	// resources, the call's own kind first.
+	Bill(ctx context.Context, endpoint string, groups []spend.Resources)
 }
 
 // endpointOf names the endpoint of a request as X's rate limits and billing
 // count it (the path with its ids replaced), and the kind of resource it
-// reads or makes.
-func (c *Client) endpointOf(method, path string, body []byte) (endpoint string, kind spend.Kind) {
+// reads or makes. A lookup by ids (GET /2/tweets) is an owned read when it
+// asks for no expansions (Metrics, which only reads the persona's own
+// replies) and a post read otherwise (Lookup, which reads anyone's posts).
+func (c *Client) endpointOf(method, path string, q url.Values, body []byte) (endpoint string, kind spend.Kind) {
 	parts := strings.Split(strings.Trim(path, "/"), "/")
 	switch {
 	case method == http.MethodPost && path == "/2/tweets":
-		kind = spend.KindPostCreate
-		if post.HasLink(createdText(body)) {
-			kind = spend.KindPostCreateURL
-		}
-		return "POST /2/tweets", kind
+		req := created(body)
+		return "POST /2/tweets", spend.Prices{RepliesSummon: c.repliesSummon}.SendKind(req.Reply != nil, req.Text)
 	case path == "/2/users/me":
 		return "GET /2/users/me", spend.KindOwnedRead
-	case len(parts) == 4 && parts[1] == "users" && parts[2] == "by":
+	case len(parts) == 5 && parts[1] == "users" && parts[2] == "by" && parts[3] == "username":
 		return "GET /2/users/by/username/:username", spend.KindUserRead
 	case len(parts) == 4 && parts[1] == "users" && parts[3] == "mentions":
 		return "GET /2/users/:id/mentions", spend.KindOwnedRead
@@ -55,36 +55,54 @@ func (c *Client) endpointOf(method, path string, body []byte) (endpoint string, 
 		return "GET /2/users/:id/tweets", kind
 	case path == "/2/tweets/search/recent":
 		return "GET /2/tweets/search/recent", spend.KindPostRead
-	case path == "/2/tweets":
-		// Lookups by id only ever read the persona's own replies (Metrics).
+	case path == "/2/tweets" && q.Get(paramExpansions) == "":
 		return "GET /2/tweets", spend.KindOwnedRead
+	case path == "/2/tweets":
+		return "GET /2/tweets", spend.KindPostRead
 	}
 	return method + " " + path, spend.KindPostRead
 }
 
-// createdText is the text of a POST /2/tweets body.
-func createdText(body []byte) string {
+// created is the request of a POST /2/tweets body, empty when unreadable.
+func created(body []byte) createTweetRequest {
 	var req createTweetRequest
 	if err := json.Unmarshal(body, &req); err != nil {
-		return ""
+		return createTweetRequest{}
 	}
-	return req.Text
+	return req
 }
 
-// resourceIDs lists the resources an answer returned, as X bills them.
-func resourceIDs(out any) []string {
-	var ids []string
+// resources lists what an answer returned, as X bills it: every post of
+// data (reposts too) as kind, and the posts and users of includes as post
+// and user reads.
+func resources(out any, kind spend.Kind) []spend.Resources {
+	own := spend.Resources{Kind: kind}
 	switch r := out.(type) {
 	case *timelineResponse:
 		for _, t := range r.Data {
-			ids = append(ids, t.ID)
+			own.IDs = append(own.IDs, t.ID)
 		}
+		groups := []spend.Resources{own}
+		posts := spend.Resources{Kind: spend.KindPostRead}
+		for _, t := range r.includedPosts() {
+			posts.IDs = append(posts.IDs, t.ID)
+		}
+		users := spend.Resources{Kind: spend.KindUserRead}
+		for _, u := range r.Includes.Users {
+			users.IDs = append(users.IDs, u.ID)
+		}
+		for _, g := range []spend.Resources{posts, users} {
+			if len(g.IDs) > 0 {
+				groups = append(groups, g)
+			}
+		}
+		return groups
 	case *userResponse:
 		if r.Data != nil {
-			ids = append(ids, r.Data.ID)
+			own.IDs = append(own.IDs, r.Data.ID)
 		}
 	case *createTweetResponse:
-		ids = append(ids, r.Data.ID)
+		own.IDs = append(own.IDs, r.Data.ID)
 	}
-	return ids
+	return []spend.Resources{own}
 }

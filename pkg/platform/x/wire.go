@@ -25,6 +25,9 @@ type apiError struct {
 	Parameter    string `json:"parameter"`
 	Message      string `json:"message"`
 	Code         int    `json:"code"`
+	// Parameters names the request parameters X found invalid, with their
+	// values (a 400's "parameters": {"expansions": ["referenced_tweets.id"]}).
+	Parameters map[string][]string `json:"parameters"`
 }
 
 // problem is the body of a refused request: an RFC 7807-like problem, with
@@ -79,7 +82,9 @@ type tweet struct {
 	CreatedAt        string            `json:"created_at"`
 	PublicMetrics    publicMetrics     `json:"public_metrics"`
 	ReferencedTweets []referencedTweet `json:"referenced_tweets"`
-	Attachments      struct {
+	// ReferencedPosts is ReferencedTweets as X's newest OpenAPI names it.
+	ReferencedPosts []referencedTweet `json:"referenced_posts"`
+	Attachments     struct {
 		MediaKeys []string `json:"media_keys"`
 	} `json:"attachments"`
 	Entities struct {
@@ -88,6 +93,17 @@ type tweet struct {
 			Username string `json:"username"`
 		} `json:"mentions"`
 	} `json:"entities"`
+}
+
+// refs are the posts t answers, quotes or reposts, under either name X
+// gives them.
+func (t tweet) refs() []referencedTweet {
+	return append(slices.Clone(t.ReferencedTweets), t.ReferencedPosts...)
+}
+
+// retweet reports whether t is a repost of another post, not a post of its own.
+func (t tweet) retweet() bool {
+	return slices.ContainsFunc(t.refs(), func(r referencedTweet) bool { return r.Type == "retweeted" })
 }
 
 type media struct {
@@ -112,6 +128,8 @@ type timelineResponse struct {
 		Users  []apiUser `json:"users"`
 		Media  []media   `json:"media"`
 		Tweets []tweet   `json:"tweets"`
+		// Posts is Tweets as X's newest OpenAPI names it.
+		Posts []tweet `json:"posts"`
 	} `json:"includes"`
 	Meta   meta       `json:"meta"`
 	Errors []apiError `json:"errors"`
@@ -133,64 +151,101 @@ type createTweetResponse struct {
 	} `json:"data"`
 }
 
-// posts resolves the page's posts against its includes, in the page's order.
+// includedPosts are the posts of includes, under either name X gives them.
+func (r *timelineResponse) includedPosts() []tweet {
+	return append(slices.Clone(r.Includes.Tweets), r.Includes.Posts...)
+}
+
+// posts resolves the page's posts against its includes, in the page's
+// order, leaving reposts out: a repost is not the reposter's own words.
 func (r *timelineResponse) posts() []platform.Post {
-	users := make(map[string]apiUser, len(r.Includes.Users))
-	for _, u := range r.Includes.Users {
-		users[u.ID] = u
-	}
-	medias := make(map[string]media, len(r.Includes.Media))
-	for _, m := range r.Includes.Media {
-		medias[m.MediaKey] = m
-	}
-	included := make(map[string]tweet, len(r.Includes.Tweets))
-	for _, t := range r.Includes.Tweets {
-		included[t.ID] = t
-	}
+	res := r.resolver()
 	out := make([]platform.Post, 0, len(r.Data))
 	for _, t := range r.Data {
-		if t.ID == "" {
-			continue
+		if t.ID != "" && !t.retweet() {
+			out = append(out, res.post(t))
 		}
-		p := platform.Post{
-			ID:             t.ID,
-			ConversationID: t.ConversationID,
-			Text:           unescapeText(t.Text),
-			Author:         platform.User{ID: t.AuthorID},
-			Metrics:        t.PublicMetrics.metrics(),
-		}
-		if u, ok := users[t.AuthorID]; ok && t.AuthorID != "" {
-			p.Author = u.user()
-		}
-		if ts, err := time.Parse(time.RFC3339, t.CreatedAt); err == nil {
-			p.CreatedAt = ts.UTC()
-		}
-		for _, ref := range t.ReferencedTweets {
-			switch ref.Type {
-			case "replied_to":
-				p.InReplyToID = ref.ID
-			case "quoted":
-				p.QuotedID = ref.ID
-				p.QuotedAuthorID = included[ref.ID].AuthorID
-			}
-		}
-		for _, m := range t.Entities.Mentions {
-			p.Mentions = append(p.Mentions, platform.User{ID: m.ID, Username: m.Username})
-		}
-		for _, k := range t.Attachments.MediaKeys {
-			m := medias[k]
-			if m.URL != "" {
-				p.MediaURL = m.URL
-				break
-			}
-			if m.PreviewImageURL != "" {
-				p.MediaURL = m.PreviewImageURL
-				break
-			}
-		}
-		out = append(out, p)
 	}
 	return out
+}
+
+// included resolves the posts of includes (those the page's posts answer
+// or quote), with their authors.
+func (r *timelineResponse) included() []platform.Post {
+	res := r.resolver()
+	var out []platform.Post
+	for _, t := range r.includedPosts() {
+		if t.ID != "" {
+			out = append(out, res.post(t))
+		}
+	}
+	return out
+}
+
+// resolver holds an answer's includes by id.
+type resolver struct {
+	users    map[string]apiUser
+	medias   map[string]media
+	included map[string]tweet
+}
+
+func (r *timelineResponse) resolver() resolver {
+	res := resolver{
+		users:    make(map[string]apiUser, len(r.Includes.Users)),
+		medias:   make(map[string]media, len(r.Includes.Media)),
+		included: map[string]tweet{},
+	}
+	for _, u := range r.Includes.Users {
+		res.users[u.ID] = u
+	}
+	for _, m := range r.Includes.Media {
+		res.medias[m.MediaKey] = m
+	}
+	for _, t := range r.includedPosts() {
+		res.included[t.ID] = t
+	}
+	return res
+}
+
+// post is t with its author, media and quoted post's author resolved.
+func (res resolver) post(t tweet) platform.Post {
+	p := platform.Post{
+		ID:             t.ID,
+		ConversationID: t.ConversationID,
+		Text:           unescapeText(t.Text),
+		Author:         platform.User{ID: t.AuthorID},
+		Metrics:        t.PublicMetrics.metrics(),
+	}
+	if u, ok := res.users[t.AuthorID]; ok && t.AuthorID != "" {
+		p.Author = u.user()
+	}
+	if ts, err := time.Parse(time.RFC3339, t.CreatedAt); err == nil {
+		p.CreatedAt = ts.UTC()
+	}
+	for _, ref := range t.refs() {
+		switch ref.Type {
+		case "replied_to":
+			p.InReplyToID = ref.ID
+		case "quoted":
+			p.QuotedID = ref.ID
+			p.QuotedAuthorID = res.included[ref.ID].AuthorID
+		}
+	}
+	for _, m := range t.Entities.Mentions {
+		p.Mentions = append(p.Mentions, platform.User{ID: m.ID, Username: m.Username})
+	}
+	for _, k := range t.Attachments.MediaKeys {
+		m := res.medias[k]
+		if m.URL != "" {
+			p.MediaURL = m.URL
+			break
+		}
+		if m.PreviewImageURL != "" {
+			p.MediaURL = m.PreviewImageURL
+			break
+		}
+	}
+	return p
 }
 
 // partialError turns an entry of "errors" inside a 200 into the refusal it
@@ -226,6 +281,9 @@ func responseError(resp *http.Response, body []byte) *platform.Error {
 				// about:blank is RFC 7807's "no particular type".
 				pe.Type = e.Type
 			}
+			for name := range e.Parameters {
+				pe.Invalid = append(pe.Invalid, name)
+			}
 			switch {
 			case e.Message != "":
 				msgs = append(msgs, e.Message)
@@ -245,6 +303,8 @@ func responseError(resp *http.Response, body []byte) *platform.Error {
 	} else if s := snippet(body); s != "" {
 		pe.Detail = s
 	}
+	slices.Sort(pe.Invalid)
+	pe.Invalid = slices.Compact(pe.Invalid)
 	if pe.Title == "" {
 		pe.Title = http.StatusText(resp.StatusCode)
 	}

@@ -24,6 +24,7 @@ import (
 	"github.com/dghubble/oauth1"
 
 	"infernal/pkg/platform"
+	"infernal/pkg/ratelimit"
 )
 
 // DefaultBaseURL is the X API's address, used when Config.BaseURL is empty.
@@ -45,17 +46,6 @@ const (
 	defaultTimeout = 30 * time.Second
 )
 
-// Field lists requested for every post read, so that a Post can be filled.
-const (
-	// entities (mentions) and the quoted post's author (through the
-	// referenced_tweets.id expansion) tell whether the post summons the
-	// persona, the only posts X lets a self-serve app answer.
-	tweetFields = "created_at,conversation_id,public_metrics,referenced_tweets,attachments,author_id,entities"
-	expansions  = "author_id,attachments.media_keys,referenced_tweets.id"
-	userFields  = "username,name,profile_image_url"
-	mediaFields = "url,preview_image_url"
-)
-
 // Config holds what the client needs to reach X on the persona's behalf.
 type Config struct {
 	// BaseURL is the API root, DefaultBaseURL when empty.
@@ -75,6 +65,10 @@ type Config struct {
 	Limiter Limiter
 	// Meter, when set, records every billable call.
 	Meter Meter
+	// RepliesSummon says that every reply the client posts answers a post
+	// that summoned the persona (X_REPLY_POLICY=summoned: X refuses the
+	// others), so that the meter bills it at the summoned reply's price.
+	RepliesSummon bool
 	// MaxResults is max_results of timeline and search reads (10 to 100);
 	// 0 means 100.
 	MaxResults int
@@ -87,6 +81,8 @@ type Client struct {
 	limiter    Limiter
 	meter      Meter
 	maxResults int
+	// repliesSummon is Config.RepliesSummon.
+	repliesSummon bool
 	// selfID is the persona's id once Me has answered, so that reads of its
 	// own timeline are billed as owned reads.
 	selfID atomic.Pointer[string]
@@ -141,7 +137,8 @@ func New(cfg Config) (*Client, error) {
 	if maxResults < 10 || maxResults > pageSize {
 		return nil, fmt.Errorf("x: config: MaxResults %d is not 10 to %d", maxResults, pageSize)
 	}
-	return &Client{base: strings.TrimRight(base, "/"), http: signed, limiter: cfg.Limiter, meter: cfg.Meter, maxResults: maxResults}, nil
+	return &Client{base: strings.TrimRight(base, "/"), http: signed, limiter: cfg.Limiter, meter: cfg.Meter, maxResults: maxResults,
+		repliesSummon: cfg.RepliesSummon}, nil
 }
 
 // refuseRedirect stops the client at a 3xx: following it would sign the
@@ -170,7 +167,7 @@ func (c *Client) Name() string { return "x" }
 // Me returns the persona's own account (GET /2/users/me).
 func (c *Client) Me(ctx context.Context) (platform.User, error) {
 	var resp userResponse
-	if err := c.get(ctx, "/2/users/me", url.Values{"user.fields": {userFields}}, &resp); err != nil {
+	if err := c.get(ctx, "/2/users/me", url.Values{paramUserFields: {userFields}}, &resp); err != nil {
 		return platform.User{}, fmt.Errorf("x: me: %w", err)
 	}
 	if resp.Data == nil || resp.Data.ID == "" {
@@ -229,7 +226,7 @@ func (c *Client) UserByUsername(ctx context.Context, username string) (platform.
 		return platform.User{}, fmt.Errorf("x: user by username: %w", err)
 	}
 	var resp userResponse
-	err := c.get(ctx, "/2/users/by/username/"+url.PathEscape(name), url.Values{"user.fields": {userFields}}, &resp)
+	err := c.get(ctx, "/2/users/by/username/"+url.PathEscape(name), url.Values{paramUserFields: {userFields}}, &resp)
 	if err != nil {
 		return platform.User{}, fmt.Errorf("x: user @%s: %w", name, err)
 	}
@@ -244,12 +241,13 @@ func (c *Client) UserByUsername(ctx context.Context, username string) (platform.
 }
 
 // UserPosts returns userID's own posts within r, newest first
-// (GET /2/users/:id/tweets), with the same five-page bound as Mentions.
+// (GET /2/users/:id/tweets, asked with exclude=retweets), with the same
+// five-page bound as Mentions.
 func (c *Client) UserPosts(ctx context.Context, userID string, r platform.Range) (platform.Page, error) {
 	if err := required("user id", userID); err != nil {
 		return platform.Page{}, fmt.Errorf("x: user posts: %w", err)
 	}
-	page, err := c.timeline(ctx, userTweetsPath(userID), r, c.sized(nil), "pagination_token")
+	page, err := c.timeline(ctx, userTweetsPath(userID), r, c.sized(url.Values{paramExclude: {excludeRetweets}}), "pagination_token")
 	if err != nil {
 		return platform.Page{}, fmt.Errorf("x: posts of %s: %w", userID, err)
 	}
@@ -298,7 +296,8 @@ func (c *Client) FindPublished(ctx context.Context, authorID, inReplyToID, text 
 		ok     bool
 		target = normalizeText(text)
 	)
-	_, err := c.pages(ctx, userTweetsPath(authorID), timelineQuery(nil, platform.Range{}), "pagination_token", func(r *timelineResponse) bool {
+	q := timelineQuery(url.Values{paramExclude: {excludeRetweets}}, platform.Range{})
+	_, err := c.pages(ctx, userTweetsPath(authorID), q, "pagination_token", func(r *timelineResponse) bool {
 		older := false
 		for _, p := range r.posts() {
 			switch {
@@ -335,7 +334,7 @@ func (c *Client) Metrics(ctx context.Context, ids []string) (map[string]platform
 	out := make(map[string]platform.Metrics, len(uniq))
 	for batch := range slices.Chunk(uniq, lookupBatch) {
 		var resp timelineResponse
-		q := url.Values{"ids": {strings.Join(batch, ",")}, "tweet.fields": {"public_metrics"}}
+		q := url.Values{"ids": {strings.Join(batch, ",")}, paramPostFields: {"public_metrics"}}
 		if err := c.get(ctx, "/2/tweets", q, &resp); err != nil {
 			return nil, fmt.Errorf("x: metrics: %w", err)
 		}
@@ -375,11 +374,15 @@ func (c *Client) Lookup(ctx context.Context, ids []string) ([]platform.Post, err
 
 // timeline reads up to maxPages pages of path within r and returns them
 // newest first, with the newest id as the next cursor, the oldest id read,
-// and whether X had more pages than the bound let it read.
+// and whether X had more pages than the bound let it read. Reposts are left
+// out of every page (only user timelines can ask X to leave them out); the
+// posts of includes (those the page's posts answer or quote) are the
+// Page's Included.
 func (c *Client) timeline(ctx context.Context, path string, r platform.Range, extra url.Values, tokenParam string) (platform.Page, error) {
 	var (
-		page platform.Page
-		seen = map[string]bool{}
+		page     platform.Page
+		seen     = map[string]bool{}
+		included = map[string]bool{}
 	)
 	more, err := c.pages(ctx, path, timelineQuery(extra, r), tokenParam, func(resp *timelineResponse) bool {
 		if page.NewestID == "" && resp.Meta.NewestID != "" {
@@ -389,6 +392,12 @@ func (c *Client) timeline(ctx context.Context, path string, r platform.Range, ex
 			if !seen[p.ID] {
 				seen[p.ID] = true
 				page.Posts = append(page.Posts, p)
+			}
+		}
+		for _, p := range resp.included() {
+			if !included[p.ID] {
+				included[p.ID] = true
+				page.Included = append(page.Included, p)
 			}
 		}
 		return true
@@ -441,11 +450,11 @@ func (c *Client) sized(extra url.Values) url.Values {
 // for, and since_id and until_id when r sets them.
 func timelineQuery(extra url.Values, r platform.Range) url.Values {
 	q := url.Values{
-		"max_results":  {strconv.Itoa(pageSize)},
-		"tweet.fields": {tweetFields},
-		"expansions":   {expansions},
-		"user.fields":  {userFields},
-		"media.fields": {mediaFields},
+		"max_results":    {strconv.Itoa(pageSize)},
+		paramPostFields:  {postFields},
+		paramExpansions:  {expansions},
+		paramUserFields:  {userFields},
+		paramMediaFields: {mediaFields},
 	}
 	for k, v := range extra {
 		q[k] = slices.Clone(v)
@@ -513,7 +522,7 @@ func (c *Client) do(ctx context.Context, method, path string, q url.Values, body
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	endpoint, kind := c.endpointOf(method, path, body)
+	endpoint, kind := c.endpointOf(method, path, q, body)
 	if c.limiter != nil {
 		until, err := c.limiter.Reserve(ctx, endpoint)
 		if err != nil {
@@ -532,7 +541,12 @@ func (c *Client) do(ctx context.Context, method, path string, q url.Values, body
 	}
 	defer resp.Body.Close()
 	if c.limiter != nil {
-		if err := c.limiter.Record(ctx, endpoint, resp.Header); err != nil {
+		h := resp.Header
+		if resp.StatusCode == http.StatusTooManyRequests {
+			// A 429 closes its window whatever remaining count it claims.
+			h = ratelimit.Refused(h, time.Now())
+		}
+		if err := c.limiter.Record(ctx, endpoint, h); err != nil {
 			return &platform.Error{Err: err}
 		}
 	}
@@ -553,7 +567,7 @@ func (c *Client) do(ctx context.Context, method, path string, q url.Values, body
 		return fmt.Errorf("%s %s: decode %d response: %w (body starts %q)", method, path, resp.StatusCode, err, snippet(data))
 	}
 	if c.meter != nil {
-		c.meter.Bill(ctx, endpoint, kind, resourceIDs(out))
+		c.meter.Bill(ctx, endpoint, resources(out, kind))
 	}
 	return nil
 }

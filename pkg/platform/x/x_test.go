@@ -176,6 +176,7 @@ var (
 		CreatedAt: time.Date(2024, 6, 10, 12, 0, 3, 0, time.UTC),
 		MediaURL:  "https://pbs.twimg.com/media/a.jpg",
 		Metrics:   platform.Metrics{Likes: 3, Retweets: 1, Replies: 2},
+		QuotedID:  "1700000000000000000",
 	}
 	postBob = platform.Post{
 		ID: "1800000000000000002", ConversationID: "1800000000000000002",
@@ -190,6 +191,7 @@ var (
 		Author:    platform.User{ID: "333", Username: "cy", Name: "Cy"},
 		CreatedAt: time.Date(2024, 6, 10, 12, 0, 1, 0, time.UTC),
 		MediaURL:  "https://pbs.twimg.com/ext_tw_video_thumb/1/pu/img/v.jpg",
+		QuotedID:  "999",
 	}
 )
 
@@ -692,7 +694,7 @@ func TestRefusals(t *testing.T) {
 			name: "invalid request lists the parameter errors", status: 400,
 			body: `{"errors":[{"parameters":{"reply.in_reply_to_tweet_id":["x"]},"message":"$.reply.in_reply_to_tweet_id: string [x] does not match pattern ^[0-9]{1,19}$"}],"title":"Invalid Request","detail":"One or more parameters to your request was invalid.","type":"https://api.twitter.com/2/problems/invalid-request"}`,
 			want: platform.Error{Status: 400, Title: "Invalid Request", Detail: "One or more parameters to your request was invalid. $.reply.in_reply_to_tweet_id: string [x] does not match pattern ^[0-9]{1,19}$",
-				Type: "https://api.twitter.com/2/problems/invalid-request"},
+				Type: "https://api.twitter.com/2/problems/invalid-request", Invalid: []string{"reply.in_reply_to_tweet_id"}},
 		},
 		{
 			name: "reply not allowed (2026 rule)", status: 403, wantRefusal: platform.RefusalReplyNotAllowed,
