@@ -116,7 +116,8 @@ type xMentionJSON struct {
 var xMentionPattern = regexp.MustCompile(`@([A-Za-z0-9_]{1,15})`)
 
 type xIncludesJSON struct {
-	Users []xUser `json:"users"`
+	Users  []xUser      `json:"users"`
+	Tweets []xTweetJSON `json:"tweets,omitempty"`
 }
 
 type xMetaJSON struct {
@@ -576,6 +577,7 @@ func (f *fakeX) timeline(w http.ResponseWriter, r *http.Request, tokenParam stri
 			page.Includes.Users = append(page.Includes.Users, f.users[t.authorID])
 		}
 	}
+	page.Includes = f.expand(q, page.Data, page.Includes, seen)
 	f.mu.Unlock()
 	page.Meta.ResultCount = len(page.Data)
 	if n := len(page.Data); n > 0 {
@@ -587,6 +589,35 @@ func (f *fakeX) timeline(w http.ResponseWriter, r *http.Request, tokenParam stri
 	f.writeJSON(w, http.StatusOK, page)
 }
 
+// expand adds to includes, as X's referenced_tweets.id expansion does when
+// q asks for it, the posts data answer (once each) and their authors not
+// already in seen; the caller holds f.mu.
+func (f *fakeX) expand(q url.Values, data []xTweetJSON, includes *xIncludesJSON, seen map[string]bool) *xIncludesJSON {
+	if !strings.Contains(q.Get("expansions"), "referenced_tweets.id") {
+		return includes
+	}
+	added := map[string]bool{}
+	for _, d := range data {
+		for _, ref := range d.ReferencedTweets {
+			i := slices.IndexFunc(f.tweets, func(t xTweet) bool { return strconv.FormatInt(t.id, 10) == ref.ID })
+			if i < 0 || added[ref.ID] {
+				continue
+			}
+			added[ref.ID] = true
+			if includes == nil {
+				includes = &xIncludesJSON{}
+			}
+			t := f.tweets[i]
+			includes.Tweets = append(includes.Tweets, tweetJSON(t, f.users))
+			if !seen[t.authorID] {
+				seen[t.authorID] = true
+				includes.Users = append(includes.Users, f.users[t.authorID])
+			}
+		}
+	}
+	return includes
+}
+
 // getTweets looks posts up by id (GET /2/tweets?ids=), for their metrics.
 func (f *fakeX) getTweets(w http.ResponseWriter, r *http.Request) {
 	ids := r.URL.Query().Get("ids")
@@ -595,8 +626,9 @@ func (f *fakeX) getTweets(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var out struct {
-		Data   []xTweetJSON    `json:"data,omitempty"`
-		Errors []xPartialError `json:"errors,omitempty"`
+		Data     []xTweetJSON    `json:"data,omitempty"`
+		Includes *xIncludesJSON  `json:"includes,omitempty"`
+		Errors   []xPartialError `json:"errors,omitempty"`
 	}
 	f.mu.Lock()
 	for id := range strings.SplitSeq(ids, ",") {
@@ -610,6 +642,19 @@ func (f *fakeX) getTweets(w http.ResponseWriter, r *http.Request) {
 			continue
 		}
 		out.Data = append(out.Data, tweetJSON(f.tweets[i], f.users))
+	}
+	if strings.Contains(r.URL.Query().Get("expansions"), "author_id") {
+		seen := map[string]bool{}
+		for _, d := range out.Data {
+			if !seen[d.AuthorID] {
+				seen[d.AuthorID] = true
+				if out.Includes == nil {
+					out.Includes = &xIncludesJSON{}
+				}
+				out.Includes.Users = append(out.Includes.Users, f.users[d.AuthorID])
+			}
+		}
+		out.Includes = f.expand(r.URL.Query(), out.Data, out.Includes, seen)
 	}
 	f.mu.Unlock()
 	f.writeJSON(w, http.StatusOK, out)
@@ -720,6 +765,8 @@ type fakeLLM struct {
 	asked    map[string]int
 	calls    int
 	problems []string
+	// prompts are the user messages received, in order.
+	prompts []string
 }
 
 func newFakeLLM(t *testing.T) *fakeLLM {
@@ -746,6 +793,19 @@ func (l *fakeLLM) answer(postText string, a llmAnswer) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.answers[postText] = a
+}
+
+// promptsWith returns the user messages that held text.
+func (l *fakeLLM) promptsWith(text string) []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []string
+	for _, p := range l.prompts {
+		if strings.Contains(p, text) {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 func (l *fakeLLM) timesAsked(postText string) int {
@@ -797,6 +857,7 @@ func (l *fakeLLM) serve(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	l.mu.Lock()
+	l.prompts = append(l.prompts, user)
 	key := ""
 	for text := range l.answers {
 		if strings.Contains(user, text) && len(text) > len(key) {
@@ -1474,8 +1535,8 @@ func TestLiveHandPosting(t *testing.T) {
 	if manual.ReplyRoute == nil || *manual.ReplyRoute != "manual" || manual.EstimatedCostUSD != 0 {
 		t.Fatalf("plain search result listed with route %v cost %v, want manual and 0", manual.ReplyRoute, manual.EstimatedCostUSD)
 	}
-	if api.ReplyRoute == nil || *api.ReplyRoute != "api" || api.EstimatedCostUSD != 0.015 {
-		t.Fatalf("summoning search result listed with route %v cost %v, want api and 0.015", api.ReplyRoute, api.EstimatedCostUSD)
+	if api.ReplyRoute == nil || *api.ReplyRoute != "api" || api.EstimatedCostUSD != 0.010 {
+		t.Fatalf("summoning search result listed with route %v cost %v, want api and 0.010 (a summoned reply)", api.ReplyRoute, api.EstimatedCostUSD)
 	}
 
 	s.approve(manual.ID, "")
@@ -1504,5 +1565,67 @@ func TestLiveHandPosting(t *testing.T) {
 	threads, _, err := s.store.Logs(t.Context(), 0, 15)
 	if err != nil || len(threads) != 2 {
 		t.Errorf("public log holds %d threads (%v), want 2", len(threads), err)
+	}
+}
+
+// A thin mention under a thread reaches the model with its thread, oldest
+// first: the parent came with the scan (X's referenced_tweets.id
+// expansion), the root is looked up once by id and kept, so a regenerate
+// asks X for nothing more.
+func TestLiveThreadReachesTheModel(t *testing.T) {
+	s := startLive(t)
+	root := s.x.addUser("rooter", "Root Poster")
+	mid := s.x.addUser("midway", "Mid Way")
+	asker := s.x.addUser("asker", "Asker")
+	rootText := "cold brew is a personality trait"
+	midText := "it is a lifestyle & a cry for help"
+	thin := "@" + persona + " thoughts?"
+	rootID := s.x.postAs(root, rootText)
+	midID := s.x.replyAs(mid, midText, rootID)
+	mention := s.x.replyAs(asker, thin, midID)
+	s.llm.reply(thin, "Your lifestyle is filed under gluttony, in triplicate.")
+	s.runWorker(nil)
+	s.enqueue(tasks.TypeScanMentions)
+
+	v := s.waitListed("/api/posts/mentions", mention, post.StatusPending, "")
+	prompts := s.llm.promptsWith(thin)
+	if len(prompts) != 1 {
+		t.Fatalf("the model was asked %d times about the mention, want 1", len(prompts))
+	}
+	p := prompts[0]
+	r, m, q := strings.Index(p, rootText), strings.Index(p, midText), strings.LastIndex(p, thin)
+	if r < 0 || m < 0 || !(r < m && m < q) {
+		t.Errorf("the prompt must hold the root, then the parent, then the mention: %d %d %d in\n%s", r, m, q, p)
+	}
+	for _, handle := range []string{"@rooter", "@midway"} {
+		if !strings.Contains(p, handle) {
+			t.Errorf("the prompt does not name %s:\n%s", handle, p)
+		}
+	}
+	lookups := s.x.requestsTo("GET", "/2/tweets")
+	if len(lookups) != 1 || lookups[0].Query.Get("ids") != rootID {
+		t.Fatalf("lookups %+v, want one of the root alone (the parent came with the scan)", lookups)
+	}
+
+	status, raw := s.call("GET", "/api/posts/"+strconv.FormatInt(v.ID, 10)+"/context")
+	body := string(raw)
+	if status != 200 || !strings.Contains(body, `"relation":"ancestor","author_username":"rooter"`) ||
+		!strings.Contains(body, `"relation":"parent","author_username":"midway","text":"it is a lifestyle \u0026 a cry for help"`) {
+		t.Errorf("context: %d %s", status, body)
+	}
+
+	s.llm.reply(thin, "Regenerated: still gluttony.")
+	if status, body := s.do("POST", "/api/posts/"+strconv.FormatInt(v.ID, 10)+"/regenerate", `{}`); status != 200 && status != 202 {
+		t.Fatalf("regenerate: %d %s", status, body)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for len(s.llm.promptsWith(thin)) < 2 && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if got := s.llm.promptsWith(thin); len(got) != 2 || !strings.Contains(got[1], rootText) {
+		t.Errorf("the regenerate's prompt must hold the thread again (%d prompts)", len(got))
+	}
+	if n := len(s.x.requestsTo("GET", "/2/tweets")); n != 1 {
+		t.Errorf("after the regenerate X was asked %d lookups, want still 1", n)
 	}
 }
