@@ -46,6 +46,11 @@ const metricsWindow = 7 * 24 * time.Hour
 // snapshotKeep is how long engagement snapshots are kept.
 const snapshotKeep = 30 * 24 * time.Hour
 
+// contextKeep is how long a post read as a draft's context is kept: a
+// follow-up in the conversation within that time reads it from the
+// database, a later one from the platform again.
+const contextKeep = 30 * 24 * time.Hour
+
 // RefreshMetrics updates the public counters of the persona's recent posts
 // and records the engagement of the last 24 hours.
 func (m *Maintainer) RefreshMetrics(ctx context.Context, t *asynq.Task) error {
@@ -94,7 +99,12 @@ func (m *Maintainer) RefreshMetrics(ctx context.Context, t *asynq.Task) error {
 		return err
 	}
 	// Only the latest snapshot is shown; a month of them is history enough.
-	return m.Store.DeleteEngagementBefore(ctx, now.Add(-snapshotKeep))
+	if err := m.Store.DeleteEngagementBefore(ctx, now.Add(-snapshotKeep)); err != nil {
+		return err
+	}
+	// Context posts older than that serve no draft still under review.
+	_, err = m.Store.PruneContextPosts(ctx, now.Add(-contextKeep))
+	return err
 }
 
 // findHandPosted looks on the persona's own timeline (an owned read, the
