@@ -16,15 +16,29 @@ import (
 	"time"
 
 	"infernal/pkg/guard"
-	"infernal/pkg/platform"
 	"infernal/pkg/post"
 	"infernal/pkg/store"
-	"infernal/pkg/writer"
+)
+
+// Relation says how a context post stands to the post being answered.
+type Relation string
+
+// The relations of a context post, as GET /api/posts/{id}/context names them.
+const (
+	// Ancestor is a post higher up the reply chain than the parent.
+	Ancestor Relation = "ancestor"
+	// Parent is the post the mortal's post replies to.
+	Parent Relation = "parent"
+	// Quoted is the post the mortal's post quotes.
+	Quoted Relation = "quoted"
+	// Persona is one of the persona's own posts in the conversation (in
+	// the reply chain or its earlier replies beside it).
+	Persona Relation = "persona"
 )
 
 // Item is one post of a context.
 type Item struct {
-	Relation writer.Relation
+	Relation Relation
 	// AuthorUsername is the author's handle, without the @.
 	AuthorUsername string
 	Text           string
@@ -33,37 +47,25 @@ type Item struct {
 	PlatformPostID string
 }
 
-// Writer turns items into the writer's context.
-func Writer(items []Item) []writer.ContextPost {
-	if len(items) == 0 {
-		return nil
-	}
-	out := make([]writer.ContextPost, len(items))
-	for i, it := range items {
-		out[i] = writer.ContextPost{Relation: it.Relation, Author: it.AuthorUsername, Text: it.Text}
-	}
-	return out
-}
-
 // Assemble builds p's context from the kept posts known (by platform id)
 // and the persona's earlier replies in its conversation (oldest first), in
 // conversation order: the reply chain above p oldest first, at most depth
 // posts, the persona's replies placed among them by time, then the quoted
 // post. The chain stops at a post not known, a post gone, or a post seen
 // before (a cycle). A post of the persona (handle) is marked
-// writer.RelationPersona wherever it stands.
+// Persona wherever it stands.
 func Assemble(p post.Post, known map[string]store.ContextPost, persona []store.ContextPost, handle string, depth int) []Item {
 	chain, _ := walk(p, known, depth)
 	inChain := make(map[string]bool, len(chain))
 	items := make([]Item, 0, len(chain)+len(persona)+1)
 	// walk goes up from the parent; the thread reads down to it.
 	for i, cp := range slices.Backward(chain) {
-		rel := writer.RelationAncestor
+		rel := Ancestor
 		if i == 0 {
-			rel = writer.RelationParent
+			rel = Parent
 		}
 		if guard.SameHandle(cp.AuthorUsername, handle) {
-			rel = writer.RelationPersona
+			rel = Persona
 		}
 		inChain[cp.PlatformPostID] = true
 		items = append(items, item(rel, cp))
@@ -74,11 +76,11 @@ func Assemble(p post.Post, known map[string]store.ContextPost, persona []store.C
 			continue
 		}
 		cp.AuthorUsername = handle
-		own = append(own, item(writer.RelationPersona, cp))
+		own = append(own, item(Persona, cp))
 	}
 	items = mergeByTime(items, own)
 	if q, ok := known[p.QuotedID]; ok && p.QuotedID != "" && !q.Gone {
-		items = append(items, item(writer.RelationQuoted, q))
+		items = append(items, item(Quoted, q))
 	}
 	return items
 }
@@ -140,7 +142,7 @@ func mergeByTime(thread, own []Item) []Item {
 	return append(out, own[j:]...)
 }
 
-func item(rel writer.Relation, cp store.ContextPost) Item {
+func item(rel Relation, cp store.ContextPost) Item {
 	return Item{Relation: rel, AuthorUsername: cp.AuthorUsername, Text: cp.Text, CreatedAt: cp.CreatedAt, PlatformPostID: cp.PlatformPostID}
 }
 
@@ -152,6 +154,13 @@ type Store interface {
 	SaveContextPosts(ctx context.Context, posts []store.ContextPost) error
 	// PersonaReplies returns the persona's replies posted in a conversation.
 	PersonaReplies(ctx context.Context, platform, conversationID string, exceptID int64) ([]store.ContextPost, error)
+}
+
+// Fetcher reads posts from the platform as context rows (the worker's
+// adapter of platform.Platform.Lookup). Ids it does not return are taken
+// for gone.
+type Fetcher interface {
+	Fetch(ctx context.Context, ids []string) ([]store.ContextPost, error)
 }
 
 // Reads decides whether a read of the platform may be spent
@@ -167,9 +176,9 @@ const lookupEndpoint = "GET /2/tweets"
 // lacks.
 type Gatherer struct {
 	Store Store
-	// Platform is read for posts the store lacks; nil reads nothing, as
-	// for a regenerate or the reviewer's card.
-	Platform platform.Platform
+	// Fetch reads the posts the store lacks; nil reads nothing, as for a
+	// regenerate or the reviewer's card.
+	Fetch Fetcher
 	// PlatformName is the platform of the stored rows.
 	PlatformName string
 	// Reads allows each read; nil allows every one.
@@ -238,14 +247,14 @@ func (g *Gatherer) Gather(ctx context.Context, p post.Post, depth int) (Context,
 			}
 			continue
 		}
-		if g.Platform == nil {
+		if g.Fetch == nil {
 			break
 		}
 		if g.Reads != nil && !g.Reads.Allow(ctx, lookupEndpoint) {
 			out.Note = "The X budget is spent: " + drafted(storedCount(p, known, depth))
 			break
 		}
-		read, err := g.Platform.Lookup(ctx, need)
+		read, err := g.Fetch.Fetch(ctx, need)
 		if err != nil {
 			out.Note = fmt.Sprintf("The platform refused a read of the thread (%v): %s", err, drafted(storedCount(p, known, depth)))
 			break
@@ -263,14 +272,18 @@ func (g *Gatherer) Gather(ctx context.Context, p post.Post, depth int) (Context,
 	return out, nil
 }
 
-// keep turns what a lookup of need returned into rows to keep; an id it did
-// not return is kept as gone, so that it is not asked for again.
-func (g *Gatherer) keep(need []string, read []platform.Post) []store.ContextPost {
+// keep is what a fetch of need returned, and each id it did not return
+// kept as gone, so that it is not asked for again.
+func (g *Gatherer) keep(need []string, read []store.ContextPost) []store.ContextPost {
 	out := make([]store.ContextPost, 0, len(need))
 	got := make(map[string]bool, len(read))
-	for _, rp := range read {
-		got[rp.ID] = true
-		out = append(out, FromPlatform(g.PlatformName, rp))
+	for _, cp := range read {
+		if cp.PlatformPostID == "" {
+			continue
+		}
+		got[cp.PlatformPostID] = true
+		cp.Platform = g.PlatformName
+		out = append(out, cp)
 	}
 	for _, id := range need {
 		if !got[id] {
@@ -278,20 +291,6 @@ func (g *Gatherer) keep(need []string, read []platform.Post) []store.ContextPost
 		}
 	}
 	return out
-}
-
-// FromPlatform is a post read from the platform as a context row.
-func FromPlatform(platformName string, p platform.Post) store.ContextPost {
-	cp := store.ContextPost{
-		Platform: platformName, PlatformPostID: p.ID, ConversationID: p.ConversationID,
-		InReplyToID: p.InReplyToID, QuotedID: p.QuotedID,
-		AuthorID: p.Author.ID, AuthorUsername: p.Author.Username, AuthorName: p.Author.Name, Text: p.Text,
-	}
-	if !p.CreatedAt.IsZero() {
-		t := p.CreatedAt
-		cp.CreatedAt = &t
-	}
-	return cp
 }
 
 // storedCount is how many posts of p's context known holds.

@@ -2,6 +2,7 @@ package conversation_test
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"strings"
 	"sync"
@@ -9,11 +10,9 @@ import (
 	"time"
 
 	"infernal/pkg/conversation"
-	"infernal/pkg/platform"
 	"infernal/pkg/post"
 	"infernal/pkg/store"
 	"infernal/pkg/store/storetest"
-	"infernal/pkg/writer"
 )
 
 func at(min int) *time.Time {
@@ -97,35 +96,22 @@ func TestAssemble(t *testing.T) {
 	}
 }
 
-func TestWriterContext(t *testing.T) {
-	items := []conversation.Item{{Relation: writer.RelationParent, AuthorUsername: "a", Text: "hi"}}
-	got := conversation.Writer(items)
-	if len(got) != 1 || got[0] != (writer.ContextPost{Relation: writer.RelationParent, Author: "a", Text: "hi"}) {
-		t.Errorf("Writer = %+v", got)
-	}
-	if conversation.Writer(nil) != nil {
-		t.Error("Writer(nil) must be nil: no context")
-	}
-}
-
-// lookupPlatform answers Lookup from posts, counting the ids asked for; the
-// rest of platform.Platform is never called.
+// lookupPlatform answers Fetch from posts, recording the ids asked for.
 type lookupPlatform struct {
-	platform.Platform
 	mu    sync.Mutex
-	posts map[string]platform.Post
+	posts map[string]store.ContextPost
 	calls [][]string
 	err   error
 }
 
-func (l *lookupPlatform) Lookup(_ context.Context, ids []string) ([]platform.Post, error) {
+func (l *lookupPlatform) Fetch(_ context.Context, ids []string) ([]store.ContextPost, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.calls = append(l.calls, slices.Clone(ids))
 	if l.err != nil {
 		return nil, l.err
 	}
-	var out []platform.Post
+	var out []store.ContextPost
 	for _, id := range ids {
 		if p, ok := l.posts[id]; ok {
 			out = append(out, p)
@@ -141,13 +127,13 @@ func (b budget) Allow(context.Context, string) bool { return b.allow }
 func TestGatherReadsOnceAndKeeps(t *testing.T) {
 	st := storetest.New(t)
 	ctx := context.Background()
-	plat := &lookupPlatform{posts: map[string]platform.Post{
-		"10": {ID: "10", Text: "is coffee a sin", Author: platform.User{Username: "root"}, CreatedAt: *at(1)},
-		"11": {ID: "11", InReplyToID: "10", Text: "only before noon", Author: platform.User{Username: "mid"}, CreatedAt: *at(2)},
-		"12": {ID: "12", InReplyToID: "11", Text: "decaf is the real sin", Author: platform.User{Username: "near"}, CreatedAt: *at(3)},
-		"q":  {ID: "q", Text: "quoted words", Author: platform.User{Username: "quoter"}, CreatedAt: *at(0)},
+	plat := &lookupPlatform{posts: map[string]store.ContextPost{
+		"10": {PlatformPostID: "10", Text: "is coffee a sin", AuthorUsername: "root", CreatedAt: at(1)},
+		"11": {PlatformPostID: "11", InReplyToID: "10", Text: "only before noon", AuthorUsername: "mid", CreatedAt: at(2)},
+		"12": {PlatformPostID: "12", InReplyToID: "11", Text: "decaf is the real sin", AuthorUsername: "near", CreatedAt: at(3)},
+		"q":  {PlatformPostID: "q", Text: "quoted words", AuthorUsername: "quoter", CreatedAt: at(0)},
 	}}
-	g := &conversation.Gatherer{Store: st, Platform: plat, PlatformName: "x", Persona: "devil"}
+	g := &conversation.Gatherer{Store: st, Fetch: plat, PlatformName: "x", Persona: "devil"}
 	p := post.Post{ID: 1, Platform: "x", OriginalPostID: "13", InReplyToID: "12", QuotedID: "q", ConversationID: "10", Source: post.SourceMention}
 
 	got, err := g.Gather(ctx, p, 5)
@@ -178,8 +164,8 @@ func TestGatherReadsOnceAndKeeps(t *testing.T) {
 func TestGatherDeletedParentIsNotAskedAgain(t *testing.T) {
 	st := storetest.New(t)
 	ctx := context.Background()
-	plat := &lookupPlatform{posts: map[string]platform.Post{}}
-	g := &conversation.Gatherer{Store: st, Platform: plat, PlatformName: "x", Persona: "devil"}
+	plat := &lookupPlatform{posts: map[string]store.ContextPost{}}
+	g := &conversation.Gatherer{Store: st, Fetch: plat, PlatformName: "x", Persona: "devil"}
 	p := post.Post{ID: 1, Platform: "x", OriginalPostID: "13", InReplyToID: "12"}
 	for range 2 {
 		got, err := g.Gather(ctx, p, 5)
@@ -201,8 +187,8 @@ func TestGatherOverBudgetUsesWhatIsStored(t *testing.T) {
 	if err := st.SaveContextPosts(ctx, []store.ContextPost{cp("12", "near", "11", 3)}); err != nil {
 		t.Fatal(err)
 	}
-	plat := &lookupPlatform{posts: map[string]platform.Post{"11": {ID: "11"}}}
-	g := &conversation.Gatherer{Store: st, Platform: plat, PlatformName: "x", Persona: "devil", Reads: budget{allow: false}}
+	plat := &lookupPlatform{posts: map[string]store.ContextPost{"11": {PlatformPostID: "11"}}}
+	g := &conversation.Gatherer{Store: st, Fetch: plat, PlatformName: "x", Persona: "devil", Reads: budget{allow: false}}
 	got, err := g.Gather(ctx, post.Post{ID: 1, Platform: "x", OriginalPostID: "13", InReplyToID: "12"}, 5)
 	if err != nil {
 		t.Fatal(err)
@@ -217,8 +203,8 @@ func TestGatherOverBudgetUsesWhatIsStored(t *testing.T) {
 
 func TestGatherPlatformFailureIsANote(t *testing.T) {
 	st := storetest.New(t)
-	plat := &lookupPlatform{err: &platform.Error{Status: 503, Title: "Service Unavailable"}}
-	g := &conversation.Gatherer{Store: st, Platform: plat, PlatformName: "x", Persona: "devil"}
+	plat := &lookupPlatform{err: errors.New("platform: 503 Service Unavailable")}
+	g := &conversation.Gatherer{Store: st, Fetch: plat, PlatformName: "x", Persona: "devil"}
 	got, err := g.Gather(context.Background(), post.Post{ID: 1, Platform: "x", OriginalPostID: "13", InReplyToID: "12"}, 5)
 	if err != nil {
 		t.Fatalf("a platform failure must not fail the gather: %v", err)

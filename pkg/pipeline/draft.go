@@ -210,8 +210,8 @@ func (d *Drafter) request(ctx context.Context, p post.Post, set settings.Setting
 	if err != nil {
 		return writer.Request{}, err
 	}
-	req.Context = conversation.Writer(c.Items)
-	if c.Note != p.ContextNote && (gather.Platform != nil || c.Note != "") {
+	req.Context = writerContext(c.Items)
+	if c.Note != p.ContextNote && (gather.Fetch != nil || c.Note != "") {
 		if err := d.Store.SetContextNote(ctx, p.ID, c.Note); err != nil {
 			return writer.Request{}, err
 		}
@@ -226,7 +226,7 @@ func (d *Drafter) storedContext() *conversation.Gatherer {
 		return nil
 	}
 	g := *d.Context
-	g.Platform = nil
+	g.Fetch = nil
 	return &g
 }
 

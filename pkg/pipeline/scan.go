@@ -10,7 +10,6 @@ import (
 
 	"github.com/hibiken/asynq"
 
-	"infernal/pkg/conversation"
 	"infernal/pkg/platform"
 	"infernal/pkg/post"
 	"infernal/pkg/settings"
@@ -367,7 +366,7 @@ func (s *Scanner) record(ctx context.Context, tl timeline, page platform.Page, s
 		kept := make([]store.ContextPost, 0, len(page.Included))
 		for _, inc := range page.Included {
 			if inc.ID != "" {
-				kept = append(kept, conversation.FromPlatform(name, inc))
+				kept = append(kept, contextRow(name, inc))
 			}
 		}
 		if err := s.Store.SaveContextPosts(ctx, kept); err != nil {
