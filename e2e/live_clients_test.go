@@ -1594,7 +1594,7 @@ func TestLiveThreadReachesTheModel(t *testing.T) {
 	}
 	p := prompts[0]
 	r, m, q := strings.Index(p, rootText), strings.Index(p, midText), strings.LastIndex(p, thin)
-	if r < 0 || m < 0 || !(r < m && m < q) {
+	if r < 0 || m < 0 || r >= m || m >= q {
 		t.Errorf("the prompt must hold the root, then the parent, then the mention: %d %d %d in\n%s", r, m, q, p)
 	}
 	for _, handle := range []string{"@rooter", "@midway"} {
