@@ -40,8 +40,8 @@ func (w *Writer) Judge(ctx context.Context, req writer.Request, draft string) (p
 		return post.Review{}, err
 	}
 	creq := goopenai.ChatCompletionRequest{
-		Model:    w.cfg.Model,
-		Messages: msgs,
+		Model:       w.cfg.Model,
+		Messages:    msgs,
 		Temperature: judgeTemperature,
 		MaxTokens:   w.cfg.MaxTokens, //nolint:staticcheck // SA1019, as in Write
 	}
