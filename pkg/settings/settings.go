@@ -44,6 +44,9 @@ type Caps struct {
 	NearDuplicate float64 `json:"near_duplicate"`
 	// ContextDepth is how many posts up the reply chain a draft reads.
 	ContextDepth int `json:"context_depth"`
+	// MinReviewScore sends a draft the judge scores below it (1 to 5) to
+	// the Skipped view; 0 turns it off, and is the default.
+	MinReviewScore int `json:"min_review_score"`
 }
 
 // Reply returns the per-conversation and per-author caps for guard.CapDecision.
@@ -75,6 +78,10 @@ const (
 	DefaultContextDepth = 5
 	MaxContextDepth     = 20
 )
+
+// MaxReviewScore is the highest judge's score, and so the highest
+// MinReviewScore.
+const MaxReviewScore = 5
 
 // Limits on list sizes and entry lengths: far above real use, low enough
 // that a pasted file is refused rather than stored.
@@ -220,6 +227,9 @@ func (c Caps) normalize() (Caps, error) {
 	}
 	if c.ContextDepth < 0 || c.ContextDepth > MaxContextDepth {
 		return Caps{}, &FieldError{"caps.context_depth", fmt.Sprintf("%d is out of range 0 to %d (0 takes the default)", c.ContextDepth, MaxContextDepth)}
+	}
+	if c.MinReviewScore < 0 || c.MinReviewScore > MaxReviewScore {
+		return Caps{}, &FieldError{"caps.min_review_score", fmt.Sprintf("%d is out of range 0 to %d (0 turns it off)", c.MinReviewScore, MaxReviewScore)}
 	}
 	return c, nil
 }
