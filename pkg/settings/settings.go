@@ -98,7 +98,8 @@ const (
 var handlePattern = regexp.MustCompile(`^[A-Za-z0-9_]{1,15}$`)
 
 // FieldError is a bad value, named by its JSON path (such as
-// "target_usernames[2]" or "caps.sends_per_day"), for the API's 400.
+// "target_usernames[2]" or "caps.sends_per_day", or "" for the request
+// body as a whole), for the API's 400.
 type FieldError struct {
 	// Field is the JSON path of the bad value.
 	Field string
@@ -106,8 +107,14 @@ type FieldError struct {
 	Problem string
 }
 
-// Error implements error.
-func (e *FieldError) Error() string { return e.Field + ": " + e.Problem }
+// Error implements error; a FieldError without a field (the body as a
+// whole is wrong) is its problem alone.
+func (e *FieldError) Error() string {
+	if e.Field == "" {
+		return e.Problem
+	}
+	return e.Field + ": " + e.Problem
+}
 
 // Normalize returns s cleaned for storage, or the first bad value as a
 // *FieldError: handles lose a leading @ and are lower-cased, entries are

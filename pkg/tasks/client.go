@@ -117,6 +117,21 @@ func (c *Client) PreviewResult(ctx context.Context, id string) (PreviewResult, b
 	return PreviewResult{}, false, nil
 }
 
+// DropPreview deletes preview task id, nobody waiting for its answer any
+// more, so that no model is paid for it; one a worker is already writing
+// (or has written) is left to finish and expire.
+func (c *Client) DropPreview(ctx context.Context, id string) error {
+	err := c.inspector.DeleteTask(QueueHigh, id)
+	if err != nil && !errors.Is(err, asynq.ErrTaskNotFound) && !errors.Is(err, asynq.ErrQueueNotFound) {
+		info, ierr := c.inspector.GetTaskInfo(QueueHigh, id)
+		if ierr == nil && (info.State == asynq.TaskStateActive || info.State == asynq.TaskStateCompleted) {
+			return nil
+		}
+		return fmt.Errorf("tasks: drop %s: %w", id, err)
+	}
+	return nil
+}
+
 // EnqueueSend asks for the approved post id to be sent, once. A send task
 // still kept from an earlier approval (completed after a refusal, or
 // archived) is replaced, so approving a failed post again sends it at once.
