@@ -53,7 +53,10 @@ func (d *Drafter) preview(ctx context.Context, payload tasks.PreviewPayload) (ta
 	}
 	req := writer.Request{Kind: writer.KindReply, Persona: d.Persona, PostText: payload.PostText}
 	if payload.Persona != nil {
-		req.Character = *payload.Persona
+		// The web tier checked it; a task enqueued by other hands is checked again.
+		if req.Character, err = payload.Persona.Normalize(); err != nil {
+			return tasks.PreviewResult{Error: "the preview's persona is not valid: " + err.Error()}, nil
+		}
 	} else if req.Character, err = d.character(ctx); err != nil {
 		return tasks.PreviewResult{}, err
 	}
