@@ -756,13 +756,16 @@ type llmAnswer struct {
 }
 
 // fakeLLM answers POST /chat/completions by finding, in the user message,
-// one of the mortal post texts it was told about.
+// one of the mortal post texts it was told about: with its draft, or, asked
+// for a second opinion on a draft (the judge's system prompt), with a score
+// of 4. asked counts the drafts asked for, judged the opinions.
 type fakeLLM struct {
 	srv *httptest.Server
 
 	mu       sync.Mutex
 	answers  map[string]llmAnswer
 	asked    map[string]int
+	judged   map[string]int
 	calls    int
 	problems []string
 	// prompts are the user messages received, in order.
@@ -771,7 +774,7 @@ type fakeLLM struct {
 
 func newFakeLLM(t *testing.T) *fakeLLM {
 	t.Helper()
-	l := &fakeLLM{answers: map[string]llmAnswer{}, asked: map[string]int{}}
+	l := &fakeLLM{answers: map[string]llmAnswer{}, asked: map[string]int{}, judged: map[string]int{}}
 	l.srv = httptest.NewServer(http.HandlerFunc(l.serve))
 	t.Cleanup(l.srv.Close)
 	t.Cleanup(func() {
@@ -814,6 +817,13 @@ func (l *fakeLLM) timesAsked(postText string) int {
 	return l.asked[postText]
 }
 
+// timesJudged is how many second opinions were asked on drafts answering postText.
+func (l *fakeLLM) timesJudged(postText string) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.judged[postText]
+}
+
 func (l *fakeLLM) refuse(w http.ResponseWriter, status int, format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
 	l.mu.Lock()
@@ -851,9 +861,14 @@ func (l *fakeLLM) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var user string
+	judging := false
 	for _, m := range req.Messages {
-		if m.Role == "user" {
+		switch m.Role {
+		case "user":
 			user += m.Content
+		case "system":
+			// The second opinion on a draft (openai.Writer.Judge).
+			judging = strings.HasPrefix(m.Content, "You review drafts")
 		}
 	}
 	l.mu.Lock()
@@ -865,7 +880,10 @@ func (l *fakeLLM) serve(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	a, known := l.answers[key]
-	if known {
+	switch {
+	case known && judging:
+		l.judged[key]++
+	case known:
 		l.asked[key]++
 	}
 	l.calls++
@@ -876,7 +894,10 @@ func (l *fakeLLM) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	content := ""
-	if a.response != "" {
+	switch {
+	case judging:
+		content = `{"score": 4, "reason": "In character and on the post."}`
+	case a.response != "":
 		b, err := json.Marshal(map[string]string{"response": a.response, "category": "wrath"})
 		if err != nil {
 			l.refuse(w, http.StatusInternalServerError, "encode content: %v", err)
@@ -1210,6 +1231,9 @@ func TestLiveMentionApprovedAndRejected(t *testing.T) {
 	for _, text := range []string{text1, text2} {
 		if n := s.llm.timesAsked(text); n != 1 {
 			t.Errorf("the model was asked %d times about %q, want once", n, text)
+		}
+		if n := s.llm.timesJudged(text); n != 1 {
+			t.Errorf("the draft answering %q was judged %d times, want once", text, n)
 		}
 	}
 
