@@ -6,10 +6,12 @@ import { usePersona, usePersonaVersions } from '../api/usePersona';
 import { weightedLength } from '../lib/length';
 import { moved, withAdded, withItem, withoutItem } from '../lib/listEdit';
 import {
+  AVOID_TOPIC_LIMIT,
   charCount,
   errorPlace,
   EXAMPLE_LIMIT,
   fromPersonaForm,
+  MAX_AVOID_TOPICS,
   MAX_EXAMPLES,
   toPersonaForm,
   VOICE_LIMIT,
@@ -93,7 +95,7 @@ const LIST_TEXT: Record<PersonaList, { label: string; hint: string; add: string;
   },
   avoid_topics: {
     label: 'Topics to avoid',
-    hint: 'Subjects the persona never jokes about; blank entries are dropped.',
+    hint: `Subjects the persona never jokes about, up to ${MAX_AVOID_TOPICS}, each one line of at most ${AVOID_TOPIC_LIMIT} characters.`,
     add: 'Add topic',
     item: 'Topic',
   },
@@ -218,7 +220,7 @@ function PersonaEditor({ stored, onSaved, onUnauthorized }: EditorProps) {
     const text = LIST_TEXT[field];
     const list = form[field];
     const listErr = errorFor(field);
-    const full = field === 'examples' && list.length >= MAX_EXAMPLES;
+    const full = list.length >= (field === 'examples' ? MAX_EXAMPLES : MAX_AVOID_TOPICS);
     return (
       <fieldset className="persona-list" data-testid={`persona-${field}`}>
         <legend>{text.label}</legend>

@@ -1,6 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import type { PersonaInput } from '../api/types';
-import { charCount, errorPlace, EXAMPLE_LIMIT, fromPersonaForm, MAX_EXAMPLES, toPersonaForm, VOICE_LIMIT } from './personaForm';
+import {
+  AVOID_TOPIC_LIMIT,
+  BIO_LIMIT,
+  charCount,
+  errorPlace,
+  EXAMPLE_LIMIT,
+  fromPersonaForm,
+  MAX_AVOID_TOPICS,
+  MAX_EXAMPLES,
+  NAME_LIMIT,
+  toPersonaForm,
+  VOICE_LIMIT,
+} from './personaForm';
 
 const persona: PersonaInput = {
   name: 'Infernal',
@@ -34,19 +46,44 @@ describe('toPersonaForm and fromPersonaForm', () => {
 
   it.each([
     {
-      name: 'a voice over 4,000 characters',
-      edit: { voice: 'v'.repeat(VOICE_LIMIT + 1) },
-      want: { field: 'voice', message: 'voice: 4001 characters, more than 4000' },
+      name: 'a name over 50 characters',
+      edit: { name: 'n'.repeat(NAME_LIMIT + 1) },
+      want: { field: 'name', message: 'name: is 51 characters, more than 50' },
+    },
+    {
+      name: 'a bio over 1,000 characters',
+      edit: { bio: 'b'.repeat(BIO_LIMIT + 1) },
+      want: { field: 'bio', message: 'bio: is 1001 characters, more than 1000' },
+    },
+    {
+      name: 'a voice over 4,000 characters (counted as characters, not UTF-16 units)',
+      edit: { voice: '🔥'.repeat(VOICE_LIMIT + 1) },
+      want: { field: 'voice', message: 'voice: is 4001 characters, more than 4000' },
     },
     {
       name: 'more than 20 examples',
       edit: { examples: Array.from({ length: MAX_EXAMPLES + 1 }, (_, i) => `example ${i}`) },
-      want: { field: 'examples', message: 'examples: 21 examples, more than 20' },
+      want: { field: 'examples', message: 'examples: holds 21 entries, more than 20' },
     },
     {
       name: 'an example over 280 weighted characters, named by its place among those sent',
       edit: { examples: ['ok', '', '😀'.repeat(141)] },
-      want: { field: 'examples[1]', message: 'examples[1]: 282 weighted characters, more than 280' },
+      want: { field: 'examples[1]', message: 'examples[1]: is 282 weighted characters, more than 280' },
+    },
+    {
+      name: 'more than 50 topics to avoid',
+      edit: { avoid_topics: Array.from({ length: MAX_AVOID_TOPICS + 1 }, (_, i) => `topic ${i}`) },
+      want: { field: 'avoid_topics', message: 'avoid_topics: holds 51 entries, more than 50' },
+    },
+    {
+      name: 'a topic to avoid over 100 characters',
+      edit: { avoid_topics: ['grief', 't'.repeat(AVOID_TOPIC_LIMIT + 1)] },
+      want: { field: 'avoid_topics[1]', message: 'avoid_topics[1]: is 101 characters, more than 100' },
+    },
+    {
+      name: 'the first problem only, in the server\'s order',
+      edit: { voice: 'v'.repeat(VOICE_LIMIT + 1), bio: 'b'.repeat(BIO_LIMIT + 1) },
+      want: { field: 'bio', message: 'bio: is 1001 characters, more than 1000' },
     },
   ])('refuses $name', ({ edit, want }) => {
     expect(fromPersonaForm({ ...toPersonaForm(persona), ...edit })).toEqual({ error: want });
@@ -55,7 +92,10 @@ describe('toPersonaForm and fromPersonaForm', () => {
   it('takes the limits themselves', () => {
     const form = {
       ...toPersonaForm(persona),
+      name: 'n'.repeat(NAME_LIMIT),
+      bio: 'b'.repeat(BIO_LIMIT),
       voice: 'v'.repeat(VOICE_LIMIT),
+      avoid_topics: Array.from({ length: MAX_AVOID_TOPICS }, () => 't'.repeat(AVOID_TOPIC_LIMIT)),
       examples: ['e'.repeat(EXAMPLE_LIMIT), ...Array.from({ length: MAX_EXAMPLES - 1 }, () => 'x')],
     };
     expect(fromPersonaForm(form)).toHaveProperty('persona');

@@ -4,12 +4,21 @@ import type { PersonaInput } from '../api/types';
 import { RESPONSE_LIMIT, weightedLength } from './length';
 import type { FormError } from './settingsForm';
 
-/** The longest voice, in characters. */
+// The limits of pkg/persona (Normalize), in characters (code points) unless said.
+/** The longest name. */
+export const NAME_LIMIT = 50;
+/** The longest bio. */
+export const BIO_LIMIT = 1000;
+/** The longest voice. */
 export const VOICE_LIMIT = 4000;
 /** The most examples a persona may hold. */
 export const MAX_EXAMPLES = 20;
 /** The longest example, in weighted characters (as a reply is counted). */
 export const EXAMPLE_LIMIT = RESPONSE_LIMIT;
+/** The most topics to avoid. */
+export const MAX_AVOID_TOPICS = 50;
+/** The longest topic to avoid. */
+export const AVOID_TOPIC_LIMIT = 100;
 
 /** The list fields of the persona. */
 export type PersonaList = 'examples' | 'avoid_topics';
@@ -45,9 +54,9 @@ function entries(list: readonly string[]): string[] {
 
 /**
  * The persona to send: text fields trimmed, blank list entries dropped; or the
- * first limit it breaks, named as the server names fields ("examples[2]" is the
- * third example sent). Whether a field may be empty is left to the server,
- * whose 400 names the field all the same.
+ * first limit it breaks, named and worded as the server names and words it
+ * ("examples[2]" is the third example sent). Whether the voice may be empty
+ * is left to the server, whose 400 names the field all the same.
  */
 export function fromPersonaForm(form: PersonaForm): { persona: PersonaInput } | { error: FormError } {
   const persona: PersonaInput = {
@@ -57,24 +66,41 @@ export function fromPersonaForm(form: PersonaForm): { persona: PersonaInput } | 
     examples: entries(form.examples),
     avoid_topics: entries(form.avoid_topics),
   };
-  const voice = charCount(persona.voice);
-  if (voice > VOICE_LIMIT) {
-    return { error: { field: 'voice', message: `voice: ${voice} characters, more than ${VOICE_LIMIT}` } };
-  }
-  if (persona.examples.length > MAX_EXAMPLES) {
-    return {
-      error: { field: 'examples', message: `examples: ${persona.examples.length} examples, more than ${MAX_EXAMPLES}` },
-    };
-  }
-  for (const [i, example] of persona.examples.entries()) {
-    const length = weightedLength(example);
-    if (length > EXAMPLE_LIMIT) {
-      return {
-        error: { field: `examples[${i}]`, message: `examples[${i}]: ${length} weighted characters, more than ${EXAMPLE_LIMIT}` },
-      };
+  const error = personaProblem(persona);
+  return error ? { error } : { persona };
+}
+
+function tooLong(field: string, text: string, limit: number): FormError | null {
+  const n = charCount(text);
+  return n > limit ? { field, message: `${field}: is ${n} characters, more than ${limit}` } : null;
+}
+
+function tooMany(field: string, list: readonly string[], limit: number): FormError | null {
+  return list.length > limit ? { field, message: `${field}: holds ${list.length} entries, more than ${limit}` } : null;
+}
+
+/** The first limit a (trimmed) persona breaks, in the server's order, or null. */
+function personaProblem(p: PersonaInput): FormError | null {
+  const first =
+    tooLong('name', p.name, NAME_LIMIT) ??
+    tooLong('bio', p.bio, BIO_LIMIT) ??
+    tooLong('voice', p.voice, VOICE_LIMIT) ??
+    tooMany('examples', p.examples, MAX_EXAMPLES);
+  if (first) return first;
+  for (const [i, example] of p.examples.entries()) {
+    const n = weightedLength(example);
+    if (n > EXAMPLE_LIMIT) {
+      const field = `examples[${i}]`;
+      return { field, message: `${field}: is ${n} weighted characters, more than ${EXAMPLE_LIMIT}` };
     }
   }
-  return { persona };
+  const topics = tooMany('avoid_topics', p.avoid_topics, MAX_AVOID_TOPICS);
+  if (topics) return topics;
+  for (const [i, topic] of p.avoid_topics.entries()) {
+    const err = tooLong(`avoid_topics[${i}]`, topic, AVOID_TOPIC_LIMIT);
+    if (err) return err;
+  }
+  return null;
 }
 
 /**
