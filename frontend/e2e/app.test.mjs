@@ -884,6 +884,19 @@ describe('admin', () => {
     assert.equal(stack.db(`SELECT caps->>'context_depth' FROM settings`), '8', 'a refused depth changed nothing');
     await depth.fill('8');
 
+    // The minimum review score sits with the caps, 0 (off) to 5, refused beside it above.
+    const minScore = panel.getByLabel('Minimum review score');
+    assert.equal(await minScore.inputValue(), '0', 'off unless set');
+    await minScore.fill('6');
+    await panel.getByRole('button', { name: 'Save Settings', exact: true }).click();
+    assert.match(await text(panel.getByTestId('settings-error-caps.min_review_score')), /^caps\.min_review_score: 6 /);
+    assert.equal(await minScore.getAttribute('aria-invalid'), 'true');
+    await minScore.fill('3');
+    await panel.getByRole('button', { name: 'Save Settings', exact: true }).click();
+    await expectText(panel.getByTestId('settings-saved'), 'Settings saved: the next scans use them');
+    assert.equal(stack.db(`SELECT caps->>'min_review_score' FROM settings`), '3');
+    await minScore.fill('0');
+
     await targets.fill('sinner_one\nnot a handle!');
     await panel.getByRole('button', { name: 'Save Settings', exact: true }).click();
     const error = panel.getByTestId('settings-error-target_usernames');
