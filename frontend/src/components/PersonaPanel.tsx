@@ -83,7 +83,7 @@ type PreviewState =
   | { kind: 'idle' }
   | { kind: 'waiting' }
   | { kind: 'done'; answer: PersonaPreview }
-  | { kind: 'timeout' }
+  | { kind: 'timeout'; detail?: string }
   | { kind: 'failed'; text: string };
 
 const LIST_TEXT: Record<PersonaList, { label: string; hint: string; add: string; item: string }> = {
@@ -179,7 +179,7 @@ function PersonaEditor({ stored, onSaved, onUnauthorized }: EditorProps) {
       setPreview({ kind: 'done', answer: await previewPersona(postText, persona) });
     } catch (err) {
       if (statusOf(err) === 503) {
-        setPreview({ kind: 'timeout' });
+        setPreview({ kind: 'timeout', detail: err instanceof ApiError ? err.serverMessage : undefined });
         return;
       }
       setPreview({ kind: 'idle' });
@@ -458,6 +458,7 @@ function PersonaEditor({ stored, onSaved, onUnauthorized }: EditorProps) {
         {preview.kind === 'timeout' && (
           <p className="banner banner-error" role="alert" data-testid="preview-timeout">
             {PERSONA_MESSAGES.previewTimeout}
+            {preview.detail && <span className="banner-detail"> The server said: {preview.detail}.</span>}
           </p>
         )}
         {preview.kind === 'failed' && (
