@@ -20,6 +20,7 @@ import (
 	"infernal/pkg/api"
 	"infernal/pkg/auth"
 	"infernal/pkg/config"
+	"infernal/pkg/persona"
 	"infernal/pkg/ratelimit"
 	"infernal/pkg/spend"
 	"infernal/pkg/store"
@@ -50,6 +51,10 @@ func run() error {
 		return err
 	}
 	defer st.Close()
+	// The first process to start stores the built-in persona as version 1.
+	if _, err := st.SeedPersona(ctx, persona.Default()); err != nil {
+		return err
+	}
 	queue, err := tasks.NewClient(cfg.RedisURL)
 	if err != nil {
 		return err

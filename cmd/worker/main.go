@@ -19,6 +19,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"infernal/pkg/config"
+	"infernal/pkg/persona"
 	"infernal/pkg/pipeline"
 	"infernal/pkg/platform"
 	"infernal/pkg/platform/sandbox"
@@ -129,6 +130,9 @@ func run() error {
 	}
 	if !seeded {
 		log.Info("settings already stored: the admin's targets, topics, blocklists and caps are used, not the environment's")
+	}
+	if _, err := st.SeedPersona(ctx, persona.Default()); err != nil {
+		return err
 	}
 
 	pipe := pipeline.New(pipeline.Config{

@@ -17,9 +17,11 @@ import (
 	"infernal/pkg/api"
 	"infernal/pkg/auth"
 	"infernal/pkg/guard"
+	"infernal/pkg/persona"
 	"infernal/pkg/post"
 	"infernal/pkg/settings"
 	"infernal/pkg/store"
+	"infernal/pkg/tasks"
 )
 
 // These tests need no PostgreSQL and no Redis: the server runs on fakes that
@@ -152,6 +154,19 @@ func (f *fakeStore) Settings(context.Context) (settings.Settings, error) {
 	return settings.Settings{TargetUsernames: []string{}, SearchTopics: []string{}, BlockedAuthors: []string{}, BlockedPhrases: []string{},
 		Caps: settings.DefaultCaps()}, nil
 }
+func (f *fakeStore) Persona(context.Context) (persona.Persona, error) {
+	f.record("Persona")
+	return persona.Default(), nil
+}
+func (f *fakeStore) PersonaVersions(context.Context) ([]persona.Persona, error) {
+	f.record("PersonaVersions")
+	return []persona.Persona{persona.Default()}, nil
+}
+func (f *fakeStore) PutPersona(_ context.Context, p persona.Persona) (persona.Persona, error) {
+	f.record("PutPersona %s", p.Voice)
+	p.Version = 2
+	return p, nil
+}
 func (f *fakeStore) PutSettings(_ context.Context, v settings.Settings) error {
 	f.record("PutSettings %s %s %d", strings.Join(v.TargetUsernames, ","), strings.Join(v.SearchTopics, ","), v.Caps.SendsPerDay)
 	return nil
@@ -213,6 +228,17 @@ func (q fakeQueue) EnqueuePeriodic(_ context.Context, typ string) error {
 	return nil
 }
 func (q fakeQueue) Ping(context.Context) error { return nil }
+func (q fakeQueue) EnqueuePreview(_ context.Context, p tasks.PreviewPayload) (string, error) {
+	q.store.record("EnqueuePreview %q", p.PostText)
+	return "preview-1", nil
+}
+func (q fakeQueue) PreviewResult(context.Context, string) (tasks.PreviewResult, bool, error) {
+	return tasks.PreviewResult{Response: "A fake draft.", Category: "pride"}, true, nil
+}
+func (q fakeQueue) DropPreview(_ context.Context, id string) error {
+	q.store.record("DropPreview %s", id)
+	return nil
+}
 
 // fakeServer serves the API on fakes and returns the store that records calls.
 func fakeServer(t *testing.T) (*httptest.Server, *fakeStore) {

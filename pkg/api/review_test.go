@@ -20,7 +20,7 @@ import (
 	"infernal/pkg/writer/offline"
 )
 
-// serveWaiting serves e's API again with regenerate waiting up to wait.
+// serveWaiting serves e's API again with regenerate and preview waiting up to wait.
 func serveWaiting(t *testing.T, e *env, wait time.Duration) {
 	t.Helper()
 	authn, err := auth.NewService(e.store, time.Hour, time.Now)
@@ -28,7 +28,7 @@ func serveWaiting(t *testing.T, e *env, wait time.Duration) {
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(api.New(api.Config{Store: e.store, Auth: authn, Queue: e.queue,
-		Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Platform: "sandbox", Persona: "devil", RegenerateWait: wait}))
+		Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Platform: "sandbox", Persona: "devil", RegenerateWait: wait, PreviewWait: wait}))
 	t.Cleanup(srv.Close)
 	e.srv = srv
 }

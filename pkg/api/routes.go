@@ -52,6 +52,10 @@ func (s *Server) routes(staticDir string, ops, metrics http.Handler) http.Handle
 			r.Get("/spend", s.handle(s.spend))
 			r.Get("/settings", s.handle(s.getSettings))
 			r.Put("/settings", s.handle(s.putSettings))
+			r.Get("/persona", s.handle(s.getPersona))
+			r.Put("/persona", s.handle(s.putPersona))
+			r.Get("/persona/versions", s.handle(s.personaVersions))
+			r.Post("/persona/preview", s.handle(s.previewPersona))
 			r.Post("/ops/resume", s.handle(s.resume))
 		})
 

@@ -14,11 +14,13 @@ import (
 
 	"infernal/pkg/conversation"
 	"infernal/pkg/guard"
+	"infernal/pkg/persona"
 	"infernal/pkg/post"
 	"infernal/pkg/ratelimit"
 	"infernal/pkg/settings"
 	"infernal/pkg/spend"
 	"infernal/pkg/store"
+	"infernal/pkg/tasks"
 )
 
 // Store is what the web tier reads and changes in the database; *store.Store
@@ -83,6 +85,12 @@ type Store interface {
 	SendQueueOf(ctx context.Context, id int64, caps guard.SendCaps) (store.SendQueue, error)
 	// SendCounts tells how the send caps stand now.
 	SendCounts(ctx context.Context) (store.SendCounts, error)
+	// Persona returns the persona in use, its newest version.
+	Persona(ctx context.Context) (persona.Persona, error)
+	// PersonaVersions returns every version of the persona, newest first.
+	PersonaVersions(ctx context.Context) ([]persona.Persona, error)
+	// PutPersona stores a normalised persona as the newest version.
+	PutPersona(ctx context.Context, p persona.Persona) (persona.Persona, error)
 	// Store keeps the context posts the card's conversation is read from.
 	conversation.Store
 }
@@ -119,6 +127,15 @@ type Queue interface {
 	// EnsureDraft asks for a post to be drafted again, replacing a draft
 	// task kept completed from before, unless one is waiting or running.
 	EnsureDraft(ctx context.Context, id int64) (bool, error)
+	// EnqueuePreview asks a worker for a preview draft, returning the
+	// task id its answer is read by.
+	EnqueuePreview(ctx context.Context, p tasks.PreviewPayload) (string, error)
+	// PreviewResult reads a preview's answer; done is false until a
+	// worker has written it.
+	PreviewResult(ctx context.Context, id string) (r tasks.PreviewResult, done bool, err error)
+	// DropPreview removes a preview nobody waits for any more, unless a
+	// worker is writing it.
+	DropPreview(ctx context.Context, id string) error
 	// EnqueuePeriodic runs one of the periodic tasks now.
 	EnqueuePeriodic(ctx context.Context, typ string) error
 	// Ping checks that Redis answers.
@@ -151,6 +168,10 @@ type Config struct {
 	// draft before answering 202; zero means DefaultRegenerateWait, and it
 	// is kept under RequestTimeout.
 	RegenerateWait time.Duration
+	// PreviewWait is how long a persona preview waits for a worker's draft
+	// before answering 503; zero means DefaultPreviewWait, and it is kept
+	// under RequestTimeout.
+	PreviewWait time.Duration
 	// PublicTTL is how long a public answer is served from memory; zero
 	// means DefaultPublicTTL.
 	PublicTTL time.Duration
@@ -192,6 +213,8 @@ type Server struct {
 	generateWait time.Duration
 	// regenerateWait bounds the wait for a regenerated draft.
 	regenerateWait time.Duration
+	// previewWait bounds the wait for a preview draft.
+	previewWait time.Duration
 	// trustedProxies are the proxies whose X-Forwarded-For names the client.
 	trustedProxies []netip.Prefix
 	router         http.Handler
@@ -215,6 +238,7 @@ func New(cfg Config) *Server {
 	s := &Server{
 		store: cfg.Store, auth: cfg.Auth, queue: cfg.Queue, log: cfg.Log, now: cfg.Now,
 		persona: cfg.Persona, platform: cfg.Platform, generateWait: cfg.GenerateWait, regenerateWait: cfg.RegenerateWait,
+		previewWait:    cfg.PreviewWait,
 		trustedProxies: cfg.TrustedProxies, prices: cfg.Prices, budgets: cfg.Budgets, windows: cfg.Windows,
 	}
 	if s.prices == (spend.Prices{}) {
@@ -245,6 +269,10 @@ func New(cfg Config) *Server {
 	}
 	// The answer must leave before the request's deadline cuts it off.
 	s.regenerateWait = min(s.regenerateWait, RequestTimeout-2*time.Second)
+	if s.previewWait <= 0 {
+		s.previewWait = DefaultPreviewWait
+	}
+	s.previewWait = min(s.previewWait, RequestTimeout-2*time.Second)
 	if cfg.BenchCeiling {
 		s.ceiling = bytes.Repeat([]byte{' '}, maxCeiling)
 	}
@@ -258,6 +286,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.router.Se
 // DefaultRegenerateWait is how long a regenerate request waits for the
 // worker's new draft before answering 202, well under RequestTimeout.
 const DefaultRegenerateWait = 15 * time.Second
+
+// DefaultPreviewWait is how long a persona preview waits for a worker to
+// write its draft before answering 503.
+const DefaultPreviewWait = 15 * time.Second
 
 // RequestTimeout is the deadline every request's context carries, below the
 // server's WriteTimeout, so that the work of a request whose answer could no

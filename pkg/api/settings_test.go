@@ -36,12 +36,12 @@ func TestSettingsAPI(t *testing.T) {
 	}
 
 	status, body := e.do("PUT", "/api/settings", e.token, `{"target_usernames":["@Sinner_1"," sinner_1 "],"search_topics":["monday","cold brew"],
-		"blocked_authors":["Spammer"],"blocked_phrases":["scam coin"],"caps":{"sends_per_3h":4,"sends_per_day":20}}`)
+		"blocked_authors":["Spammer"],"blocked_phrases":["scam coin"],"caps":{"sends_per_3h":4,"sends_per_day":20,"min_review_score":3}}`)
 	if status != 200 {
 		t.Fatalf("PUT /api/settings: %d %s", status, body)
 	}
 	want := settings.DefaultCaps()
-	want.SendsPer3Hours, want.SendsPerDay = 4, 20
+	want.SendsPer3Hours, want.SendsPerDay, want.MinReviewScore = 4, 20, 3
 	v := get()
 	if !slices.Equal(v.TargetUsernames, []string{"sinner_1"}) || !slices.Equal(v.SearchTopics, []string{"monday", "cold brew"}) ||
 		!slices.Equal(v.BlockedAuthors, []string{"spammer"}) || !slices.Equal(v.BlockedPhrases, []string{"scam coin"}) || v.Caps != want {
@@ -56,6 +56,7 @@ func TestSettingsAPI(t *testing.T) {
 		{name: "bad handle", body: `{"target_usernames":["sinner_1","two words"],"search_topics":[],"blocked_authors":[],"blocked_phrases":[],"caps":{}}`, wantField: "target_usernames[1]"},
 		{name: "window over the day", body: `{"target_usernames":[],"search_topics":[],"blocked_authors":[],"blocked_phrases":[],"caps":{"sends_per_3h":60,"sends_per_day":50}}`, wantField: "caps.sends_per_3h"},
 		{name: "threshold", body: `{"target_usernames":[],"search_topics":[],"blocked_authors":[],"blocked_phrases":[],"caps":{"near_duplicate":2}}`, wantField: "caps.near_duplicate"},
+		{name: "review score", body: `{"target_usernames":[],"search_topics":[],"blocked_authors":[],"blocked_phrases":[],"caps":{"min_review_score":6}}`, wantField: "caps.min_review_score"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

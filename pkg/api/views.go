@@ -53,6 +53,12 @@ type postView struct {
 	// Reason says why the post is in the Skipped and failed view: the
 	// guard that skipped it, or a failed post's error; "" otherwise.
 	Reason string `json:"reason"`
+	// PersonaVersion is the persona version the draft was written in; null
+	// when none is known (drafted before personas were versioned).
+	PersonaVersion *int `json:"persona_version"`
+	// Review is the judge's second opinion on the draft; null while
+	// unjudged or when the judge failed.
+	Review *post.Review `json:"review"`
 }
 
 func viewPost(p post.Post, now time.Time, prices spend.Prices) postView {
@@ -90,7 +96,16 @@ func basePostView(p post.Post, now time.Time) postView {
 		Temperature: p.Temperature, PresencePenalty: p.PresencePenalty, FrequencyPenalty: p.FrequencyPenalty,
 		PostedAt: utc(p.PostedAt), ResponsePostID: p.ResponsePostID, Error: p.Error,
 		Flags: append([]string{}, p.Flags...), Reason: reasonOf(p),
+		PersonaVersion: personaVersion(p.PersonaVersion), Review: p.Review,
 	}
+}
+
+// personaVersion is a draft's persona version, nil for none (zero).
+func personaVersion(v int) *int {
+	if v == 0 {
+		return nil
+	}
+	return &v
 }
 
 // reasonOf is why p is in the Skipped and failed view: its skip reason, or

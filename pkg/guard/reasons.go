@@ -12,4 +12,8 @@ const (
 	ReasonBlockedAuthor = "blocked author"
 	// ReasonBlockedPhrase is a post holding a blocked phrase (MatchPhrase).
 	ReasonBlockedPhrase = "blocked phrase"
+	// ReasonLowReview is a draft the judge scored below the administrator's
+	// minimum (settings' caps.min_review_score), as in
+	// `second opinion: 2/5: mocks the mortal`.
+	ReasonLowReview = "second opinion"
 )

@@ -13,6 +13,7 @@ import (
 
 	"infernal/pkg/conversation"
 	"infernal/pkg/guard"
+	"infernal/pkg/persona"
 	"infernal/pkg/post"
 	"infernal/pkg/settings"
 	"infernal/pkg/store"
@@ -38,6 +39,8 @@ type Drafter struct {
 	// Context gathers what a reply answers (its thread, the post it
 	// quotes, the persona's earlier replies); nil drafts from the post alone.
 	Context *conversation.Gatherer
+	// Judge gives the second opinion on every draft; nil judges none.
+	Judge writer.Judge
 }
 
 // RecentTexts keeps the persona's drafts and posts of the near-duplicate
@@ -178,11 +181,20 @@ func (d *Drafter) DraftPost(ctx context.Context, t *asynq.Task) error {
 		return err
 	}
 	text := post.StorableText(draft.Text)
-	err = d.Store.SaveDraft(ctx, id, store.Draft{
+	saved := store.Draft{
 		Response: text, Category: draft.Category,
 		Temperature: draft.Temperature, PresencePenalty: draft.PresencePenalty, FrequencyPenalty: draft.FrequencyPenalty,
-		Flags: guard.Strings(append(guard.ReplyFlags(draft.Text, p.AuthorUsername, p.OriginalPostText, d.Persona), flags...)),
-	})
+		Flags:          guard.Strings(append(guard.ReplyFlags(draft.Text, p.AuthorUsername, p.OriginalPostText, d.Persona), flags...)),
+		PersonaVersion: req.Character.Version, Review: d.review(ctx, id, req, text),
+	}
+	if reason := lowReview(saved.Review, set.Caps.MinReviewScore, p.ReviewWaived); reason != "" {
+		err = d.Store.SkipDraft(ctx, id, saved, reason)
+		if err == nil {
+			d.Log.InfoContext(ctx, "post skipped", "post_id", id, "reason", reason)
+		}
+	} else {
+		err = d.Store.SaveDraft(ctx, id, saved)
+	}
 	if errors.Is(err, store.ErrConflict) {
 		// Another delivery of the task got there first.
 		return nil
@@ -199,10 +211,14 @@ func (d *Drafter) DraftPost(ctx context.Context, t *asynq.Task) error {
 // stored yet, when gather has one), and what it could not see is noted
 // on the post for the reviewer.
 func (d *Drafter) request(ctx context.Context, p post.Post, set settings.Settings, gather *conversation.Gatherer) (writer.Request, error) {
-	if p.IsProfile() {
-		return writer.Request{Kind: writer.KindProfile, Persona: d.Persona}, nil
+	character, err := d.character(ctx)
+	if err != nil {
+		return writer.Request{}, err
 	}
-	req := writer.Request{Kind: writer.KindReply, Persona: d.Persona, PostText: p.OriginalPostText, Author: p.AuthorUsername}
+	if p.IsProfile() {
+		return writer.Request{Kind: writer.KindProfile, Persona: d.Persona, Character: character}, nil
+	}
+	req := writer.Request{Kind: writer.KindReply, Persona: d.Persona, PostText: p.OriginalPostText, Author: p.AuthorUsername, Character: character}
 	if gather == nil {
 		return req, nil
 	}
@@ -217,6 +233,44 @@ func (d *Drafter) request(ctx context.Context, p post.Post, set settings.Setting
 		}
 	}
 	return req, nil
+}
+
+// character is the persona drafts are written in: the stored one, the
+// newest version; before one is stored (the web and the worker seed it at
+// start), persona.Default() with version 0, which no draft names.
+func (d *Drafter) character(ctx context.Context) (persona.Persona, error) {
+	p, err := d.Store.Persona(ctx)
+	if errors.Is(err, store.ErrNotFound) {
+		p = persona.Default()
+		p.Version = 0
+		return p, nil
+	}
+	return p, err
+}
+
+// review is d.Judge's opinion of text, the draft of post id written for
+// req; nil without a judge or when it fails, which is logged and never
+// stops the draft.
+func (d *Drafter) review(ctx context.Context, id int64, req writer.Request, text string) *post.Review {
+	if d.Judge == nil {
+		return nil
+	}
+	r, err := d.Judge.Judge(ctx, req, text)
+	if err != nil {
+		d.Log.WarnContext(ctx, "judge failed: the draft stays unjudged", "post_id", id, "error", err)
+		return nil
+	}
+	return &r
+}
+
+// lowReview is the skip reason of a draft whose review scores below min
+// (0 is off), "" when it may go to review: unjudged, good enough, or
+// waived by a "draft anyway".
+func lowReview(r *post.Review, min int, waived bool) string {
+	if r == nil || min <= 0 || waived || r.Score >= min {
+		return ""
+	}
+	return fmt.Sprintf("%s: %d/%d: %s", guard.ReasonLowReview, r.Score, post.MaxReviewScore, r.Reason)
 }
 
 // storedContext is d.Context reading nothing from the platform: what a

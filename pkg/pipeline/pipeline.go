@@ -48,6 +48,9 @@ type Config struct {
 	// X ceiling, sends go on only while they fit, drafts wait at a model ceiling.
 	Spend   *spend.Meter
 	Budgets spend.Budgets
+	// Judge gives the second opinion on every draft; nil takes the
+	// Writer's own judge when it has one (both writers do).
+	Judge writer.Judge
 }
 
 // Budget is the spending the stages measure before they spend.
@@ -132,13 +135,17 @@ func New(cfg Config) *Pipeline {
 	if cfg.Reads != nil {
 		reads = cfg.Reads
 	}
+	judge := cfg.Judge
+	if judge == nil {
+		judge, _ = cfg.Writer.(writer.Judge)
+	}
 	return &Pipeline{
 		Scanner: &Scanner{Store: cfg.Store, Platform: cfg.Platform, Queue: cfg.Queue, Log: cfg.Log, Self: self,
 			Policy: cfg.ReplyPolicy, HandPosting: cfg.HandPosting, Now: cfg.Now,
 			Budget: budget, Reads: reads},
 		Profiler: &Profiler{Store: cfg.Store, PlatformName: cfg.Platform.Name(), Queue: cfg.Queue, Log: cfg.Log, Persona: cfg.Persona},
 		Drafter: &Drafter{Store: cfg.Store, Writer: cfg.Writer, Log: cfg.Log, Persona: cfg.Persona, Budget: budget,
-			Settings: set, Recent: NewRecentTexts(recentTextsRefresh),
+			Settings: set, Recent: NewRecentTexts(recentTextsRefresh), Judge: judge,
 			Context: &conversation.Gatherer{Store: cfg.Store, Platform: cfg.Platform, PlatformName: cfg.Platform.Name(),
 				Reads: budget, Persona: cfg.Persona}},
 		Sender: &Sender{Store: cfg.Store, Platform: cfg.Platform, Log: cfg.Log, Now: cfg.Now, Self: self,
@@ -156,6 +163,7 @@ func (p *Pipeline) Register(mux *asynq.ServeMux) {
 	mux.HandleFunc(tasks.TypeGenerateProfile, p.Profiler.GenerateProfile)
 	mux.HandleFunc(tasks.TypeDraftPost, p.Drafter.DraftPost)
 	mux.HandleFunc(tasks.TypeRegeneratePost, p.Drafter.Regenerate)
+	mux.HandleFunc(tasks.TypePreviewPersona, p.Drafter.Preview)
 	mux.HandleFunc(tasks.TypeSendPost, p.Sender.SendPost)
 	mux.HandleFunc(tasks.TypeRefreshMetrics, p.Maintainer.RefreshMetrics)
 	mux.HandleFunc(tasks.TypeReconcile, p.Maintainer.Reconcile)

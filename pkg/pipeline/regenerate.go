@@ -15,7 +15,8 @@ import (
 )
 
 // Regenerate writes a new draft of a post under review, at the reviewer's
-// request, to their instruction. The draft goes through the same outbound
+// request, to their instruction, in the current persona version, and has
+// it judged (never skipped for its score: the reviewer asked for it). The draft goes through the same outbound
 // check as every draft, and replaces the post's only while the post is
 // still pending or failed; earlier drafts stay in its history.
 func (d *Drafter) Regenerate(ctx context.Context, t *asynq.Task) error {
@@ -64,9 +65,11 @@ func (d *Drafter) Regenerate(ctx context.Context, t *asynq.Task) error {
 		return err
 	}
 	text := post.StorableText(draft.Text)
+	// A regenerated draft is judged too, but never skipped: the reviewer asked for it.
 	_, err = d.Store.SaveRegenerated(ctx, id, store.Draft{
 		Response: text, Category: draft.Category,
 		Temperature: draft.Temperature, PresencePenalty: draft.PresencePenalty, FrequencyPenalty: draft.FrequencyPenalty,
+		PersonaVersion: req.Character.Version, Review: d.review(ctx, id, req, text),
 	}, payload.Instruction, guard.Strings(guard.ReplyFlags(text, p.AuthorUsername, p.OriginalPostText, d.Persona)))
 	if errors.Is(err, store.ErrConflict) {
 		// Approved or rejected while the writer wrote: the verdict stands.

@@ -210,7 +210,33 @@ type Post struct {
 	// ContextNote says what the draft could not see of its conversation
 	// (the X budget spent, a read refused); empty when it saw all it asked for.
 	ContextNote string
+
+	// PersonaVersion is the persona version the draft was written in; zero
+	// when none is known.
+	PersonaVersion int
+	// Review is the judge's second opinion on the draft; nil while
+	// unjudged or when the judge failed.
+	Review *Review
+	// ReviewWaived is set when the administrator drafted the post anyway
+	// after the judge skipped it: the judge skips it no more.
+	ReviewWaived bool
 }
+
+// Review is a judge's second opinion on a draft.
+type Review struct {
+	// Score is 1 (bad) to 5 (good).
+	Score int `json:"score"`
+	// Reason says why, in one line.
+	Reason string `json:"reason"`
+	// By names the judge ("offline", or the model).
+	By string `json:"by"`
+}
+
+// The range of a review's score.
+const (
+	MinReviewScore = 1
+	MaxReviewScore = 5
+)
 
 // EngagementScore is the post's weighed public metrics.
 func (p Post) EngagementScore() int { return EngagementScore(p.Likes, p.Retweets, p.Replies) }

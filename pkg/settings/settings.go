@@ -44,6 +44,9 @@ type Caps struct {
 	NearDuplicate float64 `json:"near_duplicate"`
 	// ContextDepth is how many posts up the reply chain a draft reads.
 	ContextDepth int `json:"context_depth"`
+	// MinReviewScore sends a draft the judge scores below it (1 to 5) to
+	// the Skipped view; 0 turns it off, and is the default.
+	MinReviewScore int `json:"min_review_score"`
 }
 
 // Reply returns the per-conversation and per-author caps for guard.CapDecision.
@@ -76,6 +79,10 @@ const (
 	MaxContextDepth     = 20
 )
 
+// MaxReviewScore is the highest judge's score, and so the highest
+// MinReviewScore.
+const MaxReviewScore = 5
+
 // Limits on list sizes and entry lengths: far above real use, low enough
 // that a pasted file is refused rather than stored.
 const (
@@ -91,7 +98,8 @@ const (
 var handlePattern = regexp.MustCompile(`^[A-Za-z0-9_]{1,15}$`)
 
 // FieldError is a bad value, named by its JSON path (such as
-// "target_usernames[2]" or "caps.sends_per_day"), for the API's 400.
+// "target_usernames[2]" or "caps.sends_per_day", or "" for the request
+// body as a whole), for the API's 400.
 type FieldError struct {
 	// Field is the JSON path of the bad value.
 	Field string
@@ -99,8 +107,14 @@ type FieldError struct {
 	Problem string
 }
 
-// Error implements error.
-func (e *FieldError) Error() string { return e.Field + ": " + e.Problem }
+// Error implements error; a FieldError without a field (the body as a
+// whole is wrong) is its problem alone.
+func (e *FieldError) Error() string {
+	if e.Field == "" {
+		return e.Problem
+	}
+	return e.Field + ": " + e.Problem
+}
 
 // Normalize returns s cleaned for storage, or the first bad value as a
 // *FieldError: handles lose a leading @ and are lower-cased, entries are
@@ -220,6 +234,9 @@ func (c Caps) normalize() (Caps, error) {
 	}
 	if c.ContextDepth < 0 || c.ContextDepth > MaxContextDepth {
 		return Caps{}, &FieldError{"caps.context_depth", fmt.Sprintf("%d is out of range 0 to %d (0 takes the default)", c.ContextDepth, MaxContextDepth)}
+	}
+	if c.MinReviewScore < 0 || c.MinReviewScore > MaxReviewScore {
+		return Caps{}, &FieldError{"caps.min_review_score", fmt.Sprintf("%d is out of range 0 to %d (0 turns it off)", c.MinReviewScore, MaxReviewScore)}
 	}
 	return c, nil
 }

@@ -42,6 +42,8 @@ func TestNormalize(t *testing.T) {
 		{name: "window over day", in: settings.Settings{Caps: settings.Caps{SendsPer3Hours: 60, SendsPerDay: 50}}, wantField: "caps.sends_per_3h"},
 		{name: "threshold above 1", in: settings.Settings{Caps: settings.Caps{NearDuplicate: 1.5}}, wantField: "caps.near_duplicate"},
 		{name: "threshold NaN", in: settings.Settings{Caps: settings.Caps{NearDuplicate: math.NaN()}}, wantField: "caps.near_duplicate"},
+		{name: "review score above 5", in: settings.Settings{Caps: settings.Caps{MinReviewScore: 6}}, wantField: "caps.min_review_score"},
+		{name: "negative review score", in: settings.Settings{Caps: settings.Caps{MinReviewScore: -1}}, wantField: "caps.min_review_score"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -152,11 +152,12 @@ func (s *Store) PassGuards(ctx context.Context, p post.Post, caps guard.Caps) (r
 
 // DraftAnyway overrides the guard that skipped a post: it moves back to
 // drafting, guarded (so the guards are not run again, and it counts
-// against the caps), its reason cleared. A post that is not skipped gets a
+// against the caps), its reason cleared, and with its review waived (the
+// judge's score skips it no more). A post that is not skipped gets a
 // *post.StateError (ErrConflict), an unknown one ErrNotFound.
 func (s *Store) DraftAnyway(ctx context.Context, id int64) (post.Post, error) {
 	p, err := queryPost(ctx, s.pool, `
-		UPDATE posts SET status = 'drafting', guarded_at = now(), skip_reason = '', updated_at = now()
+		UPDATE posts SET status = 'drafting', guarded_at = now(), skip_reason = '', review_waived = true, updated_at = now()
 		WHERE id = $1 AND status = ANY($2) RETURNING `+postColumns, id, from(post.StatusDrafting))
 	if err == nil {
 		return p, nil

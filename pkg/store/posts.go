@@ -18,7 +18,7 @@ const postColumns = `id, platform, source, status, original_post_id, conversatio
 	category, likes_count, retweets_count, replies_count, reply_route, proposed_response,
 	temperature, presence_penalty, frequency_penalty,
 	approved_at, rejected_at, send_started_at, posted_at, response_post_id, error, updated_at, skip_reason, flags, guarded_at,
-	in_reply_to_id, quoted_id, context_note`
+	in_reply_to_id, quoted_id, context_note, persona_version, review_score, review_reason, review_by, review_waived`
 
 // postRow is a posts row as read by name through postColumns. It stays
 // private to the store, so the domain's Post carries no storage tags and
@@ -58,6 +58,11 @@ type postRow struct {
 	InReplyToID        string        `db:"in_reply_to_id"`
 	QuotedID           string        `db:"quoted_id"`
 	ContextNote        string        `db:"context_note"`
+	PersonaVersion     *int          `db:"persona_version"`
+	ReviewScore        *int          `db:"review_score"`
+	ReviewReason       string        `db:"review_reason"`
+	ReviewBy           string        `db:"review_by"`
+	ReviewWaived       bool          `db:"review_waived"`
 }
 
 // post is the row as the domain sees it; a missing platform id is empty.
@@ -74,7 +79,31 @@ func (r postRow) post() post.Post {
 		ResponsePostID: deref(r.ResponsePostID), Error: r.Error, UpdatedAt: r.UpdatedAt,
 		SkipReason: r.SkipReason, Flags: r.Flags, GuardedAt: r.GuardedAt,
 		InReplyToID: r.InReplyToID, QuotedID: r.QuotedID, ContextNote: r.ContextNote,
+		PersonaVersion: derefInt(r.PersonaVersion), Review: r.review(), ReviewWaived: r.ReviewWaived,
 	}
+}
+
+// review is the row's judge's review, nil while unjudged.
+func (r postRow) review() *post.Review {
+	if r.ReviewScore == nil {
+		return nil
+	}
+	return &post.Review{Score: *r.ReviewScore, Reason: r.ReviewReason, By: r.ReviewBy}
+}
+
+func derefInt(n *int) int {
+	if n == nil {
+		return 0
+	}
+	return *n
+}
+
+// nullInt is n for a nullable column, NULL for zero.
+func nullInt(n int) *int {
+	if n == 0 {
+		return nil
+	}
+	return &n
 }
 
 func deref(s *string) string {
@@ -248,6 +277,20 @@ type Draft struct {
 	FrequencyPenalty float64
 	// Flags are the outbound check's findings on Response (guard.Flag values).
 	Flags []string
+	// PersonaVersion is the persona version it was written in, zero for none.
+	PersonaVersion int
+	// Review is the judge's opinion of it, nil when there is none.
+	Review *post.Review
+}
+
+// reviewColumns are a draft's review as the columns review_score,
+// review_reason and review_by take it.
+func (d Draft) reviewColumns() (score *int, reason, by string) {
+	if d.Review == nil {
+		return nil, "", ""
+	}
+	s := d.Review.Score
+	return &s, d.Review.Reason, d.Review.By
 }
 
 // SaveDraft stores a draft, with its writer version, and makes the post
@@ -255,18 +298,35 @@ type Draft struct {
 // *post.StateError (ErrConflict), so a redelivered draft task never
 // overwrites what the administrator is reviewing.
 func (s *Store) SaveDraft(ctx context.Context, id int64, d Draft) error {
+	return s.saveDraft(ctx, id, d, post.StatusPending, "")
+}
+
+// SkipDraft stores a draft as SaveDraft does but skips the post with
+// reason instead of making it pending: the judge found the draft below the
+// administrator's minimum score. The draft stays in the post's history;
+// "draft anyway" writes a new one. Only a post in drafting takes it.
+func (s *Store) SkipDraft(ctx context.Context, id int64, d Draft, reason string) error {
+	return s.saveDraft(ctx, id, d, post.StatusSkipped, reason)
+}
+
+// saveDraft stores d on post id, in drafting, and moves it to status with
+// skipReason.
+func (s *Store) saveDraft(ctx context.Context, id int64, d Draft, status post.Status, skipReason string) error {
+	score, reason, by := d.reviewColumns()
 	// One statement, so one round trip: the draft and its version are
 	// written together or not at all. Guarded on drafting alone: a failed
 	// post reaches pending only by a regenerated draft.
 	tag, err := s.pool.Exec(ctx, `
 		WITH saved AS (
-			UPDATE posts SET status = 'pending', proposed_response = $2, category = $3,
+			UPDATE posts SET status = $9, proposed_response = $2, category = $3,
 				temperature = $4, presence_penalty = $5, frequency_penalty = $6,
-				draft_attempts = draft_attempts + 1, error = '', flags = $8, updated_at = now()
+				draft_attempts = draft_attempts + 1, error = '', flags = $8, skip_reason = $10,
+				persona_version = $11, review_score = $12, review_reason = $13, review_by = $14, updated_at = now()
 			WHERE id = $1 AND status = $7
 			RETURNING id, proposed_response)
 		INSERT INTO post_versions (post_id, text, origin) SELECT id, proposed_response, 'writer' FROM saved`,
-		id, d.Response, d.Category, d.Temperature, d.PresencePenalty, d.FrequencyPenalty, post.StatusDrafting, nonNil(d.Flags))
+		id, d.Response, d.Category, d.Temperature, d.PresencePenalty, d.FrequencyPenalty, post.StatusDrafting, nonNil(d.Flags),
+		status, skipReason, nullInt(d.PersonaVersion), score, reason, by)
 	if err != nil {
 		return fmt.Errorf("store: save draft %d: %w", id, err)
 	}

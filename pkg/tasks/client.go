@@ -2,6 +2,7 @@ package tasks
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -77,6 +78,56 @@ func (c *Client) EnqueueRegenerate(ctx context.Context, id int64, instruction st
 	}
 	if _, err := c.asynq.EnqueueContext(ctx, t); err != nil {
 		return fmt.Errorf("tasks: enqueue %s: %w", t.Type(), err)
+	}
+	return nil
+}
+
+// EnqueuePreview asks a worker for a preview draft and returns the task's
+// id, which PreviewResult reads its answer by.
+func (c *Client) EnqueuePreview(ctx context.Context, p PreviewPayload) (string, error) {
+	t, err := NewPreviewTask(p)
+	if err != nil {
+		return "", err
+	}
+	info, err := c.asynq.EnqueueContext(ctx, t)
+	if err != nil {
+		return "", fmt.Errorf("tasks: enqueue %s: %w", t.Type(), err)
+	}
+	return info.ID, nil
+}
+
+// PreviewResult reads the answer of preview task id: done is false while
+// a worker has not finished it. A task the worker gave up on (archived)
+// answers done with a result saying so.
+func (c *Client) PreviewResult(ctx context.Context, id string) (PreviewResult, bool, error) {
+	info, err := c.inspector.GetTaskInfo(QueueHigh, id)
+	if err != nil {
+		return PreviewResult{}, false, fmt.Errorf("tasks: inspect %s: %w", id, err)
+	}
+	switch info.State {
+	case asynq.TaskStateCompleted:
+		var r PreviewResult
+		if err := json.Unmarshal(info.Result, &r); err != nil {
+			return PreviewResult{}, false, fmt.Errorf("tasks: %s result: %w", id, err)
+		}
+		return r, true, nil
+	case asynq.TaskStateArchived:
+		return PreviewResult{Error: "the worker could not write the preview: " + info.LastErr}, true, nil
+	}
+	return PreviewResult{}, false, nil
+}
+
+// DropPreview deletes preview task id, nobody waiting for its answer any
+// more, so that no model is paid for it; one a worker is already writing
+// (or has written) is left to finish and expire.
+func (c *Client) DropPreview(ctx context.Context, id string) error {
+	err := c.inspector.DeleteTask(QueueHigh, id)
+	if err != nil && !errors.Is(err, asynq.ErrTaskNotFound) && !errors.Is(err, asynq.ErrQueueNotFound) {
+		info, ierr := c.inspector.GetTaskInfo(QueueHigh, id)
+		if ierr == nil && (info.State == asynq.TaskStateActive || info.State == asynq.TaskStateCompleted) {
+			return nil
+		}
+		return fmt.Errorf("tasks: drop %s: %w", id, err)
 	}
 	return nil
 }

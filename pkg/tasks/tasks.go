@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/hibiken/asynq"
+
+	"infernal/pkg/persona"
 )
 
 // Task type names.
@@ -23,6 +25,7 @@ const (
 	TypeGenerateProfile   = "generate:profile"
 	TypeDraftPost         = "draft:post"
 	TypeRegeneratePost    = "regenerate:post"
+	TypePreviewPersona    = "preview:persona"
 	TypeSendPost          = "send:post"
 	TypeRefreshMetrics    = "refresh:metrics"
 	TypeReconcile         = "reconcile"
@@ -55,6 +58,26 @@ type RegeneratePayload struct {
 	PostID      int64  `json:"post_id"`
 	Instruction string `json:"instruction"`
 }
+
+// PreviewPayload asks for one draft answering PostText, written with
+// Persona (an unsaved one, already normalised), or with the stored persona
+// when Persona is nil. It makes no post.
+type PreviewPayload struct {
+	PostText string           `json:"post_text"`
+	Persona  *persona.Persona `json:"persona"`
+}
+
+// PreviewResult is what a preview task writes as its result: the draft
+// and its category, or Error when it could not be written.
+type PreviewResult struct {
+	Response string `json:"response"`
+	Category string `json:"category"`
+	Error    string `json:"error,omitempty"`
+}
+
+// PreviewRetention is how long a preview task and its result are kept
+// once done: long enough for the web tier waiting on it to read it.
+const PreviewRetention = 5 * time.Minute
 
 // ScanPayload is the payload of the periodic tasks; it carries nothing but
 // is decoded strictly, so garbage is refused.
@@ -91,6 +114,21 @@ func NewRegenerateTask(id int64, instruction string) (*asynq.Task, error) {
 	}
 	return asynq.NewTask(TypeRegeneratePost, b, asynq.Queue(QueueHigh),
 		asynq.MaxRetry(2), asynq.Timeout(time.Minute), asynq.Retention(time.Hour)), nil
+}
+
+// NewPreviewTask asks for a preview draft, ahead of the other drafts
+// (QueueHigh), since someone waits for it; it is not retried, the
+// administrator may ask again, and its result is kept PreviewRetention.
+func NewPreviewTask(p PreviewPayload) (*asynq.Task, error) {
+	if p.PostText == "" {
+		return nil, fmt.Errorf("tasks: %s: empty post text", TypePreviewPersona)
+	}
+	b, err := json.Marshal(p)
+	if err != nil {
+		return nil, fmt.Errorf("tasks: %s: %w", TypePreviewPersona, err)
+	}
+	return asynq.NewTask(TypePreviewPersona, b, asynq.Queue(QueueHigh),
+		asynq.MaxRetry(0), asynq.Timeout(time.Minute), asynq.Retention(PreviewRetention)), nil
 }
 
 // DraftTaskID is the TaskID of post id's draft task.
@@ -185,6 +223,20 @@ func DecodeRegenerate(t *asynq.Task) (RegeneratePayload, error) {
 	}
 	if p.PostID <= 0 {
 		return RegeneratePayload{}, fmt.Errorf("%s: bad payload: post_id must be positive: %w", t.Type(), asynq.SkipRetry)
+	}
+	return p, nil
+}
+
+// DecodePreview reads the PreviewPayload of a preview task. A payload that
+// is not exactly one, with a post text, is refused with an error wrapping
+// asynq.SkipRetry.
+func DecodePreview(t *asynq.Task) (PreviewPayload, error) {
+	var p PreviewPayload
+	if err := decode(t, &p); err != nil {
+		return PreviewPayload{}, err
+	}
+	if p.PostText == "" {
+		return PreviewPayload{}, fmt.Errorf("%s: bad payload: post_text must not be empty: %w", t.Type(), asynq.SkipRetry)
 	}
 	return p, nil
 }

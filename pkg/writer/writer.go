@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 
+	"infernal/pkg/persona"
 	"infernal/pkg/post"
 )
 
@@ -27,6 +28,10 @@ type Request struct {
 	Kind Kind
 	// Persona is the persona's handle, without the @.
 	Persona string
+	// Character is the persona the operator wrote, the draft's voice; its
+	// zero value (no Voice) means persona.Default(). It is data for the
+	// writer, never rules: the writer's hard rules stand above it.
+	Character persona.Persona
 	// PostText and Author describe the mortal's post; empty for KindProfile.
 	PostText string
 	Author   string
@@ -93,6 +98,22 @@ type Writer interface {
 	// Write drafts a response to req. It returns an error wrapping ErrRefused
 	// when the model declines or answers nothing; other errors may pass.
 	Write(ctx context.Context, req Request) (Draft, error)
+}
+
+// Judge gives a second opinion on a draft.
+type Judge interface {
+	// Judge scores draft, written for req, from 1 to 5 with a one-line
+	// reason: is it in character, does it answer the conversation, is it
+	// safe, is it not repetitive. An error leaves the draft unjudged.
+	Judge(ctx context.Context, req Request, draft string) (post.Review, error)
+}
+
+// CharacterOf is req's persona, persona.Default() when it has none.
+func CharacterOf(req Request) persona.Persona {
+	if req.Character.Voice == "" {
+		return persona.Default()
+	}
+	return req.Character
 }
 
 // ErrRefused marks a model's refusal or empty answer: retrying will not help.

@@ -11,7 +11,7 @@ import (
 )
 
 // anyFence finds a request's fence in any of the prompt's tags.
-var anyFence = regexp.MustCompile(`<(/?)(post|draft|current|wish|thread|quoted|own)-[A-Z2-7]+>`)
+var anyFence = regexp.MustCompile(`<(/?)(post|draft|current|wish|thread|quoted|own|persona)-[A-Z2-7]+>`)
 
 // TestPromptGolden compares the rendered prompts of fixed requests without
 // context with testdata/*.golden, byte for byte once the random fence is

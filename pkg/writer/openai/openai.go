@@ -22,6 +22,7 @@ import (
 
 	goopenai "github.com/sashabaranov/go-openai"
 
+	"infernal/pkg/persona"
 	"infernal/pkg/post"
 	"infernal/pkg/writer"
 )
@@ -258,12 +259,39 @@ type promptData struct {
 	// OwnContext whether it holds the persona's own earlier posts.
 	Context    []contextBlock
 	OwnContext bool
+	// Character is the operator's persona, quoted in a fenced block as
+	// data; the hard rules after it win.
+	Character persona.Persona
 }
 
 // messages renders the system and user messages for req.
 func (w *Writer) messages(req writer.Request) ([]goopenai.ChatCompletionMessage, error) {
+	data, err := w.data(req)
+	if err != nil {
+		return nil, err
+	}
+	return w.render(data, "system", "user")
+}
+
+// render executes the system and user templates named with data.
+func (w *Writer) render(data promptData, system, user string) ([]goopenai.ChatCompletionMessage, error) {
+	var sys, usr bytes.Buffer
+	if err := w.prompt.ExecuteTemplate(&sys, system, data); err != nil {
+		return nil, fmt.Errorf("openai: %s prompt: %w", system, err)
+	}
+	if err := w.prompt.ExecuteTemplate(&usr, user, data); err != nil {
+		return nil, fmt.Errorf("openai: %s prompt: %w", user, err)
+	}
+	return []goopenai.ChatCompletionMessage{
+		{Role: goopenai.ChatMessageRoleSystem, Content: sys.String()},
+		{Role: goopenai.ChatMessageRoleUser, Content: usr.String()},
+	}, nil
+}
+
+// data is what the templates render req from.
+func (w *Writer) data(req writer.Request) (promptData, error) {
 	if req.Kind != writer.KindReply && req.Kind != writer.KindProfile {
-		return nil, fmt.Errorf("openai: unknown kind %q", req.Kind)
+		return promptData{}, fmt.Errorf("openai: unknown kind %q", req.Kind)
 	}
 	persona := strings.TrimPrefix(req.Persona, "@")
 	if persona == "" {
@@ -281,8 +309,12 @@ func (w *Writer) messages(req writer.Request) ([]goopenai.ChatCompletionMessage,
 		Now:            w.cfg.Now().UTC().Format("Monday 2 January 2006, 15:04 MST"),
 		CurrentDraft:   strings.TrimSpace(req.CurrentDraft),
 		Instruction:    strings.TrimSpace(req.Instruction),
+		Character:      writer.CharacterOf(req),
 	}
-	texts := []string{data.PostText, data.PreviousDraft, data.Avoid, data.CurrentDraft, data.Instruction}
+	texts := []string{data.PostText, data.PreviousDraft, data.Avoid, data.CurrentDraft, data.Instruction,
+		data.Character.Name, data.Character.Bio, data.Character.Voice}
+	texts = append(texts, data.Character.Examples...)
+	texts = append(texts, data.Character.AvoidTopics...)
 	if req.Kind == writer.KindReply {
 		data.Context = contextBlocks(req.Context)
 	}
@@ -297,17 +329,7 @@ func (w *Writer) messages(req writer.Request) ([]goopenai.ChatCompletionMessage,
 	for _, c := range post.Categories {
 		data.Categories = append(data.Categories, string(c))
 	}
-	var system, user bytes.Buffer
-	if err := w.prompt.ExecuteTemplate(&system, "system", data); err != nil {
-		return nil, fmt.Errorf("openai: system prompt: %w", err)
-	}
-	if err := w.prompt.ExecuteTemplate(&user, "user", data); err != nil {
-		return nil, fmt.Errorf("openai: user prompt: %w", err)
-	}
-	return []goopenai.ChatCompletionMessage{
-		{Role: goopenai.ChatMessageRoleSystem, Content: system.String()},
-		{Role: goopenai.ChatMessageRoleUser, Content: user.String()},
-	}, nil
+	return data, nil
 }
 
 // fence returns a random suffix for the quoting tags (<post-…>, </post-…>)

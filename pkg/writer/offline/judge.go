@@ -1,0 +1,81 @@
+package offline
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"unicode"
+
+	"infernal/pkg/guard"
+	"infernal/pkg/post"
+	"infernal/pkg/writer"
+)
+
+// Judge gives a deterministic second opinion on draft, written for req,
+// with no model: it starts from 5 and takes the worst of its findings, in
+// this order of weight: an empty draft (1), an outbound check's flag such
+// as a link or a stranger's mention (2), a topic the persona avoids (2), a
+// draft over the platform's limit (2), a near-duplicate of the persona's
+// own earlier reply in the conversation (2), a reply sharing no word with
+// the post it answers (3). The same request and draft always get the same
+// review, by "offline".
+func (w *Writer) Judge(ctx context.Context, req writer.Request, draft string) (post.Review, error) {
+	if err := ctx.Err(); err != nil {
+		return post.Review{}, fmt.Errorf("offline: judge: %w", err)
+	}
+	score, reason := judge(req, strings.TrimSpace(draft), w.persona)
+	return post.Review{Score: score, Reason: reason, By: Name}, nil
+}
+
+// judge scores draft for req; handle is the persona's handle when req
+// names none.
+func judge(req writer.Request, draft, handle string) (int, string) {
+	if draft == "" {
+		return 1, "the draft is empty"
+	}
+	if req.Persona != "" {
+		handle = req.Persona
+	}
+	if flags := guard.ReplyFlags(draft, req.Author, req.PostText, handle); len(flags) > 0 {
+		return 2, fmt.Sprintf("unsafe to post as it is: %s", strings.Join(guard.Strings(flags), ", "))
+	}
+	if topic, ok := guard.MatchPhrase(draft, writer.CharacterOf(req).AvoidTopics); ok {
+		return 2, fmt.Sprintf("touches %q, a topic the persona avoids", topic)
+	}
+	if n := post.WeightedLength(draft); n > post.MaxLength {
+		return 2, fmt.Sprintf("too long: %d weighted characters, more than %d", n, post.MaxLength)
+	}
+	var own []string
+	for _, c := range req.Context {
+		if c.Relation == writer.RelationPersona {
+			own = append(own, c.Text)
+		}
+	}
+	if _, _, dup := guard.NearDuplicate(draft, own, guard.DefaultNearDuplicateThreshold); dup {
+		return 2, "repeats the persona's own earlier reply in this conversation"
+	}
+	if req.Kind == writer.KindReply && strings.TrimSpace(req.PostText) != "" && !sharesWord(draft, req.PostText) {
+		return 3, "in character, but picks up nothing the mortal said"
+	}
+	return 5, "in character, answers the post, clean and fresh"
+}
+
+// sharesWord reports whether a and b have a word of four letters or more
+// in common, ignoring case.
+func sharesWord(a, b string) bool {
+	split := func(s string) []string {
+		return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	}
+	seen := map[string]bool{}
+	for _, w := range split(b) {
+		if len([]rune(w)) >= 4 {
+			seen[w] = true
+		}
+	}
+	for _, w := range split(a) {
+		if seen[w] {
+			return true
+		}
+	}
+	return false
+}
