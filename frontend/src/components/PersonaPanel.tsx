@@ -34,6 +34,11 @@ export function savedMessage(version: number): string {
   return `Persona saved as version ${version}: the next drafts use it`;
 }
 
+/** A 503's own reason ("no worker wrote the preview in time; …"), as a sentence. */
+export function timeoutMessage(detail: string): string {
+  return `No preview: ${detail.trim().replace(/\.$/, '')}.`;
+}
+
 const EMPTY: PersonaInput = { name: '', bio: '', voice: '', examples: [], avoid_topics: [] };
 
 interface Props {
@@ -457,8 +462,7 @@ function PersonaEditor({ stored, onSaved, onUnauthorized }: EditorProps) {
         </div>
         {preview.kind === 'timeout' && (
           <p className="banner banner-error" role="alert" data-testid="preview-timeout">
-            {PERSONA_MESSAGES.previewTimeout}
-            {preview.detail && <span className="banner-detail"> The server said: {preview.detail}.</span>}
+            {preview.detail ? timeoutMessage(preview.detail) : PERSONA_MESSAGES.previewTimeout}
           </p>
         )}
         {preview.kind === 'failed' && (
