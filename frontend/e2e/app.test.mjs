@@ -935,7 +935,7 @@ describe('admin', () => {
     stack.db(`UPDATE settings SET caps = '{"sends_per_3h": 1000, "sends_per_day": 1000}'`);
   });
 
-  it('persona: the panel loads the stored persona, errors show beside their field, a save adds a version, an old version is re-saved as new', async () => {
+  it('persona: the panel loads the stored persona, errors show beside their field, a save adds a version, an old version is re-saved as new, a preview without a worker is a 503', { timeout: 120_000 }, async () => {
     const seedVoice = 'Dry, theatrical and brief. Mock the sin, never the sinner\'s pain. Never more than two sentences.';
     const panel = page.getByTestId('persona-panel');
     await panel.locator('summary').click();
@@ -1010,6 +1010,31 @@ describe('admin', () => {
     await expectText(panel.getByTestId('persona-saved'), 'Persona saved as version 4: the next drafts use it');
     assert.equal(stack.db(`SELECT voice FROM persona_versions WHERE version = 4`), seedVoice);
     assert.equal(await panel.getByTestId('persona-loaded').count(), 0);
+
+    // Preview: the form's unsaved persona goes along; a bad field of it is named beside that field.
+    const post = panel.getByLabel('A post to answer');
+    const run = panel.getByRole('button', { name: 'Preview', exact: true });
+    assert.equal(await run.isDisabled(), true, 'nothing to preview without a post');
+    await post.fill('Why is my coffee always cold?');
+    await voice.fill(' ');
+    await run.click();
+    assert.match(await text(panel.getByTestId('persona-error-voice')), /^persona\.voice: .*empty/);
+    await voice.fill(seedVoice);
+    // No worker runs in this stack: the task waits in the queue under a spinner, then the 503
+    // is a message, the task is dropped, and no post was made.
+    const posts = stack.db(`SELECT count(*) FROM posts`);
+    const queued = await queuedRegenerations();
+    await run.click();
+    await expectText(panel.getByTestId('preview-waiting'), 'The writer is drafting a preview…');
+    assert.equal(await run.isDisabled(), true, 'one preview at a time');
+    await eventually(async () => assert.equal(await queuedRegenerations(), queued + 1));
+    await eventually(
+      async () => assert.equal(await text(panel.getByTestId('preview-timeout')), 'No preview: no worker wrote the preview in time; try again shortly.'),
+      40_000,
+    );
+    assert.equal(await panel.getByTestId('preview-waiting').count(), 0);
+    assert.equal(await queuedRegenerations(), queued, 'the unanswered preview left the queue');
+    assert.equal(stack.db(`SELECT count(*) FROM posts`), posts, 'a preview makes no post');
 
     // Kept across a reload.
     await page.reload();
