@@ -1101,6 +1101,13 @@ describe('admin', () => {
       'Other Bot', 'other_bot', now() - interval '10 minutes', 'cap: conversation (1 of 1)', '', ''),
       ('sandbox', 'targeted', 'failed', 'targeted-dead-1', 'targeted-dead-1', 'Buy my third course',
       'Hustle Corp', 'hustle_corp', now() - interval '7 minutes', '', 'send: 403 forbidden', 'No.')`);
+    // A draft the judge scored below caps.min_review_score: skipped with its reason, its draft kept.
+    stack.db(`INSERT INTO posts (platform, source, status, original_post_id, conversation_id, original_post_text,
+      original_post_user, author_username, created_at, skip_reason, error, proposed_response, category,
+      persona_version, review_score, review_reason, review_by)
+      VALUES ('sandbox', 'conversation', 'skipped', 'conv-lowscore-1', 'conv-lowscore-1', 'my cat ignores me',
+      'Cat Person', 'cat_person', now() - interval '8 minutes', 'second opinion: 2/5: Repeats the post instead of answering it.',
+      '', 'Your cat ignores you.', 'pride', 2, 2, 'Repeats the post instead of answering it.', 'offline')`);
     await expectCount(page.getByRole('tab'), 4);
     await expectCount(page.getByTestId('skipped-card'), 0);
     await expectText(page.getByTestId('skipped-panel').getByRole('heading'), 'Skipped and failed');
@@ -1112,8 +1119,13 @@ describe('admin', () => {
     const card = (originalID) => page.locator(`[data-testid="skipped-card"][data-post-id="${postId(originalID)}"]`);
     // Newest first: the failed post sits between the two skipped ones.
     assert.deepEqual(
-      (await cards.getByTestId('skip-reason').allTextContents()).filter((r) => /leave me alone|1 of 1|403/.test(r)),
-      ['Skipped: opt-out: "leave me alone"', 'Failed: send: 403 forbidden', 'Skipped: cap: conversation (1 of 1)'],
+      (await cards.getByTestId('skip-reason').allTextContents()).filter((r) => /leave me alone|1 of 1|403|second opinion/.test(r)),
+      [
+        'Skipped: opt-out: "leave me alone"',
+        'Failed: send: 403 forbidden',
+        'Skipped: second opinion: 2/5: Repeats the post instead of answering it.',
+        'Skipped: cap: conversation (1 of 1)',
+      ],
     );
     await expectText(card('targeted-dead-1').getByTestId('failed-hint'), 'Approve, edit, regenerate or reject it in its tab.');
     assert.equal(await card('targeted-dead-1').getByRole('button', { name: 'Draft anyway' }).count(), 0);
@@ -1123,6 +1135,11 @@ describe('admin', () => {
     await expectCount(card('conv-skipped-1'), 0);
     assert.equal(statusOf(id), 'drafting');
     assert.equal(stack.db(`SELECT guarded_at IS NOT NULL FROM posts WHERE id = ${id}`), 't');
+    // Drafting anyway a post the judge held back waives its review.
+    const judged = postId('conv-lowscore-1');
+    await card('conv-lowscore-1').getByRole('button', { name: 'Draft anyway' }).click();
+    await expectCount(card('conv-lowscore-1'), 0);
+    assert.equal(stack.db(`SELECT status || ' ' || review_waived FROM posts WHERE id = ${judged}`), 'drafting true');
 
     // A post no longer skipped (drafted anyway elsewhere) is refused with the server's reason.
     const other = postId('mention-skipped-1');
