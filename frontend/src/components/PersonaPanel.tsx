@@ -15,6 +15,8 @@ import {
   MAX_EXAMPLES,
   toPersonaForm,
   VOICE_LIMIT,
+  savedMessage,
+  timeoutMessage,
   type PersonaForm,
   type PersonaList,
 } from '../lib/personaForm';
@@ -29,15 +31,6 @@ export const PERSONA_MESSAGES = {
   previewTimeout: 'No worker answered in time, so there is no preview. Try again in a moment.',
   previewFailed: 'Preview failed',
 } as const;
-
-export function savedMessage(version: number): string {
-  return `Persona saved as version ${version}: the next drafts use it`;
-}
-
-/** A 503's own reason ("no worker wrote the preview in time; …"), as a sentence. */
-export function timeoutMessage(detail: string): string {
-  return `No preview: ${detail.trim().replace(/\.$/, '')}.`;
-}
 
 const EMPTY: PersonaInput = { name: '', bio: '', voice: '', examples: [], avoid_topics: [] };
 

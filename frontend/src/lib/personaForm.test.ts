@@ -10,6 +10,8 @@ import {
   MAX_AVOID_TOPICS,
   MAX_EXAMPLES,
   NAME_LIMIT,
+  savedMessage,
+  timeoutMessage,
   toPersonaForm,
   VOICE_LIMIT,
 } from './personaForm';
@@ -125,5 +127,18 @@ describe('errorPlace', () => {
     { path: 'post_text', want: { field: 'post_text' } },
   ])('places $path', ({ path, want }) => {
     expect(errorPlace(path, form)).toEqual(want);
+  });
+});
+
+describe('messages', () => {
+  it('names the version saved', () => {
+    expect(savedMessage(4)).toBe('Persona saved as version 4: the next drafts use it');
+  });
+
+  it('words a 503 as one sentence', () => {
+    expect(timeoutMessage('no worker wrote the preview in time; try again shortly')).toBe(
+      'No preview: no worker wrote the preview in time; try again shortly.',
+    );
+    expect(timeoutMessage('the budget is spent. ')).toBe('No preview: the budget is spent.');
   });
 });

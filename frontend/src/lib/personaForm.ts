@@ -122,3 +122,13 @@ export function errorPlace(path: string, form: PersonaForm): { field: string; ro
   return { field };
 }
 
+
+/** What the panel says after a save. */
+export function savedMessage(version: number): string {
+  return `Persona saved as version ${version}: the next drafts use it`;
+}
+
+/** A preview's 503, its reason ("no worker wrote the preview in time; …") as a sentence. */
+export function timeoutMessage(detail: string): string {
+  return `No preview: ${detail.trim().replace(/\.$/, '')}.`;
+}
