@@ -16,6 +16,7 @@ import {
   toPersonaForm,
   VOICE_LIMIT,
   savedMessage,
+  SHOWN_FIELDS,
   timeoutMessage,
   type PersonaForm,
   type PersonaList,
@@ -135,7 +136,7 @@ function PersonaEditor({ stored, onSaved, onUnauthorized }: EditorProps) {
   function showError(err: unknown, onOther: (detail: string) => void) {
     if (statusOf(err) === 401) {
       onUnauthorized();
-    } else if (err instanceof ApiError && err.field) {
+    } else if (err instanceof ApiError && err.field && SHOWN_FIELDS.includes(errorPlace(err.field, form).field)) {
       setFieldError(place(err.field, err.serverMessage ?? err.message));
     } else {
       onOther(err instanceof ApiError ? (err.serverMessage ?? err.message) : String(err));

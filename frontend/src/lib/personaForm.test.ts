@@ -11,6 +11,7 @@ import {
   MAX_EXAMPLES,
   NAME_LIMIT,
   savedMessage,
+  SHOWN_FIELDS,
   timeoutMessage,
   toPersonaForm,
   VOICE_LIMIT,
@@ -114,6 +115,11 @@ describe('charCount', () => {
 
 describe('errorPlace', () => {
   const form = { ...toPersonaForm(persona), examples: ['', 'first sent', '  ', 'second sent'] };
+
+  it('names a field the editor has no place for as it is', () => {
+    expect(errorPlace('version', form)).toEqual({ field: 'version' });
+    expect(SHOWN_FIELDS).not.toContain('version');
+  });
 
   it.each([
     { path: 'voice', want: { field: 'voice' } },

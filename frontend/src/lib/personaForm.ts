@@ -20,6 +20,9 @@ export const MAX_AVOID_TOPICS = 50;
 /** The longest topic to avoid. */
 export const AVOID_TOPIC_LIMIT = 100;
 
+/** The fields the editor shows an error beside (the preview's post among them). */
+export const SHOWN_FIELDS: readonly string[] = ['name', 'bio', 'voice', 'examples', 'avoid_topics', 'post_text'];
+
 /** The list fields of the persona. */
 export type PersonaList = 'examples' | 'avoid_topics';
 
