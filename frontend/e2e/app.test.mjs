@@ -416,6 +416,21 @@ describe('admin', () => {
     const draft = stack.db(`SELECT proposed_response FROM posts WHERE original_post_id = 'conv-pending-1'`);
     assert.equal(await first.getByLabel('Proposed response').inputValue(), draft);
     await expectText(first.getByTestId('char-counter'), `${twitterText.parseTweet(draft).weightedLength} / 280 characters`);
+    // The judge's verdict and the persona version (seed: conv-pending-1 a 4 in version 2,
+    // conv-pending-2 unjudged and before versions, conv-pending-3 a 2 by a model in version 1).
+    await expectText(first.getByTestId('review-score'), 'Review 4/5');
+    await expectText(first.getByTestId('review-reason'), 'Sharp, on topic and kind to the weak (judged by the offline judge).');
+    await expectText(first.getByTestId('persona-version'), 'persona v2');
+    const second = cards.nth(1);
+    await second.getByTestId('original-text').waitFor();
+    assert.equal(await second.getByTestId('review-score').count(), 0, 'an unjudged draft shows no review');
+    assert.equal(await second.getByTestId('review-reason').count(), 0);
+    assert.equal(await second.getByTestId('persona-version').count(), 0, 'a draft before versions shows none');
+    const third = cards.nth(2);
+    await expectText(third.getByTestId('review-score'), 'Review 2/5');
+    assert.match(await third.getByTestId('review-score').getAttribute('class'), /\bis-low\b/);
+    await expectText(third.getByTestId('review-reason'), 'Repeats the post instead of answering it (judged by judge-model-mini).');
+    await expectText(third.getByTestId('persona-version'), 'persona v1');
 
     const sort = page.getByLabel('Sort By');
     assert.deepEqual(await sort.locator('option').allTextContents(), [
@@ -869,6 +884,19 @@ describe('admin', () => {
     assert.equal(stack.db(`SELECT caps->>'context_depth' FROM settings`), '8', 'a refused depth changed nothing');
     await depth.fill('8');
 
+    // The minimum review score sits with the caps, 0 (off) to 5, refused beside it above.
+    const minScore = panel.getByLabel('Minimum review score');
+    assert.equal(await minScore.inputValue(), '0', 'off unless set');
+    await minScore.fill('6');
+    await panel.getByRole('button', { name: 'Save Settings', exact: true }).click();
+    assert.match(await text(panel.getByTestId('settings-error-caps.min_review_score')), /^caps\.min_review_score: 6 /);
+    assert.equal(await minScore.getAttribute('aria-invalid'), 'true');
+    await minScore.fill('3');
+    await panel.getByRole('button', { name: 'Save Settings', exact: true }).click();
+    await expectText(panel.getByTestId('settings-saved'), 'Settings saved: the next scans use them');
+    assert.equal(stack.db(`SELECT caps->>'min_review_score' FROM settings`), '3');
+    await minScore.fill('0');
+
     await targets.fill('sinner_one\nnot a handle!');
     await panel.getByRole('button', { name: 'Save Settings', exact: true }).click();
     const error = panel.getByTestId('settings-error-target_usernames');
@@ -905,6 +933,115 @@ describe('admin', () => {
     const held = waiting.locator(`[data-testid="queued-card"][data-post-id="${id}"]`);
     await expectText(held.getByTestId('queued-note'), 'Approved, queued: cap: it goes out in approval order when the send cap allows.');
     stack.db(`UPDATE settings SET caps = '{"sends_per_3h": 1000, "sends_per_day": 1000}'`);
+  });
+
+  it('persona: the panel loads the stored persona, errors show beside their field, a save adds a version, an old version is re-saved as new, a preview without a worker is a 503', { timeout: 120_000 }, async () => {
+    const seedVoice = 'Dry, theatrical and brief. Mock the sin, never the sinner\'s pain. Never more than two sentences.';
+    const panel = page.getByTestId('persona-panel');
+    await panel.locator('summary').click();
+    const name = panel.getByLabel('Name', { exact: true });
+    const bio = panel.getByLabel('Bio', { exact: true });
+    const voice = panel.getByLabel('Voice', { exact: true });
+    const examples = panel.getByTestId('persona-examples-item');
+    const topics = panel.getByTestId('persona-avoid_topics-item');
+    const rows = panel.getByTestId('persona-version-row');
+    const save = panel.getByRole('button', { name: 'Save Persona', exact: true });
+    const maxVersion = () => stack.db(`SELECT max(version) FROM persona_versions`);
+
+    // The stored persona (version 2 of the seed), every field.
+    await eventually(async () => assert.equal(await name.inputValue(), 'Lucifer of the Timeline'));
+    assert.equal(await bio.inputValue(), 'A voice from below, judging the feed since the first post.');
+    assert.equal(await voice.inputValue(), seedVoice);
+    await expectText(panel.getByTestId('voice-counter'), `${[...seedVoice].length} / 4000 characters`);
+    await expectCount(examples, 2);
+    assert.equal(await examples.nth(0).getByRole('textbox').inputValue(), 'Mondays were my idea.');
+    assert.equal(await examples.nth(1).getByRole('textbox').inputValue(), 'Your sourdough rises. So will your hubris.');
+    await expectText(examples.nth(0).getByTestId('example-counter'), '21 / 280 characters');
+    await expectCount(topics, 2);
+    assert.deepEqual(await topics.getByRole('textbox').evaluateAll((els) => els.map((el) => el.value)), ['grief', 'elections']);
+    // Versions newest first, each with its time.
+    await expectCount(rows, 2);
+    assert.deepEqual(await rows.evaluateAll((els) => els.map((el) => el.dataset.version)), ['2', '1']);
+    await expectText(rows.first().getByRole('button'), 'Version 2');
+    assert.ok(await rows.first().locator('time').getAttribute('datetime'));
+
+    // An empty voice: the server's error beside the field, nothing stored.
+    await voice.fill('   ');
+    await expectText(panel.getByTestId('voice-counter'), '3 / 4000 characters');
+    await save.click();
+    const voiceError = panel.getByTestId('persona-error-voice');
+    assert.match(await text(voiceError), /^voice: .*empty/);
+    assert.equal(await voice.getAttribute('aria-invalid'), 'true');
+    assert.ok((await voice.getAttribute('aria-describedby')).split(' ').includes(await voiceError.getAttribute('id')));
+    assert.equal(await panel.getByTestId('persona-saved').count(), 0);
+    assert.equal(maxVersion(), '2', 'a refused save stored nothing');
+
+    // An example over 280 weighted characters: its counter says so, the error shows beside it.
+    await voice.fill('Drier than the Sahara, and twice as hot.');
+    const long = 'x'.repeat(281);
+    await examples.nth(1).getByRole('textbox').fill(long);
+    await expectText(examples.nth(1).getByTestId('example-counter'), '281 / 280 characters');
+    await save.click();
+    await expectText(panel.getByTestId('persona-error-examples-1'), 'examples[1]: is 281 weighted characters, more than 280');
+    assert.equal(await panel.getByTestId('persona-error-voice').count(), 0, 'the old error left with the new attempt');
+    assert.equal(maxVersion(), '2');
+
+    // A save adds a version, listed first.
+    await examples.nth(1).getByRole('button', { name: 'Remove example 2' }).click();
+    await expectCount(examples, 1);
+    await panel.getByTestId('persona-add-avoid_topics').click();
+    await expectCount(topics, 3);
+    await topics.nth(2).getByRole('textbox').fill('  tax season ');
+    await save.click();
+    await expectText(panel.getByTestId('persona-saved'), 'Persona saved as version 3: the next drafts use it');
+    await eventually(async () => assert.deepEqual(await rows.evaluateAll((els) => els.map((el) => el.dataset.version)), ['3', '2', '1']));
+    assert.equal(
+      stack.db(`SELECT voice || '|' || array_to_string(examples, ',') || '|' || array_to_string(avoid_topics, ',') FROM persona_versions WHERE version = 3`),
+      'Drier than the Sahara, and twice as hot.|Mondays were my idea.|grief,elections,tax season',
+    );
+    assert.equal(await topics.nth(2).getByRole('textbox').inputValue(), 'tax season', 'the form shows the persona as stored');
+
+    // Version 2 loads into the form and is saved again as version 4.
+    await rows.filter({ hasText: 'Version 2' }).getByRole('button').click();
+    await expectText(panel.getByTestId('persona-loaded'), 'Editing a copy of version 2: saving stores it as a new version.');
+    assert.equal(await voice.inputValue(), seedVoice);
+    await expectCount(examples, 2);
+    await save.click();
+    await expectText(panel.getByTestId('persona-saved'), 'Persona saved as version 4: the next drafts use it');
+    assert.equal(stack.db(`SELECT voice FROM persona_versions WHERE version = 4`), seedVoice);
+    assert.equal(await panel.getByTestId('persona-loaded').count(), 0);
+
+    // Preview: the form's unsaved persona goes along; a bad field of it is named beside that field.
+    const post = panel.getByLabel('A post to answer');
+    const run = panel.getByRole('button', { name: 'Preview', exact: true });
+    assert.equal(await run.isDisabled(), true, 'nothing to preview without a post');
+    await post.fill('Why is my coffee always cold?');
+    await voice.fill(' ');
+    await run.click();
+    assert.match(await text(panel.getByTestId('persona-error-voice')), /^persona\.voice: .*empty/);
+    await voice.fill(seedVoice);
+    // No worker runs in this stack: the task waits in the queue under a spinner, then the 503
+    // is a message, the task is dropped, and no post was made.
+    const posts = stack.db(`SELECT count(*) FROM posts`);
+    const queued = await queuedRegenerations();
+    await run.click();
+    await expectText(panel.getByTestId('preview-waiting'), 'The writer is drafting a preview…');
+    assert.equal(await run.isDisabled(), true, 'one preview at a time');
+    await eventually(async () => assert.equal(await queuedRegenerations(), queued + 1));
+    await eventually(
+      async () => assert.equal(await text(panel.getByTestId('preview-timeout')), 'No preview: no worker wrote the preview in time; try again shortly.'),
+      40_000,
+    );
+    assert.equal(await panel.getByTestId('preview-waiting').count(), 0);
+    assert.equal(await queuedRegenerations(), queued, 'the unanswered preview left the queue');
+    assert.equal(stack.db(`SELECT count(*) FROM posts`), posts, 'a preview makes no post');
+
+    // Kept across a reload.
+    await page.reload();
+    await panel.locator('summary').click();
+    await eventually(async () => assert.equal(await voice.inputValue(), seedVoice));
+    await expectCount(rows, 4);
+    assert.equal(await rows.first().getAttribute('data-version'), '4');
   });
 
   it('tabs work from the keyboard', async () => {
@@ -964,6 +1101,13 @@ describe('admin', () => {
       'Other Bot', 'other_bot', now() - interval '10 minutes', 'cap: conversation (1 of 1)', '', ''),
       ('sandbox', 'targeted', 'failed', 'targeted-dead-1', 'targeted-dead-1', 'Buy my third course',
       'Hustle Corp', 'hustle_corp', now() - interval '7 minutes', '', 'send: 403 forbidden', 'No.')`);
+    // A draft the judge scored below caps.min_review_score: skipped with its reason, its draft kept.
+    stack.db(`INSERT INTO posts (platform, source, status, original_post_id, conversation_id, original_post_text,
+      original_post_user, author_username, created_at, skip_reason, error, proposed_response, category,
+      persona_version, review_score, review_reason, review_by)
+      VALUES ('sandbox', 'conversation', 'skipped', 'conv-lowscore-1', 'conv-lowscore-1', 'my cat ignores me',
+      'Cat Person', 'cat_person', now() - interval '8 minutes', 'second opinion: 2/5: Repeats the post instead of answering it.',
+      '', 'Your cat ignores you.', 'pride', 2, 2, 'Repeats the post instead of answering it.', 'offline')`);
     await expectCount(page.getByRole('tab'), 4);
     await expectCount(page.getByTestId('skipped-card'), 0);
     await expectText(page.getByTestId('skipped-panel').getByRole('heading'), 'Skipped and failed');
@@ -975,8 +1119,13 @@ describe('admin', () => {
     const card = (originalID) => page.locator(`[data-testid="skipped-card"][data-post-id="${postId(originalID)}"]`);
     // Newest first: the failed post sits between the two skipped ones.
     assert.deepEqual(
-      (await cards.getByTestId('skip-reason').allTextContents()).filter((r) => /leave me alone|1 of 1|403/.test(r)),
-      ['Skipped: opt-out: "leave me alone"', 'Failed: send: 403 forbidden', 'Skipped: cap: conversation (1 of 1)'],
+      (await cards.getByTestId('skip-reason').allTextContents()).filter((r) => /leave me alone|1 of 1|403|second opinion/.test(r)),
+      [
+        'Skipped: opt-out: "leave me alone"',
+        'Failed: send: 403 forbidden',
+        'Skipped: second opinion: 2/5: Repeats the post instead of answering it.',
+        'Skipped: cap: conversation (1 of 1)',
+      ],
     );
     await expectText(card('targeted-dead-1').getByTestId('failed-hint'), 'Approve, edit, regenerate or reject it in its tab.');
     assert.equal(await card('targeted-dead-1').getByRole('button', { name: 'Draft anyway' }).count(), 0);
@@ -986,6 +1135,11 @@ describe('admin', () => {
     await expectCount(card('conv-skipped-1'), 0);
     assert.equal(statusOf(id), 'drafting');
     assert.equal(stack.db(`SELECT guarded_at IS NOT NULL FROM posts WHERE id = ${id}`), 't');
+    // Drafting anyway a post the judge held back waives its review.
+    const judged = postId('conv-lowscore-1');
+    await card('conv-lowscore-1').getByRole('button', { name: 'Draft anyway' }).click();
+    await expectCount(card('conv-lowscore-1'), 0);
+    assert.equal(stack.db(`SELECT status || ' ' || review_waived FROM posts WHERE id = ${judged}`), 'drafting true');
 
     // A post no longer skipped (drafted anyway elsewhere) is refused with the server's reason.
     const other = postId('mention-skipped-1');

@@ -137,6 +137,27 @@ VALUES ('sandbox', 'targeted', 'pending', 'targeted-pending-1', 'targeted-pendin
         'Announcing our new productivity app!', 'Hustle Corp', 'hustle_corp', now() - interval '1 hour', 'greed', 40, 12,
         'Another app to make you busy. My favourite kind of torment.');
 
+-- The persona (issue 19): version 1 as the web binary may already have seeded it (kept when it
+-- did), and version 2, the one in use, that the Persona panel loads. Three pending drafts carry
+-- what the judge said and the persona version they were written in: conv-pending-1 a 4 by the
+-- offline judge in version 2, conv-pending-2 nothing (unjudged, before versions), conv-pending-3
+-- a 2 by a model in version 1.
+INSERT INTO persona_versions (version, name, bio, voice, examples, avoid_topics, created_at)
+VALUES (1, 'Infernal', 'The built-in persona.', 'Speak as a demon of mild inconvenience.', '{}', '{}',
+        now() - interval '10 days')
+ON CONFLICT (version) DO NOTHING;
+INSERT INTO persona_versions (version, name, bio, voice, examples, avoid_topics, created_at)
+VALUES (2, 'Lucifer of the Timeline', 'A voice from below, judging the feed since the first post.',
+        'Dry, theatrical and brief. Mock the sin, never the sinner''s pain. Never more than two sentences.',
+        ARRAY['Mondays were my idea.', 'Your sourdough rises. So will your hubris.'],
+        ARRAY['grief', 'elections'], now() - interval '2 days');
+UPDATE posts SET persona_version = 2, review_score = 4, review_reason = 'Sharp, on topic and kind to the weak.',
+                 review_by = 'offline'
+WHERE original_post_id = 'conv-pending-1';
+UPDATE posts SET persona_version = 1, review_score = 2, review_reason = 'Repeats the post instead of answering it.',
+                 review_by = 'judge-model-mini'
+WHERE original_post_id = 'conv-pending-3';
+
 -- The persona's engagement over the last 24 hours, as of the last metrics refresh.
 INSERT INTO engagement_snapshots (window_start, taken_at, likes, retweets, replies)
 VALUES (now() - interval '24 hours', now() - interval '5 minutes', 20, 5, 5);

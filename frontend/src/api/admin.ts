@@ -1,7 +1,7 @@
 // The admin's actions. Reads go through the SWR hooks; these are the writes.
 import type { BulkAction, BulkResult } from '../lib/review';
 import { put, send } from './client';
-import type { LoginAnswer, Post, Queued, Settings } from './types';
+import type { LoginAnswer, Persona, PersonaInput, PersonaPreview, Post, Queued, Settings } from './types';
 
 /** The session token for the admin's credentials; throws on any failure. */
 export async function login(username: string, password: string): Promise<string> {
@@ -79,4 +79,17 @@ export function bulkReview(ids: number[], action: BulkAction): Promise<{ results
 /** Replace the settings; answers them as stored (normalised), or throws an ApiError naming the bad field. */
 export function saveSettings(settings: Settings): Promise<Settings> {
   return put<Settings>('/api/settings', settings);
+}
+
+/** Store the persona as a new version; answers that version, or throws an ApiError naming the bad field. */
+export function savePersona(persona: PersonaInput): Promise<Persona> {
+  return put<Persona>('/api/persona', persona);
+}
+
+/**
+ * What the writer would answer post_text with, written with the given
+ * (unsaved) persona: creates no post. A 503 means no worker answered in time.
+ */
+export function previewPersona(postText: string, persona: PersonaInput): Promise<PersonaPreview> {
+  return send<PersonaPreview>('/api/persona/preview', { post_text: postText, persona });
 }

@@ -65,6 +65,20 @@ export interface Post {
   flags: string[];
   /** Which guard skipped the post; "" unless skipped. */
   reason: string;
+  /** The persona version the draft was written with; null when unknown (drafted before versions, or not drafted). */
+  persona_version: number | null;
+  /** The judge's verdict on the draft; null while unjudged or when the judge failed. */
+  review: PostReview | null;
+}
+
+/** The judge's verdict on a draft. */
+export interface PostReview {
+  /** 1 (worst) to 5 (best). */
+  score: number;
+  /** One line. */
+  reason: string;
+  /** "offline" for the rule-based judge, else the model's name. */
+  by: string;
 }
 
 /** The reply, send and near-duplicate caps of the settings. */
@@ -76,6 +90,8 @@ export interface SettingsCaps {
   near_duplicate: number;
   /** How many posts up the thread a draft reads (1 to 20). */
   context_depth: number;
+  /** Drafts the judge scores below it are skipped with its reason (0 = off, up to 5). */
+  min_review_score: number;
 }
 
 /** Whom the persona answers and how often (GET and PUT /api/settings). */
@@ -85,6 +101,33 @@ export interface Settings {
   blocked_authors: string[];
   blocked_phrases: string[];
   caps: SettingsCaps;
+}
+
+/** The persona's fields as the admin edits them (PUT /api/persona, and a preview's unsaved persona). */
+export interface PersonaInput {
+  name: string;
+  bio: string;
+  voice: string;
+  examples: string[];
+  avoid_topics: string[];
+}
+
+/** One stored version of the persona (GET and PUT /api/persona). */
+export interface Persona extends PersonaInput {
+  version: number;
+  /** RFC 3339. */
+  updated_at: string;
+}
+
+/** Every stored version, newest first (GET /api/persona/versions). */
+export interface PersonaVersions {
+  versions: Persona[];
+}
+
+/** What the writer would answer a post with (POST /api/persona/preview). */
+export interface PersonaPreview {
+  response: string;
+  category: string;
 }
 
 /** How a post of a draft's conversation stands to the post answered. */

@@ -1,30 +1,35 @@
 import { counterLevel, fillPercent, RESPONSE_LIMIT } from '../lib/length';
 
 interface Props {
-  /** The weighted length of the response. */
+  /** The length of the text: weighted for a response or an example. */
   length: number;
   /** Id of the counted field, so the counter describes it. */
   id?: string;
+  /** The limit counted against (the response limit unless given). */
+  limit?: number;
+  /** What the bar measures, for assistive technology. */
+  label?: string;
+  testId?: string;
 }
 
 /** 'n / 280 characters' with a bar: normal up to 90 %, warning above, error over the limit. */
-export function CharCounter({ length, id }: Props) {
-  const level = counterLevel(length);
-  const text = `${length} / ${RESPONSE_LIMIT} characters`;
+export function CharCounter({ length, id, limit = RESPONSE_LIMIT, label = 'Response length', testId = 'char-counter' }: Props) {
+  const level = counterLevel(length, limit);
+  const text = `${length} / ${limit} characters`;
   return (
     <div className={`counter is-${level}`} data-level={level}>
       <div
         className="meter"
         role="progressbar"
-        aria-label="Response length"
+        aria-label={label}
         aria-valuemin={0}
-        aria-valuemax={RESPONSE_LIMIT}
-        aria-valuenow={Math.min(length, RESPONSE_LIMIT)}
+        aria-valuemax={limit}
+        aria-valuenow={Math.min(length, limit)}
         aria-valuetext={text}
       >
-        <div className="meter-fill" style={{ width: `${fillPercent(length)}%` }} />
+        <div className="meter-fill" style={{ width: `${fillPercent(length, limit)}%` }} />
       </div>
-      <p className="counter-text" id={id} data-testid="char-counter">
+      <p className="counter-text" id={id} data-testid={testId}>
         {text}
       </p>
     </div>

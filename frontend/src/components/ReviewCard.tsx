@@ -1,6 +1,7 @@
 import { useId, useState, type KeyboardEvent } from 'react';
 import type { Post } from '../api/types';
 import { flagLabel, flagSummary, needsOverride, NEAR_DUPLICATE } from '../lib/flags';
+import { isLowScore, personaVersionLabel, reviewBadge, reviewDetail } from '../lib/judgement';
 import { isTooLong, weightedLength } from '../lib/length';
 import { instructionProblem, MAX_INSTRUCTION } from '../lib/review';
 import { formatUSD } from '../lib/spend';
@@ -90,6 +91,8 @@ export function ReviewCard({
   const override = needsOverride(flags);
   // Approve, reject and regenerate apply while the post is under review, not once approved for hand-posting.
   const reviewable = post.status === 'pending' || post.status === 'failed';
+  const review = post.review ?? null;
+  const personaVersion = personaVersionLabel(post.persona_version);
 
   async function regenerate() {
     if (problem) return;
@@ -155,10 +158,24 @@ export function ReviewCard({
             <time dateTime={post.created_at} title={formatTimestamp(post.created_at)}>
               {relativeTime(post.created_at, now)}
             </time>
+            {personaVersion && (
+              <span className="review-persona" data-testid="persona-version">
+                {personaVersion}
+              </span>
+            )}
           </p>
         </div>
         <ul className="badges" aria-label="Tags">
           {post.category && <li className="badge badge-sin">{post.category}</li>}
+          {review && (
+            <li
+              className={`badge badge-review${isLowScore(review.score) ? ' is-low' : ''}`}
+              data-testid="review-score"
+              aria-describedby={`${ids}-review`}
+            >
+              {reviewBadge(review)}
+            </li>
+          )}
           {post.is_mention && <li className="badge">Mention</li>}
           {post.is_profile_tweet && <li className="badge">Profile Tweet</li>}
           {post.status === 'failed' && <li className="badge badge-failed">Failed</li>}
@@ -171,6 +188,11 @@ export function ReviewCard({
         </ul>
       </header>
 
+      {review && (
+        <p id={`${ids}-review`} className={`review-judged${isLowScore(review.score) ? ' is-low' : ''}`} data-testid="review-reason">
+          {reviewDetail(review)}
+        </p>
+      )}
       {post.queued && (
         <p className="review-route" role="status" data-testid="queued">
           Approved, {post.queued}: it goes out in approval order when the send cap allows.

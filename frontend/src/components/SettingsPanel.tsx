@@ -25,11 +25,14 @@ const CAP_LABELS: Record<CapField, string> = {
   sends_per_day: 'Sends per day',
   near_duplicate: 'Near-duplicate threshold',
   context_depth: 'Context depth',
+  min_review_score: 'Minimum review score',
 };
 
 /** What a cap's label alone does not say. */
 const CAP_HINTS: Partial<Record<CapField, string>> = {
   context_depth: 'How many posts up the thread a draft reads, 1 to 20.',
+  min_review_score:
+    'Drafts the judge scores below it go to Skipped with its reason (Draft anyway still works); 0 to 5, 0 is off.',
 };
 
 interface Props {

@@ -7,7 +7,7 @@ const settings: Settings = {
   search_topics: ['monday', 'cold brew'],
   blocked_authors: [],
   blocked_phrases: ['scam coin'],
-  caps: { per_conversation: 1, per_author_per_day: 3, sends_per_3h: 10, sends_per_day: 50, near_duplicate: 0.8, context_depth: 5 },
+  caps: { per_conversation: 1, per_author_per_day: 3, sends_per_3h: 10, sends_per_day: 50, near_duplicate: 0.8, context_depth: 5, min_review_score: 3 },
 };
 
 describe('toForm and fromForm', () => {
@@ -31,6 +31,8 @@ describe('toForm and fromForm', () => {
     { name: 'a word is refused', raw: 'lots', want: { error: { field: 'caps.sends_per_day', message: 'caps.sends_per_day: "lots" is not a number' } } },
     { name: 'an empty context depth takes the default', field: 'context_depth', raw: ' ', want: { settings: { ...settings, caps: { ...settings.caps, context_depth: 0 } } } },
     { name: 'a context depth is a number', field: 'context_depth', raw: '12', want: { settings: { ...settings, caps: { ...settings.caps, context_depth: 12 } } } },
+    { name: 'an empty minimum review score is off', field: 'min_review_score', raw: '', want: { settings: { ...settings, caps: { ...settings.caps, min_review_score: 0 } } } },
+    { name: 'a minimum review score is a number', field: 'min_review_score', raw: '4', want: { settings: { ...settings, caps: { ...settings.caps, min_review_score: 4 } } } },
     { name: 'a word for the context depth is refused', field: 'context_depth', raw: 'deep', want: { error: { field: 'caps.context_depth', message: 'caps.context_depth: "deep" is not a number' } } },
     { name: 'infinity is refused', raw: 'Infinity', want: { error: { field: 'caps.sends_per_day', message: 'caps.sends_per_day: "Infinity" is not a number' } } },
   ] as { name: string; field?: CapField; raw: string; want: unknown }[])('$name', ({ field = 'sends_per_day', raw, want }) => {
@@ -44,6 +46,7 @@ describe('CAP_RANGES', () => {
   it('gives every cap a range, the context depth 1 to 20', () => {
     expect(Object.keys(CAP_RANGES).sort()).toEqual([...CAP_FIELDS].sort());
     expect(CAP_RANGES.context_depth).toEqual({ min: 1, max: 20, step: 1 });
+    expect(CAP_RANGES.min_review_score).toEqual({ min: 0, max: 5, step: 1 });
   });
 });
 

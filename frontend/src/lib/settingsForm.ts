@@ -14,10 +14,14 @@ export const CAP_FIELDS = [
   'sends_per_day',
   'near_duplicate',
   'context_depth',
+  'min_review_score',
 ] as const;
 export type CapField = (typeof CAP_FIELDS)[number];
 
-/** The range the server accepts for each cap (0, or empty here, takes its default), as the inputs' min, max and step. */
+/**
+ * The range the server accepts for each cap (0, or empty here, takes its
+ * default; for min_review_score 0 is off), as the inputs' min, max and step.
+ */
 export const CAP_RANGES: Record<CapField, { min: number; max: number; step: number }> = {
   per_conversation: { min: 1, max: 1000, step: 1 },
   per_author_per_day: { min: 1, max: 1000, step: 1 },
@@ -25,6 +29,7 @@ export const CAP_RANGES: Record<CapField, { min: number; max: number; step: numb
   sends_per_day: { min: 1, max: 1000, step: 1 },
   near_duplicate: { min: 0, max: 1, step: 0.05 },
   context_depth: { min: 1, max: 20, step: 1 },
+  min_review_score: { min: 0, max: 5, step: 1 },
 };
 
 /** The settings as the editor's inputs hold them. */

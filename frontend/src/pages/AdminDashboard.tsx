@@ -13,6 +13,7 @@ import { PageShell } from '../components/PageShell';
 import { Pagination } from '../components/Pagination';
 import { ReviewCard } from '../components/ReviewCard';
 import { panelElementId, ReviewTabs, tabElementId } from '../components/ReviewTabs';
+import { PersonaPanel } from '../components/PersonaPanel';
 import { SettingsPanel } from '../components/SettingsPanel';
 import { QueuedPanel } from '../components/QueuedPanel';
 import { SkippedPanel } from '../components/SkippedPanel';
@@ -159,6 +160,7 @@ export default function AdminDashboard() {
         <StatsPanel stats={stats.data} />
         <SpendPanel spend={spend.data} />
         <SettingsPanel onUnauthorized={signOut} />
+        <PersonaPanel onUnauthorized={signOut} />
 
         <ReviewTabs tab={tab} onChange={changeTab} />
 
