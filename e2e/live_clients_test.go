@@ -768,7 +768,7 @@ type fakeLLM struct {
 	judged   map[string]int
 	calls    int
 	problems []string
-	// prompts are the user messages received, in order.
+	// prompts are the user messages of the drafts asked for, in order.
 	prompts []string
 }
 
@@ -798,7 +798,7 @@ func (l *fakeLLM) answer(postText string, a llmAnswer) {
 	l.answers[postText] = a
 }
 
-// promptsWith returns the user messages that held text.
+// promptsWith returns the user messages of drafts that held text.
 func (l *fakeLLM) promptsWith(text string) []string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -872,7 +872,9 @@ func (l *fakeLLM) serve(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	l.mu.Lock()
-	l.prompts = append(l.prompts, user)
+	if !judging {
+		l.prompts = append(l.prompts, user)
+	}
 	key := ""
 	for text := range l.answers {
 		if strings.Contains(user, text) && len(text) > len(key) {
