@@ -139,7 +139,7 @@ func run() error {
 	})
 	srv, err := tasks.NewServer(tasks.ServerConfig{
 		RedisURL: cfg.RedisURL, Register: pipe.Register, Log: log, Metrics: reg, RetryDelay: pipeline.RetryDelay,
-		IsFailure: pipeline.IsFailure,
+		IsFailure: pipeline.IsFailure, Concurrency: cfg.WorkerConcurrency,
 	})
 	if err != nil {
 		return err

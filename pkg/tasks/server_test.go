@@ -99,7 +99,7 @@ func TestServerDraftsMentionsFirst(t *testing.T) {
 	}
 	defer client.Close()
 	ctx := context.Background()
-	const each = 2 * tasks.Concurrency
+	const each = 2 * tasks.DefaultConcurrency
 	for i := range int64(each) {
 		if err := client.EnqueueDraft(ctx, 1000+i); err != nil {
 			t.Fatal(err)
@@ -134,7 +134,7 @@ func TestServerDraftsMentionsFirst(t *testing.T) {
 	defer srv.Shutdown()
 	// Every slot is taken and held: these are the first tasks the worker took.
 	var first []int64
-	for range tasks.Concurrency {
+	for range tasks.DefaultConcurrency {
 		select {
 		case id := <-started:
 			first = append(first, id)
