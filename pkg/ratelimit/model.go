@@ -1,0 +1,229 @@
+package ratelimit
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// The model provider's windows, as OpenAI announces them: one of requests
+// and one of tokens, each with its remaining count and the time until it
+// is full again.
+const (
+	modelRequests = " (requests)"
+	modelTokens   = " (tokens)"
+)
+
+// ModelCall is a reservation of one model call, made by ReserveModel and
+// given back to RecordModel with the answer's headers.
+type ModelCall struct {
+	name   string
+	tokens int64
+	// spent is what the windows had reserved before this call, in requests
+	// and tokens: an answer's remaining counts are older than the calls
+	// reserved after it, which RecordModel takes off them.
+	spent [2]int64
+}
+
+// modelTTL keeps a model window's counters without an announced reset.
+const modelTTL = 3600
+
+// reserveModel takes a call of the requests window (KEYS[1]) and the
+// tokens window (KEYS[2]) when both are open. A window is closed until its
+// reset when its remaining count, less this call, would fall below the
+// margin, and until the 429's close (closed_ms) after a refusal; an open
+// window is paced, its calls spread evenly over what is left of it
+// (next_ms), so that the workers slow down before it closes. It answers
+// {0, spent requests, spent tokens} when the call may go, else {the
+// millisecond before which no call may go, 0, 0}.
+var reserveModel = redis.NewScript(`
+local now = tonumber(ARGV[1])
+local margin = tonumber(ARGV[2])
+local costs = {1, tonumber(ARGV[3])}
+local closed = tonumber(redis.call('HGET', KEYS[1], 'closed_ms') or '0')
+if closed > now then return {closed, 0, 0} end
+local wait = 0
+local st = {}
+for i = 1, 2 do
+  local h = redis.call('HMGET', KEYS[i], 'reset_ms', 'remaining', 'next_ms', 'spent')
+  local s = {reset = tonumber(h[1] or '0'), remaining = tonumber(h[2] or '0'), nxt = tonumber(h[3] or '0'), spent = tonumber(h[4] or '0')}
+  st[i] = s
+  if s.reset > now then
+    if s.remaining - costs[i] < margin * costs[i] then
+      if s.reset > wait then wait = s.reset end
+    elseif s.nxt > now and s.nxt > wait then
+      wait = s.nxt
+    end
+  end
+end
+if wait > 0 then return {wait, 0, 0} end
+for i = 1, 2 do
+  local s = st[i]
+  if s.reset > now then
+    local left = s.remaining - margin * costs[i]
+    local interval = math.floor((s.reset - now) * costs[i] / left)
+    redis.call('HSET', KEYS[i], 'remaining', s.remaining - costs[i], 'next_ms', now + interval)
+  end
+  redis.call('HINCRBY', KEYS[i], 'spent', costs[i])
+  if redis.call('TTL', KEYS[i]) < 0 then redis.call('EXPIRE', KEYS[i], ARGV[4]) end
+end
+return {0, st[1].spent, st[2].spent}
+`)
+
+// recordModel keeps a window as an answer announced it, less what was
+// reserved after the answered call (ARGV[4] spent before it, ARGV[5] its
+// own cost): those calls are not in the answer's count yet.
+var recordModel = redis.NewScript(`
+local spent = tonumber(redis.call('HGET', KEYS[1], 'spent') or '0')
+local since = spent - tonumber(ARGV[4]) - tonumber(ARGV[5])
+if since < 0 then since = 0 end
+local remaining = tonumber(ARGV[2]) - since
+if remaining < 0 then remaining = 0 end
+redis.call('HSET', KEYS[1], 'limit', ARGV[1], 'remaining', remaining, 'reset_ms', ARGV[3], 'reset', ARGV[8])
+redis.call('EXPIREAT', KEYS[1], ARGV[6])
+redis.call('SADD', KEYS[2], ARGV[7])
+return remaining
+`)
+
+// closeModel closes the requests window (KEYS[1]) until ARGV[1] (ms) after
+// a 429, whatever a later answer of an earlier call says of it.
+var closeModel = redis.NewScript(`
+local closed = tonumber(redis.call('HGET', KEYS[1], 'closed_ms') or '0')
+if tonumber(ARGV[1]) > closed then closed = tonumber(ARGV[1]) end
+redis.call('HSET', KEYS[1], 'closed_ms', closed, 'remaining', 0, 'reset_ms', closed, 'reset', ARGV[4])
+redis.call('EXPIREAT', KEYS[1], ARGV[2])
+redis.call('SADD', KEYS[2], ARGV[3])
+return closed
+`)
+
+// ReserveModel takes a call of the model windows named name (the provider
+// and model, like "api.openai.com gpt-4o-mini") that is expected to use
+// tokens tokens. notBefore is zero when the call may be made now; else no
+// call may be sent before it, be it the end of a closed window or the
+// next paced slot of an open one.
+func (w *Windows) ReserveModel(ctx context.Context, name string, tokens int) (call ModelCall, notBefore time.Time, err error) {
+	cost := max(int64(tokens), 1)
+	keys := []string{keyPrefix + "model " + name + modelRequests, keyPrefix + "model " + name + modelTokens}
+	res, err := reserveModel.Run(ctx, w.rdb, keys, w.now().UnixMilli(), w.margin, cost, modelTTL).Int64Slice()
+	if err != nil {
+		return ModelCall{}, time.Time{}, fmt.Errorf("ratelimit: reserve model %s: %w", name, err)
+	}
+	if len(res) != 3 {
+		return ModelCall{}, time.Time{}, fmt.Errorf("ratelimit: reserve model %s: %d values answered", name, len(res))
+	}
+	if res[0] > 0 {
+		return ModelCall{}, time.UnixMilli(res[0]).UTC(), nil
+	}
+	return ModelCall{name: name, tokens: cost, spent: [2]int64{res[1], res[2]}}, time.Time{}, nil
+}
+
+// RecordModel keeps what the answer to call, of the given HTTP status,
+// says of its windows: x-ratelimit-limit-, -remaining- and
+// -reset-requests and -tokens. A 429 closes the windows until its
+// retry-after (or retry-after-ms), else the reset of an exhausted window,
+// else for DefaultClose; closedUntil is then that time. Headers without a
+// remaining count and a reset are ignored: a server that announces no
+// limits is limited by nothing here.
+func (w *Windows) RecordModel(ctx context.Context, call ModelCall, status int, h http.Header) (closedUntil time.Time, err error) {
+	now := w.now()
+	var errs []error
+	var exhausted time.Time
+	for i, f := range []struct{ suffix, header string }{{modelRequests, "requests"}, {modelTokens, "tokens"}} {
+		remaining, okR := intHeader(h, "x-ratelimit-remaining-"+f.header)
+		reset, okT := ResetDuration(h.Get("x-ratelimit-reset-" + f.header))
+		if !okR || !okT {
+			continue
+		}
+		limit, okL := intHeader(h, "x-ratelimit-limit-"+f.header)
+		if !okL {
+			limit = -1
+		}
+		resetAt := now.Add(reset)
+		if remaining == 0 && resetAt.After(exhausted) {
+			exhausted = resetAt
+		}
+		name := "model " + call.name + f.suffix
+		cost := [2]int64{1, call.tokens}[i]
+		err := recordModel.Run(ctx, w.rdb, []string{keyPrefix + name, indexKey},
+			limit, remaining, ceilMilli(resetAt), call.spent[i], cost, resetAt.Add(time.Hour).Unix(), name, ceilSecond(resetAt)).Err()
+		if err != nil && !errors.Is(err, redis.Nil) {
+			errs = append(errs, fmt.Errorf("ratelimit: record %s: %w", name, err))
+		}
+	}
+	if status != http.StatusTooManyRequests {
+		return time.Time{}, errors.Join(errs...)
+	}
+	until := now.Add(DefaultClose)
+	if d, ok := RetryAfter(h, now); ok {
+		until = now.Add(d)
+	} else if !exhausted.IsZero() {
+		until = exhausted
+	}
+	name := "model " + call.name + modelRequests
+	if err := closeModel.Run(ctx, w.rdb, []string{keyPrefix + name, indexKey},
+		ceilMilli(until), until.Add(time.Hour).Unix(), name, ceilSecond(until)).Err(); err != nil {
+		errs = append(errs, fmt.Errorf("ratelimit: close %s: %w", name, err))
+	}
+	return time.UnixMilli(ceilMilli(until)).UTC(), errors.Join(errs...)
+}
+
+// ResetDuration reads an x-ratelimit-reset-* value: OpenAI's durations
+// ("1s", "6m0s", "20ms", "1m30.5s"), or a bare number of seconds as other
+// providers send. Garbage and negative values are not a duration.
+func ResetDuration(v string) (time.Duration, bool) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0, false
+	}
+	if d, err := time.ParseDuration(v); err == nil {
+		return d, d >= 0
+	}
+	return seconds(v)
+}
+
+// RetryAfter reads how long a 429 asks to wait: retry-after-ms, else
+// retry-after in seconds (whole or not) or as an HTTP date.
+func RetryAfter(h http.Header, now time.Time) (time.Duration, bool) {
+	if v := strings.TrimSpace(h.Get("retry-after-ms")); v != "" {
+		if ms, err := strconv.ParseFloat(v, 64); err == nil && ms >= 0 && ms < math.MaxInt32 {
+			return time.Duration(ms * float64(time.Millisecond)), true
+		}
+	}
+	v := strings.TrimSpace(h.Get("Retry-After"))
+	if v == "" {
+		return 0, false
+	}
+	if d, ok := seconds(v); ok {
+		return d, true
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		return max(t.Sub(now), 0), true
+	}
+	return 0, false
+}
+
+// seconds reads a non-negative number of seconds, less than a year.
+func seconds(v string) (time.Duration, bool) {
+	s, err := strconv.ParseFloat(v, 64)
+	if err != nil || s < 0 || s > 365*24*3600 || math.IsNaN(s) {
+		return 0, false
+	}
+	return time.Duration(s * float64(time.Second)), true
+}
+
+// ceilMilli is t in unix milliseconds, rounded up so no window opens early.
+func ceilMilli(t time.Time) int64 {
+	return t.Add(time.Millisecond - 1).UnixMilli()
+}
+
+// ceilSecond is t in unix seconds, rounded up.
+func ceilSecond(t time.Time) int64 {
+	return t.Add(time.Second - 1).Unix()
+}

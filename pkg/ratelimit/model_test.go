@@ -1,0 +1,218 @@
+package ratelimit_test
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+	"testing"
+	"time"
+
+	"infernal/pkg/ratelimit"
+	"infernal/pkg/tasks/taskstest"
+)
+
+func TestResetDuration(t *testing.T) {
+	tests := []struct {
+		name   string
+		value  string
+		want   time.Duration
+		wantOK bool
+	}{
+		{name: "seconds", value: "1s", want: time.Second, wantOK: true},
+		{name: "minutes and seconds", value: "6m0s", want: 6 * time.Minute, wantOK: true},
+		{name: "milliseconds", value: "20ms", want: 20 * time.Millisecond, wantOK: true},
+		{name: "fractional seconds", value: "1m30.5s", want: 90*time.Second + 500*time.Millisecond, wantOK: true},
+		{name: "hours", value: "1h2m3s", want: time.Hour + 2*time.Minute + 3*time.Second, wantOK: true},
+		{name: "bare seconds", value: "17", want: 17 * time.Second, wantOK: true},
+		{name: "bare fraction", value: "0.25", want: 250 * time.Millisecond, wantOK: true},
+		{name: "zero", value: "0s", want: 0, wantOK: true},
+		{name: "spaces", value: " 2s ", want: 2 * time.Second, wantOK: true},
+		{name: "empty", value: ""},
+		{name: "garbage", value: "soon"},
+		{name: "unit only", value: "ms"},
+		{name: "negative", value: "-1s"},
+		{name: "negative bare", value: "-3"},
+		{name: "not a number", value: "NaN"},
+		{name: "date", value: "Wed, 25 Nov 2026 15:00:00 GMT"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, ok := ratelimit.ResetDuration(tt.value)
+			if ok != tt.wantOK || (ok && got != tt.want) {
+				t.Errorf("ResetDuration(%q) = %v, %v, want %v, %v", tt.value, got, ok, tt.want, tt.wantOK)
+			}
+		})
+	}
+}
+
+func TestRetryAfter(t *testing.T) {
+	now := time.Unix(1_900_000_000, 0)
+	tests := []struct {
+		name   string
+		header http.Header
+		want   time.Duration
+		wantOK bool
+	}{
+		{name: "seconds", header: http.Header{"Retry-After": {"20"}}, want: 20 * time.Second, wantOK: true},
+		{name: "fractional seconds", header: http.Header{"Retry-After": {"1.5"}}, want: 1500 * time.Millisecond, wantOK: true},
+		{name: "milliseconds first", header: http.Header{"Retry-After": {"20"}, "Retry-After-Ms": {"250"}}, want: 250 * time.Millisecond, wantOK: true},
+		{name: "date", header: http.Header{"Retry-After": {now.Add(time.Minute).UTC().Format(http.TimeFormat)}}, want: time.Minute, wantOK: true},
+		{name: "past date", header: http.Header{"Retry-After": {now.Add(-time.Minute).UTC().Format(http.TimeFormat)}}, want: 0, wantOK: true},
+		{name: "garbage milliseconds fall back", header: http.Header{"Retry-After": {"3"}, "Retry-After-Ms": {"x"}}, want: 3 * time.Second, wantOK: true},
+		{name: "garbage", header: http.Header{"Retry-After": {"later"}}},
+		{name: "none", header: http.Header{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, ok := ratelimit.RetryAfter(tt.header, now)
+			if ok != tt.wantOK || (ok && got != tt.want) {
+				t.Errorf("RetryAfter = %v, %v, want %v, %v", got, ok, tt.want, tt.wantOK)
+			}
+		})
+	}
+}
+
+// modelHeaders is what OpenAI announces with an answer.
+func modelHeaders(limitReq, remainingReq int, resetReq string, limitTok, remainingTok int, resetTok string) http.Header {
+	h := http.Header{}
+	h.Set("x-ratelimit-limit-requests", strconv.Itoa(limitReq))
+	h.Set("x-ratelimit-remaining-requests", strconv.Itoa(remainingReq))
+	h.Set("x-ratelimit-reset-requests", resetReq)
+	h.Set("x-ratelimit-limit-tokens", strconv.Itoa(limitTok))
+	h.Set("x-ratelimit-remaining-tokens", strconv.Itoa(remainingTok))
+	h.Set("x-ratelimit-reset-tokens", resetTok)
+	return h
+}
+
+func TestReserveModel(t *testing.T) {
+	start := time.Unix(1_900_000_000, 0)
+	const name = "api.example gpt"
+	tests := []struct {
+		name   string
+		status int
+		header http.Header
+		tokens int
+		// want is how long after the answer the next call must wait; 0 is at once.
+		want time.Duration
+	}{
+		{name: "no headers: open", status: 200, header: http.Header{}},
+		{name: "plenty left: paced to nothing", status: 200, header: modelHeaders(10000, 9000, "6ms", 1000000, 900000, "6ms"), tokens: 100},
+		{name: "requests spent: closed until their reset", status: 200, header: modelHeaders(60, 1, "1m30.5s", 1000000, 900000, "6ms"), want: 90*time.Second + 500*time.Millisecond},
+		{name: "tokens spent: closed until their reset", status: 200, header: modelHeaders(60, 50, "1s", 1000, 200, "6m0s"), tokens: 300, want: 6 * time.Minute},
+		{name: "garbage headers are ignored", status: 200, header: modelHeaders(60, 0, "soon", 1000, 0, "-1s")},
+		{name: "429 closes until retry-after", status: 429, header: func() http.Header {
+			h := modelHeaders(60, 30, "1s", 1000, 900, "1s")
+			h.Set("Retry-After", "20")
+			return h
+		}(), want: 20 * time.Second},
+		{name: "429 without retry-after: the spent window's reset", status: 429, header: modelHeaders(60, 0, "20ms", 1000, 900, "1s"), want: 20 * time.Millisecond},
+		{name: "429 without anything: DefaultClose", status: 429, header: http.Header{}, want: ratelimit.DefaultClose},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx := context.Background()
+			now := start
+			w := open(t, taskstest.RedisURL(t), 1, func() time.Time { return now })
+			call, notBefore, err := w.ReserveModel(ctx, name, tt.tokens)
+			if err != nil || !notBefore.IsZero() {
+				t.Fatalf("first call: %v %v, want open", notBefore, err)
+			}
+			closed, err := w.RecordModel(ctx, call, tt.status, tt.header)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.status == 429 && !closed.Equal(now.Add(tt.want)) {
+				t.Errorf("429 closed until %v, want %v", closed, now.Add(tt.want))
+			}
+			_, notBefore, err = w.ReserveModel(ctx, name, tt.tokens)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := time.Duration(0)
+			if !notBefore.IsZero() {
+				got = notBefore.Sub(now)
+			}
+			if got != tt.want {
+				t.Errorf("next call waits %v, want %v", got, tt.want)
+			}
+			// Another model's windows are its own.
+			if _, other, err := w.ReserveModel(ctx, "api.example other", 1); err != nil || !other.IsZero() {
+				t.Errorf("another model: %v %v, want open", other, err)
+			}
+		})
+	}
+}
+
+// Two workers on one Redis share the windows: what one was told closes
+// the window for the other, the calls of both count it down, and both are
+// paced over what is left of it.
+func TestModelWindowSharedByTwoWorkers(t *testing.T) {
+	ctx := context.Background()
+	url := taskstest.RedisURL(t)
+	now := time.Unix(1_900_000_000, 0)
+	clock := func() time.Time { return now }
+	a, b := open(t, url, 1, clock), open(t, url, 1, clock)
+	const name = "api.example gpt"
+
+	// a calls; b calls before a's answer arrives.
+	callA, wait, err := a.ReserveModel(ctx, name, 10)
+	if err != nil || !wait.IsZero() {
+		t.Fatalf("a: %v %v", wait, err)
+	}
+	if _, wait, err := b.ReserveModel(ctx, name, 10); err != nil || !wait.IsZero() {
+		t.Fatalf("b: %v %v", wait, err)
+	}
+	// a's answer: 5 requests left of the minute, counted before b's call
+	// reached the provider; so 4 are left, 3 above the margin, spread over
+	// the 60 s: one every 20 s.
+	if _, err := a.RecordModel(ctx, callA, 200, modelHeaders(100, 5, "60s", 100000, 90000, "1s")); err != nil {
+		t.Fatal(err)
+	}
+	for i, w := range []*ratelimit.Windows{b, a, b} {
+		_, wait, err := w.ReserveModel(ctx, name, 10)
+		if err != nil || !wait.IsZero() {
+			t.Fatalf("paced call %d at %v: %v %v, want open", i+1, now, wait, err)
+		}
+		// The next slot is 20 s on, for either worker.
+		_, wait, err = [2]*ratelimit.Windows{a, b}[i%2].ReserveModel(ctx, name, 10)
+		if err != nil || wait.IsZero() || wait.After(now.Add(20*time.Second)) {
+			t.Fatalf("after paced call %d: %v %v, want to wait at most 20 s", i+1, wait, err)
+		}
+		if i < 2 {
+			now = wait
+		}
+	}
+	// Three calls made: one left, the margin: closed for both until the reset.
+	reset := time.Unix(1_900_000_000, 0).Add(time.Minute)
+	for i, w := range []*ratelimit.Windows{a, b} {
+		if _, wait, err := w.ReserveModel(ctx, name, 10); err != nil || !wait.Equal(reset.UTC()) {
+			t.Fatalf("worker %d: %v %v, want closed until %v", i, wait, err, reset)
+		}
+	}
+	ws, err := b.Windows(ctx)
+	if err != nil || len(ws) != 2 || ws[0].Endpoint != "model "+name+" (requests)" || ws[0].Remaining != 1 {
+		t.Fatalf("windows %+v %v, want the requests window with 1 left", ws, err)
+	}
+
+	// A 429 seen by b closes the window for a, even after a later answer of
+	// an earlier call says calls are left.
+	now = reset.Add(time.Second)
+	callA, _, err = a.ReserveModel(ctx, name, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	callB, _, err := b.ReserveModel(ctx, name, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	refused := http.Header{"Retry-After": {"30"}}
+	if _, err := b.RecordModel(ctx, callB, 429, refused); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.RecordModel(ctx, callA, 200, modelHeaders(100, 99, "600ms", 100000, 99000, "1s")); err != nil {
+		t.Fatal(err)
+	}
+	if _, wait, err := a.ReserveModel(ctx, name, 10); err != nil || !wait.Equal(now.Add(30*time.Second).UTC()) {
+		t.Fatalf("after b's 429: %v %v, want closed 30 s", wait, err)
+	}
+}
