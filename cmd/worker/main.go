@@ -107,7 +107,7 @@ func run() error {
 	case config.WriterOpenAI:
 		w, err = openai.New(openai.Config{BaseURL: cfg.OpenAIBaseURL, APIKey: cfg.OpenAIAPIKey, Model: cfg.OpenAIModel,
 			Temperature: post.DefaultLLMParameter, PresencePenalty: post.DefaultLLMParameter, FrequencyPenalty: post.DefaultLLMParameter,
-			Usage: meter.Usage})
+			Usage: meter.Usage, Concurrency: cfg.ModelConcurrency, Limiter: windows})
 		if err != nil {
 			return err
 		}
