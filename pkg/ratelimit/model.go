@@ -32,15 +32,23 @@ type ModelCall struct {
 	spent [2]int64
 }
 
-// modelTTL keeps a model window's counters without an announced reset.
+// modelTTL keeps a model window's counters without an announced reset, and
+// the mark that its provider answered.
 const modelTTL = 3600
+
+// ProbeHold is the longest the first call to a provider that has not
+// answered yet holds the others back.
+const ProbeHold = 2 * time.Second
 
 // reserveModel takes a call of the requests window (KEYS[1]) and the
 // tokens window (KEYS[2]) when both are open. A window is closed until its
 // reset when its remaining count, less this call, would fall below the
 // margin, and until the 429's close (closed_ms) after a refusal; an open
 // window is paced, its calls spread evenly over what is left of it
-// (next_ms), so that the workers slow down before it closes. It answers
+// (next_ms), so that the workers slow down before it closes. A provider
+// that has not answered yet (no 'answered' mark) is probed: one call at a
+// time, each holding the others for up to ARGV[5] ms (probe_ms), so that
+// a cold start learns the windows before it fills them. It answers
 // {0, spent requests, spent tokens} when the call may go, else {the
 // millisecond before which no call may go, 0, 0}.
 var reserveModel = redis.NewScript(`
@@ -50,12 +58,16 @@ local costs = {1, tonumber(ARGV[3])}
 local closed = tonumber(redis.call('HGET', KEYS[1], 'closed_ms') or '0')
 if closed > now then return {closed, 0, 0} end
 local wait = 0
+local probing = false
 local st = {}
 for i = 1, 2 do
-  local h = redis.call('HMGET', KEYS[i], 'reset_ms', 'remaining', 'next_ms', 'spent')
+  local h = redis.call('HMGET', KEYS[i], 'reset_ms', 'remaining', 'next_ms', 'spent', 'answered', 'probe_ms')
   local s = {reset = tonumber(h[1] or '0'), remaining = tonumber(h[2] or '0'), nxt = tonumber(h[3] or '0'), spent = tonumber(h[4] or '0')}
   st[i] = s
-  if s.reset > now then
+  if i == 1 and s.reset <= now and not h[5] then
+    local probe = tonumber(h[6] or '0')
+    if probe > now then wait = probe else probing = true end
+  elseif s.reset > now then
     if s.remaining - costs[i] < margin * costs[i] then
       if s.reset > wait then wait = s.reset end
     elseif s.nxt > now and s.nxt > wait then
@@ -64,6 +76,7 @@ for i = 1, 2 do
   end
 end
 if wait > 0 then return {wait, 0, 0} end
+if probing then redis.call('HSET', KEYS[1], 'probe_ms', now + tonumber(ARGV[5])) end
 for i = 1, 2 do
   local s = st[i]
   if s.reset > now then
@@ -92,6 +105,15 @@ redis.call('SADD', KEYS[2], ARGV[7])
 return remaining
 `)
 
+// answeredModel marks the provider as having answered, which ends its
+// probing.
+var answeredModel = redis.NewScript(`
+redis.call('HSET', KEYS[1], 'answered', 1)
+redis.call('HDEL', KEYS[1], 'probe_ms')
+if redis.call('TTL', KEYS[1]) < 0 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
+return 1
+`)
+
 // closeModel closes the requests window (KEYS[1]) until ARGV[1] (ms) after
 // a 429, whatever a later answer of an earlier call says of it.
 var closeModel = redis.NewScript(`
@@ -111,7 +133,7 @@ return closed
 func (w *Windows) ReserveModel(ctx context.Context, name string, tokens int) (call ModelCall, notBefore time.Time, err error) {
 	cost := max(int64(tokens), 1)
 	keys := []string{keyPrefix + "model " + name + modelRequests, keyPrefix + "model " + name + modelTokens}
-	res, err := reserveModel.Run(ctx, w.rdb, keys, w.now().UnixMilli(), w.margin, cost, modelTTL).Int64Slice()
+	res, err := reserveModel.Run(ctx, w.rdb, keys, w.now().UnixMilli(), w.margin, cost, modelTTL, ProbeHold.Milliseconds()).Int64Slice()
 	if err != nil {
 		return ModelCall{}, time.Time{}, fmt.Errorf("ratelimit: reserve model %s: %w", name, err)
 	}
@@ -156,6 +178,9 @@ func (w *Windows) RecordModel(ctx context.Context, call ModelCall, status int, h
 		if err != nil && !errors.Is(err, redis.Nil) {
 			errs = append(errs, fmt.Errorf("ratelimit: record %s: %w", name, err))
 		}
+	}
+	if err := answeredModel.Run(ctx, w.rdb, []string{keyPrefix + "model " + call.name + modelRequests}, modelTTL).Err(); err != nil {
+		errs = append(errs, fmt.Errorf("ratelimit: answered %s: %w", call.name, err))
 	}
 	if status != http.StatusTooManyRequests {
 		return time.Time{}, errors.Join(errs...)

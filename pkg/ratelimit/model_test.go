@@ -154,18 +154,17 @@ func TestModelWindowSharedByTwoWorkers(t *testing.T) {
 	a, b := open(t, url, 1, clock), open(t, url, 1, clock)
 	const name = "api.example gpt"
 
-	// a calls; b calls before a's answer arrives.
+	// a's first call probes the provider: b waits for its answer.
 	callA, wait, err := a.ReserveModel(ctx, name, 10)
 	if err != nil || !wait.IsZero() {
 		t.Fatalf("a: %v %v", wait, err)
 	}
-	if _, wait, err := b.ReserveModel(ctx, name, 10); err != nil || !wait.IsZero() {
-		t.Fatalf("b: %v %v", wait, err)
+	if _, wait, err := b.ReserveModel(ctx, name, 10); err != nil || !wait.Equal(now.Add(ratelimit.ProbeHold).UTC()) {
+		t.Fatalf("b during the probe: %v %v, want to wait %v", wait, err, ratelimit.ProbeHold)
 	}
-	// a's answer: 5 requests left of the minute, counted before b's call
-	// reached the provider; so 4 are left, 3 above the margin, spread over
-	// the 60 s: one every 20 s.
-	if _, err := a.RecordModel(ctx, callA, 200, modelHeaders(100, 5, "60s", 100000, 90000, "1s")); err != nil {
+	// a's answer: 4 requests left of the minute, 3 above the margin,
+	// spread over the 60 s: one every 20 s.
+	if _, err := a.RecordModel(ctx, callA, 200, modelHeaders(100, 4, "60s", 100000, 90000, "1s")); err != nil {
 		t.Fatal(err)
 	}
 	for i, w := range []*ratelimit.Windows{b, a, b} {

@@ -28,6 +28,10 @@ type Limiter interface {
 // back to the queue (writer.Busy) until the window opens.
 const MaxPaceWait = 3 * time.Second
 
+// pollWait is the longest a waiting call sleeps before it asks the windows
+// again: the first answer of a provider ends its probe early.
+const pollWait = 250 * time.Millisecond
+
 // defaultAnswerTokens is the answer's length counted against the tokens
 // window when Config.MaxTokens sets none.
 const defaultAnswerTokens = 256
@@ -122,7 +126,7 @@ func (t *limitTransport) reserve(ctx context.Context, tokens int) (ratelimit.Mod
 		if wait > MaxPaceWait {
 			return ratelimit.ModelCall{}, &writer.Busy{Until: notBefore, Reason: "the rate-limit window of " + t.name + " is closed; the call was not sent"}
 		}
-		timer := time.NewTimer(wait)
+		timer := time.NewTimer(min(wait, pollWait))
 		select {
 		case <-timer.C:
 		case <-ctx.Done():
