@@ -36,6 +36,10 @@ type ModelCall struct {
 // the mark that its provider answered.
 const modelTTL = 3600
 
+// refillPoll is how long a call waits for an answer to tell more of a
+// window spent past its reset.
+const refillPoll = 100 * time.Millisecond
+
 // ProbeHold is the longest the first call to a provider that has not
 // answered yet holds the others back.
 const ProbeHold = 2 * time.Second
@@ -43,7 +47,9 @@ const ProbeHold = 2 * time.Second
 // reserveModel takes a call of the requests window (KEYS[1]) and the
 // tokens window (KEYS[2]) when both are open. A window is closed until its
 // reset when its remaining count, less this call, would fall below the
-// margin, and until the 429's close (closed_ms) after a refusal; an open
+// margin, and until the 429's close (closed_ms) after a refusal; past its
+// reset a window is full again, its limit counted down until an answer
+// says more (when it is spent, calls wait ARGV[6] ms for one); an open
 // window is paced, its calls spread evenly over what is left of it
 // (next_ms), so that the workers slow down before it closes. A provider
 // that has not answered yet (no 'answered' mark) is probed: one call at a
@@ -61,18 +67,31 @@ local wait = 0
 local probing = false
 local st = {}
 for i = 1, 2 do
-  local h = redis.call('HMGET', KEYS[i], 'reset_ms', 'remaining', 'next_ms', 'spent', 'answered', 'probe_ms')
-  local s = {reset = tonumber(h[1] or '0'), remaining = tonumber(h[2] or '0'), nxt = tonumber(h[3] or '0'), spent = tonumber(h[4] or '0')}
+  local h = redis.call('HMGET', KEYS[i], 'reset_ms', 'remaining', 'next_ms', 'spent', 'answered', 'probe_ms', 'limit', 'refilled')
+  local s = {reset = tonumber(h[1] or '0'), remaining = tonumber(h[2] or '0'), nxt = tonumber(h[3] or '0'),
+    spent = tonumber(h[4] or '0'), limit = tonumber(h[7] or '-1'), refilled = tonumber(h[8] or '-1')}
   st[i] = s
-  if i == 1 and s.reset <= now and not h[5] then
-    local probe = tonumber(h[6] or '0')
-    if probe > now then wait = probe else probing = true end
-  elseif s.reset > now then
+  if s.reset > now then
     if s.remaining - costs[i] < margin * costs[i] then
       if s.reset > wait then wait = s.reset end
     elseif s.nxt > now and s.nxt > wait then
       wait = s.nxt
     end
+  elseif s.limit > 0 then
+    -- Past its reset the window is full again: its limit, counted down
+    -- until an answer says more.
+    if s.refilled ~= s.reset then
+      s.remaining = s.limit
+      redis.call('HSET', KEYS[i], 'remaining', s.limit, 'refilled', s.reset)
+    end
+    s.full = true
+    if s.remaining - costs[i] < margin * costs[i] then
+      local poll = now + tonumber(ARGV[6])
+      if poll > wait then wait = poll end
+    end
+  elseif i == 1 and not h[5] then
+    local probe = tonumber(h[6] or '0')
+    if probe > now then wait = probe else probing = true end
   end
 end
 if wait > 0 then return {wait, 0, 0} end
@@ -83,6 +102,8 @@ for i = 1, 2 do
     local left = s.remaining - margin * costs[i]
     local interval = math.floor((s.reset - now) * costs[i] / left)
     redis.call('HSET', KEYS[i], 'remaining', s.remaining - costs[i], 'next_ms', now + interval)
+  elseif s.full then
+    redis.call('HSET', KEYS[i], 'remaining', s.remaining - costs[i])
   end
   redis.call('HINCRBY', KEYS[i], 'spent', costs[i])
   if redis.call('TTL', KEYS[i]) < 0 then redis.call('EXPIRE', KEYS[i], ARGV[4]) end
@@ -133,7 +154,7 @@ return closed
 func (w *Windows) ReserveModel(ctx context.Context, name string, tokens int) (call ModelCall, notBefore time.Time, err error) {
 	cost := max(int64(tokens), 1)
 	keys := []string{keyPrefix + "model " + name + modelRequests, keyPrefix + "model " + name + modelTokens}
-	res, err := reserveModel.Run(ctx, w.rdb, keys, w.now().UnixMilli(), w.margin, cost, modelTTL, ProbeHold.Milliseconds()).Int64Slice()
+	res, err := reserveModel.Run(ctx, w.rdb, keys, w.now().UnixMilli(), w.margin, cost, modelTTL, ProbeHold.Milliseconds(), refillPoll.Milliseconds()).Int64Slice()
 	if err != nil {
 		return ModelCall{}, time.Time{}, fmt.Errorf("ratelimit: reserve model %s: %w", name, err)
 	}

@@ -215,3 +215,31 @@ func TestModelWindowSharedByTwoWorkers(t *testing.T) {
 		t.Fatalf("after b's 429: %v %v, want closed 30 s", wait, err)
 	}
 }
+
+// Past its reset a window is full again at its limit, counted down until
+// an answer says more: no burst beyond it.
+func TestModelWindowRefillsToItsLimit(t *testing.T) {
+	ctx := context.Background()
+	now := time.Unix(1_900_000_000, 0)
+	w := open(t, taskstest.RedisURL(t), 1, func() time.Time { return now })
+	const name = "api.example gpt"
+	call, _, err := w.ReserveModel(ctx, name, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.RecordModel(ctx, call, 200, modelHeaders(3, 0, "1s", 30000, 0, "1s")); err != nil {
+		t.Fatal(err)
+	}
+	if _, wait, err := w.ReserveModel(ctx, name, 1); err != nil || !wait.Equal(now.Add(time.Second).UTC()) {
+		t.Fatalf("spent window: %v %v, want closed 1 s", wait, err)
+	}
+	now = now.Add(2 * time.Second)
+	for i := range 2 {
+		if _, wait, err := w.ReserveModel(ctx, name, 1); err != nil || !wait.IsZero() {
+			t.Fatalf("call %d after the reset: %v %v, want open", i+1, wait, err)
+		}
+	}
+	if _, wait, err := w.ReserveModel(ctx, name, 1); err != nil || wait.IsZero() || wait.Sub(now) > time.Second {
+		t.Fatalf("third call after the reset: %v %v, want a short wait for an answer", wait, err)
+	}
+}

@@ -169,7 +169,8 @@ func (s *Server) untilToken() time.Duration {
 	return time.Duration((1 - s.tokens) / s.rate() * float64(time.Second))
 }
 
-// announce writes the windows' headers as OpenAI does: the limit, what is
+// announce writes the windows' headers as OpenAI does: the limit (what
+// may be sent before the window is spent: the bucket's size), what is
 // left, and how long until the window is full again; an empty window is
 // closed until then.
 func (s *Server) announce(h http.Header, now time.Time) {
@@ -178,10 +179,10 @@ func (s *Server) announce(h http.Header, now time.Time) {
 	if remaining == 0 {
 		s.closedUntil = later(s.closedUntil, now.Add(reset))
 	}
-	h.Set("x-ratelimit-limit-requests", fmt.Sprintf("%d", s.cfg.PerMinute))
+	h.Set("x-ratelimit-limit-requests", fmt.Sprintf("%d", s.cfg.Burst))
 	h.Set("x-ratelimit-remaining-requests", fmt.Sprintf("%d", remaining))
 	h.Set("x-ratelimit-reset-requests", reset.String())
-	h.Set("x-ratelimit-limit-tokens", fmt.Sprintf("%d", s.cfg.PerMinute*tokensPerRequest))
+	h.Set("x-ratelimit-limit-tokens", fmt.Sprintf("%d", s.cfg.Burst*tokensPerRequest))
 	h.Set("x-ratelimit-remaining-tokens", fmt.Sprintf("%d", remaining*tokensPerRequest))
 	h.Set("x-ratelimit-reset-tokens", reset.String())
 }
