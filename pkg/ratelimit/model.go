@@ -37,7 +37,7 @@ type ModelCall struct {
 const modelTTL = 3600
 
 // refillPoll is how long a call waits for an answer to tell more of a
-// window spent past its reset.
+// window spent past its reset whose refill is unknown.
 const refillPoll = 100 * time.Millisecond
 
 // ProbeHold is the longest the first call to a provider that has not
@@ -45,18 +45,19 @@ const refillPoll = 100 * time.Millisecond
 const ProbeHold = 2 * time.Second
 
 // reserveModel takes a call of the requests window (KEYS[1]) and the
-// tokens window (KEYS[2]) when both are open. A window is closed until its
-// reset when its remaining count, less this call, would fall below the
-// margin, and until the 429's close (closed_ms) after a refusal; past its
-// reset a window is full again, its limit counted down until an answer
-// says more (when it is spent, calls wait ARGV[6] ms for one); an open
-// window is paced, its calls spread evenly over what is left of it
-// (next_ms), so that the workers slow down before it closes. A provider
-// that has not answered yet (no 'answered' mark) is probed: one call at a
-// time, each holding the others for up to ARGV[5] ms (probe_ms), so that
-// a cold start learns the windows before it fills them. It answers
-// {0, spent requests, spent tokens} when the call may go, else {the
-// millisecond before which no call may go, 0, 0}.
+// tokens window (KEYS[2]) when both have room for it. A window holds what
+// its last answer said, read as OpenAI means it: base left at at_ms,
+// refilling evenly (rate a millisecond) up to its limit at reset_ms; the
+// calls reserved since that answer (spent - spent_rec) are taken off. A
+// call goes when the window keeps margin calls beyond it; else it waits
+// until the window has refilled that far, or until its reset when the
+// refill is unknown, so that the workers slow down to the provider's
+// pace instead of spending the window. A 429 closes the requests window
+// until closed_ms. A provider that has not answered yet (no 'answered'
+// mark) is probed: one call at a time, each holding the others for up to
+// ARGV[5] ms (probe_ms), so that a cold start learns the windows before it
+// fills them. It answers {0, spent requests, spent tokens} when the call
+// may go, else {the millisecond before which no call may go, 0, 0}.
 var reserveModel = redis.NewScript(`
 local now = tonumber(ARGV[1])
 local margin = tonumber(ARGV[2])
@@ -65,65 +66,60 @@ local closed = tonumber(redis.call('HGET', KEYS[1], 'closed_ms') or '0')
 if closed > now then return {closed, 0, 0} end
 local wait = 0
 local probing = false
-local st = {}
+local spent = {}
 for i = 1, 2 do
-  local h = redis.call('HMGET', KEYS[i], 'reset_ms', 'remaining', 'next_ms', 'spent', 'answered', 'probe_ms', 'limit', 'refilled')
-  local s = {reset = tonumber(h[1] or '0'), remaining = tonumber(h[2] or '0'), nxt = tonumber(h[3] or '0'),
-    spent = tonumber(h[4] or '0'), limit = tonumber(h[7] or '-1'), refilled = tonumber(h[8] or '-1')}
-  st[i] = s
-  if s.reset > now then
-    if s.remaining - costs[i] < margin * costs[i] then
-      if s.reset > wait then wait = s.reset end
-    elseif s.nxt > now and s.nxt > wait then
-      wait = s.nxt
+  local h = redis.call('HMGET', KEYS[i], 'reset_ms', 'base', 'rate', 'at_ms', 'spent', 'spent_rec', 'limit', 'answered', 'probe_ms')
+  local reset, base, rate, at = tonumber(h[1] or '0'), tonumber(h[2] or '0'), tonumber(h[3] or '0'), tonumber(h[4] or '0')
+  local limit = tonumber(h[7] or '-1')
+  spent[i] = tonumber(h[5] or '0')
+  if at > 0 and (limit > 0 or reset > now) then
+    local avail = base + rate * (now - at)
+    if limit > 0 and avail > limit then avail = limit end
+    avail = avail - (spent[i] - tonumber(h[6] or '0'))
+    local need = costs[i] * (margin + 1)
+    if avail < need then
+      local untilMs = reset
+      if rate > 0 then
+        untilMs = now + math.ceil((need - avail) / rate - 1e-6)
+      elseif reset <= now then
+        untilMs = now + tonumber(ARGV[6])
+      end
+      if untilMs > wait then wait = untilMs end
     end
-  elseif s.limit > 0 then
-    -- Past its reset the window is full again: its limit, counted down
-    -- until an answer says more.
-    if s.refilled ~= s.reset then
-      s.remaining = s.limit
-      redis.call('HSET', KEYS[i], 'remaining', s.limit, 'refilled', s.reset)
-    end
-    s.full = true
-    if s.remaining - costs[i] < margin * costs[i] then
-      local poll = now + tonumber(ARGV[6])
-      if poll > wait then wait = poll end
-    end
-  elseif i == 1 and not h[5] then
-    local probe = tonumber(h[6] or '0')
+  elseif i == 1 and not h[8] then
+    local probe = tonumber(h[9] or '0')
     if probe > now then wait = probe else probing = true end
   end
 end
 if wait > 0 then return {wait, 0, 0} end
 if probing then redis.call('HSET', KEYS[1], 'probe_ms', now + tonumber(ARGV[5])) end
 for i = 1, 2 do
-  local s = st[i]
-  if s.reset > now then
-    local left = s.remaining - margin * costs[i]
-    local interval = math.floor((s.reset - now) * costs[i] / left)
-    redis.call('HSET', KEYS[i], 'remaining', s.remaining - costs[i], 'next_ms', now + interval)
-  elseif s.full then
-    redis.call('HSET', KEYS[i], 'remaining', s.remaining - costs[i])
-  end
   redis.call('HINCRBY', KEYS[i], 'spent', costs[i])
   if redis.call('TTL', KEYS[i]) < 0 then redis.call('EXPIRE', KEYS[i], ARGV[4]) end
 end
-return {0, st[1].spent, st[2].spent}
+return {0, spent[1], spent[2]}
 `)
 
-// recordModel keeps a window as an answer announced it, less what was
-// reserved after the answered call (ARGV[4] spent before it, ARGV[5] its
-// own cost): those calls are not in the answer's count yet.
+// recordModel keeps a window as an answer announced it (ARGV[2] left of
+// ARGV[1], full in ARGV[3] ms), less what was reserved after the answered
+// call (ARGV[4] spent before it, ARGV[5] its own cost): those calls are
+// not in the answer's count yet. Its refill rate is what it lacks over the
+// time until it is full.
 var recordModel = redis.NewScript(`
 local spent = tonumber(redis.call('HGET', KEYS[1], 'spent') or '0')
 local since = spent - tonumber(ARGV[4]) - tonumber(ARGV[5])
 if since < 0 then since = 0 end
-local remaining = tonumber(ARGV[2]) - since
-if remaining < 0 then remaining = 0 end
-redis.call('HSET', KEYS[1], 'limit', ARGV[1], 'remaining', remaining, 'reset_ms', ARGV[3], 'reset', ARGV[8])
+local limit, left, full, now = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[9])
+local base = left - since
+local rate = 0
+if limit > 0 and full > 0 and limit > left then rate = (limit - left) / full end
+local shown = base
+if shown < 0 then shown = 0 end
+redis.call('HSET', KEYS[1], 'limit', limit, 'base', base, 'rate', tostring(rate), 'at_ms', now, 'reset_ms', now + full,
+  'spent_rec', spent, 'remaining', shown, 'reset', ARGV[8])
 redis.call('EXPIREAT', KEYS[1], ARGV[6])
 redis.call('SADD', KEYS[2], ARGV[7])
-return remaining
+return shown
 `)
 
 // answeredModel marks the provider as having answered, which ends its
@@ -140,7 +136,7 @@ return 1
 var closeModel = redis.NewScript(`
 local closed = tonumber(redis.call('HGET', KEYS[1], 'closed_ms') or '0')
 if tonumber(ARGV[1]) > closed then closed = tonumber(ARGV[1]) end
-redis.call('HSET', KEYS[1], 'closed_ms', closed, 'remaining', 0, 'reset_ms', closed, 'reset', ARGV[4])
+redis.call('HSET', KEYS[1], 'closed_ms', closed, 'remaining', 0, 'reset', ARGV[4])
 redis.call('EXPIREAT', KEYS[1], ARGV[2])
 redis.call('SADD', KEYS[2], ARGV[3])
 return closed
@@ -195,7 +191,7 @@ func (w *Windows) RecordModel(ctx context.Context, call ModelCall, status int, h
 		name := "model " + call.name + f.suffix
 		cost := [2]int64{1, call.tokens}[i]
 		err := recordModel.Run(ctx, w.rdb, []string{keyPrefix + name, indexKey},
-			limit, remaining, ceilMilli(resetAt), call.spent[i], cost, resetAt.Add(time.Hour).Unix(), name, ceilSecond(resetAt)).Err()
+			limit, remaining, ceilMilli(resetAt)-now.UnixMilli(), call.spent[i], cost, resetAt.Add(time.Hour).Unix(), name, ceilSecond(resetAt), now.UnixMilli()).Err()
 		if err != nil && !errors.Is(err, redis.Nil) {
 			errs = append(errs, fmt.Errorf("ratelimit: record %s: %w", name, err))
 		}

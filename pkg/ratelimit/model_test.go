@@ -2,6 +2,7 @@ package ratelimit_test
 
 import (
 	"context"
+	"math"
 	"net/http"
 	"strconv"
 	"testing"
@@ -96,9 +97,15 @@ func TestReserveModel(t *testing.T) {
 		want time.Duration
 	}{
 		{name: "no headers: open", status: 200, header: http.Header{}},
-		{name: "plenty left: paced to nothing", status: 200, header: modelHeaders(10000, 9000, "6ms", 1000000, 900000, "6ms"), tokens: 100},
-		{name: "requests spent: closed until their reset", status: 200, header: modelHeaders(60, 1, "1m30.5s", 1000000, 900000, "6ms"), want: 90*time.Second + 500*time.Millisecond},
-		{name: "tokens spent: closed until their reset", status: 200, header: modelHeaders(60, 50, "1s", 1000, 200, "6m0s"), tokens: 300, want: 6 * time.Minute},
+		{name: "plenty left", status: 200, header: modelHeaders(10000, 9000, "6ms", 1000000, 900000, "6ms"), tokens: 100},
+		// One left of 60, the margin; the other 59 come back over 90.5 s:
+		// one more in 90.5 s / 59.
+		{name: "requests spent: closed until one refills", status: 200, header: modelHeaders(60, 1, "1m30.5s", 1000000, 900000, "6ms"),
+			want: time.Duration(math.Ceil(90500.0/59)) * time.Millisecond},
+		// 200 tokens left, 600 needed (the call and the margin's), 800
+		// come back over 6 minutes: 400 in 3.
+		{name: "tokens spent: closed until enough refill", status: 200, header: modelHeaders(60, 50, "1s", 1000, 200, "6m0s"), tokens: 300, want: 3 * time.Minute},
+		{name: "no refill known: closed until the reset", status: 200, header: modelHeaders(-1, 1, "20s", 1000, 900, "1s"), want: 20 * time.Second},
 		{name: "garbage headers are ignored", status: 200, header: modelHeaders(60, 0, "soon", 1000, 0, "-1s")},
 		{name: "429 closes until retry-after", status: 429, header: func() http.Header {
 			h := modelHeaders(60, 30, "1s", 1000, 900, "1s")
@@ -162,62 +169,58 @@ func TestModelWindowSharedByTwoWorkers(t *testing.T) {
 	if _, wait, err := b.ReserveModel(ctx, name, 10); err != nil || !wait.Equal(now.Add(ratelimit.ProbeHold).UTC()) {
 		t.Fatalf("b during the probe: %v %v, want to wait %v", wait, err, ratelimit.ProbeHold)
 	}
-	// a's answer: 4 requests left of the minute, 3 above the margin,
-	// spread over the 60 s: one every 20 s.
-	if _, err := a.RecordModel(ctx, callA, 200, modelHeaders(100, 4, "60s", 100000, 90000, "1s")); err != nil {
+	// a's answer: 2 requests left of 4, full again in 2 s: one comes
+	// back a second. With a margin of 1, one call may go now.
+	if _, err := a.RecordModel(ctx, callA, 200, modelHeaders(4, 2, "2s", 100000, 90000, "1s")); err != nil {
 		t.Fatal(err)
 	}
-	for i, w := range []*ratelimit.Windows{b, a, b} {
-		_, wait, err := w.ReserveModel(ctx, name, 10)
-		if err != nil || !wait.IsZero() {
-			t.Fatalf("paced call %d at %v: %v %v, want open", i+1, now, wait, err)
+	for i, pair := range [][2]*ratelimit.Windows{{b, a}, {a, b}, {b, a}} {
+		if _, wait, err := pair[0].ReserveModel(ctx, name, 10); err != nil || !wait.IsZero() {
+			t.Fatalf("call %d at %v: %v %v, want open", i+1, now, wait, err)
 		}
-		// The next slot is 20 s on, for either worker.
-		_, wait, err = [2]*ratelimit.Windows{a, b}[i%2].ReserveModel(ctx, name, 10)
-		if err != nil || wait.IsZero() || wait.After(now.Add(20*time.Second)) {
-			t.Fatalf("after paced call %d: %v %v, want to wait at most 20 s", i+1, wait, err)
+		// The other worker waits for the next one to come back.
+		_, wait, err := pair[1].ReserveModel(ctx, name, 10)
+		if err != nil || !wait.Equal(now.Add(time.Second).UTC()) {
+			t.Fatalf("after call %d: %v %v, want to wait 1 s", i+1, wait, err)
 		}
-		if i < 2 {
-			now = wait
-		}
-	}
-	// Three calls made: one left, the margin: closed for both until the reset.
-	reset := time.Unix(1_900_000_000, 0).Add(time.Minute)
-	for i, w := range []*ratelimit.Windows{a, b} {
-		if _, wait, err := w.ReserveModel(ctx, name, 10); err != nil || !wait.Equal(reset.UTC()) {
-			t.Fatalf("worker %d: %v %v, want closed until %v", i, wait, err, reset)
-		}
+		now = wait
 	}
 	ws, err := b.Windows(ctx)
-	if err != nil || len(ws) != 2 || ws[0].Endpoint != "model "+name+" (requests)" || ws[0].Remaining != 1 {
-		t.Fatalf("windows %+v %v, want the requests window with 1 left", ws, err)
+	if err != nil || len(ws) != 2 || ws[0].Endpoint != "model "+name+" (requests)" || ws[0].Remaining != 2 {
+		t.Fatalf("windows %+v %v, want the requests window with 2 left", ws, err)
 	}
 
 	// A 429 seen by b closes the window for a, even after a later answer of
 	// an earlier call says calls are left.
-	now = reset.Add(time.Second)
-	callA, _, err = a.ReserveModel(ctx, name, 10)
+	const late = "api.example late"
+	probe, _, err := a.ReserveModel(ctx, late, 10)
 	if err != nil {
 		t.Fatal(err)
 	}
-	callB, _, err := b.ReserveModel(ctx, name, 10)
-	if err != nil {
+	if _, err := a.RecordModel(ctx, probe, 200, modelHeaders(100, 99, "600ms", 100000, 99000, "1s")); err != nil {
 		t.Fatal(err)
 	}
-	refused := http.Header{"Retry-After": {"30"}}
-	if _, err := b.RecordModel(ctx, callB, 429, refused); err != nil {
+	callA, waitA, err := a.ReserveModel(ctx, late, 10)
+	if err != nil || !waitA.IsZero() {
+		t.Fatalf("a: %v %v", waitA, err)
+	}
+	callB, waitB, err := b.ReserveModel(ctx, late, 10)
+	if err != nil || !waitB.IsZero() {
+		t.Fatalf("b: %v %v", waitB, err)
+	}
+	if _, err := b.RecordModel(ctx, callB, 429, http.Header{"Retry-After": {"30"}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.RecordModel(ctx, callA, 200, modelHeaders(100, 99, "600ms", 100000, 99000, "1s")); err != nil {
+	if _, err := a.RecordModel(ctx, callA, 200, modelHeaders(100, 98, "600ms", 100000, 98000, "1s")); err != nil {
 		t.Fatal(err)
 	}
-	if _, wait, err := a.ReserveModel(ctx, name, 10); err != nil || !wait.Equal(now.Add(30*time.Second).UTC()) {
+	if _, wait, err := a.ReserveModel(ctx, late, 10); err != nil || !wait.Equal(now.Add(30*time.Second).UTC()) {
 		t.Fatalf("after b's 429: %v %v, want closed 30 s", wait, err)
 	}
 }
 
-// Past its reset a window is full again at its limit, counted down until
-// an answer says more: no burst beyond it.
+// A spent window refills evenly until its reset, up to its limit, less
+// the calls still unanswered: no burst beyond it.
 func TestModelWindowRefillsToItsLimit(t *testing.T) {
 	ctx := context.Background()
 	now := time.Unix(1_900_000_000, 0)
@@ -230,8 +233,9 @@ func TestModelWindowRefillsToItsLimit(t *testing.T) {
 	if _, err := w.RecordModel(ctx, call, 200, modelHeaders(3, 0, "1s", 30000, 0, "1s")); err != nil {
 		t.Fatal(err)
 	}
-	if _, wait, err := w.ReserveModel(ctx, name, 1); err != nil || !wait.Equal(now.Add(time.Second).UTC()) {
-		t.Fatalf("spent window: %v %v, want closed 1 s", wait, err)
+	// 3 come back a second; the call and the margin need 2.
+	if _, wait, err := w.ReserveModel(ctx, name, 1); err != nil || !wait.Equal(now.Add(667*time.Millisecond).UTC()) {
+		t.Fatalf("spent window: %v %v, want closed 667 ms", wait, err)
 	}
 	now = now.Add(2 * time.Second)
 	for i := range 2 {

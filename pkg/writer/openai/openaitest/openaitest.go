@@ -45,8 +45,9 @@ type Stats struct {
 	// Refused the 429s.
 	Requests, Answered, Refused int
 	// InsideWindow counts the requests received while a window it had
-	// announced closed (a remaining count of 0 until its reset, or a 429
-	// until its retry-after) was still closed.
+	// announced closed (a remaining count of 0, until the first request
+	// comes back by the announced refill; or a 429, until its
+	// retry-after) was still closed.
 	InsideWindow int
 	// MaxInFlight is the most requests it answered at once.
 	MaxInFlight int
@@ -171,13 +172,14 @@ func (s *Server) untilToken() time.Duration {
 
 // announce writes the windows' headers as OpenAI does: the limit (what
 // may be sent before the window is spent: the bucket's size), what is
-// left, and how long until the window is full again; an empty window is
-// closed until then.
+// left, and how long until the window is full again, refilling evenly; an
+// empty window is closed until its next request comes back.
 func (s *Server) announce(h http.Header, now time.Time) {
 	remaining := int(math.Floor(s.tokens))
 	reset := time.Duration((float64(s.cfg.Burst) - s.tokens) / s.rate() * float64(time.Second)).Round(time.Millisecond)
 	if remaining == 0 {
-		s.closedUntil = later(s.closedUntil, now.Add(reset))
+		// Refilling evenly until reset, it has none until the next comes back.
+		s.closedUntil = later(s.closedUntil, now.Add(s.untilToken()))
 	}
 	h.Set("x-ratelimit-limit-requests", fmt.Sprintf("%d", s.cfg.Burst))
 	h.Set("x-ratelimit-remaining-requests", fmt.Sprintf("%d", remaining))
