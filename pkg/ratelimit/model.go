@@ -26,10 +26,24 @@ const (
 type ModelCall struct {
 	name   string
 	tokens int64
+	// at is when the call was reserved, just before it was sent: what its
+	// answer says of the windows was true then, and they have refilled
+	// since.
+	at time.Time
 	// spent is what the windows had reserved before this call, in requests
 	// and tokens: an answer's remaining counts are older than the calls
 	// reserved after it, which RecordModel takes off them.
 	spent [2]int64
+}
+
+// Sent returns call as sent at at, when it left for the provider (the
+// time its request was written): its answer's counts are as of then, and
+// the windows refill from then. A time before the reservation is ignored.
+func (c ModelCall) Sent(at time.Time) ModelCall {
+	if at.After(c.at) {
+		c.at = at
+	}
+	return c
 }
 
 // modelTTL keeps a model window's counters without an announced reset, and
@@ -101,21 +115,23 @@ return {0, spent[1], spent[2]}
 `)
 
 // recordModel keeps a window as an answer announced it (ARGV[2] left of
-// ARGV[1], full in ARGV[3] ms), less what was reserved after the answered
-// call (ARGV[4] spent before it, ARGV[5] its own cost): those calls are
-// not in the answer's count yet. Its refill rate is what it lacks over the
-// time until it is full.
+// ARGV[1], full in ARGV[3] ms), as of when the call was sent (ARGV[9]),
+// less what was reserved after the answered call (ARGV[4] spent before
+// it, ARGV[5] its own cost): those calls are not in the answer's count
+// yet. Its refill rate is what it lacks over the time until it is full;
+// the refill is counted from when the call was sent, so that a slow
+// answer does not leave its latency's refill unused.
 var recordModel = redis.NewScript(`
 local spent = tonumber(redis.call('HGET', KEYS[1], 'spent') or '0')
 local since = spent - tonumber(ARGV[4]) - tonumber(ARGV[5])
 if since < 0 then since = 0 end
-local limit, left, full, now = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[9])
+local limit, left, full, at, now = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[9]), tonumber(ARGV[10])
 local base = left - since
 local rate = 0
 if limit > 0 and full > 0 and limit > left then rate = (limit - left) / full end
 local shown = base
 if shown < 0 then shown = 0 end
-redis.call('HSET', KEYS[1], 'limit', limit, 'base', base, 'rate', tostring(rate), 'at_ms', now, 'reset_ms', now + full,
+redis.call('HSET', KEYS[1], 'limit', limit, 'base', base, 'rate', tostring(rate), 'at_ms', at, 'reset_ms', now + full,
   'spent_rec', spent, 'remaining', shown, 'reset', ARGV[8])
 redis.call('EXPIREAT', KEYS[1], ARGV[6])
 redis.call('SADD', KEYS[2], ARGV[7])
@@ -150,7 +166,8 @@ return closed
 func (w *Windows) ReserveModel(ctx context.Context, name string, tokens int) (call ModelCall, notBefore time.Time, err error) {
 	cost := max(int64(tokens), 1)
 	keys := []string{keyPrefix + "model " + name + modelRequests, keyPrefix + "model " + name + modelTokens}
-	res, err := reserveModel.Run(ctx, w.rdb, keys, w.now().UnixMilli(), w.margin, cost, modelTTL, ProbeHold.Milliseconds(), refillPoll.Milliseconds()).Int64Slice()
+	now := w.now()
+	res, err := reserveModel.Run(ctx, w.rdb, keys, now.UnixMilli(), w.margin, cost, modelTTL, ProbeHold.Milliseconds(), refillPoll.Milliseconds()).Int64Slice()
 	if err != nil {
 		return ModelCall{}, time.Time{}, fmt.Errorf("ratelimit: reserve model %s: %w", name, err)
 	}
@@ -160,7 +177,7 @@ func (w *Windows) ReserveModel(ctx context.Context, name string, tokens int) (ca
 	if res[0] > 0 {
 		return ModelCall{}, time.UnixMilli(res[0]).UTC(), nil
 	}
-	return ModelCall{name: name, tokens: cost, spent: [2]int64{res[1], res[2]}}, time.Time{}, nil
+	return ModelCall{name: name, tokens: cost, at: now, spent: [2]int64{res[1], res[2]}}, time.Time{}, nil
 }
 
 // RecordModel keeps what the answer to call, of the given HTTP status,
@@ -191,7 +208,7 @@ func (w *Windows) RecordModel(ctx context.Context, call ModelCall, status int, h
 		name := "model " + call.name + f.suffix
 		cost := [2]int64{1, call.tokens}[i]
 		err := recordModel.Run(ctx, w.rdb, []string{keyPrefix + name, indexKey},
-			limit, remaining, ceilMilli(resetAt)-now.UnixMilli(), call.spent[i], cost, resetAt.Add(time.Hour).Unix(), name, ceilSecond(resetAt), now.UnixMilli()).Err()
+			limit, remaining, ceilMilli(resetAt)-now.UnixMilli(), call.spent[i], cost, resetAt.Add(time.Hour).Unix(), name, ceilSecond(resetAt), call.at.UnixMilli(), now.UnixMilli()).Err()
 		if err != nil && !errors.Is(err, redis.Nil) {
 			errs = append(errs, fmt.Errorf("ratelimit: record %s: %w", name, err))
 		}

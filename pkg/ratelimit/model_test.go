@@ -247,3 +247,50 @@ func TestModelWindowRefillsToItsLimit(t *testing.T) {
 		t.Fatalf("third call after the reset: %v %v, want a short wait for an answer", wait, err)
 	}
 }
+
+// An answer's counts are as of when its call was sent: the window has
+// refilled since, for as long as the answer took.
+func TestModelWindowRefillsFromTheCallsSending(t *testing.T) {
+	tests := []struct {
+		name string
+		// sent is how long after its reservation the call left.
+		sent time.Duration
+		// want is how long after the answer (1 s after the reservation)
+		// the next call waits.
+		want time.Duration
+	}{
+		{name: "sent at once: a second's refill", sent: 0, want: 0},
+		{name: "sent half a second late", sent: 500 * time.Millisecond, want: 500 * time.Millisecond},
+		{name: "a time before the reservation is ignored", sent: -time.Second, want: 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx := context.Background()
+			start := time.Unix(1_900_000_000, 0)
+			now := start
+			w := open(t, taskstest.RedisURL(t), 1, func() time.Time { return now })
+			const name = "api.example gpt"
+			call, _, err := w.ReserveModel(ctx, name, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			now = start.Add(time.Second)
+			// 1 left of 4, full in 3 s: one comes back a second; the call
+			// and the margin need 2.
+			if _, err := w.RecordModel(ctx, call.Sent(start.Add(tt.sent)), 200, modelHeaders(4, 1, "3s", 40000, 30000, "1s")); err != nil {
+				t.Fatal(err)
+			}
+			_, wait, err := w.ReserveModel(ctx, name, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := time.Duration(0)
+			if !wait.IsZero() {
+				got = wait.Sub(now)
+			}
+			if got != tt.want {
+				t.Errorf("next call waits %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
