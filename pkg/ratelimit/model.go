@@ -38,13 +38,20 @@ type ModelCall struct {
 
 // Sent returns call as sent at at, when it left for the provider (the
 // time its request was written): its answer's counts are as of then, and
-// the windows refill from then. A time before the reservation is ignored.
+// the windows refill from RefillLag later. A time before the reservation
+// is ignored.
 func (c ModelCall) Sent(at time.Time) ModelCall {
 	if at.After(c.at) {
 		c.at = at
 	}
 	return c
 }
+
+// RefillLag is how much later than a call was sent the provider is taken
+// to have counted it: the network's delay and the scheduling of two busy
+// processes. A window's refill is credited from then, so that the calls
+// sent meanwhile are not counted twice as room.
+const RefillLag = 250 * time.Millisecond
 
 // modelTTL keeps a model window's counters without an announced reset, and
 // the mark that its provider answered.
@@ -189,6 +196,10 @@ func (w *Windows) ReserveModel(ctx context.Context, name string, tokens int) (ca
 // limits is limited by nothing here.
 func (w *Windows) RecordModel(ctx context.Context, call ModelCall, status int, h http.Header) (closedUntil time.Time, err error) {
 	now := w.now()
+	counted := call.at.Add(RefillLag)
+	if counted.After(now) {
+		counted = now
+	}
 	var errs []error
 	var exhausted time.Time
 	for i, f := range []struct{ suffix, header string }{{modelRequests, "requests"}, {modelTokens, "tokens"}} {
@@ -208,7 +219,7 @@ func (w *Windows) RecordModel(ctx context.Context, call ModelCall, status int, h
 		name := "model " + call.name + f.suffix
 		cost := [2]int64{1, call.tokens}[i]
 		err := recordModel.Run(ctx, w.rdb, []string{keyPrefix + name, indexKey},
-			limit, remaining, ceilMilli(resetAt)-now.UnixMilli(), call.spent[i], cost, resetAt.Add(time.Hour).Unix(), name, ceilSecond(resetAt), call.at.UnixMilli(), now.UnixMilli()).Err()
+			limit, remaining, ceilMilli(resetAt)-now.UnixMilli(), call.spent[i], cost, resetAt.Add(time.Hour).Unix(), name, ceilSecond(resetAt), counted.UnixMilli(), now.UnixMilli()).Err()
 		if err != nil && !errors.Is(err, redis.Nil) {
 			errs = append(errs, fmt.Errorf("ratelimit: record %s: %w", name, err))
 		}

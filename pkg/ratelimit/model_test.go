@@ -259,9 +259,10 @@ func TestModelWindowRefillsFromTheCallsSending(t *testing.T) {
 		// the next call waits.
 		want time.Duration
 	}{
-		{name: "sent at once: a second's refill", sent: 0, want: 0},
-		{name: "sent half a second late", sent: 500 * time.Millisecond, want: 500 * time.Millisecond},
-		{name: "a time before the reservation is ignored", sent: -time.Second, want: 0},
+		{name: "sent at once: the refill since RefillLag", sent: 0, want: ratelimit.RefillLag},
+		{name: "sent half a second late", sent: 500 * time.Millisecond, want: 500*time.Millisecond + ratelimit.RefillLag},
+		{name: "a time before the reservation is ignored", sent: -time.Second, want: ratelimit.RefillLag},
+		{name: "the lag stops at the answer", sent: 900 * time.Millisecond, want: time.Second},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

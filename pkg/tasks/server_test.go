@@ -158,3 +158,71 @@ func TestServerDraftsMentionsFirst(t *testing.T) {
 		}
 	}
 }
+
+// The server runs ServerConfig.Concurrency tasks at once (WORKER_CONCURRENCY),
+// DefaultConcurrency when it is zero, and refuses a negative one.
+func TestNewServerConcurrency(t *testing.T) {
+	tests := []struct {
+		name        string
+		concurrency int
+		want        int
+		wantErr     bool
+	}{
+		{name: "zero is the default", concurrency: 0, want: tasks.DefaultConcurrency},
+		{name: "three", concurrency: 3, want: 3},
+		{name: "negative", concurrency: -1, wantErr: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			redisURL := taskstest.RedisURL(t)
+			started := make(chan struct{}, 64)
+			hold := make(chan struct{})
+			srv, err := tasks.NewServer(tasks.ServerConfig{
+				RedisURL: redisURL, Concurrency: tt.concurrency, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
+				Register: func(mux *asynq.ServeMux) {
+					mux.HandleFunc(tasks.TypeDraftPost, func(context.Context, *asynq.Task) error {
+						started <- struct{}{}
+						<-hold
+						return nil
+					})
+				},
+			})
+			if tt.wantErr {
+				if err == nil {
+					t.Fatal("NewServer accepted a negative concurrency")
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			client, err := tasks.NewClient(redisURL)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer client.Close()
+			for i := range int64(tt.want + 3) {
+				if err := client.EnqueueDraft(context.Background(), 1+i); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := srv.Start(); err != nil {
+				t.Fatal(err)
+			}
+			defer srv.Shutdown()
+			defer close(hold)
+			for i := range tt.want {
+				select {
+				case <-started:
+				case <-time.After(30 * time.Second):
+					t.Fatalf("only %d tasks started, want %d", i, tt.want)
+				}
+			}
+			select {
+			case <-started:
+				t.Errorf("more than %d tasks ran at once", tt.want)
+			case <-time.After(500 * time.Millisecond):
+			}
+		})
+	}
+}
