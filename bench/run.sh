@@ -68,10 +68,10 @@ if [ "${PARTS:-all}" = all ] || [ "${PARTS:-all}" = model ]; then
 		echo
 		echo "A burst of $mentions mentions drafted through a local OpenAI-compatible stand-in that answers in 1 s."
 		echo "First leg: two workers (MODEL_CONCURRENCY=16 each) share its window of $rate requests a minute,"
-		echo "announced in OpenAI's x-ratelimit-* headers (the bucket refills continuously; 429 beyond it)."
+		echo "announced in OpenAI's x-ratelimit-* headers (a bucket of a second's worth, refilling evenly; 429 beyond it)."
 		echo "Second leg: one worker against the stand-in announcing no limits, as a local server does."
 		echo "Bound: max(calls × 1 s / calls in flight, calls / R per minute). Target: drained within 1.25× the bound,"
-		echo "no call inside a window the stand-in announced closed (remaining 0 until its reset, or a 429's retry-after)."
+		echo "no call inside a window the stand-in announced closed (remaining 0, until its refill brings the next request; a 429, until its retry-after)."
 		echo "Measured on $(nproc) cores shared with other work: load average $(cut -d' ' -f1-3 /proc/loadavg) at the end."
 		echo
 		echo "$model"

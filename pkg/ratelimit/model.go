@@ -168,8 +168,9 @@ return closed
 // ReserveModel takes a call of the model windows named name (the provider
 // and model, like "api.openai.com gpt-4o-mini") that is expected to use
 // tokens tokens. notBefore is zero when the call may be made now; else no
-// call may be sent before it, be it the end of a closed window or the
-// next paced slot of an open one.
+// call may be sent before it: the end of a window a 429 closed, the time
+// a spent window will have refilled enough, or the end of another
+// worker's probe.
 func (w *Windows) ReserveModel(ctx context.Context, name string, tokens int) (call ModelCall, notBefore time.Time, err error) {
 	cost := max(int64(tokens), 1)
 	keys := []string{keyPrefix + "model " + name + modelRequests, keyPrefix + "model " + name + modelTokens}
