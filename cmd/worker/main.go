@@ -154,7 +154,8 @@ func run() error {
 			log.Warn("metrics server stopped", "addr", metricsAddr, "error", err)
 		}
 	}()
-	log.Info("working", "platform", plat.Name(), "writer", w.Name(), "settings_seeded", seeded, "metrics", metricsAddr)
+	log.Info("working", "platform", plat.Name(), "writer", w.Name(), "settings_seeded", seeded, "metrics", metricsAddr,
+		"worker_concurrency", cfg.WorkerConcurrency, "model_concurrency", cfg.ModelConcurrency, "database_max_conns", cfg.DatabaseMaxConns)
 
 	<-ctx.Done()
 	log.Info("shutting down: in-flight tasks get 25 s to finish, the rest go back to the queue")

@@ -40,6 +40,8 @@ type ServerConfig struct {
 	RetryDelay asynq.RetryDelayFunc
 	// IsFailure tells which errors of a handler count against the task's
 	// retries; nil counts every error. The worker passes pipeline.IsFailure.
+	// The others are counted with the outcome "waiting" and logged at debug
+	// level only.
 	IsFailure func(error) bool
 	// Concurrency is how many tasks run at once (WORKER_CONCURRENCY);
 	// zero means DefaultConcurrency.
@@ -88,6 +90,7 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tasks: server: %w", err)
 	}
+	observer.isFailure = cfg.IsFailure
 	mux := asynq.NewServeMux()
 	mux.Use(observer.Middleware)
 	cfg.Register(mux)

@@ -2,6 +2,7 @@ package tasks_test
 
 import (
 	"context"
+	"errors"
 	"io"
 	"log/slog"
 	"testing"
@@ -67,6 +68,12 @@ func TestNewServerRunsRegisteredHandlersObserved(t *testing.T) {
 // okRuns reads the Observer's count of reconcile runs that went well.
 func okRuns(t *testing.T, reg *prometheus.Registry) float64 {
 	t.Helper()
+	return runs(t, reg, "ok")
+}
+
+// runs reads the Observer's count of reconcile runs of an outcome.
+func runs(t *testing.T, reg *prometheus.Registry, outcome string) float64 {
+	t.Helper()
 	families, err := reg.Gather()
 	if err != nil {
 		t.Fatal(err)
@@ -80,7 +87,7 @@ func okRuns(t *testing.T, reg *prometheus.Registry) float64 {
 			for _, l := range m.GetLabel() {
 				labels[l.GetName()] = l.GetValue()
 			}
-			if labels["type"] == tasks.TypeReconcile && labels["outcome"] == "ok" {
+			if labels["type"] == tasks.TypeReconcile && labels["outcome"] == outcome {
 				return m.GetCounter().GetValue()
 			}
 		}
@@ -222,6 +229,56 @@ func TestNewServerConcurrency(t *testing.T) {
 			case <-started:
 				t.Errorf("more than %d tasks ran at once", tt.want)
 			case <-time.After(500 * time.Millisecond):
+			}
+		})
+	}
+}
+
+// A run that IsFailure calls no failure is counted "waiting", not "error".
+func TestObserverCountsWaitingRuns(t *testing.T) {
+	errWait := errors.New("waiting for a window")
+	tests := []struct {
+		name      string
+		err       error
+		isFailure func(error) bool
+		want      string
+	}{
+		{name: "no IsFailure: an error", err: errWait, want: "error"},
+		{name: "not a failure: waiting", err: errWait, isFailure: func(err error) bool { return !errors.Is(err, errWait) }, want: "waiting"},
+		{name: "a failure: an error", err: errors.New("broken"), isFailure: func(err error) bool { return !errors.Is(err, errWait) }, want: "error"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			redisURL := taskstest.RedisURL(t)
+			client, err := tasks.NewClient(redisURL)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer client.Close()
+			reg := prometheus.NewRegistry()
+			srv, err := tasks.NewServer(tasks.ServerConfig{
+				RedisURL: redisURL, Metrics: reg, IsFailure: tt.isFailure, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
+				RetryDelay: func(int, error, *asynq.Task) time.Duration { return time.Hour },
+				Register: func(mux *asynq.ServeMux) {
+					mux.HandleFunc(tasks.TypeReconcile, func(context.Context, *asynq.Task) error { return tt.err })
+				},
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := client.EnqueuePeriodic(context.Background(), tasks.TypeReconcile); err != nil {
+				t.Fatal(err)
+			}
+			if err := srv.Start(); err != nil {
+				t.Fatal(err)
+			}
+			defer srv.Shutdown()
+			deadline := time.Now().Add(30 * time.Second)
+			for runs(t, reg, tt.want) < 1 {
+				if time.Now().After(deadline) {
+					t.Fatalf("no %q run counted", tt.want)
+				}
+				time.Sleep(20 * time.Millisecond)
 			}
 		})
 	}
