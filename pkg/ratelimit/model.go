@@ -201,7 +201,12 @@ func (w *Windows) RecordModel(ctx context.Context, call ModelCall, status int, h
 	if counted.After(now) {
 		counted = now
 	}
-	var errs []error
+	type announced struct {
+		name                    string
+		limit, remaining, index int
+		resetAt                 time.Time
+	}
+	var windows []announced
 	var exhausted time.Time
 	for i, f := range []struct{ suffix, header string }{{modelRequests, "requests"}, {modelTokens, "tokens"}} {
 		remaining, okR := intHeader(h, "x-ratelimit-remaining-"+f.header)
@@ -217,32 +222,37 @@ func (w *Windows) RecordModel(ctx context.Context, call ModelCall, status int, h
 		if remaining == 0 && resetAt.After(exhausted) {
 			exhausted = resetAt
 		}
-		name := "model " + call.name + f.suffix
-		cost := [2]int64{1, call.tokens}[i]
-		err := recordModel.Run(ctx, w.rdb, []string{keyPrefix + name, indexKey},
-			limit, remaining, ceilMilli(resetAt)-now.UnixMilli(), call.spent[i], cost, resetAt.Add(time.Hour).Unix(), name, ceilSecond(resetAt), counted.UnixMilli(), now.UnixMilli()).Err()
+		windows = append(windows, announced{name: "model " + call.name + f.suffix, limit: limit, remaining: remaining, index: i, resetAt: resetAt})
+	}
+	var errs []error
+	if status == http.StatusTooManyRequests {
+		// Closed first: no other call may slip in once the probe ends below.
+		closedUntil = now.Add(DefaultClose)
+		if d, ok := RetryAfter(h, now); ok {
+			closedUntil = now.Add(d)
+		} else if !exhausted.IsZero() {
+			closedUntil = exhausted
+		}
+		closedUntil = time.UnixMilli(ceilMilli(closedUntil)).UTC()
+		name := "model " + call.name + modelRequests
+		if err := closeModel.Run(ctx, w.rdb, []string{keyPrefix + name, indexKey},
+			closedUntil.UnixMilli(), closedUntil.Add(time.Hour).Unix(), name, ceilSecond(closedUntil)).Err(); err != nil {
+			errs = append(errs, fmt.Errorf("ratelimit: close %s: %w", name, err))
+		}
+	}
+	for _, a := range windows {
+		cost := [2]int64{1, call.tokens}[a.index]
+		err := recordModel.Run(ctx, w.rdb, []string{keyPrefix + a.name, indexKey},
+			a.limit, a.remaining, ceilMilli(a.resetAt)-now.UnixMilli(), call.spent[a.index], cost, a.resetAt.Add(time.Hour).Unix(),
+			a.name, ceilSecond(a.resetAt), counted.UnixMilli(), now.UnixMilli()).Err()
 		if err != nil && !errors.Is(err, redis.Nil) {
-			errs = append(errs, fmt.Errorf("ratelimit: record %s: %w", name, err))
+			errs = append(errs, fmt.Errorf("ratelimit: record %s: %w", a.name, err))
 		}
 	}
 	if err := answeredModel.Run(ctx, w.rdb, []string{keyPrefix + "model " + call.name + modelRequests}, modelTTL).Err(); err != nil {
 		errs = append(errs, fmt.Errorf("ratelimit: answered %s: %w", call.name, err))
 	}
-	if status != http.StatusTooManyRequests {
-		return time.Time{}, errors.Join(errs...)
-	}
-	until := now.Add(DefaultClose)
-	if d, ok := RetryAfter(h, now); ok {
-		until = now.Add(d)
-	} else if !exhausted.IsZero() {
-		until = exhausted
-	}
-	name := "model " + call.name + modelRequests
-	if err := closeModel.Run(ctx, w.rdb, []string{keyPrefix + name, indexKey},
-		ceilMilli(until), until.Add(time.Hour).Unix(), name, ceilSecond(until)).Err(); err != nil {
-		errs = append(errs, fmt.Errorf("ratelimit: close %s: %w", name, err))
-	}
-	return time.UnixMilli(ceilMilli(until)).UTC(), errors.Join(errs...)
+	return closedUntil, errors.Join(errs...)
 }
 
 // ResetDuration reads an x-ratelimit-reset-* value: OpenAI's durations
