@@ -108,7 +108,7 @@ func run() error {
 	case config.WriterOpenAI:
 		w, err = openai.New(openai.Config{BaseURL: cfg.OpenAIBaseURL, APIKey: cfg.OpenAIAPIKey, Model: cfg.OpenAIModel,
 			Temperature: post.DefaultLLMParameter, PresencePenalty: post.DefaultLLMParameter, FrequencyPenalty: post.DefaultLLMParameter,
-			Usage: meter.Usage})
+			Usage: meter.Usage, Concurrency: cfg.ModelConcurrency, Limiter: windows})
 		if err != nil {
 			return err
 		}
@@ -143,7 +143,7 @@ func run() error {
 	})
 	srv, err := tasks.NewServer(tasks.ServerConfig{
 		RedisURL: cfg.RedisURL, Register: pipe.Register, Log: log, Metrics: reg, RetryDelay: pipeline.RetryDelay,
-		IsFailure: pipeline.IsFailure,
+		IsFailure: pipeline.IsFailure, Concurrency: cfg.WorkerConcurrency,
 	})
 	if err != nil {
 		return err
@@ -158,7 +158,8 @@ func run() error {
 			log.Warn("metrics server stopped", "addr", metricsAddr, "error", err)
 		}
 	}()
-	log.Info("working", "platform", plat.Name(), "writer", w.Name(), "settings_seeded", seeded, "metrics", metricsAddr)
+	log.Info("working", "platform", plat.Name(), "writer", w.Name(), "settings_seeded", seeded, "metrics", metricsAddr,
+		"worker_concurrency", cfg.WorkerConcurrency, "model_concurrency", cfg.ModelConcurrency, "database_max_conns", cfg.DatabaseMaxConns)
 
 	<-ctx.Done()
 	log.Info("shutting down: in-flight tasks get 25 s to finish, the rest go back to the queue")

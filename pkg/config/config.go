@@ -129,6 +129,13 @@ type Config struct {
 	// RateLimitMargin is how many calls of an X rate-limit window are left
 	// unused: a window with this many remaining counts as closed.
 	RateLimitMargin int
+	// WorkerConcurrency (WORKER_CONCURRENCY) is how many tasks one worker
+	// process runs at once.
+	WorkerConcurrency int
+	// ModelConcurrency (MODEL_CONCURRENCY) is how many model calls one
+	// worker process has in flight at once; the rest of its drafts wait
+	// for a slot, holding no database connection.
+	ModelConcurrency int
 	// XMaxResults is max_results of X's timeline and search reads.
 	XMaxResults int
 	// Prices are the unit prices of X's pay-per-use billing and of the model.
@@ -181,6 +188,13 @@ const DefaultSearchTopics = "monday,coffee,deadline,gym"
 // maxTopicLength is the longest search topic (settings.MaxTopicLength).
 const maxTopicLength = 100
 
+// DATABASE_MAX_CONNS' default for the web tier and the scheduler, and its
+// bound.
+const (
+	defaultMaxConns = 10
+	maxConns        = 500
+)
+
 // maxCap bounds every count cap, as the settings do.
 const maxCap = 1000
 
@@ -213,7 +227,7 @@ func Load(proc Process, getenv func(string) string) (Config, error) {
 	onX := platformChoice(getenv) == PlatformX
 	c := Config{
 		DatabaseURL:      r.url("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/infernal?sslmode=disable", "postgres", "postgresql"),
-		DatabaseMaxConns: r.integer("DATABASE_MAX_CONNS", 10, 3, 500),
+		DatabaseMaxConns: r.integer("DATABASE_MAX_CONNS", defaultMaxConns, 3, maxConns),
 		RedisURL:         r.url("REDIS_URL", "redis://127.0.0.1:6379/0", "redis", "rediss"),
 		HTTPAddr:         r.addr("HTTP_ADDR", ":8080"),
 		StaticDir:        r.str("STATIC_DIR", "frontend/dist"),
@@ -295,6 +309,7 @@ func (c *Config) loadDeployment(proc Process, r *reader) {
 		c.MediaHosts = r.hosts("MEDIA_HOSTS", def)
 	case Worker:
 		c.loadSeeds(r)
+		c.loadConcurrency(r)
 		c.MetricsAddr = r.addr("METRICS_ADDR", "127.0.0.1:9091")
 		c.XAPIKey = r.str("X_API_KEY", "")
 		c.XAPISecret = r.str("X_API_SECRET", "")
@@ -322,6 +337,35 @@ func (c *Config) loadDeployment(proc Process, r *reader) {
 	case Scheduler:
 	default:
 		r.fail("process", "%q is not one of web, worker, scheduler", string(proc))
+	}
+}
+
+// Worker concurrency bounds.
+const (
+	// DefaultWorkerConcurrency is WORKER_CONCURRENCY's default.
+	DefaultWorkerConcurrency = 32
+	// DefaultModelConcurrency is MODEL_CONCURRENCY's default.
+	DefaultModelConcurrency = 16
+	// maxConcurrency bounds both.
+	maxConcurrency = 1000
+	// periodicConns are the worker's connections kept for its periodic
+	// work (scans, reconcile, metrics) beside the tasks.
+	periodicConns = 2
+)
+
+// loadConcurrency reads WORKER_CONCURRENCY and MODEL_CONCURRENCY and,
+// when DATABASE_MAX_CONNS is unset, sizes the worker's pool after them:
+// the tasks that are not waiting for the model, plus periodicConns, and
+// never fewer than the other processes' default of 10. A draft waiting
+// for the model holds no connection.
+func (c *Config) loadConcurrency(r *reader) {
+	c.WorkerConcurrency = r.integer("WORKER_CONCURRENCY", DefaultWorkerConcurrency, 1, maxConcurrency)
+	c.ModelConcurrency = r.integer("MODEL_CONCURRENCY", DefaultModelConcurrency, 1, maxConcurrency)
+	if c.ModelConcurrency > c.WorkerConcurrency {
+		r.fail("MODEL_CONCURRENCY", "(%d) must not be more than WORKER_CONCURRENCY (%d): a task makes one model call at a time", c.ModelConcurrency, c.WorkerConcurrency)
+	}
+	if r.str("DATABASE_MAX_CONNS", "") == "" {
+		c.DatabaseMaxConns = min(max(defaultMaxConns, c.WorkerConcurrency-c.ModelConcurrency+periodicConns), maxConns)
 	}
 }
 

@@ -157,6 +157,12 @@ func TestLoadRejectsGarbage(t *testing.T) {
 		{name: "max conns garbage", env: map[string]string{"DATABASE_MAX_CONNS": "many"}, want: "DATABASE_MAX_CONNS"},
 		{name: "max conns too few", env: map[string]string{"DATABASE_MAX_CONNS": "2"}, want: "DATABASE_MAX_CONNS"},
 		{name: "max conns too many", env: map[string]string{"DATABASE_MAX_CONNS": "501"}, want: "DATABASE_MAX_CONNS"},
+		{name: "worker concurrency garbage", env: map[string]string{"WORKER_CONCURRENCY": "lots"}, want: "WORKER_CONCURRENCY"},
+		{name: "worker concurrency zero", env: map[string]string{"WORKER_CONCURRENCY": "0"}, want: "WORKER_CONCURRENCY"},
+		{name: "worker concurrency too many", env: map[string]string{"WORKER_CONCURRENCY": "1001"}, want: "WORKER_CONCURRENCY"},
+		{name: "model concurrency garbage", env: map[string]string{"MODEL_CONCURRENCY": "1.5"}, want: "MODEL_CONCURRENCY"},
+		{name: "model concurrency zero", env: map[string]string{"MODEL_CONCURRENCY": "0"}, want: "MODEL_CONCURRENCY"},
+		{name: "model concurrency above the tasks", env: map[string]string{"WORKER_CONCURRENCY": "8", "MODEL_CONCURRENCY": "9"}, want: "MODEL_CONCURRENCY"},
 		{name: "search query set", env: map[string]string{"SEARCH_QUERY": "(monday OR gym) -is:retweet"}, want: "SEARCH_TOPICS"},
 		{name: "topic with a quote", env: map[string]string{"SEARCH_TOPICS": `monday,"cold brew"`}, want: "SEARCH_TOPICS"},
 		{name: "topic too long", env: map[string]string{"SEARCH_TOPICS": strings.Repeat("a", 101)}, want: "SEARCH_TOPICS"},
@@ -189,23 +195,53 @@ func TestLoadRejectsGarbage(t *testing.T) {
 
 func TestLoadDatabaseMaxConns(t *testing.T) {
 	tests := []struct {
-		name  string
-		value string
-		want  int
+		name string
+		proc Process
+		env  map[string]string
+		want int
 	}{
-		{name: "unset", value: "", want: 10},
-		{name: "smallest", value: "3", want: 3},
-		{name: "spaces", value: " 40 ", want: 40},
-		{name: "largest", value: "500", want: 500},
+		{name: "web unset", proc: Web, want: 10},
+		{name: "scheduler unset", proc: Scheduler, want: 10},
+		{name: "worker unset follows the concurrency", proc: Worker, want: 32 - 16 + 2},
+		{name: "worker small concurrency keeps 10", proc: Worker, env: map[string]string{"WORKER_CONCURRENCY": "8", "MODEL_CONCURRENCY": "4"}, want: 10},
+		{name: "worker large concurrency", proc: Worker, env: map[string]string{"WORKER_CONCURRENCY": "200", "MODEL_CONCURRENCY": "50"}, want: 152},
+		{name: "worker capped", proc: Worker, env: map[string]string{"WORKER_CONCURRENCY": "1000", "MODEL_CONCURRENCY": "1"}, want: 500},
+		{name: "worker explicit wins", proc: Worker, env: map[string]string{"DATABASE_MAX_CONNS": "4"}, want: 4},
+		{name: "smallest", proc: Web, env: map[string]string{"DATABASE_MAX_CONNS": "3"}, want: 3},
+		{name: "spaces", proc: Worker, env: map[string]string{"DATABASE_MAX_CONNS": " 40 "}, want: 40},
+		{name: "largest", proc: Worker, env: map[string]string{"DATABASE_MAX_CONNS": "500"}, want: 500},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c, err := Load(Worker, env(map[string]string{"DATABASE_MAX_CONNS": tt.value}))
+			c, err := Load(tt.proc, env(tt.env))
 			if err != nil {
 				t.Fatal(err)
 			}
 			if c.DatabaseMaxConns != tt.want {
 				t.Errorf("DatabaseMaxConns = %d, want %d", c.DatabaseMaxConns, tt.want)
+			}
+		})
+	}
+}
+
+func TestLoadConcurrency(t *testing.T) {
+	tests := []struct {
+		name        string
+		env         map[string]string
+		want, model int
+	}{
+		{name: "defaults", want: 32, model: 16},
+		{name: "set", env: map[string]string{"WORKER_CONCURRENCY": " 64 ", "MODEL_CONCURRENCY": "64"}, want: 64, model: 64},
+		{name: "one each", env: map[string]string{"WORKER_CONCURRENCY": "1", "MODEL_CONCURRENCY": "1"}, want: 1, model: 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := Load(Worker, env(tt.env))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.WorkerConcurrency != tt.want || c.ModelConcurrency != tt.model {
+				t.Errorf("concurrency = %d, %d, want %d, %d", c.WorkerConcurrency, c.ModelConcurrency, tt.want, tt.model)
 			}
 		})
 	}

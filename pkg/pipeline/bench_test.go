@@ -13,7 +13,7 @@ import (
 )
 
 // BenchmarkBurstOfMentionsDrafted measures one worker (the real server:
-// Concurrency slots, strict queue priority) with the offline writer taking a
+// DefaultConcurrency slots, strict queue priority) with the offline writer taking a
 // burst of 1,500 mentions from its scans to the admin's list: the scans are
 // asked for every 200 ms, as a scheduler would, and an op ends when all
 // 1,501 mentions are pending. It reports the seconds a burst took and the

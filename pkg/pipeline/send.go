@@ -16,6 +16,7 @@ import (
 	"infernal/pkg/spend"
 	"infernal/pkg/store"
 	"infernal/pkg/tasks"
+	"infernal/pkg/writer"
 )
 
 // Sender posts the approved responses, at most once each.
@@ -212,10 +213,11 @@ func orNow(t, now time.Time) time.Time {
 	return t
 }
 
-// RetryDelay waits out a rate limit until the platform says it lifts and a
-// send the caps hold until they may let it go, resumes at once the task of a
-// worker that died, and otherwise backs off as asynq does by default. The
-// worker's server takes it as its tasks.ServerConfig.RetryDelay.
+// RetryDelay waits out a rate limit until the platform or the model's
+// provider says it lifts (writer.Busy) and a send the caps hold until they
+// may let it go, resumes at once the task of a worker that died, and
+// otherwise backs off as asynq does by default. The worker's server takes
+// it as its tasks.ServerConfig.RetryDelay.
 func RetryDelay(n int, err error, t *asynq.Task) time.Duration {
 	var held *SendHeld
 	if errors.As(err, &held) {
@@ -225,7 +227,13 @@ func RetryDelay(n int, err error, t *asynq.Task) time.Duration {
 		// Not the task's fault; a send must not wait minutes more after a crash.
 		return time.Second
 	}
-	if at, ok := platform.RateLimited(err); ok && !at.IsZero() {
+	at, ok := platform.RateLimited(err)
+	var busy *writer.Busy
+	if errors.As(err, &busy) {
+		// The model's window: the draft waits in the queue until it opens.
+		at, ok = busy.Until, true
+	}
+	if ok && !at.IsZero() {
 		if d := time.Until(at) + time.Second; d > time.Second {
 			// Spread the retries past the reset, never all at its instant.
 			return d + rand.N(d/25+1)

@@ -1,6 +1,8 @@
 // Package ratelimit keeps the platform's rate-limit windows in Redis, so
 // that every process (each worker, the web tier) sees a window another one
-// was told about, and none calls an endpoint inside a closed window.
+// was told about, and none calls an endpoint inside a closed window; and
+// the model provider's windows likewise (model.go), for every worker's
+// drafts.
 package ratelimit
 
 import (

@@ -15,6 +15,9 @@ type Observer struct {
 	log      *slog.Logger
 	runs     *prometheus.CounterVec
 	duration *prometheus.HistogramVec
+	// isFailure tells a failure from a task that waits (a draft for the
+	// model's window, a send the caps hold); nil counts every error.
+	isFailure func(error) bool
 }
 
 // NewObserver registers the per-task metrics with reg.
@@ -22,7 +25,7 @@ func NewObserver(reg prometheus.Registerer, log *slog.Logger) (*Observer, error)
 	o := &Observer{
 		log: log,
 		runs: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "infernal_task_runs_total", Help: "Task runs by type and outcome (ok, error, skipped).",
+			Name: "infernal_task_runs_total", Help: "Task runs by type and outcome (ok, error, waiting, skipped).",
 		}, []string{"type", "outcome"}),
 		duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name: "infernal_task_duration_seconds", Help: "Task run time by type.",
@@ -48,6 +51,10 @@ func (o *Observer) Middleware(next asynq.Handler) asynq.Handler {
 		case errors.Is(err, asynq.SkipRetry):
 			outcome = "skipped"
 			o.log.ErrorContext(ctx, "task refused without retry", "type", t.Type(), "error", err)
+		case err != nil && o.isFailure != nil && !o.isFailure(err):
+			// Retried without using an attempt: not a failure.
+			outcome = "waiting"
+			o.log.DebugContext(ctx, "task waits; retried without using an attempt", "type", t.Type(), "reason", err)
 		case err != nil:
 			outcome = "error"
 			o.log.WarnContext(ctx, "task failed; it will be retried", "type", t.Type(), "error", err)

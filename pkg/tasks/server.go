@@ -13,16 +13,18 @@ import (
 
 // The worker's server settings.
 const (
-	// Concurrency is how many tasks one worker runs at once.
-	Concurrency = 8
+	// DefaultConcurrency is how many tasks one worker runs at once when
+	// ServerConfig.Concurrency is zero; the worker passes
+	// WORKER_CONCURRENCY.
+	DefaultConcurrency = 8
 	// ShutdownTimeout is how long a stopping worker lets running tasks
 	// finish before it hands them back to the queue.
 	ShutdownTimeout = 25 * time.Second
 )
 
 // ServerConfig is what the worker's server is built from. Everything else
-// (concurrency, queue priorities, shutdown timeout, log level) is fixed by
-// NewServer, the same for the worker and its tests.
+// (queue priorities, shutdown timeout, log level) is fixed by NewServer,
+// the same for the worker and its tests.
 type ServerConfig struct {
 	// RedisURL names the Redis that carries the work.
 	RedisURL string
@@ -38,7 +40,12 @@ type ServerConfig struct {
 	RetryDelay asynq.RetryDelayFunc
 	// IsFailure tells which errors of a handler count against the task's
 	// retries; nil counts every error. The worker passes pipeline.IsFailure.
+	// The others are counted with the outcome "waiting" and logged at debug
+	// level only.
 	IsFailure func(error) bool
+	// Concurrency is how many tasks run at once (WORKER_CONCURRENCY);
+	// zero means DefaultConcurrency.
+	Concurrency int
 	// DelayedTaskCheckInterval is how often retries and scheduled tasks that
 	// are due get queued; zero means asynq's default of 5 seconds. Tests
 	// shorten it so that short retry delays are honoured promptly.
@@ -54,7 +61,7 @@ type Server struct {
 	running atomic.Bool
 }
 
-// NewServer builds the worker's server: Concurrency tasks at once, the
+// NewServer builds the worker's server: cfg.Concurrency tasks at once, the
 // queues taken in the strict order of QueuePriorities, ShutdownTimeout to finish, asynq's own
 // logs from warnings up, and an Observer middleware around the handlers
 // cfg.Register installs.
@@ -64,6 +71,12 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 	}
 	if cfg.Log == nil {
 		return nil, errors.New("tasks: server: no logger")
+	}
+	if cfg.Concurrency < 0 {
+		return nil, fmt.Errorf("tasks: server: concurrency %d is negative", cfg.Concurrency)
+	}
+	if cfg.Concurrency == 0 {
+		cfg.Concurrency = DefaultConcurrency
 	}
 	opt, err := asynq.ParseRedisURI(cfg.RedisURL)
 	if err != nil {
@@ -77,11 +90,12 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tasks: server: %w", err)
 	}
+	observer.isFailure = cfg.IsFailure
 	mux := asynq.NewServeMux()
 	mux.Use(observer.Middleware)
 	cfg.Register(mux)
 	srv := asynq.NewServer(opt, asynq.Config{
-		Concurrency:              Concurrency,
+		Concurrency:              cfg.Concurrency,
 		Queues:                   QueuePriorities,
 		StrictPriority:           true,
 		RetryDelayFunc:           cfg.RetryDelay,

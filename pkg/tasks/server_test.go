@@ -2,6 +2,7 @@ package tasks_test
 
 import (
 	"context"
+	"errors"
 	"io"
 	"log/slog"
 	"testing"
@@ -67,6 +68,12 @@ func TestNewServerRunsRegisteredHandlersObserved(t *testing.T) {
 // okRuns reads the Observer's count of reconcile runs that went well.
 func okRuns(t *testing.T, reg *prometheus.Registry) float64 {
 	t.Helper()
+	return runs(t, reg, "ok")
+}
+
+// runs reads the Observer's count of reconcile runs of an outcome.
+func runs(t *testing.T, reg *prometheus.Registry, outcome string) float64 {
+	t.Helper()
 	families, err := reg.Gather()
 	if err != nil {
 		t.Fatal(err)
@@ -80,7 +87,7 @@ func okRuns(t *testing.T, reg *prometheus.Registry) float64 {
 			for _, l := range m.GetLabel() {
 				labels[l.GetName()] = l.GetValue()
 			}
-			if labels["type"] == tasks.TypeReconcile && labels["outcome"] == "ok" {
+			if labels["type"] == tasks.TypeReconcile && labels["outcome"] == outcome {
 				return m.GetCounter().GetValue()
 			}
 		}
@@ -99,7 +106,7 @@ func TestServerDraftsMentionsFirst(t *testing.T) {
 	}
 	defer client.Close()
 	ctx := context.Background()
-	const each = 2 * tasks.Concurrency
+	const each = 2 * tasks.DefaultConcurrency
 	for i := range int64(each) {
 		if err := client.EnqueueDraft(ctx, 1000+i); err != nil {
 			t.Fatal(err)
@@ -134,7 +141,7 @@ func TestServerDraftsMentionsFirst(t *testing.T) {
 	defer srv.Shutdown()
 	// Every slot is taken and held: these are the first tasks the worker took.
 	var first []int64
-	for range tasks.Concurrency {
+	for range tasks.DefaultConcurrency {
 		select {
 		case id := <-started:
 			first = append(first, id)
@@ -156,5 +163,123 @@ func TestServerDraftsMentionsFirst(t *testing.T) {
 		case <-time.After(30 * time.Second):
 			t.Fatalf("%d of %d drafts ran", seen, 2*each)
 		}
+	}
+}
+
+// The server runs ServerConfig.Concurrency tasks at once (WORKER_CONCURRENCY),
+// DefaultConcurrency when it is zero, and refuses a negative one.
+func TestNewServerConcurrency(t *testing.T) {
+	tests := []struct {
+		name        string
+		concurrency int
+		want        int
+		wantErr     bool
+	}{
+		{name: "zero is the default", concurrency: 0, want: tasks.DefaultConcurrency},
+		{name: "three", concurrency: 3, want: 3},
+		{name: "negative", concurrency: -1, wantErr: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			redisURL := taskstest.RedisURL(t)
+			started := make(chan struct{}, 64)
+			hold := make(chan struct{})
+			srv, err := tasks.NewServer(tasks.ServerConfig{
+				RedisURL: redisURL, Concurrency: tt.concurrency, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
+				Register: func(mux *asynq.ServeMux) {
+					mux.HandleFunc(tasks.TypeDraftPost, func(context.Context, *asynq.Task) error {
+						started <- struct{}{}
+						<-hold
+						return nil
+					})
+				},
+			})
+			if tt.wantErr {
+				if err == nil {
+					t.Fatal("NewServer accepted a negative concurrency")
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			client, err := tasks.NewClient(redisURL)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer client.Close()
+			for i := range int64(tt.want + 3) {
+				if err := client.EnqueueDraft(context.Background(), 1+i); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := srv.Start(); err != nil {
+				t.Fatal(err)
+			}
+			defer srv.Shutdown()
+			defer close(hold)
+			for i := range tt.want {
+				select {
+				case <-started:
+				case <-time.After(30 * time.Second):
+					t.Fatalf("only %d tasks started, want %d", i, tt.want)
+				}
+			}
+			select {
+			case <-started:
+				t.Errorf("more than %d tasks ran at once", tt.want)
+			case <-time.After(500 * time.Millisecond):
+			}
+		})
+	}
+}
+
+// A run that IsFailure calls no failure is counted "waiting", not "error".
+func TestObserverCountsWaitingRuns(t *testing.T) {
+	errWait := errors.New("waiting for a window")
+	tests := []struct {
+		name      string
+		err       error
+		isFailure func(error) bool
+		want      string
+	}{
+		{name: "no IsFailure: an error", err: errWait, want: "error"},
+		{name: "not a failure: waiting", err: errWait, isFailure: func(err error) bool { return !errors.Is(err, errWait) }, want: "waiting"},
+		{name: "a failure: an error", err: errors.New("broken"), isFailure: func(err error) bool { return !errors.Is(err, errWait) }, want: "error"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			redisURL := taskstest.RedisURL(t)
+			client, err := tasks.NewClient(redisURL)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer client.Close()
+			reg := prometheus.NewRegistry()
+			srv, err := tasks.NewServer(tasks.ServerConfig{
+				RedisURL: redisURL, Metrics: reg, IsFailure: tt.isFailure, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
+				RetryDelay: func(int, error, *asynq.Task) time.Duration { return time.Hour },
+				Register: func(mux *asynq.ServeMux) {
+					mux.HandleFunc(tasks.TypeReconcile, func(context.Context, *asynq.Task) error { return tt.err })
+				},
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := client.EnqueuePeriodic(context.Background(), tasks.TypeReconcile); err != nil {
+				t.Fatal(err)
+			}
+			if err := srv.Start(); err != nil {
+				t.Fatal(err)
+			}
+			defer srv.Shutdown()
+			deadline := time.Now().Add(30 * time.Second)
+			for runs(t, reg, tt.want) < 1 {
+				if time.Now().After(deadline) {
+					t.Fatalf("no %q run counted", tt.want)
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+		})
 	}
 }

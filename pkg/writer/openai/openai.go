@@ -74,6 +74,13 @@ type Config struct {
 	HTTPClient *http.Client
 	// Now tells profile prompts the time of day; time.Now if nil.
 	Now func() time.Time
+	// Concurrency bounds the calls in flight through this writer
+	// (MODEL_CONCURRENCY); zero leaves them unbounded.
+	Concurrency int
+	// Limiter, when set, keeps the provider's announced rate-limit windows
+	// shared by every worker: no call is sent inside a closed one (see
+	// limitTransport).
+	Limiter Limiter
 	// Usage, when set, is told the tokens of every answer (its
 	// usage.prompt_tokens and completion_tokens), refusals included, since
 	// they are billed too (*spend.Meter's Usage is one).
@@ -141,7 +148,7 @@ func New(cfg Config) (*Writer, error) {
 	}
 	cc := goopenai.DefaultConfig(cfg.APIKey)
 	cc.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
-	cc.HTTPClient = cfg.HTTPClient
+	cc.HTTPClient = limited(cfg.HTTPClient, cfg)
 	return &Writer{client: goopenai.NewClientWithConfig(cc), cfg: cfg, prompt: prompt}, nil
 }
 

@@ -1,0 +1,97 @@
+package pipeline_test
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"infernal/pkg/pipeline"
+	"infernal/pkg/post"
+	"infernal/pkg/ratelimit"
+	"infernal/pkg/store/storetest"
+	"infernal/pkg/tasks"
+	"infernal/pkg/writer/openai"
+	"infernal/pkg/writer/openai/openaitest"
+)
+
+// A provider answering 429 for a while loses no draft: two workers share
+// its windows, send nothing while a 429 keeps them closed, wait in the
+// queue without using up their attempts, and every mention of the burst
+// ends drafted once the storm is over, none failed.
+func TestBurstDrainsThroughA429Storm(t *testing.T) {
+	e := setup(t)
+	storetest.UncapReplies(t, e.store)
+	ctx := context.Background()
+	const burst = 60
+	plat := &burstPlatform{Platform: e.plat, mentions: &burstTimeline{first: 2_000_000, n: burst, bound: 500}}
+	s := *e.pipe.Scanner
+	s.Platform = plat
+	if err := s.ScanMentions(ctx, task(tasks.TypeScanMentions, struct{}{})); err != nil {
+		t.Fatal(err)
+	}
+	model := openaitest.New(openaitest.Config{Latency: 20 * time.Millisecond, PerMinute: 6000, Burst: 20,
+		StormUntil: time.Now().Add(2 * time.Second), StormRetryAfter: 4 * time.Second})
+	standIn := httptest.NewServer(model)
+	defer standIn.Close()
+	for range 2 {
+		windows, err := ratelimit.Open(e.redisURL, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer windows.Close()
+		w, err := openai.New(openai.Config{BaseURL: standIn.URL + "/v1", Model: "stand-in", Concurrency: 4, Limiter: windows})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := *e.pipe
+		d := *e.pipe.Drafter
+		d.Writer = w
+		p.Drafter = &d
+		srv, err := tasks.NewServer(tasks.ServerConfig{
+			RedisURL: e.redisURL, Register: p.Register, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
+			RetryDelay: pipeline.RetryDelay, IsFailure: pipeline.IsFailure, Concurrency: 8,
+			DelayedTaskCheckInterval: 100 * time.Millisecond,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := srv.Start(); err != nil {
+			t.Fatal(err)
+		}
+		defer srv.Shutdown()
+	}
+	deadline := time.Now().Add(time.Minute)
+	for {
+		_, n, err := e.store.ListPending(ctx, post.SourceMention, post.SortDate, 1, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		drafting, err := e.store.IDsInStatus(ctx, post.StatusDrafting, time.Now().Add(time.Minute), 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n == burst && len(drafting) == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d of %d mentions listed, %d still drafting, after a minute; the stand-in saw %+v", n, burst, len(drafting), model.Stats())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	list, _, err := e.store.ListPending(ctx, post.SourceMention, post.SortDate, 1, burst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range list {
+		if p.Status != post.StatusPending {
+			t.Errorf("post %s is %s (%s), want pending", p.OriginalPostID, p.Status, p.Error)
+		}
+	}
+	st := model.Stats()
+	if st.Refused == 0 || st.InsideWindow != 0 || st.Answered < burst {
+		t.Errorf("the stand-in saw %+v, want 429s, %d drafts or more, no call inside a closed window", st, burst)
+	}
+}

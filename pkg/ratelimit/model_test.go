@@ -1,0 +1,297 @@
+package ratelimit_test
+
+import (
+	"context"
+	"math"
+	"net/http"
+	"strconv"
+	"testing"
+	"time"
+
+	"infernal/pkg/ratelimit"
+	"infernal/pkg/tasks/taskstest"
+)
+
+func TestResetDuration(t *testing.T) {
+	tests := []struct {
+		name   string
+		value  string
+		want   time.Duration
+		wantOK bool
+	}{
+		{name: "seconds", value: "1s", want: time.Second, wantOK: true},
+		{name: "minutes and seconds", value: "6m0s", want: 6 * time.Minute, wantOK: true},
+		{name: "milliseconds", value: "20ms", want: 20 * time.Millisecond, wantOK: true},
+		{name: "fractional seconds", value: "1m30.5s", want: 90*time.Second + 500*time.Millisecond, wantOK: true},
+		{name: "hours", value: "1h2m3s", want: time.Hour + 2*time.Minute + 3*time.Second, wantOK: true},
+		{name: "bare seconds", value: "17", want: 17 * time.Second, wantOK: true},
+		{name: "bare fraction", value: "0.25", want: 250 * time.Millisecond, wantOK: true},
+		{name: "zero", value: "0s", want: 0, wantOK: true},
+		{name: "spaces", value: " 2s ", want: 2 * time.Second, wantOK: true},
+		{name: "empty", value: ""},
+		{name: "garbage", value: "soon"},
+		{name: "unit only", value: "ms"},
+		{name: "negative", value: "-1s"},
+		{name: "negative bare", value: "-3"},
+		{name: "not a number", value: "NaN"},
+		{name: "date", value: "Wed, 25 Nov 2026 15:00:00 GMT"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, ok := ratelimit.ResetDuration(tt.value)
+			if ok != tt.wantOK || (ok && got != tt.want) {
+				t.Errorf("ResetDuration(%q) = %v, %v, want %v, %v", tt.value, got, ok, tt.want, tt.wantOK)
+			}
+		})
+	}
+}
+
+func TestRetryAfter(t *testing.T) {
+	now := time.Unix(1_900_000_000, 0)
+	tests := []struct {
+		name   string
+		header http.Header
+		want   time.Duration
+		wantOK bool
+	}{
+		{name: "seconds", header: http.Header{"Retry-After": {"20"}}, want: 20 * time.Second, wantOK: true},
+		{name: "fractional seconds", header: http.Header{"Retry-After": {"1.5"}}, want: 1500 * time.Millisecond, wantOK: true},
+		{name: "milliseconds first", header: http.Header{"Retry-After": {"20"}, "Retry-After-Ms": {"250"}}, want: 250 * time.Millisecond, wantOK: true},
+		{name: "date", header: http.Header{"Retry-After": {now.Add(time.Minute).UTC().Format(http.TimeFormat)}}, want: time.Minute, wantOK: true},
+		{name: "past date", header: http.Header{"Retry-After": {now.Add(-time.Minute).UTC().Format(http.TimeFormat)}}, want: 0, wantOK: true},
+		{name: "garbage milliseconds fall back", header: http.Header{"Retry-After": {"3"}, "Retry-After-Ms": {"x"}}, want: 3 * time.Second, wantOK: true},
+		{name: "garbage", header: http.Header{"Retry-After": {"later"}}},
+		{name: "none", header: http.Header{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, ok := ratelimit.RetryAfter(tt.header, now)
+			if ok != tt.wantOK || (ok && got != tt.want) {
+				t.Errorf("RetryAfter = %v, %v, want %v, %v", got, ok, tt.want, tt.wantOK)
+			}
+		})
+	}
+}
+
+// modelHeaders is what OpenAI announces with an answer.
+func modelHeaders(limitReq, remainingReq int, resetReq string, limitTok, remainingTok int, resetTok string) http.Header {
+	h := http.Header{}
+	h.Set("x-ratelimit-limit-requests", strconv.Itoa(limitReq))
+	h.Set("x-ratelimit-remaining-requests", strconv.Itoa(remainingReq))
+	h.Set("x-ratelimit-reset-requests", resetReq)
+	h.Set("x-ratelimit-limit-tokens", strconv.Itoa(limitTok))
+	h.Set("x-ratelimit-remaining-tokens", strconv.Itoa(remainingTok))
+	h.Set("x-ratelimit-reset-tokens", resetTok)
+	return h
+}
+
+func TestReserveModel(t *testing.T) {
+	start := time.Unix(1_900_000_000, 0)
+	const name = "api.example gpt"
+	tests := []struct {
+		name   string
+		status int
+		header http.Header
+		tokens int
+		// want is how long after the answer the next call must wait; 0 is at once.
+		want time.Duration
+	}{
+		{name: "no headers: open", status: 200, header: http.Header{}},
+		{name: "plenty left", status: 200, header: modelHeaders(10000, 9000, "6ms", 1000000, 900000, "6ms"), tokens: 100},
+		// One left of 60, the margin; the other 59 come back over 90.5 s:
+		// one more in 90.5 s / 59.
+		{name: "requests spent: closed until one refills", status: 200, header: modelHeaders(60, 1, "1m30.5s", 1000000, 900000, "6ms"),
+			want: time.Duration(math.Ceil(90500.0/59)) * time.Millisecond},
+		// 200 tokens left, 600 needed (the call and the margin's), 800
+		// come back over 6 minutes: 400 in 3.
+		{name: "tokens spent: closed until enough refill", status: 200, header: modelHeaders(60, 50, "1s", 1000, 200, "6m0s"), tokens: 300, want: 3 * time.Minute},
+		{name: "no refill known: closed until the reset", status: 200, header: modelHeaders(-1, 1, "20s", 1000, 900, "1s"), want: 20 * time.Second},
+		{name: "garbage headers are ignored", status: 200, header: modelHeaders(60, 0, "soon", 1000, 0, "-1s")},
+		{name: "429 closes until retry-after", status: 429, header: func() http.Header {
+			h := modelHeaders(60, 30, "1s", 1000, 900, "1s")
+			h.Set("Retry-After", "20")
+			return h
+		}(), want: 20 * time.Second},
+		{name: "429 without retry-after: the spent window's reset", status: 429, header: modelHeaders(60, 0, "20ms", 1000, 900, "1s"), want: 20 * time.Millisecond},
+		{name: "429 without anything: DefaultClose", status: 429, header: http.Header{}, want: ratelimit.DefaultClose},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx := context.Background()
+			now := start
+			w := open(t, taskstest.RedisURL(t), 1, func() time.Time { return now })
+			call, notBefore, err := w.ReserveModel(ctx, name, tt.tokens)
+			if err != nil || !notBefore.IsZero() {
+				t.Fatalf("first call: %v %v, want open", notBefore, err)
+			}
+			closed, err := w.RecordModel(ctx, call, tt.status, tt.header)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.status == 429 && !closed.Equal(now.Add(tt.want)) {
+				t.Errorf("429 closed until %v, want %v", closed, now.Add(tt.want))
+			}
+			_, notBefore, err = w.ReserveModel(ctx, name, tt.tokens)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := time.Duration(0)
+			if !notBefore.IsZero() {
+				got = notBefore.Sub(now)
+			}
+			if got != tt.want {
+				t.Errorf("next call waits %v, want %v", got, tt.want)
+			}
+			// Another model's windows are its own.
+			if _, other, err := w.ReserveModel(ctx, "api.example other", 1); err != nil || !other.IsZero() {
+				t.Errorf("another model: %v %v, want open", other, err)
+			}
+		})
+	}
+}
+
+// Two workers on one Redis share the windows: what one was told closes
+// the window for the other, the calls of both count it down, and both are
+// paced over what is left of it.
+func TestModelWindowSharedByTwoWorkers(t *testing.T) {
+	ctx := context.Background()
+	url := taskstest.RedisURL(t)
+	now := time.Unix(1_900_000_000, 0)
+	clock := func() time.Time { return now }
+	a, b := open(t, url, 1, clock), open(t, url, 1, clock)
+	const name = "api.example gpt"
+
+	// a's first call probes the provider: b waits for its answer.
+	callA, wait, err := a.ReserveModel(ctx, name, 10)
+	if err != nil || !wait.IsZero() {
+		t.Fatalf("a: %v %v", wait, err)
+	}
+	if _, wait, err := b.ReserveModel(ctx, name, 10); err != nil || !wait.Equal(now.Add(ratelimit.ProbeHold).UTC()) {
+		t.Fatalf("b during the probe: %v %v, want to wait %v", wait, err, ratelimit.ProbeHold)
+	}
+	// a's answer: 2 requests left of 4, full again in 2 s: one comes
+	// back a second. With a margin of 1, one call may go now.
+	if _, err := a.RecordModel(ctx, callA, 200, modelHeaders(4, 2, "2s", 100000, 90000, "1s")); err != nil {
+		t.Fatal(err)
+	}
+	for i, pair := range [][2]*ratelimit.Windows{{b, a}, {a, b}, {b, a}} {
+		if _, wait, err := pair[0].ReserveModel(ctx, name, 10); err != nil || !wait.IsZero() {
+			t.Fatalf("call %d at %v: %v %v, want open", i+1, now, wait, err)
+		}
+		// The other worker waits for the next one to come back.
+		_, wait, err := pair[1].ReserveModel(ctx, name, 10)
+		if err != nil || !wait.Equal(now.Add(time.Second).UTC()) {
+			t.Fatalf("after call %d: %v %v, want to wait 1 s", i+1, wait, err)
+		}
+		now = wait
+	}
+	ws, err := b.Windows(ctx)
+	if err != nil || len(ws) != 2 || ws[0].Endpoint != "model "+name+" (requests)" || ws[0].Remaining != 2 {
+		t.Fatalf("windows %+v %v, want the requests window with 2 left", ws, err)
+	}
+
+	// A 429 seen by b closes the window for a, even after a later answer of
+	// an earlier call says calls are left.
+	const late = "api.example late"
+	probe, _, err := a.ReserveModel(ctx, late, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.RecordModel(ctx, probe, 200, modelHeaders(100, 99, "600ms", 100000, 99000, "1s")); err != nil {
+		t.Fatal(err)
+	}
+	callA, waitA, err := a.ReserveModel(ctx, late, 10)
+	if err != nil || !waitA.IsZero() {
+		t.Fatalf("a: %v %v", waitA, err)
+	}
+	callB, waitB, err := b.ReserveModel(ctx, late, 10)
+	if err != nil || !waitB.IsZero() {
+		t.Fatalf("b: %v %v", waitB, err)
+	}
+	if _, err := b.RecordModel(ctx, callB, 429, http.Header{"Retry-After": {"30"}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.RecordModel(ctx, callA, 200, modelHeaders(100, 98, "600ms", 100000, 98000, "1s")); err != nil {
+		t.Fatal(err)
+	}
+	if _, wait, err := a.ReserveModel(ctx, late, 10); err != nil || !wait.Equal(now.Add(30*time.Second).UTC()) {
+		t.Fatalf("after b's 429: %v %v, want closed 30 s", wait, err)
+	}
+}
+
+// A spent window refills evenly until its reset, up to its limit, less
+// the calls still unanswered: no burst beyond it.
+func TestModelWindowRefillsToItsLimit(t *testing.T) {
+	ctx := context.Background()
+	now := time.Unix(1_900_000_000, 0)
+	w := open(t, taskstest.RedisURL(t), 1, func() time.Time { return now })
+	const name = "api.example gpt"
+	call, _, err := w.ReserveModel(ctx, name, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.RecordModel(ctx, call, 200, modelHeaders(3, 0, "1s", 30000, 0, "1s")); err != nil {
+		t.Fatal(err)
+	}
+	// 3 come back a second; the call and the margin need 2.
+	if _, wait, err := w.ReserveModel(ctx, name, 1); err != nil || !wait.Equal(now.Add(667*time.Millisecond).UTC()) {
+		t.Fatalf("spent window: %v %v, want closed 667 ms", wait, err)
+	}
+	now = now.Add(2 * time.Second)
+	for i := range 2 {
+		if _, wait, err := w.ReserveModel(ctx, name, 1); err != nil || !wait.IsZero() {
+			t.Fatalf("call %d after the reset: %v %v, want open", i+1, wait, err)
+		}
+	}
+	if _, wait, err := w.ReserveModel(ctx, name, 1); err != nil || wait.IsZero() || wait.Sub(now) > time.Second {
+		t.Fatalf("third call after the reset: %v %v, want a short wait for an answer", wait, err)
+	}
+}
+
+// An answer's counts are as of when its call was sent: the window has
+// refilled since, for as long as the answer took.
+func TestModelWindowRefillsFromTheCallsSending(t *testing.T) {
+	tests := []struct {
+		name string
+		// sent is how long after its reservation the call left.
+		sent time.Duration
+		// want is how long after the answer (1 s after the reservation)
+		// the next call waits.
+		want time.Duration
+	}{
+		{name: "sent at once: the refill since RefillLag", sent: 0, want: ratelimit.RefillLag},
+		{name: "sent half a second late", sent: 500 * time.Millisecond, want: 500*time.Millisecond + ratelimit.RefillLag},
+		{name: "a time before the reservation is ignored", sent: -time.Second, want: ratelimit.RefillLag},
+		{name: "the lag stops at the answer", sent: 900 * time.Millisecond, want: time.Second},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx := context.Background()
+			start := time.Unix(1_900_000_000, 0)
+			now := start
+			w := open(t, taskstest.RedisURL(t), 1, func() time.Time { return now })
+			const name = "api.example gpt"
+			call, _, err := w.ReserveModel(ctx, name, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			now = start.Add(time.Second)
+			// 1 left of 4, full in 3 s: one comes back a second; the call
+			// and the margin need 2.
+			if _, err := w.RecordModel(ctx, call.Sent(start.Add(tt.sent)), 200, modelHeaders(4, 1, "3s", 40000, 30000, "1s")); err != nil {
+				t.Fatal(err)
+			}
+			_, wait, err := w.ReserveModel(ctx, name, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := time.Duration(0)
+			if !wait.IsZero() {
+				got = wait.Sub(now)
+			}
+			if got != tt.want {
+				t.Errorf("next call waits %v, want %v", got, tt.want)
+			}
+		})
+	}
+}

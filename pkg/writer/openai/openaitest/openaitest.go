@@ -1,0 +1,215 @@
+// Package openaitest is a local stand-in for an OpenAI-compatible chat
+// completions server, for tests and the benchmark: it answers after a set
+// latency, allows PerMinute requests a minute, announces its windows in
+// OpenAI's x-ratelimit-* headers as OpenAI does, answers 429 with a
+// retry-after beyond them (and, for a storm, until a given time), and
+// counts what it was asked.
+package openaitest
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+)
+
+// tokensPerRequest is the tokens window's allowance per request allowed:
+// generous, so that the requests window is the one that binds.
+const tokensPerRequest = 10_000
+
+// Config shapes the stand-in.
+type Config struct {
+	// Latency is how long every answer takes.
+	Latency time.Duration
+	// PerMinute is how many requests a minute it allows, refilled
+	// continuously as OpenAI's limits are; 0 allows any number and sends
+	// no rate-limit headers, as a local server does.
+	PerMinute int
+	// Burst is how many requests it allows at once after a quiet spell
+	// (the bucket's size); 0 means a second's worth of PerMinute, at
+	// least 1.
+	Burst int
+	// StormUntil, when set, makes it answer every request 429 until then,
+	// with a retry-after of StormRetryAfter (1 s if zero).
+	StormUntil      time.Time
+	StormRetryAfter time.Duration
+}
+
+// Stats is what the stand-in was asked.
+type Stats struct {
+	// Requests counts every request received; Answered the drafts given,
+	// Refused the 429s.
+	Requests, Answered, Refused int
+	// InsideWindow counts the requests received while a window it had
+	// announced closed (a remaining count of 0, until the first request
+	// comes back by the announced refill; or a 429, until its
+	// retry-after) was still closed.
+	InsideWindow int
+	// MaxInFlight is the most requests it answered at once.
+	MaxInFlight int
+}
+
+// Server is the stand-in, an http.Handler serving /chat/completions under
+// any prefix. It is safe for concurrent use.
+type Server struct {
+	cfg Config
+
+	mu          sync.Mutex
+	tokens      float64
+	last        time.Time
+	closedUntil time.Time
+	inFlight    int
+	stats       Stats
+}
+
+// New returns a stand-in shaped by cfg, its windows full.
+func New(cfg Config) *Server {
+	if cfg.Burst <= 0 {
+		cfg.Burst = max(cfg.PerMinute/60, 1)
+	}
+	if cfg.StormRetryAfter <= 0 {
+		cfg.StormRetryAfter = time.Second
+	}
+	return &Server{cfg: cfg, tokens: float64(cfg.Burst)}
+}
+
+// Stats returns what the stand-in was asked so far.
+func (s *Server) Stats() Stats {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.stats
+}
+
+// ServeHTTP answers a chat completion request.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/chat/completions") {
+		http.NotFound(w, r)
+		return
+	}
+	var req struct {
+		Model string `json:"model"`
+	}
+	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+		http.Error(w, `{"error":{"message":"bad request body","type":"invalid_request_error"}}`, http.StatusBadRequest)
+		return
+	}
+	now := time.Now()
+	s.mu.Lock()
+	s.stats.Requests++
+	if now.Before(s.closedUntil) {
+		s.stats.InsideWindow++
+	}
+	n := s.stats.Requests
+	status, retryAfter := http.StatusOK, time.Duration(0)
+	switch {
+	case now.Before(s.cfg.StormUntil):
+		status, retryAfter = http.StatusTooManyRequests, s.cfg.StormRetryAfter
+	case s.cfg.PerMinute > 0:
+		s.refill(now)
+		if s.tokens < 1 {
+			status, retryAfter = http.StatusTooManyRequests, s.untilToken()
+		} else {
+			s.tokens--
+		}
+	}
+	if s.cfg.PerMinute > 0 {
+		s.announce(w.Header(), now)
+	}
+	if status == http.StatusTooManyRequests {
+		s.stats.Refused++
+		s.closedUntil = later(s.closedUntil, now.Add(retryAfter))
+		s.mu.Unlock()
+		w.Header().Set("Retry-After", fmt.Sprintf("%d", int(math.Ceil(retryAfter.Seconds()))))
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(status)
+		fmt.Fprint(w, `{"error":{"message":"Rate limit reached for requests","type":"requests","param":null,"code":"rate_limit_exceeded"}}`)
+		return
+	}
+	s.inFlight++
+	s.stats.MaxInFlight = max(s.stats.MaxInFlight, s.inFlight)
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		s.inFlight--
+		s.stats.Answered++
+		s.mu.Unlock()
+	}()
+	select {
+	case <-time.After(s.cfg.Latency):
+	case <-r.Context().Done():
+		return
+	}
+	content, err := json.Marshal(map[string]string{"response": answer(n), "category": "sloth"})
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	fmt.Fprintf(w, `{"id":"chatcmpl-%d","object":"chat.completion","created":%d,"model":%q,`+
+		`"choices":[{"index":0,"message":{"role":"assistant","content":%q},"finish_reason":"stop"}],`+
+		`"usage":{"prompt_tokens":400,"completion_tokens":40,"total_tokens":440}}`, n, now.Unix(), req.Model, content)
+}
+
+// refill adds what the bucket gained since the last request.
+func (s *Server) refill(now time.Time) {
+	if !s.last.IsZero() {
+		s.tokens = math.Min(float64(s.cfg.Burst), s.tokens+now.Sub(s.last).Seconds()*s.rate())
+	}
+	s.last = now
+}
+
+// rate is the requests allowed a second.
+func (s *Server) rate() float64 { return float64(s.cfg.PerMinute) / 60 }
+
+// untilToken is how long until the bucket holds a request again.
+func (s *Server) untilToken() time.Duration {
+	return time.Duration((1 - s.tokens) / s.rate() * float64(time.Second))
+}
+
+// announce writes the windows' headers as OpenAI does: the limit (what
+// may be sent before the window is spent: the bucket's size), what is
+// left, and how long until the window is full again, refilling evenly; an
+// empty window is closed until its next request comes back.
+func (s *Server) announce(h http.Header, now time.Time) {
+	remaining := int(math.Floor(s.tokens))
+	reset := time.Duration((float64(s.cfg.Burst) - s.tokens) / s.rate() * float64(time.Second)).Round(time.Millisecond)
+	if remaining == 0 {
+		// Refilling evenly until reset, it has none until the next comes back.
+		s.closedUntil = later(s.closedUntil, now.Add(s.untilToken()))
+	}
+	h.Set("x-ratelimit-limit-requests", fmt.Sprintf("%d", s.cfg.Burst))
+	h.Set("x-ratelimit-remaining-requests", fmt.Sprintf("%d", remaining))
+	h.Set("x-ratelimit-reset-requests", reset.String())
+	h.Set("x-ratelimit-limit-tokens", fmt.Sprintf("%d", s.cfg.Burst*tokensPerRequest))
+	h.Set("x-ratelimit-remaining-tokens", fmt.Sprintf("%d", remaining*tokensPerRequest))
+	h.Set("x-ratelimit-reset-tokens", reset.String())
+}
+
+func later(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
+}
+
+// wordList makes the answers, different enough that no draft is a near
+// duplicate of another.
+const wordList = `abyss ash brimstone cinder coal damnation dread ember fathom furnace gallows
+	gloom grudge hollow idle jackal kiln languor lethargy malice mire murk nadir omen pyre quagmire
+	rancor ruin scorn sloth smolder snare soot spite sulfur swamp tallow tar thorn torpor umbra venom
+	vex vigil wane wick wither wrath yawn yoke zeal`
+
+// answer is the n-th answer: twelve words drawn for n.
+func answer(n int) string {
+	words := strings.Fields(wordList)
+	r := rand.New(rand.NewPCG(uint64(n), 0x1f))
+	out := make([]string, 12)
+	for i := range out {
+		out[i] = words[r.IntN(len(words))]
+	}
+	return strings.Join(out, " ")
+}
