@@ -182,7 +182,7 @@ func TestCacheServesLastGoodWhileComputing(t *testing.T) {
 // A cached answer carries an ETag and Cache-Control public; a client that
 // holds it gets 304 without a body.
 func TestRespondCached(t *testing.T) {
-	a := &answer{body: []byte("{}\n"), etag: `"abc"`}
+	a := newAnswer([]byte("{}\n"), `"abc"`, time.Time{})
 	tests := []struct {
 		name        string
 		ifNoneMatch string
