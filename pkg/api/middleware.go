@@ -33,7 +33,7 @@ func requestID(ctx context.Context) string {
 // its log lines together (a sane id sent by a proxy is kept), and a
 // deadline of d, so the work behind a request stops once its answer can no
 // longer be written. Both go in one new context, so the request is copied
-// once.
+// once, whose timer starts only if something waits (see requestContext).
 func withRequest(d time.Duration) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -44,8 +44,8 @@ func withRequest(d time.Duration) func(http.Handler) http.Handler {
 				id = hex.EncodeToString(b[:])
 			}
 			w.Header()["X-Request-Id"] = []string{id}
-			ctx, cancel := context.WithTimeout(context.WithValue(r.Context(), requestIDKey, id), d)
-			defer cancel()
+			ctx, release := newRequestContext(r.Context(), id, d)
+			defer release()
 			next.ServeHTTP(w, r.WithContext(ctx))
 		})
 	}
