@@ -6,7 +6,11 @@
 #   SCALE=0.1 make bench      a tenth of the data set (100,000 posts)
 #   DURATION=5s make bench    shorter load runs (default 10s each)
 #   PARTS=pipeline make bench the pipeline part alone (PARTS=burst: the burst of mentions alone;
-#                             PARTS=flood: the flood of the public statistics and its admin probe alone)
+#                             PARTS=flood: the flood of the public statistics and its admin probe alone;
+#                             PARTS=readpath: the three public API pages alone)
+#
+# The public pages are loaded with wrk when it is installed, else with the
+# benchmark's own keep-alive generator (RESULTS.md says which).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/services.sh
@@ -31,6 +35,7 @@ start_private_postgres "$tmp"
 start_private_redis "$tmp"
 echo "== private PostgreSQL on port $private_pg_port, Redis on port $private_redis_port"
 
+command -v wrk >/dev/null || echo "== wrk not installed: the public pages are loaded by the benchmark's keep-alive generator"
 [ "${PARTS:-all}" = burst ] || "$tmp/bench" -pg "$private_database_url" \
 	-redis "$private_redis_url" -web "$tmp/web" -worker "$tmp/worker" -parts "${PARTS:-all}" -static frontend/dist \
 	-scale "$scale" -duration "$duration" -out "${OUT:-bench/RESULTS.md}" -analysis bench/ANALYSIS.md
