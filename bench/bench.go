@@ -27,8 +27,9 @@ type Config struct {
 	RedisURL string
 	// WebBin and WorkerBin are the built web and worker binaries.
 	WebBin, WorkerBin string
-	// Parts names the parts to run: "all", "pipeline" alone, or "flood":
-	// the data and the flood of the public statistics with its probe alone.
+	// Parts names the parts to run: "all", "pipeline" alone, "flood":
+	// the data and the flood of the public statistics with its probe alone,
+	// or "readpath": the data and the three public API pages alone.
 	Parts string
 	// StaticDir is the built frontend.
 	StaticDir string
@@ -95,7 +96,7 @@ func Run(ctx context.Context, cfg Config) error {
 	if err := publicLoad(ctx, cfg, web, rep, logf); err != nil {
 		return err
 	}
-	if cfg.Parts == "flood" {
+	if cfg.Parts == "flood" || cfg.Parts == "readpath" {
 		machine, err := describeMachine(ctx, dbURL)
 		if err != nil {
 			return err
@@ -196,6 +197,7 @@ func writeResults(cfg Config, rep *report, machine string, took time.Duration) e
 	fmt.Fprintf(&b, "# Benchmark results\n\nWritten by `make bench` on %s in %s.\n\n", time.Now().UTC().Format("2006-01-02 15:04 MST"), took.Round(time.Second))
 	fmt.Fprintf(&b, "- Machine: %s. Load generator, web tier, PostgreSQL and Redis share it, so ratios to a ceiling measured in the same run matter, absolute times do not.\n", machine)
 	fmt.Fprintf(&b, "- Scale: %g (%d posts, %d log threads); each load run lasts %s and runs %d times, page and ceiling in turns, the best round of each counting (failures count from every round).\n", cfg.Scale, int(1_000_000*cfg.Scale), int(200_000*cfg.Scale), cfg.Duration, rounds)
+	fmt.Fprintf(&b, "- Public pages: the web binary at its shipped defaults (`LOG_LEVEL=info`, its log to a file); ceiling: a bare net/http server in a process of its own answering the same bytes (headers and body). Saturation: %s; fixed rate: vegeta.\n", saturatorDescription())
 	if cfg.Scale != 1 {
 		fmt.Fprintf(&b, "- **Reduced scale**: the targets are set for scale 1; run `make bench` (scale 1) for the full figures.\n")
 	}

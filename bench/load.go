@@ -16,8 +16,8 @@ import (
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 )
 
-// saturationWorkers is how many requests the saturating attack keeps in
-// flight, as `wrk -c32` did when the flood was first measured.
+// saturationWorkers is how many keep-alive connections the saturating load
+// keeps busy, as `wrk -c32` did when the flood was first measured.
 const saturationWorkers = 32
 
 // fixedRate is the steady load of the latency run.
@@ -28,8 +28,10 @@ const fixedRate = 1000
 // only ever makes a round worse.
 const rounds = 3
 
-// bestOf runs the page's and the ceiling's attack in turns and keeps the
-// best round of each: the highest throughput, or the lowest p99 at a fixed rate.
+// bestOf runs the page's and the ceiling's load in turns (page, ceiling,
+// page, ceiling, ...) and keeps the best round of each: the highest
+// throughput at saturation (rate 0, see saturate), or the lowest p99 at a
+// fixed rate (vegeta).
 func bestOf(page, ceiling string, rate int, d time.Duration) (attackResult, attackResult) {
 	var bp, bc attackResult
 	better := func(a, b attackResult) bool {
@@ -41,14 +43,20 @@ func bestOf(page, ceiling string, rate int, d time.Duration) (attackResult, atta
 		}
 		return a.p99 < b.p99
 	}
+	run := func(url string) attackResult {
+		if rate == 0 {
+			return saturate(url, d)
+		}
+		return attack(url, rate, d)
+	}
 	for range rounds {
-		if p := attack(page, rate, d); better(p, bp) {
+		if p := run(page); better(p, bp) {
 			p.errorRequests += bp.errorRequests
 			bp = p
 		} else {
 			bp.errorRequests += p.errorRequests
 		}
-		if c := attack(ceiling, rate, d); better(c, bc) {
+		if c := run(ceiling); better(c, bc) {
 			bc = c
 		}
 	}
@@ -65,14 +73,10 @@ type attackResult struct {
 	errorRequests int
 }
 
-// attack loads url for d, saturating (rate 0) or at a fixed rate.
+// attack loads url for d at a fixed rate with vegeta.
 func attack(url string, rate int, d time.Duration) attackResult {
 	targeter := vegeta.NewStaticTargeter(vegeta.Target{Method: "GET", URL: url})
-	opts := []func(*vegeta.Attacker){vegeta.KeepAlive(true), vegeta.Timeout(10 * time.Second)}
-	if rate == 0 {
-		opts = append(opts, vegeta.Workers(saturationWorkers), vegeta.MaxWorkers(saturationWorkers))
-	}
-	attacker := vegeta.NewAttacker(opts...)
+	attacker := vegeta.NewAttacker(vegeta.KeepAlive(true), vegeta.Timeout(10*time.Second))
 	var m vegeta.Metrics
 	for res := range attacker.Attack(targeter, vegeta.Rate{Freq: rate, Per: time.Second}, d, url) {
 		m.Add(res)
@@ -176,10 +180,11 @@ func Probe(base string, interval time.Duration, stdin io.Reader, out io.Writer) 
 	}
 }
 
-// publicLoad loads each public page, and a constant answer of the same size
-// through the same router, at saturation and at a fixed rate.
+// publicLoad loads each public page of the web binary, run as deployed
+// (see startWeb), and the same answer from a bare net/http server (see
+// Bare), at saturation and at a fixed rate.
 // With cfg.Parts "flood", only the flood of the statistics runs, with its
-// admin-list and /readyz probe.
+// admin-list and /readyz probe; with "readpath", the three public API pages.
 func publicLoad(ctx context.Context, cfg Config, w *webProcess, rep *report, logf func(string, ...any)) error {
 	pages := []struct{ name, path string }{
 		{name: "GET /api/public/stats", path: "/api/public/stats"},
@@ -187,9 +192,21 @@ func publicLoad(ctx context.Context, cfg Config, w *webProcess, rep *report, log
 		{name: "GET /api/public/logs?offset=0", path: "/api/public/logs?offset=0"},
 		{name: "GET / (the SPA's index.html)", path: "/"},
 	}
-	if cfg.Parts == "flood" {
+	switch cfg.Parts {
+	case "flood":
 		pages = pages[:1]
+	case "readpath":
+		pages = pages[:3]
 	}
+	paths := make([]string, len(pages))
+	for i, pg := range pages {
+		paths[i] = pg.path
+	}
+	bare, err := startBare(w, paths, w.dir)
+	if err != nil {
+		return err
+	}
+	defer bare.stop()
 	for _, pg := range pages {
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("bench: %w", err)
@@ -198,8 +215,8 @@ func publicLoad(ctx context.Context, cfg Config, w *webProcess, rep *report, log
 		if err != nil || status != http.StatusOK {
 			return fmt.Errorf("bench: %s answered %d: %w", pg.path, status, err)
 		}
-		ceiling := w.base + "/api/bench/ceiling/" + strconv.Itoa(len(body))
-		logf("%s (%d bytes): saturation", pg.path, len(body))
+		ceiling := bare.base + pg.path
+		logf("%s (%d bytes): saturation, %s", pg.path, len(body), saturator())
 
 		var pr *probe
 		stop := make(chan struct{})
@@ -215,7 +232,7 @@ func publicLoad(ctx context.Context, cfg Config, w *webProcess, rep *report, log
 			}
 		}
 		ratio := sat.throughput / satCeil.throughput
-		rep.add(Row{Figure: pg.name + ": saturation throughput (" + strconv.Itoa(saturationWorkers) + " in flight)",
+		rep.add(Row{Figure: pg.name + ": saturation throughput (" + strconv.Itoa(saturationWorkers) + " keep-alive connections; ceiling: a bare net/http server, same bytes)",
 			Value: fmt.Sprintf("%.0f req/s", sat.throughput), Ceiling: fmt.Sprintf("%.0f req/s", satCeil.throughput),
 			Ratio: fmt.Sprintf("%.2f", ratio), Target: "≥ 0.80 × ceiling", Verdict: verdict(ratio >= 0.8)})
 		rep.add(Row{Figure: pg.name + ": failed requests at saturation, all rounds", Value: strconv.Itoa(sat.errorRequests),

@@ -7,8 +7,12 @@
 #   DURATION=5s make bench    shorter load runs (default 10s each)
 #   PARTS=pipeline make bench the pipeline part alone (PARTS=burst: the burst of mentions alone;
 #                             PARTS=flood: the flood of the public statistics and its admin probe alone;
-#                             PARTS=model: issue 20's drafts through a rate-limited stand-in model alone)
+#                             PARTS=model: issue 20's drafts through a rate-limited stand-in model alone;
+#                             PARTS=readpath: the three public API pages alone)
 #   MODEL_MENTIONS=120 MODEL_RATE=240 make bench   a smaller model leg (defaults 600 and 600 a minute)
+#
+# The public pages are loaded with wrk when it is installed, else with the
+# benchmark's own keep-alive generator (RESULTS.md says which).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/services.sh
@@ -34,6 +38,7 @@ start_private_postgres "$tmp"
 start_private_redis "$tmp"
 echo "== private PostgreSQL on port $private_pg_port, Redis on port $private_redis_port"
 
+command -v wrk >/dev/null || echo "== wrk not installed: the public pages are loaded by the benchmark's keep-alive generator"
 [ "${PARTS:-all}" = burst ] || [ "${PARTS:-all}" = model ] || "$tmp/bench" -pg "$private_database_url" \
 	-redis "$private_redis_url" -web "$tmp/web" -worker "$tmp/worker" -parts "${PARTS:-all}" -static frontend/dist \
 	-scale "$scale" -duration "$duration" -out "${OUT:-bench/RESULTS.md}" -analysis bench/ANALYSIS.md

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -21,7 +22,9 @@ const benchPassword = "bench-password-666"
 
 // webProcess is the running web binary.
 type webProcess struct {
-	cmd    *exec.Cmd
+	cmd *exec.Cmd
+	// dir holds the web binary's log and the ceiling's answers; removed by stop.
+	dir    string
 	base   string
 	token  string
 	client *http.Client
@@ -37,16 +40,25 @@ func startWeb(ctx context.Context, cfg Config, dbURL string) (*webProcess, error
 	if err := l.Close(); err != nil {
 		return nil, fmt.Errorf("bench: free port: %w", err)
 	}
+	dir, err := os.MkdirTemp("", "infernal-bench-web")
+	if err != nil {
+		return nil, fmt.Errorf("bench: web log: %w", err)
+	}
+	logFile, err := os.Create(filepath.Join(dir, "web.log"))
+	if err != nil {
+		return nil, fmt.Errorf("bench: web log: %w", err)
+	}
+	defer logFile.Close()
 	cmd := exec.CommandContext(ctx, cfg.WebBin)
+	// The shipped defaults (LOG_LEVEL=info: a JSON line per request), the
+	// log going to a file, as a deployment's stderr does.
 	cmd.Env = append(os.Environ(), "DATABASE_URL="+dbURL, "REDIS_URL="+cfg.RedisURL, "HTTP_ADDR="+addr,
-		"STATIC_DIR="+cfg.StaticDir, "ADMIN_PASSWORD="+benchPassword, "ADMIN_PASSWORD_FILE=/dev/null",
-		// A log line per request is part of the product's cost, but not on the terminal.
-		"LOG_LEVEL=warn", "BENCH_CEILING=on")
-	cmd.Stdout, cmd.Stderr = cfg.Log, cfg.Log
+		"STATIC_DIR="+cfg.StaticDir, "ADMIN_PASSWORD="+benchPassword, "ADMIN_PASSWORD_FILE=/dev/null", "LOG_LEVEL=info")
+	cmd.Stdout, cmd.Stderr = cfg.Log, logFile
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("bench: start web: %w", err)
 	}
-	w := &webProcess{cmd: cmd, base: "http://" + addr, client: &http.Client{
+	w := &webProcess{cmd: cmd, dir: dir, base: "http://" + addr, client: &http.Client{
 		Timeout: 30 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 16}}}
 	deadline := time.Now().Add(60 * time.Second)
 	for {
@@ -84,7 +96,9 @@ func (w *webProcess) stop() {
 	case <-done:
 	case <-time.After(20 * time.Second):
 		_ = w.cmd.Process.Kill()
+		<-done
 	}
+	_ = os.RemoveAll(w.dir)
 }
 
 // get fetches path as the administrator and says how long it took.

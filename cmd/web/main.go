@@ -20,6 +20,7 @@ import (
 	"infernal/pkg/api"
 	"infernal/pkg/auth"
 	"infernal/pkg/config"
+	"infernal/pkg/logbuf"
 	"infernal/pkg/persona"
 	"infernal/pkg/ratelimit"
 	"infernal/pkg/spend"
@@ -39,7 +40,16 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	log := cfg.NewLogger("web")
+	// One line per request goes to the log: it is written in batches by a
+	// goroutine of its own, so no request waits for stderr, and every line
+	// waiting is written when run returns, after the graceful shutdown.
+	logOut := logbuf.New(os.Stderr, logbuf.Options{})
+	defer func() {
+		if err := logOut.Close(); err != nil {
+			fmt.Fprintln(os.Stderr, "web: log:", err)
+		}
+	}()
+	log := cfg.NewLoggerTo(logOut, "web")
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 

@@ -31,11 +31,27 @@ const publicMaxAge = 10 * time.Second
 // others wait for the result.
 const computeTimeout = 10 * time.Second
 
-// answer is one cached public answer, encoded once.
+// answer is one cached public answer, encoded once, with the values of
+// its headers made once too: respondCached puts these slices in every
+// answer's header map as they are, so they must never be changed in place
+// (Header.Set replaces them, which is safe).
 type answer struct {
 	body []byte
 	etag string
 	at   time.Time
+
+	cacheControl, etagValue, contentType, contentLength []string
+}
+
+// newAnswer returns the answer of body, with validator etag, computed at at.
+func newAnswer(body []byte, etag string, at time.Time) *answer {
+	return &answer{
+		body: body, etag: etag, at: at,
+		cacheControl:  []string{"public, max-age=" + strconv.Itoa(int(publicMaxAge.Seconds()))},
+		etagValue:     []string{etag},
+		contentType:   []string{"application/json; charset=utf-8"},
+		contentLength: []string{strconv.Itoa(len(body))},
+	}
 }
 
 // cacheEntry holds the last good answer of one key and the computation of
@@ -177,21 +193,23 @@ func (c *publicCache) compute(ctx context.Context, fn func(ctx context.Context) 
 	// The same bytes respondJSON's encoder writes: the value and a newline.
 	body = append(body, '\n')
 	sum := sha256.Sum256(body)
-	return &answer{body: body, etag: `"` + hex.EncodeToString(sum[:12]) + `"`, at: at}, nil
+	return newAnswer(body, `"`+hex.EncodeToString(sum[:12])+`"`, at), nil
 }
 
 // respondCached writes a cached answer with its validator, or 304 Not
-// Modified when the client already holds it.
+// Modified when the client already holds it. The headers are the answer's
+// own values, set under their canonical keys: nothing is formatted or
+// allocated per request.
 func respondCached(w http.ResponseWriter, r *http.Request, a *answer) {
 	h := w.Header()
-	h.Set("Cache-Control", "public, max-age="+strconv.Itoa(int(publicMaxAge.Seconds())))
-	h.Set("ETag", a.etag)
-	if etagMatches(r.Header.Get("If-None-Match"), a.etag) {
+	h["Cache-Control"] = a.cacheControl
+	h["Etag"] = a.etagValue
+	if inm := r.Header["If-None-Match"]; len(inm) > 0 && etagMatches(inm[0], a.etag) {
 		w.WriteHeader(http.StatusNotModified)
 		return
 	}
-	h.Set("Content-Type", "application/json; charset=utf-8")
-	h.Set("Content-Length", strconv.Itoa(len(a.body)))
+	h["Content-Type"] = a.contentType
+	h["Content-Length"] = a.contentLength
 	w.WriteHeader(http.StatusOK)
 	// The status is already sent; a write failure can only be a broken connection.
 	_, _ = w.Write(a.body)

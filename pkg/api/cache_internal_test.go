@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -182,7 +183,7 @@ func TestCacheServesLastGoodWhileComputing(t *testing.T) {
 // A cached answer carries an ETag and Cache-Control public; a client that
 // holds it gets 304 without a body.
 func TestRespondCached(t *testing.T) {
-	a := &answer{body: []byte("{}\n"), etag: `"abc"`}
+	a := newAnswer([]byte("{}\n"), `"abc"`, time.Time{})
 	tests := []struct {
 		name        string
 		ifNoneMatch string
@@ -216,6 +217,33 @@ func TestRespondCached(t *testing.T) {
 			}
 			if w.Body.String() != wantBody {
 				t.Errorf("body %q, want %q", w.Body.String(), wantBody)
+			}
+		})
+	}
+}
+
+// queryOffset reads the offset as url.Values would, whatever the query.
+func TestQueryOffset(t *testing.T) {
+	tests := []struct {
+		raw, want string
+	}{
+		{raw: "offset=0", want: "0"},
+		{raw: "offset=15", want: "15"},
+		{raw: "", want: ""},
+		{raw: "offset=", want: ""},
+		{raw: "offset=1&x=2", want: "1"},
+		{raw: "x=1&offset=30", want: "30"},
+		{raw: "offset=%31", want: "1"},
+		{raw: "offset=1;x", want: ""},
+		{raw: "offset=1+2", want: "1 2"},
+		{raw: "offset=a=b", want: "a=b"},
+		{raw: "offsetx=3", want: ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.raw, func(t *testing.T) {
+			u := &url.URL{Path: "/api/public/logs", RawQuery: tt.raw}
+			if got := queryOffset(u); got != tt.want || got != u.Query().Get("offset") {
+				t.Errorf("queryOffset(%q) = %q, want %q (url.Values: %q)", tt.raw, got, tt.want, u.Query().Get("offset"))
 			}
 		})
 	}

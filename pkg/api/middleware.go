@@ -29,19 +29,26 @@ func requestID(ctx context.Context) string {
 	return id
 }
 
-// withRequestID gives every request an id, echoed in X-Request-Id, that ties
-// its log lines together. A sane id sent by a proxy is kept.
-func withRequestID(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		id := r.Header.Get("X-Request-Id")
-		if !validRequestID(id) {
-			b := make([]byte, 8)
-			_, _ = rand.Read(b)
-			id = hex.EncodeToString(b)
-		}
-		w.Header().Set("X-Request-Id", id)
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), requestIDKey, id)))
-	})
+// withRequest gives every request an id, echoed in X-Request-Id, that ties
+// its log lines together (a sane id sent by a proxy is kept), and a
+// deadline of d, so the work behind a request stops once its answer can no
+// longer be written. Both go in one new context, so the request is copied
+// once, whose timer starts only if something waits (see requestContext).
+func withRequest(d time.Duration) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			id := r.Header.Get("X-Request-Id")
+			if !validRequestID(id) {
+				var b [8]byte
+				_, _ = rand.Read(b[:])
+				id = hex.EncodeToString(b[:])
+			}
+			w.Header()["X-Request-Id"] = []string{id}
+			ctx, release := newRequestContext(r.Context(), id, d)
+			defer release()
+			next.ServeHTTP(w, r.WithContext(ctx))
+		})
+	}
 }
 
 func validRequestID(id string) bool {
@@ -56,20 +63,11 @@ func validRequestID(id string) bool {
 	return true
 }
 
-// withDeadline gives the request's context a deadline of d, so the work
-// behind a request stops once its answer can no longer be written.
-func withDeadline(d time.Duration) func(http.Handler) http.Handler {
-	return func(next http.Handler) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			ctx, cancel := context.WithTimeout(r.Context(), d)
-			defer cancel()
-			next.ServeHTTP(w, r.WithContext(ctx))
-		})
-	}
-}
-
-// logRequests writes one structured line per request.
+// logRequests writes one structured line per request. The line goes to
+// the logger's handler directly: slog.Logger.Log would also look up its
+// caller's program counter, which the JSON lines never show.
 func (s *Server) logRequests(next http.Handler) http.Handler {
+	h := s.log.Handler()
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ww := middleware.NewWrapResponseWriter(w, r.ProtoMajor)
 		start := time.Now()
@@ -78,8 +76,17 @@ func (s *Server) logRequests(next http.Handler) http.Handler {
 		if ww.Status() >= 500 {
 			level = slog.LevelError
 		}
-		s.log.Log(r.Context(), level, "http", "method", r.Method, "path", r.URL.Path, "status", ww.Status(),
-			"bytes", ww.BytesWritten(), "duration_ms", time.Since(start).Milliseconds(), "request_id", requestID(r.Context()))
+		ctx := r.Context()
+		if !h.Enabled(ctx, level) {
+			return
+		}
+		end := time.Now()
+		rec := slog.NewRecord(end, level, "http", 0)
+		rec.AddAttrs(slog.String("method", r.Method), slog.String("path", r.URL.Path), slog.Int("status", ww.Status()),
+			slog.Int("bytes", ww.BytesWritten()), slog.Int64("duration_ms", end.Sub(start).Milliseconds()),
+			slog.String("request_id", requestID(ctx)))
+		// A handler's error cannot be reported anywhere but the log itself.
+		_ = h.Handle(ctx, rec)
 	})
 }
 
@@ -118,16 +125,36 @@ func contentSecurityPolicy(mediaHosts []string) string {
 		"base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
 }
 
-// securityHeaders sets the headers every answer carries.
+// headerValue is one header of every answer, its value made once.
+type headerValue struct {
+	// key is canonical.
+	key   string
+	value []string
+}
+
+// securityHeaderValues returns the headers every answer carries, csp
+// being its content security policy. Each value is a slice of one, shared
+// by every answer: a handler may replace it (Header.Set) or add to it
+// (Header.Add, which copies a full slice), never change it in place.
+func securityHeaderValues(csp string) []headerValue {
+	return []headerValue{
+		{key: "Content-Security-Policy", value: []string{csp}},
+		{key: "X-Content-Type-Options", value: []string{"nosniff"}},
+		{key: "X-Frame-Options", value: []string{"DENY"}},
+		{key: "Referrer-Policy", value: []string{"strict-origin-when-cross-origin"}},
+		{key: "Cross-Origin-Opener-Policy", value: []string{"same-origin"}},
+		{key: "Permissions-Policy", value: []string{"camera=(), microphone=(), geolocation=()"}},
+	}
+}
+
+// securityHeaders sets the headers every answer carries, without
+// formatting or allocating them per request.
 func (s *Server) securityHeaders(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
-		h.Set("Content-Security-Policy", s.csp)
-		h.Set("X-Content-Type-Options", "nosniff")
-		h.Set("X-Frame-Options", "DENY")
-		h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
-		h.Set("Cross-Origin-Opener-Policy", "same-origin")
-		h.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=()")
+		for _, v := range s.securityHeaderValues {
+			h[v.key] = v.value
+		}
 		next.ServeHTTP(w, r)
 	})
 }
@@ -220,7 +247,9 @@ func limitBody(next http.Handler) http.Handler {
 			respondJSON(w, http.StatusRequestEntityTooLarge, map[string]string{"error": errBodyTooLarge})
 			return
 		}
-		r.Body = http.MaxBytesReader(w, r.Body, maxBody)
+		if r.Body != http.NoBody {
+			r.Body = http.MaxBytesReader(w, r.Body, maxBody)
+		}
 		next.ServeHTTP(w, r)
 	})
 }

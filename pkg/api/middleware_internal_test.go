@@ -105,7 +105,7 @@ func TestRequestsCarryADeadline(t *testing.T) {
 	}
 	var deadline time.Time
 	var ok bool
-	h := withDeadline(RequestTimeout)(http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) {
+	h := withRequest(RequestTimeout)(http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) {
 		deadline, ok = r.Context().Deadline()
 	}))
 	start := time.Now()
@@ -139,4 +139,41 @@ type deadlineStore struct {
 func (d *deadlineStore) LatestPosted(ctx context.Context) (post.Post, error) {
 	_, d.hadDeadline = ctx.Deadline()
 	return post.Post{}, store.ErrNotFound
+}
+
+// The security headers' values are shared by every answer: whatever a
+// handler does to its own answer's headers, the next answer carries them
+// unchanged.
+func TestSecurityHeadersSharedValuesStayIntact(t *testing.T) {
+	tests := []struct {
+		name  string
+		touch func(h http.Header)
+	}{
+		{name: "set", touch: func(h http.Header) { h.Set("Content-Security-Policy", "changed") }},
+		{name: "add", touch: func(h http.Header) { h.Add("X-Frame-Options", "SAMEORIGIN") }},
+		{name: "delete", touch: func(h http.Header) { h.Del("Referrer-Policy") }},
+		{name: "values appended to", touch: func(h http.Header) { h["Permissions-Policy"] = append(h["Permissions-Policy"], "x") }},
+	}
+	s := New(Config{})
+	want := map[string]string{
+		"Content-Security-Policy":    s.csp,
+		"X-Content-Type-Options":     "nosniff",
+		"X-Frame-Options":            "DENY",
+		"Referrer-Policy":            "strict-origin-when-cross-origin",
+		"Cross-Origin-Opener-Policy": "same-origin",
+		"Permissions-Policy":         "camera=(), microphone=(), geolocation=()",
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			touched := s.securityHeaders(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { tt.touch(w.Header()) }))
+			touched.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, "/", nil))
+			rec := httptest.NewRecorder()
+			s.securityHeaders(http.NotFoundHandler()).ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/", nil))
+			for k, v := range want {
+				if got := rec.Header()[k]; len(got) != 1 || got[0] != v {
+					t.Errorf("%s = %q, want %q", k, got, v)
+				}
+			}
+		})
+	}
 }

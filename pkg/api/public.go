@@ -3,7 +3,9 @@ package api
 import (
 	"context"
 	"net/http"
+	"net/url"
 	"strconv"
+	"strings"
 )
 
 // logsPageSize is the number of threads on one page of the public logs.
@@ -76,7 +78,7 @@ type logsPagination struct {
 
 // publicLogs answers one page of posted interactions, newest first.
 func (s *Server) publicLogs(w http.ResponseWriter, r *http.Request) error {
-	offset, err := intParam(r.URL.Query().Get("offset"), "offset", 0, 0, maxPage*logsPageSize)
+	offset, err := intParam(queryOffset(r.URL), "offset", 0, 0, maxPage*logsPageSize)
 	if err != nil {
 		return err
 	}
@@ -105,4 +107,14 @@ func (s *Server) publicLogs(w http.ResponseWriter, r *http.Request) error {
 	}
 	respondCached(w, r, a)
 	return nil
+}
+
+// queryOffset returns the offset parameter of a request for the public
+// logs. The query the pages send, "offset=N" alone, is read as it is;
+// any other is parsed into url.Values, whose answer it always equals.
+func queryOffset(u *url.URL) string {
+	if v, ok := strings.CutPrefix(u.RawQuery, "offset="); ok && !strings.ContainsAny(v, "&;%+=") {
+		return v
+	}
+	return u.Query().Get("offset")
 }

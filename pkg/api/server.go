@@ -229,6 +229,8 @@ type Server struct {
 	httpsPublic bool
 	// csp is the content security policy every answer carries.
 	csp string
+	// securityHeaderValues are the headers every answer carries, csp among them.
+	securityHeaderValues []headerValue
 	// metricsToken is the SHA-256 of the metrics bearer token; nil when unset.
 	metricsToken []byte
 }
@@ -246,6 +248,7 @@ func New(cfg Config) *Server {
 	}
 	s.publicURL, s.httpsPublic = cfg.PublicURL, strings.HasPrefix(cfg.PublicURL, "https://")
 	s.csp = contentSecurityPolicy(cfg.MediaHosts)
+	s.securityHeaderValues = securityHeaderValues(s.csp)
 	if cfg.MetricsToken != "" {
 		sum := sha256.Sum256([]byte(cfg.MetricsToken))
 		s.metricsToken = sum[:]

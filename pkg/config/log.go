@@ -1,6 +1,7 @@
 package config
 
 import (
+	"io"
 	"log/slog"
 	"os"
 )
@@ -8,8 +9,14 @@ import (
 // NewLogger returns the processes' structured logger: JSON lines on stderr
 // at the configured level.
 func (c Config) NewLogger(component string) *slog.Logger {
+	return c.NewLoggerTo(os.Stderr, component)
+}
+
+// NewLoggerTo returns the structured logger of NewLogger writing its JSON
+// lines to w, one Write per line.
+func (c Config) NewLoggerTo(w io.Writer, component string) *slog.Logger {
 	var level slog.Level
 	// LogLevel was validated by Load, so it always parses.
 	_ = level.UnmarshalText([]byte(c.LogLevel))
-	return slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: level})).With("component", component)
+	return slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: level})).With("component", component)
 }

@@ -20,7 +20,7 @@ func main() {
 	flag.StringVar(&cfg.RedisURL, "redis", "", "throwaway Redis URL")
 	flag.StringVar(&cfg.WebBin, "web", "bin/web", "the web binary")
 	flag.StringVar(&cfg.WorkerBin, "worker", "bin/worker", "the worker binary")
-	flag.StringVar(&cfg.Parts, "parts", "all", "all, pipeline alone, or flood (the flood of the public statistics alone)")
+	flag.StringVar(&cfg.Parts, "parts", "all", "all, pipeline alone, flood (the flood of the public statistics alone) or readpath (the three public API pages alone)")
 	flag.StringVar(&cfg.StaticDir, "static", "frontend/dist", "the built frontend")
 	flag.Float64Var(&cfg.Scale, "scale", 1, "data set size, 1 = 1,000,000 posts and 200,000 log threads")
 	flag.DurationVar(&cfg.Duration, "duration", 10*time.Second, "length of each load run")
@@ -28,7 +28,15 @@ func main() {
 	flag.StringVar(&cfg.Analysis, "analysis", "bench/ANALYSIS.md", "hand-written analysis appended to the results")
 	probe := flag.String("probe", "", "run as the flood's probe of the web tier at this URL (started by the benchmark itself)")
 	probeInterval := flag.Duration("probe-interval", 250*time.Millisecond, "the probe's interval")
+	bare := flag.String("bare", "", "run as the ceiling: a bare net/http server answering the recorded answers of this file (started by the benchmark itself)")
 	flag.Parse()
+	if *bare != "" {
+		if err := bench.Bare(*bare, os.Stdin, os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *probe != "" {
 		if err := bench.Probe(*probe, *probeInterval, os.Stdin, os.Stdout); err != nil {
 			fmt.Fprintln(os.Stderr, err)
