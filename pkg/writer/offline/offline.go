@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -20,6 +21,7 @@ import (
 	"unicode/utf8"
 
 	"infernal/pkg/guard"
+	"infernal/pkg/persona"
 	"infernal/pkg/post"
 	"infernal/pkg/writer"
 )
@@ -173,8 +175,22 @@ func (w *Writer) Write(ctx context.Context, req writer.Request) (writer.Draft, e
 		// persona's own posts in the conversation.
 		return text == avoid || (req.Avoid != "" && guard.Similarity(text, req.Avoid) >= avoidSimilarity) || own[comparable(text)]
 	}
+	character := writer.CharacterOf(req)
+	fitting := unfit
+	unfit = func(text string) bool {
+		_, avoided := guard.MatchPhrase(text, character.AvoidTopics)
+		return avoided || fitting(text)
+	}
 	draw := func(line string) string { return render(line, topic, sin, persona) }
 	text := choose(pool, seed, limit, unfit, draw)
+	if own := operatorExamples(character); len(own) > 0 && req.Kind == writer.KindReply {
+		// A persona the operator wrote examples for speaks in them, so that
+		// its preview and its drafts show the change on the embedded
+		// default too; the pool's lines serve when none of them fits.
+		if t := choose(own, seed, limit, unfit, draw); post.WeightedLength(t) <= limit && !unfit(t) {
+			text = t
+		}
+	}
 	if n := post.WeightedLength(text); limit < full && (n > limit || text == avoid) {
 		// No line is shorter than the current draft: the draft cut short
 		// is; a one-word draft gets a different line.
@@ -191,6 +207,19 @@ func (w *Writer) Write(ctx context.Context, req writer.Request) (writer.Draft, e
 		PresencePenalty:  post.DefaultLLMParameter,
 		FrequencyPenalty: post.DefaultLLMParameter,
 	}, nil
+}
+
+// operatorExamples are the example posts of c that the built-in persona
+// does not have: the operator's own.
+func operatorExamples(c persona.Persona) []string {
+	builtIn := persona.Default().Examples
+	var out []string
+	for _, e := range c.Examples {
+		if !slices.Contains(builtIn, e) {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // shorterWish reports whether a reviewer's instruction asks for a shorter

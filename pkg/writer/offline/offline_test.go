@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"infernal/pkg/persona"
 	"infernal/pkg/platform/sandbox/corpus"
 	"infernal/pkg/post"
 	"infernal/pkg/writer"
@@ -462,5 +463,54 @@ func TestShortened(t *testing.T) {
 				t.Errorf("shortened(%q, %d) = %q, want %q", tt.text, tt.limit, got, tt.want)
 			}
 		})
+	}
+}
+
+// An operator's persona shows on the embedded default: its own examples
+// are the offline drafts, and its avoided topics are never drafted.
+func TestWriteSpeaksTheOperatorsPersona(t *testing.T) {
+	w := New("infernal_ai")
+	ctx := context.Background()
+	base := writer.Request{Kind: writer.KindReply, Persona: "infernal_ai", PostText: "@infernal_ai is coffee a sin?", Author: "m"}
+	builtIn, err := w.Write(ctx, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := persona.Default()
+	edited.Examples = append(edited.Examples, "The ledger says {topic}. The ledger is never wrong.")
+	tests := []struct {
+		name string
+		char persona.Persona
+		want string
+	}{
+		{name: "built-in persona: the usual line", char: persona.Default(), want: builtIn.Text},
+		{name: "the operator's example", char: edited, want: "The ledger says coffee. The ledger is never wrong."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req := base
+			req.Character = tt.char
+			got, err := w.Write(ctx, req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Text != tt.want {
+				t.Errorf("draft %q, want %q", got.Text, tt.want)
+			}
+		})
+	}
+	avoiding := persona.Default()
+	avoiding.AvoidTopics = []string{"coffee"}
+	req := base
+	req.Character = avoiding
+	for v := range 6 {
+		req.Variant = v
+		got, err := w.Write(ctx, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(strings.ToLower(got.Text), "coffee") {
+			t.Errorf("variant %d drafted an avoided topic: %q", v, got.Text)
+		}
 	}
 }
