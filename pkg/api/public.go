@@ -101,12 +101,32 @@ func (s *Server) publicLogs(w http.ResponseWriter, r *http.Request) error {
 		respondJSON(w, http.StatusOK, out)
 		return nil
 	}
-	a, err := s.public.get(r.Context(), "logs:"+strconv.Itoa(offset), page)
+	a, err := s.public.get(r.Context(), logsKey(offset), page)
 	if err != nil {
 		return err
 	}
 	respondCached(w, r, a)
 	return nil
+}
+
+// logsKeys are the cache keys of the cached pages of the public logs,
+// made once: a key built per request would cost the busiest page an
+// allocation.
+var logsKeys = func() [cachedLogPages]string {
+	var keys [cachedLogPages]string
+	for i := range keys {
+		keys[i] = "logs:" + strconv.Itoa(i*logsPageSize)
+	}
+	return keys
+}()
+
+// logsKey is the cache key of the cached page at offset, a multiple of
+// logsPageSize or not.
+func logsKey(offset int) string {
+	if offset%logsPageSize == 0 {
+		return logsKeys[offset/logsPageSize]
+	}
+	return "logs:" + strconv.Itoa(offset)
 }
 
 // queryOffset returns the offset parameter of a request for the public
