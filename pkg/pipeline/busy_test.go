@@ -85,6 +85,28 @@ func TestBurstDrainsThroughABusyModel(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer srv.Shutdown()
+	waitAllPending(t, e, burst, func() string { return "the model was busy" })
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if len(w.drafts) != burst {
+		t.Errorf("%d posts drafted, want %d", len(w.drafts), burst)
+	}
+	for text, n := range w.drafts {
+		if n != 1 {
+			t.Errorf("%q drafted %d times, want once", text, n)
+		}
+	}
+	if got := w.calls[w.stubborn]; got != w.busyFor+1 {
+		t.Errorf("the stubborn post was asked for %d times, want %d", got, w.busyFor+1)
+	}
+}
+
+// waitAllPending waits up to a minute for burst mentions to be listed with
+// none left drafting (seen describes the model's side on a timeout), then
+// checks each one is pending.
+func waitAllPending(t *testing.T, e *env, burst int, seen func() string) {
+	t.Helper()
+	ctx := context.Background()
 	deadline := time.Now().Add(time.Minute)
 	for {
 		_, n, err := e.store.ListPending(ctx, post.SourceMention, post.SortDate, 1, 1)
@@ -99,7 +121,7 @@ func TestBurstDrainsThroughABusyModel(t *testing.T) {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("%d of %d mentions listed, %d still drafting, after a minute", n, burst, len(drafting))
+			t.Fatalf("%d of %d mentions listed, %d still drafting, after a minute; %s", n, burst, len(drafting), seen())
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
@@ -111,18 +133,5 @@ func TestBurstDrainsThroughABusyModel(t *testing.T) {
 		if p.Status != post.StatusPending {
 			t.Errorf("post %s is %s (%s), want pending", p.OriginalPostID, p.Status, p.Error)
 		}
-	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if len(w.drafts) != burst {
-		t.Errorf("%d posts drafted, want %d", len(w.drafts), burst)
-	}
-	for text, n := range w.drafts {
-		if n != 1 {
-			t.Errorf("%q drafted %d times, want once", text, n)
-		}
-	}
-	if got := w.calls[w.stubborn]; got != w.busyFor+1 {
-		t.Errorf("the stubborn post was asked for %d times, want %d", got, w.busyFor+1)
 	}
 }

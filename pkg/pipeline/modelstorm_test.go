@@ -2,6 +2,7 @@ package pipeline_test
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http/httptest"
@@ -9,7 +10,6 @@ import (
 	"time"
 
 	"infernal/pkg/pipeline"
-	"infernal/pkg/post"
 	"infernal/pkg/ratelimit"
 	"infernal/pkg/store/storetest"
 	"infernal/pkg/tasks"
@@ -63,33 +63,7 @@ func TestBurstDrainsThroughA429Storm(t *testing.T) {
 		}
 		defer srv.Shutdown()
 	}
-	deadline := time.Now().Add(time.Minute)
-	for {
-		_, n, err := e.store.ListPending(ctx, post.SourceMention, post.SortDate, 1, 1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		drafting, err := e.store.IDsInStatus(ctx, post.StatusDrafting, time.Now().Add(time.Minute), 1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if n == burst && len(drafting) == 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%d of %d mentions listed, %d still drafting, after a minute; the stand-in saw %+v", n, burst, len(drafting), model.Stats())
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	list, _, err := e.store.ListPending(ctx, post.SourceMention, post.SortDate, 1, burst)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range list {
-		if p.Status != post.StatusPending {
-			t.Errorf("post %s is %s (%s), want pending", p.OriginalPostID, p.Status, p.Error)
-		}
-	}
+	waitAllPending(t, e, burst, func() string { return fmt.Sprintf("the stand-in saw %+v", model.Stats()) })
 	st := model.Stats()
 	if st.Refused == 0 || st.InsideWindow != 0 || st.Answered < burst {
 		t.Errorf("the stand-in saw %+v, want 429s, %d drafts or more, no call inside a closed window", st, burst)
