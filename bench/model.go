@@ -4,10 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net"
-	"net/http"
 	"net/http/httptest"
-	"os"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -128,38 +125,10 @@ func ModelLeg(ctx context.Context, cfg ModelConfig) (ModelResult, error) {
 // startModelWorker runs the worker binary on the sandbox with the openai
 // writer pointed at the stand-in at base.
 func startModelWorker(ctx context.Context, cfg ModelConfig, dbURL, redisURL, base, persona string) (*exec.Cmd, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return nil, fmt.Errorf("bench: free port: %w", err)
-	}
-	metrics := l.Addr().String()
-	if err := l.Close(); err != nil {
-		return nil, fmt.Errorf("bench: free port: %w", err)
-	}
-	cmd := exec.CommandContext(ctx, cfg.WorkerBin)
-	cmd.Env = append(os.Environ(), "DATABASE_URL="+dbURL, "REDIS_URL="+redisURL, "PLATFORM=sandbox", "WRITER=openai",
-		"OPENAI_BASE_URL="+base, "OPENAI_MODEL=stand-in", "PERSONA_HANDLE="+persona, "METRICS_ADDR="+metrics,
+	return runWorker(ctx, cfg.WorkerBin, cfg.Log, "DATABASE_URL="+dbURL, "REDIS_URL="+redisURL, "PLATFORM=sandbox",
+		"WRITER=openai", "OPENAI_BASE_URL="+base, "OPENAI_MODEL=stand-in", "PERSONA_HANDLE="+persona,
 		"LOG_LEVEL=error", "SANDBOX_PACE=1h",
 		"WORKER_CONCURRENCY="+strconv.Itoa(cfg.WorkerConcurrency), "MODEL_CONCURRENCY="+strconv.Itoa(cfg.ModelConcurrency))
-	cmd.Stdout, cmd.Stderr = cfg.Log, cfg.Log
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("bench: start worker: %w", err)
-	}
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		resp, err := http.Get("http://" + metrics + "/metrics")
-		if err == nil {
-			_ = resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return cmd, nil
-			}
-		}
-		if time.Now().After(deadline) {
-			stopProcess(cmd)
-			return nil, fmt.Errorf("bench: worker not ready: %w", err)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
 }
 
 // ModelTable is the legs' results as a Markdown table.

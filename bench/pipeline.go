@@ -222,6 +222,14 @@ func waitFor(ctx context.Context, st *store.Store, ok func(store.AdminStats) boo
 
 // startWorker runs the worker binary on the sandbox with the offline writer.
 func startWorker(ctx context.Context, cfg Config, dbURL, redisURL, persona string) (*exec.Cmd, error) {
+	return runWorker(ctx, cfg.WorkerBin, cfg.Log, "DATABASE_URL="+dbURL, "REDIS_URL="+redisURL, "PLATFORM=sandbox",
+		"WRITER=offline", "PERSONA_HANDLE="+persona, "LOG_LEVEL=warn", "SANDBOX_PACE=1h")
+}
+
+// runWorker starts the worker binary bin with env added to this process's
+// environment and a free metrics port, its output to log, and returns once
+// it serves its metrics, that is once it works: the clock starts then.
+func runWorker(ctx context.Context, bin string, log io.Writer, env ...string) (*exec.Cmd, error) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, fmt.Errorf("bench: free port: %w", err)
@@ -230,14 +238,12 @@ func startWorker(ctx context.Context, cfg Config, dbURL, redisURL, persona strin
 	if err := l.Close(); err != nil {
 		return nil, fmt.Errorf("bench: free port: %w", err)
 	}
-	cmd := exec.CommandContext(ctx, cfg.WorkerBin)
-	cmd.Env = append(os.Environ(), "DATABASE_URL="+dbURL, "REDIS_URL="+redisURL, "PLATFORM=sandbox", "WRITER=offline",
-		"PERSONA_HANDLE="+persona, "METRICS_ADDR="+metrics, "LOG_LEVEL=warn", "SANDBOX_PACE=1h")
-	cmd.Stdout, cmd.Stderr = cfg.Log, cfg.Log
+	cmd := exec.CommandContext(ctx, bin)
+	cmd.Env = append(append(os.Environ(), env...), "METRICS_ADDR="+metrics)
+	cmd.Stdout, cmd.Stderr = log, log
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("bench: start worker: %w", err)
 	}
-	// The worker serves its metrics once it works: the clock starts then.
 	deadline := time.Now().Add(60 * time.Second)
 	for {
 		resp, err := http.Get("http://" + metrics + "/metrics")
