@@ -207,16 +207,9 @@ func (g *Gatherer) Gather(ctx context.Context, p post.Post, depth int) (Context,
 	if p.IsProfile() {
 		return out, nil
 	}
-	ids := []string{}
-	for _, id := range []string{p.InReplyToID, p.QuotedID} {
-		if id != "" {
-			ids = append(ids, id)
-		}
-	}
-	known, err := g.Store.ContextPosts(ctx, g.PlatformName, ids)
-	if err != nil {
-		return out, fmt.Errorf("conversation: %w", err)
-	}
+	known := map[string]store.ContextPost{}
+	// asked are the ids the store was asked for: it lacked those not known.
+	asked := map[string]bool{}
 	persona, err := g.Store.PersonaReplies(ctx, g.PlatformName, p.ConversationID, p.ID)
 	if err != nil {
 		return out, fmt.Errorf("conversation: %w", err)
@@ -224,7 +217,7 @@ func (g *Gatherer) Gather(ctx context.Context, p post.Post, depth int) (Context,
 	// The persona's replies are known posts of the chain too: a follow-up
 	// under one reads nothing to find it.
 	for _, r := range persona {
-		if _, ok := known[r.PlatformPostID]; !ok && r.PlatformPostID != "" {
+		if r.PlatformPostID != "" {
 			r.AuthorUsername = g.Persona
 			known[r.PlatformPostID] = r
 		}
@@ -236,16 +229,26 @@ func (g *Gatherer) Gather(ctx context.Context, p post.Post, depth int) (Context,
 		if len(need) == 0 {
 			break
 		}
-		more, err := g.Store.ContextPosts(ctx, g.PlatformName, need)
-		if err != nil {
-			return out, fmt.Errorf("conversation: %w", err)
-		}
-		if len(more) > 0 {
-			// Kept by an earlier draft: free.
-			for id, cp := range more {
-				known[id] = cp
+		// Ids the store was not asked for yet may have been kept by an
+		// earlier draft: free. The others it already lacked.
+		var fresh []string
+		for _, id := range need {
+			if !asked[id] {
+				asked[id] = true
+				fresh = append(fresh, id)
 			}
-			continue
+		}
+		if len(fresh) > 0 {
+			more, err := g.Store.ContextPosts(ctx, g.PlatformName, fresh)
+			if err != nil {
+				return out, fmt.Errorf("conversation: %w", err)
+			}
+			if len(more) > 0 {
+				for id, cp := range more {
+					known[id] = cp
+				}
+				continue
+			}
 		}
 		if g.Fetch == nil {
 			break
