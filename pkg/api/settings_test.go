@@ -57,6 +57,7 @@ func TestSettingsAPI(t *testing.T) {
 		{name: "window over the day", body: `{"target_usernames":[],"search_topics":[],"blocked_authors":[],"blocked_phrases":[],"caps":{"sends_per_3h":60,"sends_per_day":50}}`, wantField: "caps.sends_per_3h"},
 		{name: "threshold", body: `{"target_usernames":[],"search_topics":[],"blocked_authors":[],"blocked_phrases":[],"caps":{"near_duplicate":2}}`, wantField: "caps.near_duplicate"},
 		{name: "review score", body: `{"target_usernames":[],"search_topics":[],"blocked_authors":[],"blocked_phrases":[],"caps":{"min_review_score":6}}`, wantField: "caps.min_review_score"},
+		{name: "context depth", body: `{"target_usernames":[],"search_topics":[],"blocked_authors":[],"blocked_phrases":[],"caps":{"context_depth":21}}`, wantField: "caps.context_depth"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

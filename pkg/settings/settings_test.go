@@ -43,6 +43,8 @@ func TestNormalize(t *testing.T) {
 		{name: "threshold above 1", in: settings.Settings{Caps: settings.Caps{NearDuplicate: 1.5}}, wantField: "caps.near_duplicate"},
 		{name: "threshold NaN", in: settings.Settings{Caps: settings.Caps{NearDuplicate: math.NaN()}}, wantField: "caps.near_duplicate"},
 		{name: "review score above 5", in: settings.Settings{Caps: settings.Caps{MinReviewScore: 6}}, wantField: "caps.min_review_score"},
+		{name: "context depth above 20", in: settings.Settings{Caps: settings.Caps{ContextDepth: 21}}, wantField: "caps.context_depth"},
+		{name: "negative context depth", in: settings.Settings{Caps: settings.Caps{ContextDepth: -1}}, wantField: "caps.context_depth"},
 		{name: "negative review score", in: settings.Settings{Caps: settings.Caps{MinReviewScore: -1}}, wantField: "caps.min_review_score"},
 	}
 	for _, tt := range tests {
