@@ -14,7 +14,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/hibiken/asynq"
 	"github.com/hibiken/asynqmon"
 
 	"infernal/pkg/api"
@@ -23,6 +22,7 @@ import (
 	"infernal/pkg/logbuf"
 	"infernal/pkg/persona"
 	"infernal/pkg/ratelimit"
+	"infernal/pkg/redisurl"
 	"infernal/pkg/spend"
 	"infernal/pkg/store"
 	"infernal/pkg/tasks"
@@ -82,11 +82,11 @@ func run() error {
 		revealPassword(cfg.AdminPasswordFile, cfg.AdminUsername, generated, log)
 	}
 	go authn.PruneEvery(ctx, time.Hour, log)
-	redisOpt, err := asynq.ParseRedisURI(cfg.RedisURL)
+	redisConn, err := redisurl.Parse(cfg.RedisURL)
 	if err != nil {
 		return fmt.Errorf("REDIS_URL: %w", err)
 	}
-	ops := asynqmon.New(asynqmon.Options{RootPath: api.OpsPath, RedisConnOpt: redisOpt})
+	ops := asynqmon.New(asynqmon.Options{RootPath: api.OpsPath, RedisConnOpt: redisConn.Asynq()})
 	defer ops.Close()
 
 	metrics := tasks.MetricsHandler(queue.Inspector())

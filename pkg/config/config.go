@@ -17,6 +17,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/robfig/cron/v3"
+
+	"infernal/pkg/redisurl"
 )
 
 // Platform and writer choices.
@@ -228,7 +230,7 @@ func Load(proc Process, getenv func(string) string) (Config, error) {
 	c := Config{
 		DatabaseURL:      r.url("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/infernal?sslmode=disable", "postgres", "postgresql"),
 		DatabaseMaxConns: r.integer("DATABASE_MAX_CONNS", defaultMaxConns, 3, maxConns),
-		RedisURL:         r.url("REDIS_URL", "redis://127.0.0.1:6379/0", "redis", "rediss"),
+		RedisURL:         r.redisURL("REDIS_URL", "redis://127.0.0.1:6379/0"),
 		HTTPAddr:         r.addr("HTTP_ADDR", ":8080"),
 		StaticDir:        r.str("STATIC_DIR", "frontend/dist"),
 		LogLevel:         r.oneOf("LOG_LEVEL", "info", "debug", "info", "warn", "error"),
@@ -458,6 +460,16 @@ func (r *reader) url(name, def string, schemes ...string) string {
 		}
 	}
 	r.fail(name, "must use scheme %s, got %q", strings.Join(schemes, " or "), u.Scheme)
+	return v
+}
+
+// redisURL reads a Redis address in one of redisurl's forms: one server
+// (redis, rediss) or the sentinels of one (redis-sentinel).
+func (r *reader) redisURL(name, def string) string {
+	v := r.str(name, def)
+	if _, err := redisurl.Parse(v); err != nil {
+		r.fail(name, "%v", err)
+	}
 	return v
 }
 

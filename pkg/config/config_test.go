@@ -104,6 +104,8 @@ func TestLoadRejectsGarbage(t *testing.T) {
 		{name: "database url scheme", env: map[string]string{"DATABASE_URL": "mysql://x/y"}, want: "DATABASE_URL"},
 		{name: "database url garbage", env: map[string]string{"DATABASE_URL": "::::"}, want: "DATABASE_URL"},
 		{name: "redis url", env: map[string]string{"REDIS_URL": "localhost:6379"}, want: "REDIS_URL"},
+		{name: "redis sentinel without master", env: map[string]string{"REDIS_URL": "redis-sentinel://s1:26379,s2:26379"}, want: "REDIS_URL invalid redis url: redis-sentinel needs ?master=NAME"},
+		{name: "redis sentinel bad port", env: map[string]string{"REDIS_URL": "redis-sentinel://s1:0?master=m"}, want: "REDIS_URL"},
 		{name: "http addr", env: map[string]string{"HTTP_ADDR": "8080"}, want: "HTTP_ADDR"},
 		{name: "http port", env: map[string]string{"HTTP_ADDR": ":99999"}, want: "HTTP_ADDR"},
 		{name: "platform", env: map[string]string{"PLATFORM": "myspace"}, want: "PLATFORM"},
@@ -424,6 +426,35 @@ func TestLoadX2026(t *testing.T) {
 			}
 			if c.RateLimitMargin != 1 || c.Prices.PostRead != 0.005 || c.Prices.PostCreateURL != 0.20 || c.Budgets.XDaily != 0 {
 				t.Errorf("defaults: margin %d prices %+v budgets %+v", c.RateLimitMargin, c.Prices, c.Budgets)
+			}
+		})
+	}
+}
+
+// The addresses of a deployment on several machines load as they are: the
+// sentinels of a Redis, and several PostgreSQL hosts of which the one
+// accepting writes is taken.
+func TestLoadHighAvailabilityAddresses(t *testing.T) {
+	tests := []struct {
+		name     string
+		redisURL string
+		dbURL    string
+	}{
+		{name: "sentinels and two database hosts",
+			redisURL: "redis-sentinel://:pw@10.0.0.1:26379,10.0.0.2:26379,10.0.0.3:26379/0?master=infernal",
+			dbURL:    "postgres://app:pw@db1:5432,db2:5432/infernal?target_session_attrs=read-write"},
+		{name: "sentinels on the default port",
+			redisURL: "redis-sentinel://s1,s2,s3?master=infernal",
+			dbURL:    "postgresql://app@db1,db2:5433/infernal"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := Load(Web, env(map[string]string{"REDIS_URL": tt.redisURL, "DATABASE_URL": tt.dbURL, "ADMIN_PASSWORD": "hellfire666"}))
+			if err != nil {
+				t.Fatalf("Load: %v", err)
+			}
+			if c.RedisURL != tt.redisURL || c.DatabaseURL != tt.dbURL {
+				t.Errorf("got %q and %q, want them as given", c.RedisURL, c.DatabaseURL)
 			}
 		})
 	}

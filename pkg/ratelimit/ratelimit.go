@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"infernal/pkg/redisurl"
 )
 
 // keyPrefix starts every key of a window; indexKey lists the windows known.
@@ -65,14 +67,14 @@ func New(rdb redis.UniversalClient, margin int, now func() time.Time) *Windows {
 	return &Windows{rdb: rdb, margin: margin, now: now}
 }
 
-// Open connects to the Redis at url (the REDIS_URL every process shares).
-// Close releases the connection.
+// Open connects to the Redis at url (the REDIS_URL every process shares,
+// in any form redisurl reads). Close releases the connection.
 func Open(url string, margin int) (*Windows, error) {
-	opt, err := redis.ParseURL(url)
+	conn, err := redisurl.Parse(url)
 	if err != nil {
 		return nil, fmt.Errorf("ratelimit: redis url: %w", err)
 	}
-	return New(redis.NewClient(opt), margin, nil), nil
+	return New(conn.Client(), margin, nil), nil
 }
 
 // Close releases the Redis connection.

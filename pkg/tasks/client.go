@@ -8,6 +8,8 @@ import (
 
 	"github.com/hibiken/asynq"
 	"github.com/redis/go-redis/v9"
+
+	"infernal/pkg/redisurl"
 )
 
 // Client enqueues the pipeline's tasks.
@@ -17,16 +19,14 @@ type Client struct {
 	redis     redis.UniversalClient
 }
 
-// NewClient connects to the Redis at redisURL.
+// NewClient connects to the Redis at redisURL (any form redisurl reads;
+// behind Sentinel it follows the primary the sentinels name).
 func NewClient(redisURL string) (*Client, error) {
-	opt, err := asynq.ParseRedisURI(redisURL)
+	conn, err := redisurl.Parse(redisURL)
 	if err != nil {
 		return nil, fmt.Errorf("tasks: REDIS_URL: %w", err)
 	}
-	rc, ok := opt.MakeRedisClient().(redis.UniversalClient)
-	if !ok {
-		return nil, errors.New("tasks: REDIS_URL: unsupported redis connection")
-	}
+	rc := conn.Client()
 	return &Client{asynq: asynq.NewClientFromRedisClient(rc), inspector: asynq.NewInspectorFromRedisClient(rc), redis: rc}, nil
 }
 

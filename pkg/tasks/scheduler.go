@@ -13,6 +13,8 @@ import (
 	"github.com/hibiken/asynq"
 	"github.com/redis/go-redis/v9"
 	"github.com/robfig/cron/v3"
+
+	"infernal/pkg/redisurl"
 )
 
 // Schedule is one periodic task and its cron spec.
@@ -66,7 +68,7 @@ type Scheduler struct {
 
 // NewScheduler checks every spec and returns a scheduler for them.
 func NewScheduler(client *Client, redisURL string, entries []Schedule, log *slog.Logger) (*Scheduler, error) {
-	opt, err := asynq.ParseRedisURI(redisURL)
+	conn, err := redisurl.Parse(redisURL)
 	if err != nil {
 		return nil, fmt.Errorf("tasks: REDIS_URL: %w", err)
 	}
@@ -84,7 +86,7 @@ func NewScheduler(client *Client, redisURL string, entries []Schedule, log *slog
 	if err != nil {
 		return nil, fmt.Errorf("tasks: scheduler: %w", err)
 	}
-	return &Scheduler{client: client, redisOpt: opt, entries: entries, log: log, id: hex.EncodeToString(b),
+	return &Scheduler{client: client, redisOpt: conn.Asynq(), entries: entries, log: log, id: hex.EncodeToString(b),
 		heartbeat: heartbeatPrefix + host}, nil
 }
 

@@ -9,6 +9,8 @@ import (
 
 	"github.com/hibiken/asynq"
 	"github.com/prometheus/client_golang/prometheus"
+
+	"infernal/pkg/redisurl"
 )
 
 // The worker's server settings.
@@ -78,7 +80,7 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 	if cfg.Concurrency == 0 {
 		cfg.Concurrency = DefaultConcurrency
 	}
-	opt, err := asynq.ParseRedisURI(cfg.RedisURL)
+	conn, err := redisurl.Parse(cfg.RedisURL)
 	if err != nil {
 		return nil, fmt.Errorf("tasks: REDIS_URL: %w", err)
 	}
@@ -94,7 +96,7 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 	mux := asynq.NewServeMux()
 	mux.Use(observer.Middleware)
 	cfg.Register(mux)
-	srv := asynq.NewServer(opt, asynq.Config{
+	srv := asynq.NewServer(conn.Asynq(), asynq.Config{
 		Concurrency:              cfg.Concurrency,
 		Queues:                   QueuePriorities,
 		StrictPriority:           true,
