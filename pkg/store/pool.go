@@ -6,4 +6,4 @@ import "github.com/jackc/pgx/v5/pgxpool"
 // models an outside system and keeps its own tables (sandbox_posts,
 // sandbox_clock) in the same database. The product's data is only ever
 // read and written through the Store's methods.
-func (s *Store) Pool() *pgxpool.Pool { return s.pool }
+func (s *Store) Pool() *pgxpool.Pool { return s.pool.Pool }

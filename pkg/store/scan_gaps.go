@@ -56,7 +56,7 @@ func (s *Store) Gaps(ctx context.Context, platform, name string) ([]Gap, error) 
 // no longer at from (another scan moved it) gets ErrConflict and changes
 // nothing.
 func (s *Store) MoveCursor(ctx context.Context, platform, name, from, to, gapUntil string) error {
-	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+	err := s.inTx(ctx, func(tx pgx.Tx) error {
 		var cur string
 		err := tx.QueryRow(ctx, `SELECT value FROM scan_cursors WHERE platform = $1 AND name = $2 FOR UPDATE`, platform, name).Scan(&cur)
 		missing := errors.Is(err, pgx.ErrNoRows)
@@ -116,7 +116,7 @@ func (s *Store) CloseGap(ctx context.Context, id int64) error {
 // DropGap gives gap id up as unreadable and counts it, with the reason, for
 // the timeline.
 func (s *Store) DropGap(ctx context.Context, platform, name string, id int64, reason string) error {
-	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+	err := s.inTx(ctx, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, `DELETE FROM scan_gaps WHERE id = $1`, id); err != nil {
 			return fmt.Errorf("delete: %w", err)
 		}

@@ -222,7 +222,7 @@ func (s *Store) ListQueued(ctx context.Context, page, pageSize int, caps guard.S
 	// One snapshot for the count, the page and the send times, so a send
 	// starting meanwhile is not counted both as sent and as waiting.
 	opts := pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}
-	err := pgx.BeginTxFunc(ctx, s.pool, opts, func(tx pgx.Tx) error {
+	err := s.pool.inTx(ctx, opts, func(tx pgx.Tx) error {
 		if err := tx.QueryRow(ctx, queuedCountSQL).Scan(&out.Total); err != nil {
 			return fmt.Errorf("store: count queued: %w", err)
 		}

@@ -82,7 +82,7 @@ func (s *Store) putSettings(ctx context.Context, v settings.Settings, onlyFirst 
 	if err != nil {
 		return fmt.Errorf("store: settings caps: %w", err)
 	}
-	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+	err = s.inTx(ctx, func(tx pgx.Tx) error {
 		upsert := `INSERT INTO settings (id, target_usernames, search_topics, caps) VALUES (true, $1, $2, $3)
 			ON CONFLICT (id) DO UPDATE SET target_usernames = excluded.target_usernames,
 				search_topics = excluded.search_topics, caps = excluded.caps, updated_at = now()`

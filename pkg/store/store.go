@@ -11,7 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"net"
 	"strconv"
 	"time"
 
@@ -42,11 +41,11 @@ var migrations embed.FS
 
 // Store reads and writes every entity.
 type Store struct {
-	pool *pgxpool.Pool
+	pool *retryPool
 	// public serves the public read path (home statistics, memorable quotes,
 	// the latest response, the public log). It is pool itself unless
 	// WithPublicPool gave it connections of its own.
-	public *pgxpool.Pool
+	public *retryPool
 }
 
 // DefaultStatementTimeout is how long PostgreSQL lets one statement of the
@@ -63,6 +62,11 @@ type options struct {
 	maxConns         int
 	publicConns      int
 	statementTimeout time.Duration
+	failoverWait     time.Duration
+	// noIdlePing stops pgxpool pinging connections idle over a second
+	// before handing them out, so that the failover tests meet dead
+	// connections whatever the machine's load.
+	noIdlePing bool
 }
 
 // Option tunes Open.
@@ -89,7 +93,7 @@ func WithStatementTimeout(d time.Duration) Option {
 // on connections of their own without a statement timeout (an index built
 // on a large table may take minutes).
 func Open(ctx context.Context, databaseURL string, opts ...Option) (*Store, error) {
-	o := options{statementTimeout: DefaultStatementTimeout}
+	o := options{statementTimeout: DefaultStatementTimeout, failoverWait: failoverWait}
 	for _, opt := range opts {
 		opt(&o)
 	}
@@ -109,18 +113,24 @@ func Open(ctx context.Context, databaseURL string, opts ...Option) (*Store, erro
 	publicCfg := cfg.Copy()
 	cfg.MaxConns -= int32(o.publicConns)
 	setStatementTimeout(cfg, o.statementTimeout)
+	if o.noIdlePing {
+		cfg.ShouldPing = func(context.Context, pgxpool.ShouldPingParams) bool { return false }
+	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("store: connect: %w", err)
 	}
-	s := &Store{pool: pool, public: pool}
+	s := &Store{pool: &retryPool{Pool: pool, wait: o.failoverWait}}
+	s.public = s.pool
 	if o.publicConns > 0 {
 		publicCfg.MaxConns = int32(o.publicConns)
 		setStatementTimeout(publicCfg, min(o.statementTimeout, publicStatementTimeout))
-		if s.public, err = pgxpool.NewWithConfig(ctx, publicCfg); err != nil {
+		public, err := pgxpool.NewWithConfig(ctx, publicCfg)
+		if err != nil {
 			pool.Close()
 			return nil, fmt.Errorf("store: connect public pool: %w", err)
 		}
+		s.public = &retryPool{Pool: public, wait: o.failoverWait}
 	}
 	return s, nil
 }
@@ -203,12 +213,10 @@ func (s *Store) Ping(ctx context.Context) error {
 	return nil
 }
 
-// inTx runs fn in a transaction, committed when fn returns nil.
+// inTx runs fn in a transaction, committed when fn returns nil, and run
+// again when a failover broke it before the commit (retryPool.inTx).
 func (s *Store) inTx(ctx context.Context, fn func(tx pgx.Tx) error) error {
-	if err := pgx.BeginFunc(ctx, s.pool, fn); err != nil {
-		return err
-	}
-	return nil
+	return s.pool.inTx(ctx, pgx.TxOptions{}, fn)
 }
 
 // notFound turns pgx's "no rows" into ErrNotFound, naming what was looked for.
@@ -244,12 +252,7 @@ func SchemaDigest() (string, error) {
 // IsUnavailable reports whether err means PostgreSQL could not be reached,
 // rather than that it refused the request.
 func IsUnavailable(err error) bool {
-	var pgErr *pgconn.PgError
-	if errors.As(err, &pgErr) {
-		// The server answered: it is there, and said no.
-		return false
-	}
-	var netErr net.Error
-	var connectErr *pgconn.ConnectError
-	return errors.As(err, &netErr) || errors.As(err, &connectErr) || pgconn.Timeout(err)
+	// No server took the statement, the session died under it, or no
+	// answer came in time: a failover or an outage, not an answer.
+	return neverRan(err) || connLost(err) || pgconn.Timeout(err)
 }
