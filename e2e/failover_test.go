@@ -11,7 +11,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"os"
+	"os/exec"
+	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -87,12 +91,14 @@ func TestFailoverLosesNothing(t *testing.T) {
 	s := &haSystem{t: t, fx: newFakeX(t), st: st, ids: map[string]int64{}, approved: map[int64]bool{}, readyz: map[int]int{}, approvals: map[int]int{}}
 	worker, scheduler, web := buildBinary(t, "worker"), buildBinary(t, "scheduler"), buildBinary(t, "web")
 	common := []string{"DATABASE_URL=" + dbURL, "REDIS_URL=" + redisURL, "PERSONA_HANDLE=" + persona, "PLATFORM=x", "LOG_LEVEL=debug"}
-	startProc(t, "worker", worker, append(common,
-		"METRICS_ADDR=127.0.0.1:0", "X_API_BASE_URL="+s.fx.srv.URL, "X_API_KEY="+liveConsumerKey, "X_API_SECRET="+liveConsumerSecret,
-		"X_ACCESS_TOKEN="+liveAccessToken, "X_ACCESS_SECRET="+liveAccessSecret, "WRITER=offline")...)
-	startProc(t, "scheduler", scheduler, append(common,
+	workerEnv := append(common[:len(common):len(common)],
+		"METRICS_ADDR="+freeAddr(t), "X_API_BASE_URL="+s.fx.srv.URL, "X_API_KEY="+liveConsumerKey, "X_API_SECRET="+liveConsumerSecret,
+		"X_ACCESS_TOKEN="+liveAccessToken, "X_ACCESS_SECRET="+liveAccessSecret, "WRITER=offline")
+	schedulerEnv := append(common[:len(common):len(common)],
 		"SCHEDULE_MENTIONS=@every 2s", "SCHEDULE_CONVERSATIONS=@every 1h", "SCHEDULE_TARGETED=@every 1h",
-		"SCHEDULE_PROFILE=@every 1h", "SCHEDULE_METRICS=@every 1h", "SCHEDULE_RECONCILE=@every 2s")...)
+		"SCHEDULE_PROFILE=@every 1h", "SCHEDULE_METRICS=@every 1h", "SCHEDULE_RECONCILE=@every 2s")
+	startProc(t, "worker", worker, workerEnv...)
+	startProc(t, "scheduler", scheduler, schedulerEnv...)
 	addr := freeAddr(t)
 	startProc(t, "web", web, append(common, "HTTP_ADDR="+addr, "ADMIN_PASSWORD=hellfire666", "STATIC_DIR="+t.TempDir())...)
 	s.web = &webClient{t: t, base: "http://" + addr}
@@ -119,22 +125,63 @@ func TestFailoverLosesNothing(t *testing.T) {
 	t.Logf("sentinels promoted %s in place of %s", rds.WaitPromoted(t, old, failoverWait), old)
 
 	// The PostgreSQL primary dies while wave 2 goes out, the rest of its
-	// approvals on their way and wave 3 coming in.
-	t.Log("killing the PostgreSQL primary")
+	// drafts waiting for approval and wave 3 coming in. Those approvals are
+	// sent while no server takes writes.
+	held := s.waitDrafted(mentions)
+	t.Logf("killing the PostgreSQL primary with %d drafts to approve", len(held))
 	pg.KillPrimary(t)
 	wave(3)
-	s.approveRound()
+	type answer struct {
+		id     int64
+		status int
+	}
+	answers := make(chan answer, len(held))
+	for _, id := range held {
+		go func() { answers <- answer{id, s.approveStatus(id)} }()
+	}
 	// No server takes writes until the standby is promoted: readiness says so.
 	s.waitReady(http.StatusServiceUnavailable)
-	s.approveRound()
 	t.Log("/readyz is 503; promoting the standby")
 	pg.Promote(t)
 	s.waitReady(http.StatusOK)
 	t.Log("/readyz is 200 again")
+	for range held {
+		a := <-answers
+		s.approvals[a.status]++
+		if a.status == http.StatusOK {
+			s.approved[a.id] = true
+			continue
+		}
+		// Not answered 200: sent again, it lands now, or is answered 409
+		// because the first one landed after all.
+		s.approve(a.id)
+	}
 	s.approveAll(mentions)
 
 	s.waitPostedOnce(mentions)
+	// The processes' own health checks pass again, none restarted.
+	waitHealthcheck(t, "worker", worker, workerEnv)
+	waitHealthcheck(t, "scheduler", scheduler, schedulerEnv)
 	t.Logf("/readyz answered %v; approvals %v", s.readyz, s.approvals)
+}
+
+// waitHealthcheck runs bin -healthcheck, as a container's check does, until
+// it passes.
+func waitHealthcheck(t *testing.T, name, bin string, env []string) {
+	t.Helper()
+	deadline := time.Now().Add(failoverWait)
+	for {
+		cmd := exec.Command(bin, "-healthcheck")
+		cmd.Env = append(os.Environ(), env...)
+		out, err := cmd.CombinedOutput()
+		if err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s -healthcheck never passed after the failovers: %v\n%s", name, err, out)
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
 }
 
 // probe asks /readyz once and counts the answer; 0 when nothing answered.
@@ -214,13 +261,13 @@ func (s *haSystem) approveAll(mentions []string) {
 		if time.Now().After(deadline) {
 			s.t.Fatalf("%d of %d mentions were never drafted and approved; drafts seen %v", left, len(mentions), s.ids)
 		}
-		s.approveRound()
+		s.approveRound(mentions)
 		time.Sleep(300 * time.Millisecond)
 	}
 }
 
-// approveRound approves every pending mention draft the API lists now.
-func (s *haSystem) approveRound() {
+// approveRound approves every pending draft of mentions the API lists now.
+func (s *haSystem) approveRound(mentions []string) {
 	s.t.Helper()
 	s.probe()
 	for _, v := range s.pending() {
@@ -228,10 +275,58 @@ func (s *haSystem) approveRound() {
 			s.t.Errorf("mention %s drafted as post %d and as post %d", v.OriginalPostID, prev, v.ID)
 		}
 		s.ids[v.OriginalPostID] = v.ID
-		if v.Status == string(post.StatusPending) && !s.approved[v.ID] {
+		if v.Status == string(post.StatusPending) && !s.approved[v.ID] && slices.Contains(mentions, v.OriginalPostID) {
 			s.approve(v.ID)
 		}
 	}
+}
+
+// waitDrafted waits until every one of mentions is drafted, approving
+// none, and returns the posts still to approve.
+func (s *haSystem) waitDrafted(mentions []string) []int64 {
+	s.t.Helper()
+	deadline := time.Now().Add(failoverWait)
+	for {
+		for _, v := range s.pending() {
+			s.ids[v.OriginalPostID] = v.ID
+		}
+		var held []int64
+		drafted := 0
+		for _, m := range mentions {
+			if id, ok := s.ids[m]; ok {
+				drafted++
+				if !s.approved[id] {
+					held = append(held, id)
+				}
+			}
+		}
+		if drafted == len(mentions) {
+			return held
+		}
+		if time.Now().After(deadline) {
+			s.t.Fatalf("%d of %d mentions drafted", drafted, len(mentions))
+		}
+		time.Sleep(300 * time.Millisecond)
+	}
+}
+
+// approveStatus sends one approval from any goroutine and answers its
+// status (0 when none came); approveAll sends again what did not land.
+func (s *haSystem) approveStatus(id int64) int {
+	req, err := http.NewRequest("POST", s.web.base+"/api/posts/"+strconv.FormatInt(id, 10)+"/approve", strings.NewReader("{}"))
+	if err != nil {
+		return 0
+	}
+	req.Header.Set("Authorization", "Bearer "+s.web.token)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return 0
+	}
+	if err := resp.Body.Close(); err != nil {
+		return 0
+	}
+	return resp.StatusCode
 }
 
 // approve sends one approval; it notes the post approved when the answer

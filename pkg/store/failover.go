@@ -199,12 +199,24 @@ func neverRan(err error) bool {
 	if err == nil || pgconn.Timeout(err) || errors.Is(err, context.Canceled) {
 		return false
 	}
-	var connectErr *pgconn.ConnectError
-	if pgconn.SafeToRetry(err) || errors.As(err, &connectErr) {
-		return true
-	}
 	var pgErr *pgconn.PgError
-	return errors.As(err, &pgErr) && (pgErr.Code == codeReadOnly || pgErr.Code == codeCannotConnectNow)
+	answered := errors.As(err, &pgErr)
+	var connectErr *pgconn.ConnectError
+	if errors.As(err, &connectErr) {
+		// No connection: worth another try, unless a server refused it for
+		// good (no such database, a wrong password).
+		return !answered || pgErr.Code == codeCannotConnectNow || sessionEnded(pgErr.Code)
+	}
+	if answered {
+		return pgErr.Code == codeReadOnly || pgErr.Code == codeCannotConnectNow
+	}
+	return pgconn.SafeToRetry(err)
+}
+
+// sessionEnded reports whether SQLSTATE code is the server ending the
+// session: shut down, crashed, or the connection broken (class 08).
+func sessionEnded(code string) bool {
+	return code == codeAdminShutdown || code == codeCrashShutdown || strings.HasPrefix(code, "08")
 }
 
 // readOnly reports whether the server refused a write as read-only.
@@ -221,8 +233,7 @@ func connLost(err error) bool {
 	}
 	var pgErr *pgconn.PgError
 	if errors.As(err, &pgErr) {
-		// Class 08 is connection_exception.
-		return pgErr.Code == codeAdminShutdown || pgErr.Code == codeCrashShutdown || strings.HasPrefix(pgErr.Code, "08")
+		return sessionEnded(pgErr.Code)
 	}
 	var netErr net.Error
 	return errors.As(err, &netErr) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, net.ErrClosed)
