@@ -129,24 +129,32 @@ func TestFailoverLosesNothing(t *testing.T) {
 	// sent while no server takes writes.
 	held := s.waitDrafted(mentions)
 	t.Logf("killing the PostgreSQL primary with %d drafts to approve", len(held))
+	killed := time.Now()
 	pg.KillPrimary(t)
 	wave(3)
 	type answer struct {
 		id     int64
 		status int
+		took   time.Duration
 	}
 	answers := make(chan answer, len(held))
 	for _, id := range held {
-		go func() { answers <- answer{id, s.approveStatus(id)} }()
+		go func() {
+			start := time.Now()
+			status := s.approveStatus(id)
+			answers <- answer{id, status, time.Since(start)}
+		}()
 	}
 	// No server takes writes until the standby is promoted: readiness says so.
 	s.waitReady(http.StatusServiceUnavailable)
-	t.Log("/readyz is 503; promoting the standby")
+	t.Logf("/readyz is 503 %v after the kill; promoting the standby", time.Since(killed).Round(time.Millisecond))
+	promoted := time.Now()
 	pg.Promote(t)
 	s.waitReady(http.StatusOK)
-	t.Log("/readyz is 200 again")
+	t.Logf("/readyz is 200 again %v after the promotion began", time.Since(promoted).Round(time.Millisecond))
 	for range held {
 		a := <-answers
+		t.Logf("approval of post %d sent mid-failover: %d after %v", a.id, a.status, a.took.Round(time.Millisecond))
 		s.approvals[a.status]++
 		if a.status == http.StatusOK {
 			s.approved[a.id] = true

@@ -73,7 +73,10 @@ if [ "$bench_only" = 1 ]; then
 fi
 
 echo "== go test -race"
-go test -race -count=1 ./...
+# e2e runs real binaries and server topologies one after another (the
+# failover test alone starts seven servers); on a 2-core machine under the
+# race detector it takes about 8 minutes, near go test's default 10.
+go test -race -count=1 -timeout 25m ./...
 
 if command -v docker-compose >/dev/null 2>&1; then
 	echo "== docker-compose config"
