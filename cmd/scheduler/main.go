@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"infernal/pkg/config"
+	"infernal/pkg/redisurl"
 	"infernal/pkg/tasks"
 )
 
@@ -46,6 +47,7 @@ func run() error {
 		return tasks.SchedulerHealthy(checkCtx, client)
 	}
 	log := cfg.NewLogger("scheduler")
+	redisurl.SetLogger(log)
 	s := cfg.Schedules
 	sched, err := tasks.NewScheduler(client, cfg.RedisURL, []tasks.Schedule{
 		{Type: tasks.TypeScanMentions, Spec: s.Mentions},

@@ -50,6 +50,7 @@ func run() error {
 		}
 	}()
 	log := cfg.NewLoggerTo(logOut, "web")
+	redisurl.SetLogger(log)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 

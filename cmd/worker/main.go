@@ -27,6 +27,7 @@ import (
 	"infernal/pkg/platform/x"
 	"infernal/pkg/post"
 	"infernal/pkg/ratelimit"
+	"infernal/pkg/redisurl"
 	"infernal/pkg/settings"
 	"infernal/pkg/spend"
 	"infernal/pkg/store"
@@ -59,6 +60,7 @@ func run() error {
 		return tasks.ProbeWorker(ctx, cfg.MetricsAddr)
 	}
 	log := cfg.NewLogger("worker")
+	redisurl.SetLogger(log)
 
 	st, err := store.Open(ctx, cfg.DatabaseURL, store.WithMaxConns(cfg.DatabaseMaxConns))
 	if err != nil {

@@ -19,8 +19,10 @@
 package redisurl
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/url"
 	"strconv"
@@ -207,4 +209,29 @@ func (c Conn) Client() redis.UniversalClient {
 	}
 	// Parse makes no other kind; a zero Conn has none.
 	panic("redisurl: Client on a Conn that Parse did not make")
+}
+
+// Logger carries go-redis's own messages (a failover client's "sentinel:
+// new master", a failed sentinel query) into the process's structured
+// log, in place of go-redis's plain lines on stderr.
+type Logger struct {
+	// Log receives the messages, with library=go-redis.
+	Log *slog.Logger
+}
+
+// Printf implements go-redis's logging interface: a message that reports a
+// failure is a warning, any other one information.
+func (l Logger) Printf(ctx context.Context, format string, v ...any) {
+	msg := fmt.Sprintf(format, v...)
+	level := slog.LevelInfo
+	if strings.Contains(msg, "fail") || strings.Contains(msg, "error") {
+		level = slog.LevelWarn
+	}
+	l.Log.Log(ctx, level, msg, "library", "go-redis")
+}
+
+// SetLogger makes log receive go-redis's messages. go-redis keeps one
+// logger for the whole process: only a main package calls this, once.
+func SetLogger(log *slog.Logger) {
+	redis.SetLogger(Logger{Log: log})
 }

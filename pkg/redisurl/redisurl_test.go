@@ -1,7 +1,11 @@
 package redisurl_test
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
 	"errors"
+	"log/slog"
 	"reflect"
 	"strings"
 	"testing"
@@ -115,6 +119,36 @@ func TestClient(t *testing.T) {
 			}
 			if got := rc.(*redis.Client).String(); got != tt.want {
 				t.Errorf("Client() = %s, want %s", got, tt.want)
+			}
+		})
+	}
+}
+
+// go-redis's messages reach the structured log, a failure as a warning.
+func TestLogger(t *testing.T) {
+	tests := []struct {
+		name      string
+		format    string
+		args      []any
+		wantLevel string
+		wantMsg   string
+	}{
+		{name: "failover", format: "sentinel: new master=%q addr=%q", args: []any{"infernal", "10.0.0.2:6379"},
+			wantLevel: "INFO", wantMsg: `sentinel: new master="infernal" addr="10.0.0.2:6379"`},
+		{name: "failure", format: "sentinel: GetMasterAddrByName name=%q failed: %s", args: []any{"infernal", "i/o timeout"},
+			wantLevel: "WARN", wantMsg: `sentinel: GetMasterAddrByName name="infernal" failed: i/o timeout`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			l := redisurl.Logger{Log: slog.New(slog.NewJSONHandler(&buf, nil))}
+			l.Printf(context.Background(), tt.format, tt.args...)
+			var got struct{ Level, Msg, Library string }
+			if err := json.Unmarshal(buf.Bytes(), &got); err != nil {
+				t.Fatalf("log line %q: %v", buf.String(), err)
+			}
+			if got.Level != tt.wantLevel || got.Msg != tt.wantMsg || got.Library != "go-redis" {
+				t.Errorf("logged %+v, want %s %q from library go-redis", got, tt.wantLevel, tt.wantMsg)
 			}
 		})
 	}
