@@ -38,6 +38,9 @@ type haSystem struct {
 	fx  *fakeX
 	st  *store.Store
 	web *webClient
+	// webs are every web process: approvals alternate between them, on
+	// web's session (kept in PostgreSQL, so any web process knows it).
+	webs []*webClient
 	// ids maps each mention to its post, once drafted.
 	ids map[string]int64
 	// approved holds the posts whose approval landed.
@@ -48,13 +51,14 @@ type haSystem struct {
 	approvals map[int]int
 }
 
-// TestFailoverLosesNothing: a wave of mentions is drafted and approved on
-// the HA servers; the Redis primary is killed (Sentinel promotes the
+// TestFailoverLosesNothing: two workers, two web processes and a scheduler
+// run on the HA servers. A wave of mentions is drafted and approved (through
+// both web processes); the Redis primary is killed (Sentinel promotes the
 // replica) while the next wave comes in and is approved; then the
 // PostgreSQL primary is killed and the standby promoted by hand, with a
 // third wave. Every mention is drafted once, every approval posted once on
 // X, and /readyz, 503 while no database takes writes, is 200 again without
-// any process restarted.
+// any process restarted; the workers' and scheduler's health checks pass.
 func TestFailoverLosesNothing(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts two Redis servers, three sentinels and two PostgreSQL servers")
@@ -91,18 +95,28 @@ func TestFailoverLosesNothing(t *testing.T) {
 	s := &haSystem{t: t, fx: newFakeX(t), st: st, ids: map[string]int64{}, approved: map[int64]bool{}, readyz: map[int]int{}, approvals: map[int]int{}}
 	worker, scheduler, web := buildBinary(t, "worker"), buildBinary(t, "scheduler"), buildBinary(t, "web")
 	common := []string{"DATABASE_URL=" + dbURL, "REDIS_URL=" + redisURL, "PERSONA_HANDLE=" + persona, "PLATFORM=x", "LOG_LEVEL=debug"}
-	workerEnv := append(common[:len(common):len(common)],
-		"METRICS_ADDR="+freeAddr(t), "X_API_BASE_URL="+s.fx.srv.URL, "X_API_KEY="+liveConsumerKey, "X_API_SECRET="+liveConsumerSecret,
-		"X_ACCESS_TOKEN="+liveAccessToken, "X_ACCESS_SECRET="+liveAccessSecret, "WRITER=offline")
+	// Two of each but the scheduler, as on several machines.
+	var workerEnvs [][]string
+	for i := range 2 {
+		env := append(common[:len(common):len(common)],
+			"METRICS_ADDR="+freeAddr(t), "X_API_BASE_URL="+s.fx.srv.URL, "X_API_KEY="+liveConsumerKey, "X_API_SECRET="+liveConsumerSecret,
+			"X_ACCESS_TOKEN="+liveAccessToken, "X_ACCESS_SECRET="+liveAccessSecret, "WRITER=offline")
+		startProc(t, fmt.Sprintf("worker%d", i+1), worker, env...)
+		workerEnvs = append(workerEnvs, env)
+	}
 	schedulerEnv := append(common[:len(common):len(common)],
 		"SCHEDULE_MENTIONS=@every 2s", "SCHEDULE_CONVERSATIONS=@every 1h", "SCHEDULE_TARGETED=@every 1h",
 		"SCHEDULE_PROFILE=@every 1h", "SCHEDULE_METRICS=@every 1h", "SCHEDULE_RECONCILE=@every 2s")
-	startProc(t, "worker", worker, workerEnv...)
 	startProc(t, "scheduler", scheduler, schedulerEnv...)
-	addr := freeAddr(t)
-	startProc(t, "web", web, append(common, "HTTP_ADDR="+addr, "ADMIN_PASSWORD=hellfire666", "STATIC_DIR="+t.TempDir())...)
-	s.web = &webClient{t: t, base: "http://" + addr}
-	s.waitReady(http.StatusOK)
+	for i := range 2 {
+		addr := freeAddr(t)
+		startProc(t, fmt.Sprintf("web%d", i+1), web, append(common, "HTTP_ADDR="+addr, "ADMIN_PASSWORD=hellfire666", "STATIC_DIR="+t.TempDir())...)
+		s.webs = append(s.webs, &webClient{t: t, base: "http://" + addr})
+	}
+	s.web = s.webs[0]
+	for _, w := range s.webs {
+		s.waitReady(w, http.StatusOK)
+	}
 	s.login()
 
 	var mentions []string
@@ -146,11 +160,11 @@ func TestFailoverLosesNothing(t *testing.T) {
 		}()
 	}
 	// No server takes writes until the standby is promoted: readiness says so.
-	s.waitReady(http.StatusServiceUnavailable)
+	s.waitReady(s.web, http.StatusServiceUnavailable)
 	t.Logf("/readyz is 503 %v after the kill; promoting the standby", time.Since(killed).Round(time.Millisecond))
 	promoted := time.Now()
 	pg.Promote(t)
-	s.waitReady(http.StatusOK)
+	s.waitReady(s.web, http.StatusOK)
 	t.Logf("/readyz is 200 again %v after the promotion began", time.Since(promoted).Round(time.Millisecond))
 	for range held {
 		a := <-answers
@@ -168,7 +182,12 @@ func TestFailoverLosesNothing(t *testing.T) {
 
 	s.waitPostedOnce(mentions)
 	// The processes' own health checks pass again, none restarted.
-	waitHealthcheck(t, "worker", worker, workerEnv)
+	for _, w := range s.webs {
+		s.waitReady(w, http.StatusOK)
+	}
+	for i, env := range workerEnvs {
+		waitHealthcheck(t, fmt.Sprintf("worker%d", i+1), worker, env)
+	}
 	waitHealthcheck(t, "scheduler", scheduler, schedulerEnv)
 	t.Logf("/readyz answered %v; approvals %v", s.readyz, s.approvals)
 }
@@ -192,9 +211,9 @@ func waitHealthcheck(t *testing.T, name, bin string, env []string) {
 	}
 }
 
-// probe asks /readyz once and counts the answer; 0 when nothing answered.
-func (s *haSystem) probe() int {
-	resp, err := http.Get(s.web.base + "/readyz")
+// probe asks w's /readyz once and counts the answer; 0 when nothing answered.
+func (s *haSystem) probe(w *webClient) int {
+	resp, err := http.Get(w.base + "/readyz")
 	if err != nil {
 		s.readyz[0]++
 		return 0
@@ -206,11 +225,11 @@ func (s *haSystem) probe() int {
 	return resp.StatusCode
 }
 
-// waitReady polls /readyz until it answers want.
-func (s *haSystem) waitReady(want int) {
+// waitReady polls w's /readyz until it answers want.
+func (s *haSystem) waitReady(w *webClient, want int) {
 	s.t.Helper()
 	deadline := time.Now().Add(failoverWait)
-	for s.probe() != want {
+	for s.probe(w) != want {
 		if time.Now().After(deadline) {
 			s.t.Fatalf("/readyz never answered %d; answers so far %v", want, s.readyz)
 		}
@@ -226,7 +245,14 @@ func (s *haSystem) login() {
 	if err := json.Unmarshal(body, &login); status != http.StatusOK || err != nil || login.Token == "" {
 		s.t.Fatalf("login: %d %s (%v)", status, body, err)
 	}
-	s.web.token = login.Token
+	for _, w := range s.webs {
+		w.token = login.Token
+	}
+}
+
+// webFor is the web process that approves post id.
+func (s *haSystem) webFor(id int64) *webClient {
+	return s.webs[int(id)%len(s.webs)]
 }
 
 // pending lists every pending mention draft, page by page; nil when the
@@ -277,7 +303,7 @@ func (s *haSystem) approveAll(mentions []string) {
 // approveRound approves every pending draft of mentions the API lists now.
 func (s *haSystem) approveRound(mentions []string) {
 	s.t.Helper()
-	s.probe()
+	s.probe(s.web)
 	for _, v := range s.pending() {
 		if prev, ok := s.ids[v.OriginalPostID]; ok && prev != v.ID {
 			s.t.Errorf("mention %s drafted as post %d and as post %d", v.OriginalPostID, prev, v.ID)
@@ -321,11 +347,12 @@ func (s *haSystem) waitDrafted(mentions []string) []int64 {
 // approveStatus sends one approval from any goroutine and answers its
 // status (0 when none came); approveAll sends again what did not land.
 func (s *haSystem) approveStatus(id int64) int {
-	req, err := http.NewRequest("POST", s.web.base+"/api/posts/"+strconv.FormatInt(id, 10)+"/approve", strings.NewReader("{}"))
+	w := s.webFor(id)
+	req, err := http.NewRequest("POST", w.base+"/api/posts/"+strconv.FormatInt(id, 10)+"/approve", strings.NewReader("{}"))
 	if err != nil {
 		return 0
 	}
-	req.Header.Set("Authorization", "Bearer "+s.web.token)
+	req.Header.Set("Authorization", "Bearer "+w.token)
 	req.Header.Set("Content-Type", "application/json")
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
@@ -340,7 +367,7 @@ func (s *haSystem) approveStatus(id int64) int {
 // approve sends one approval; it notes the post approved when the answer
 // says it landed.
 func (s *haSystem) approve(id int64) {
-	status, body := s.web.request("POST", "/api/posts/"+strconv.FormatInt(id, 10)+"/approve", "{}")
+	status, body := s.webFor(id).request("POST", "/api/posts/"+strconv.FormatInt(id, 10)+"/approve", "{}")
 	s.approvals[status]++
 	switch status {
 	case http.StatusOK:
