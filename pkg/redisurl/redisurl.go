@@ -181,34 +181,13 @@ func dbNumber(path string) (int, error) {
 // inspector and asynqmon.
 func (c Conn) Asynq() asynq.RedisConnOpt { return c.opt }
 
-// Sentinel reports whether the URL names a Redis behind Sentinel.
-func (c Conn) Sentinel() bool {
-	_, ok := c.opt.(asynq.RedisFailoverClientOpt)
-	return ok
-}
-
-// Client returns a new go-redis client: one server's client, or, behind
-// Sentinel, a failover client that asks the sentinels for the primary and
-// follows it when they promote another. The caller closes it. It panics
-// on a Conn that Parse did not make.
+// Client returns a new go-redis client, as asynq makes its own: one
+// server's client, or, behind Sentinel, a failover client that asks the
+// sentinels for the primary and follows it when they promote another. The
+// caller closes it. It panics on a Conn that Parse did not make.
 func (c Conn) Client() redis.UniversalClient {
-	switch o := c.opt.(type) {
-	case asynq.RedisFailoverClientOpt:
-		return redis.NewFailoverClient(&redis.FailoverOptions{
-			MasterName: o.MasterName, SentinelAddrs: o.SentinelAddrs,
-			SentinelUsername: o.SentinelUsername, SentinelPassword: o.SentinelPassword,
-			Username: o.Username, Password: o.Password, DB: o.DB,
-			DialTimeout: o.DialTimeout, ReadTimeout: o.ReadTimeout, WriteTimeout: o.WriteTimeout,
-		})
-	case asynq.RedisClientOpt:
-		return redis.NewClient(&redis.Options{
-			Network: o.Network, Addr: o.Addr, Username: o.Username, Password: o.Password, DB: o.DB,
-			DialTimeout: o.DialTimeout, ReadTimeout: o.ReadTimeout, WriteTimeout: o.WriteTimeout,
-			PoolSize: o.PoolSize, TLSConfig: o.TLSConfig,
-		})
-	}
-	// Parse makes no other kind; a zero Conn has none.
-	panic("redisurl: Client on a Conn that Parse did not make")
+	// Both kinds of options Parse makes build a *redis.Client.
+	return c.opt.MakeRedisClient().(redis.UniversalClient)
 }
 
 // Logger carries go-redis's own messages (a failover client's "sentinel:

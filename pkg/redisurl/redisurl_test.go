@@ -46,10 +46,6 @@ func TestParse(t *testing.T) {
 			if got := c.Asynq(); !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("Parse(%q) = %+v, want %+v", tt.raw, got, tt.want)
 			}
-			_, sentinel := tt.want.(asynq.RedisFailoverClientOpt)
-			if c.Sentinel() != sentinel {
-				t.Errorf("Sentinel() = %v, want %v", c.Sentinel(), sentinel)
-			}
 		})
 	}
 }
