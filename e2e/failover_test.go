@@ -15,7 +15,6 @@ import (
 	"os/exec"
 	"slices"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -149,14 +148,15 @@ func TestFailoverLosesNothing(t *testing.T) {
 	type answer struct {
 		id     int64
 		status int
+		body   []byte
 		took   time.Duration
 	}
 	answers := make(chan answer, len(held))
 	for _, id := range held {
 		go func() {
 			start := time.Now()
-			status := s.approveStatus(id)
-			answers <- answer{id, status, time.Since(start)}
+			status, body := s.approveOnce(id)
+			answers <- answer{id, status, body, time.Since(start)}
 		}()
 	}
 	// No server takes writes until the standby is promoted: readiness says so.
@@ -169,14 +169,12 @@ func TestFailoverLosesNothing(t *testing.T) {
 	for range held {
 		a := <-answers
 		t.Logf("approval of post %d sent mid-failover: %d after %v", a.id, a.status, a.took.Round(time.Millisecond))
-		s.approvals[a.status]++
-		if a.status == http.StatusOK {
-			s.approved[a.id] = true
-			continue
+		s.judgeApproval(a.id, a.status, a.body)
+		if !s.approved[a.id] {
+			// Answered 503 or not at all: sent again, it lands now, or is
+			// answered 409 because the first one landed after all.
+			s.approve(a.id)
 		}
-		// Not answered 200: sent again, it lands now, or is answered 409
-		// because the first one landed after all.
-		s.approve(a.id)
 	}
 	s.approveAll(mentions)
 
@@ -213,16 +211,9 @@ func waitHealthcheck(t *testing.T, name, bin string, env []string) {
 
 // probe asks w's /readyz once and counts the answer; 0 when nothing answered.
 func (s *haSystem) probe(w *webClient) int {
-	resp, err := http.Get(w.base + "/readyz")
-	if err != nil {
-		s.readyz[0]++
-		return 0
-	}
-	if err := resp.Body.Close(); err != nil {
-		s.t.Fatal(err)
-	}
-	s.readyz[resp.StatusCode]++
-	return resp.StatusCode
+	status := w.readyz()
+	s.readyz[status]++
+	return status
 }
 
 // waitReady polls w's /readyz until it answers want.
@@ -304,15 +295,25 @@ func (s *haSystem) approveAll(mentions []string) {
 func (s *haSystem) approveRound(mentions []string) {
 	s.t.Helper()
 	s.probe(s.web)
-	for _, v := range s.pending() {
-		if prev, ok := s.ids[v.OriginalPostID]; ok && prev != v.ID {
-			s.t.Errorf("mention %s drafted as post %d and as post %d", v.OriginalPostID, prev, v.ID)
-		}
-		s.ids[v.OriginalPostID] = v.ID
+	for _, v := range s.drafts() {
 		if v.Status == string(post.StatusPending) && !s.approved[v.ID] && slices.Contains(mentions, v.OriginalPostID) {
 			s.approve(v.ID)
 		}
 	}
+}
+
+// drafts lists the pending mention drafts and notes each one's post,
+// failing the test when a mention has two.
+func (s *haSystem) drafts() []liveView {
+	s.t.Helper()
+	list := s.pending()
+	for _, v := range list {
+		if prev, ok := s.ids[v.OriginalPostID]; ok && prev != v.ID {
+			s.t.Errorf("mention %s drafted as post %d and as post %d", v.OriginalPostID, prev, v.ID)
+		}
+		s.ids[v.OriginalPostID] = v.ID
+	}
+	return list
 }
 
 // waitDrafted waits until every one of mentions is drafted, approving
@@ -321,9 +322,7 @@ func (s *haSystem) waitDrafted(mentions []string) []int64 {
 	s.t.Helper()
 	deadline := time.Now().Add(failoverWait)
 	for {
-		for _, v := range s.pending() {
-			s.ids[v.OriginalPostID] = v.ID
-		}
+		s.drafts()
 		var held []int64
 		drafted := 0
 		for _, m := range mentions {
@@ -344,30 +343,25 @@ func (s *haSystem) waitDrafted(mentions []string) []int64 {
 	}
 }
 
-// approveStatus sends one approval from any goroutine and answers its
-// status (0 when none came); approveAll sends again what did not land.
-func (s *haSystem) approveStatus(id int64) int {
-	w := s.webFor(id)
-	req, err := http.NewRequest("POST", w.base+"/api/posts/"+strconv.FormatInt(id, 10)+"/approve", strings.NewReader("{}"))
+// approveOnce sends one approval, from any goroutine, and answers its
+// status and body (0 when no answer came); approve judges them.
+func (s *haSystem) approveOnce(id int64) (int, []byte) {
+	status, body, err := s.webFor(id).send("POST", "/api/posts/"+strconv.FormatInt(id, 10)+"/approve", "{}")
 	if err != nil {
-		return 0
+		return 0, nil
 	}
-	req.Header.Set("Authorization", "Bearer "+w.token)
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return 0
-	}
-	if err := resp.Body.Close(); err != nil {
-		return 0
-	}
-	return resp.StatusCode
+	return status, body
 }
 
-// approve sends one approval; it notes the post approved when the answer
-// says it landed.
+// approve sends one approval and judges the answer.
 func (s *haSystem) approve(id int64) {
-	status, body := s.webFor(id).request("POST", "/api/posts/"+strconv.FormatInt(id, 10)+"/approve", "{}")
+	status, body := s.approveOnce(id)
+	s.judgeApproval(id, status, body)
+}
+
+// judgeApproval notes post id approved when the answer to its approval
+// says it landed; an answer that cannot be fails the test.
+func (s *haSystem) judgeApproval(id int64, status int, body []byte) {
 	s.approvals[status]++
 	switch status {
 	case http.StatusOK:

@@ -8,6 +8,7 @@ package e2e
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"os"
@@ -79,16 +80,26 @@ type webClient struct {
 }
 
 // request sends method path with body (JSON, none when empty) and returns
-// the status and the answer's body.
+// the status and the answer's body; the test fails when none came.
 func (c *webClient) request(method, path, body string) (int, []byte) {
 	c.t.Helper()
+	status, b, err := c.send(method, path, body)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	return status, b
+}
+
+// send is request for any goroutine: it answers the error instead of
+// failing the test.
+func (c *webClient) send(method, path, body string) (int, []byte, error) {
 	var rd io.Reader
 	if body != "" {
 		rd = strings.NewReader(body)
 	}
 	req, err := http.NewRequest(method, c.base+path, rd)
 	if err != nil {
-		c.t.Fatal(err)
+		return 0, nil, err
 	}
 	if c.token != "" {
 		req.Header.Set("Authorization", "Bearer "+c.token)
@@ -98,14 +109,19 @@ func (c *webClient) request(method, path, body string) (int, []byte) {
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		c.t.Fatal(err)
+		return 0, nil, err
 	}
-	defer resp.Body.Close()
 	b, err := io.ReadAll(resp.Body)
+	return resp.StatusCode, b, errors.Join(err, resp.Body.Close())
+}
+
+// readyz asks /readyz once and answers its status, 0 when nothing answered.
+func (c *webClient) readyz() int {
+	status, _, err := c.send("GET", "/readyz", "")
 	if err != nil {
-		c.t.Fatal(err)
+		return 0
 	}
-	return resp.StatusCode, b
+	return status
 }
 
 // logMessage is one message of the public log as GET /api/public/logs shows it.
@@ -146,18 +162,9 @@ func TestHandPostedReplyEndToEnd(t *testing.T) {
 
 	c := &webClient{t: t, base: "http://" + addr}
 	deadline := time.Now().Add(liveWait * 2)
-	for {
-		resp, err := http.Get(c.base + "/readyz")
-		if err == nil {
-			if cerr := resp.Body.Close(); cerr != nil {
-				t.Fatal(cerr)
-			}
-			if resp.StatusCode == http.StatusOK {
-				break
-			}
-		}
+	for c.readyz() != http.StatusOK {
 		if time.Now().After(deadline) {
-			t.Fatalf("the web binary never got ready: %v", err)
+			t.Fatal("the web binary never got ready")
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
