@@ -199,9 +199,9 @@ type Config struct {
 
 // Server answers every HTTP request of the web tier.
 type Server struct {
-	store        Store
-	auth         Auth
-	queue        Queue
+	store Store
+	auth  Auth
+	queue Queue
 	// decide carries out the administrator's decisions, as every channel does.
 	decide       *decision.Decider
 	log          *slog.Logger
