@@ -98,8 +98,7 @@ func (s *Server) regenerate(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	p, err := s.decide.Regenerate(ctx, id, instruction, req.DraftVersion, post.ByWeb)
-	if err != nil {
+	if _, err := s.decide.Regenerate(ctx, id, instruction, req.DraftVersion, post.ByWeb); err != nil {
 		return err
 	}
 	// The worker writes a new version when it has redrafted the post.
@@ -110,7 +109,8 @@ func (s *Server) regenerate(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if p, err = s.store.Post(ctx, id); err != nil {
+	p, err := s.store.Post(ctx, id)
+	if err != nil {
 		return err
 	}
 	if !drafted {
