@@ -7,7 +7,10 @@ package e2e
 import (
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"net/http"
+	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -36,7 +39,10 @@ type tgSystem struct {
 	procs []*proc
 }
 
-func startTelegramSystem(t *testing.T, workers int) *tgSystem {
+// startTelegramSystem starts workers workers, the scheduler and the web
+// binary; mentionsEvery is the mentions scan's schedule, "" for the
+// shipped default.
+func startTelegramSystem(t *testing.T, workers int, mentionsEvery string) *tgSystem {
 	t.Helper()
 	f := newProcessFixture(t)
 	scheduler, web := buildBinary(t, "scheduler"), buildBinary(t, "web")
@@ -52,9 +58,12 @@ func startTelegramSystem(t *testing.T, workers int) *tgSystem {
 			"WRITER=offline", "SEARCH_TOPICS="+liveSearchTopic,
 			"TELEGRAM_BOT_TOKEN="+tgToken, "TELEGRAM_ADMIN_USER_ID="+strconv.FormatInt(tgAdmin, 10), "TELEGRAM_API_BASE_URL="+tg.BaseURL())...))
 	}
-	s.procs = append(s.procs, startProc(t, "scheduler", scheduler, append(common,
-		"SCHEDULE_MENTIONS=@every 3s", "SCHEDULE_CONVERSATIONS=@every 1h", "SCHEDULE_TARGETED=@every 1h",
-		"SCHEDULE_PROFILE=@every 1h", "SCHEDULE_METRICS=@every 1h", "SCHEDULE_RECONCILE=@every 3s")...))
+	schedules := []string{"SCHEDULE_CONVERSATIONS=@every 1h", "SCHEDULE_TARGETED=@every 1h",
+		"SCHEDULE_PROFILE=@every 1h", "SCHEDULE_METRICS=@every 1h", "SCHEDULE_RECONCILE=@every 3s"}
+	if mentionsEvery != "" {
+		schedules = append(schedules, "SCHEDULE_MENTIONS="+mentionsEvery)
+	}
+	s.procs = append(s.procs, startProc(t, "scheduler", scheduler, append(common, schedules...)...))
 	addr := freeAddr(t)
 	s.procs = append(s.procs, startProc(t, "web", web, append(common, "HTTP_ADDR="+addr, "ADMIN_PASSWORD=hellfire666", "STATIC_DIR="+t.TempDir())...))
 	s.web = &webClient{t: t, base: "http://" + addr}
@@ -171,7 +180,7 @@ func (s *tgSystem) post(id int64) post.Post {
 // 409 on the web, in bulk and in Telegram; a decision in the web admin
 // closes the Telegram card; two workers consume updates without a 409.
 func TestTelegramReview(t *testing.T) {
-	s := startTelegramSystem(t, 2)
+	s := startTelegramSystem(t, 2, "@every 3s")
 	fx := s.f.fx
 
 	// A stranger's press changes nothing; the administrator's double tap posts once.
@@ -280,7 +289,7 @@ func TestTelegramReview(t *testing.T) {
 // A burst of 100 mentions sends at most 12 messages: digests and the top
 // cards, not a card each.
 func TestTelegramBurst(t *testing.T) {
-	s := startTelegramSystem(t, 1)
+	s := startTelegramSystem(t, 1, "@every 3s")
 	before := len(s.tg.Messages())
 	var ids []string
 	for i := range 100 {
@@ -324,4 +333,34 @@ func TestTelegramBurst(t *testing.T) {
 		t.Errorf("the burst sent %d messages (%d digests), want at most 12 with a digest", len(msgs), digests)
 	}
 	t.Logf("100 mentions: %d messages, %d digests", len(msgs), digests)
+}
+
+// TestMentionToTelegramLatency measures, at the shipped default schedules,
+// the time from a mention on X to its card in Telegram: 20 mentions at
+// random moments over three minutes, one worker, the offline writer. It is
+// make bench's figure (INFERNAL_BENCH_LATENCY=1), skipped otherwise: speed
+// is measured there, never asserted by a test.
+func TestMentionToTelegramLatency(t *testing.T) {
+	if os.Getenv("INFERNAL_BENCH_LATENCY") != "1" {
+		t.Skip("make bench's latency leg; set INFERNAL_BENCH_LATENCY=1 to run it")
+	}
+	s := startTelegramSystem(t, 1, "")
+	const n = 20
+	posted := map[string]time.Time{}
+	var order []string
+	for i := range n {
+		time.Sleep(time.Duration(rand.IntN(18000)) * time.Millisecond)
+		id := s.mention(fmt.Sprintf("latency_%02d", i), fmt.Sprintf("a question about mondays, number %d", i))
+		posted[id], order = time.Now(), append(order, id)
+	}
+	var lat []time.Duration
+	for _, id := range order {
+		card, _ := s.card(id, 1)
+		lat = append(lat, card.SentAt.Sub(posted[id]))
+	}
+	slices.Sort(lat)
+	p := func(q float64) time.Duration {
+		return lat[int(q*float64(len(lat)-1)+0.5)].Round(100 * time.Millisecond)
+	}
+	fmt.Printf("mention to Telegram card, %d mentions at the default schedules: p50 %s, p95 %s, max %s\n", n, p(0.5), p(0.95), lat[len(lat)-1].Round(100*time.Millisecond))
 }
