@@ -112,13 +112,8 @@ func (s *tgSystem) card(originalID string, version int) (telegramtest.Message, i
 	s.t.Helper()
 	var id int64
 	s.waitFor("the draft of "+originalID, func() bool {
-		for _, v := range s.pendingViews() {
-			if v.OriginalPostID == originalID {
-				id = v.ID
-				return true
-			}
-		}
-		return false
+		err := s.f.st.Pool().QueryRow(s.t.Context(), `SELECT id FROM posts WHERE original_post_id = $1 AND status <> 'drafting'`, originalID).Scan(&id)
+		return err == nil
 	})
 	var card telegramtest.Message
 	want := fmt.Sprintf("a:%d:%d", id, version)
