@@ -79,6 +79,11 @@ function statusOf(id) {
   return stack.db(`SELECT status FROM posts WHERE id = ${id}`);
 }
 
+/** Opens an admin section from the navigation bar (a top bar, or a bottom bar on a phone). */
+async function openSection(page, label) {
+  await page.getByRole('navigation', { name: 'Admin sections' }).getByRole('link', { name: label, exact: true }).click();
+}
+
 async function login(page) {
   await page.goto('/diaries666op/login');
   await page.getByLabel('Username').fill(ADMIN_USERNAME);
@@ -412,6 +417,9 @@ describe('admin', () => {
     await expectText(first.getByTestId('retweets'), '1');
     await expectText(first.getByTestId('replies'), '1');
     await expectText(first.getByTestId('engagement'), '7');
+    // The card's internal ids are folded away under "Ids".
+    assert.equal(await first.getByText('conv-pending-1', { exact: true }).isVisible(), false);
+    await first.getByText('Ids', { exact: true }).click();
     await first.getByText('conv-pending-1', { exact: true }).waitFor();
     const draft = stack.db(`SELECT proposed_response FROM posts WHERE original_post_id = 'conv-pending-1'`);
     assert.equal(await first.getByLabel('Proposed response').inputValue(), draft);
@@ -706,6 +714,8 @@ describe('admin', () => {
       'Hustle Corp', 'hustle_corp', 'greed', '${text}', 'manual')`);
     await page.getByRole('button', { name: 'Refresh', exact: true }).click();
 
+    await openSection(page, 'Spend');
+    await expectPath(page, '/diaries666op/spend');
     const panel = page.getByTestId('spend-panel');
     await panel.getByRole('heading', { name: 'Spend' }).waitFor();
     await expectText(panel.getByTestId('spend-today'), '$0.030 / $0.002');
@@ -719,6 +729,9 @@ describe('admin', () => {
     await panel.getByTestId('spend-by-model').getByText('gpt-4o-mini', { exact: true }).waitFor();
     await panel.getByTestId('spend-windows').getByText('No window announced', { exact: true }).waitFor();
     await panel.getByTestId('spend-backlog').getByText('Nothing left for later', { exact: true }).waitFor();
+    // Back to the review as it was left: the same tab.
+    await page.goBack();
+    await expectPath(page, '/diaries666op/dashboard');
 
     const card = page.getByTestId('review-card');
     await expectCount(card, 1);
@@ -843,8 +856,10 @@ describe('admin', () => {
   });
 
   it('settings: targets, topics and blocklists are edited, saved and kept; a bad value shows the error beside its field', async () => {
+    await openSection(page, 'Settings');
+    await expectPath(page, '/diaries666op/settings');
     const panel = page.getByTestId('settings-panel');
-    await panel.getByText('Targets and topics', { exact: true }).click();
+    await panel.getByRole('heading', { name: 'Targets and topics' }).waitFor();
     const targets = panel.getByLabel('Targeted accounts');
     const topics = panel.getByLabel('Search topics');
     const authors = panel.getByLabel('Blocked authors');
@@ -920,6 +935,7 @@ describe('admin', () => {
     await expectText(panel.getByTestId('settings-saved'), 'Settings saved: the next scans use them');
     assert.equal(stack.db(`SELECT array_to_string(target_usernames, '|') FROM settings`), 'sinner_one');
     assert.equal(stack.db(`SELECT caps->>'sends_per_day' FROM settings`), '1');
+    await openSection(page, 'Review');
     await page.getByRole('tab', { name: 'Pending Sins' }).click();
     const card = page.getByTestId('review-card').first();
     const id = Number(await card.getAttribute('data-post-id'));
@@ -937,8 +953,9 @@ describe('admin', () => {
 
   it('persona: the panel loads the stored persona, errors show beside their field, a save adds a version, an old version is re-saved as new, a preview without a worker is a 503', { timeout: 120_000 }, async () => {
     const seedVoice = 'Dry, theatrical and brief. Mock the sin, never the sinner\'s pain. Never more than two sentences.';
+    await openSection(page, 'Persona');
+    await expectPath(page, '/diaries666op/persona');
     const panel = page.getByTestId('persona-panel');
-    await panel.locator('summary').click();
     const name = panel.getByLabel('Name', { exact: true });
     const bio = panel.getByLabel('Bio', { exact: true });
     const voice = panel.getByLabel('Voice', { exact: true });
@@ -1038,10 +1055,10 @@ describe('admin', () => {
 
     // Kept across a reload.
     await page.reload();
-    await panel.locator('summary').click();
     await eventually(async () => assert.equal(await voice.inputValue(), seedVoice));
     await expectCount(rows, 4);
     assert.equal(await rows.first().getAttribute('data-version'), '4');
+    await openSection(page, 'Review');
   });
 
   it('tabs work from the keyboard', async () => {

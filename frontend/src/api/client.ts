@@ -4,6 +4,13 @@
 
 export const TOKEN_KEY = 'token';
 
+/**
+ * The window event request() dispatches when the server refused the stored
+ * token (a 401 to a request that carried one): the token is already
+ * forgotten, and the admin area (useSessionGuard) goes to the login.
+ */
+export const SESSION_LOST_EVENT = 'infernal:session-lost';
+
 export function getToken(): string | null {
   try {
     return window.localStorage.getItem(TOKEN_KEY);
@@ -59,6 +66,11 @@ async function request<T>(method: string, url: string, body?: unknown): Promise<
     headers,
     body: body === undefined ? undefined : JSON.stringify(body),
   });
+  // The one place a refused session is handled, for every read and action alike.
+  if (res.status === 401 && token) {
+    clearToken();
+    window.dispatchEvent(new Event(SESSION_LOST_EVENT));
+  }
   if (!res.ok) {
     let message: string | undefined;
     let field: string | undefined;
