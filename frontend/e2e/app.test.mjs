@@ -3,6 +3,7 @@
 // after `npm run build`; TEST_DATABASE_URL and TEST_REDIS_URL must be set.
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
@@ -161,10 +162,11 @@ describe('public pages', () => {
 
     // The public first load carries no admin code; report its size.
     assert.ok(scripts.length > 0, 'no script loaded');
-    assert.ok(!scripts.some((s) => /Admin/.test(s)), `admin code on the home page: ${scripts.join(', ')}`);
+    assert.ok(!scripts.some((s) => /Admin|Review|Spend|Persona|Settings/.test(s)), `admin code on the home page: ${scripts.join(', ')}`);
     let gz = 0;
     for (const s of scripts) gz += gzipSync(readFileSync(join(DIST, s)), { level: 9 }).length;
     console.log(`home page JS: ${scripts.join(', ')}: ${gz} bytes gzip`);
+    assert.ok(gz <= 100 * 1024, `the home page's first-load JS is ${gz} bytes gzip, over 100 KB`);
     await page.context().close();
   });
 
@@ -1214,6 +1216,235 @@ describe('admin', () => {
     } finally {
       await other.context().close();
     }
+  });
+});
+
+/** A fresh page at width × height holding a valid admin token. */
+async function adminPage(width, height) {
+  const res = await fetch(`${stack.baseURL}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ username: ADMIN_USERNAME, password: ADMIN_PASSWORD }),
+  });
+  assert.equal(res.status, 200);
+  const { token } = await res.json();
+  const page = await openPage({ width, height });
+  await page.addInitScript((t) => localStorage.setItem('token', t), token);
+  return page;
+}
+
+/** The admin sections: label, path, and what shows once loaded. */
+const SECTIONS = [
+  { label: 'Review', path: '/diaries666op/dashboard', ready: (page) => page.getByTestId('review-card').first() },
+  { label: 'Spend', path: '/diaries666op/spend', ready: (page) => page.getByTestId('spend-today') },
+  { label: 'Persona', path: '/diaries666op/persona', ready: (page) => page.getByTestId('persona-name') },
+  { label: 'Settings', path: '/diaries666op/settings', ready: (page) => page.getByLabel('Targeted accounts') },
+];
+
+/** The elements of the admin's bar and page that reach past the viewport's sides (none inside a scroll box). */
+function sidewaysOverflow(page) {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const out = [];
+    for (const el of document.querySelectorAll('.admin-top *, .admin-page *')) {
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 || r.height === 0 || el.closest('.visually-hidden')) continue;
+      let scrolls = false;
+      for (let p = el.parentElement; p && !scrolls; p = p.parentElement) scrolls = /auto|scroll/.test(getComputedStyle(p).overflowX);
+      if (!scrolls && (r.right > width + 1 || r.left < -1)) {
+        out.push(`${el.tagName.toLowerCase()}.${el.className}: ${Math.round(r.left)}..${Math.round(r.right)} of ${width}`);
+      }
+    }
+    if (document.documentElement.scrollWidth > width) out.push(`the page is ${document.documentElement.scrollWidth} px wide`);
+    return out;
+  });
+}
+
+/** axe-core's violations on the page, one line each. */
+async function axeViolations(page) {
+  // Evaluated rather than added as a <script>: the page's Content-Security-Policy allows no inline script.
+  await page.evaluate(readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8'));
+  const violations = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] })).violations);
+  return violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/** The words of names, handles and badges broken across lines: each should wrap whole. */
+function brokenWords(page) {
+  return page.evaluate(() => {
+    const broken = [];
+    for (const el of document.querySelectorAll('.review-name, .review-sub > *, .badge, .admin-nav-link, .tab')) {
+      for (const node of el.childNodes) {
+        if (node.nodeType !== Node.TEXT_NODE) continue;
+        for (const m of node.textContent.matchAll(/\S+/g)) {
+          const range = document.createRange();
+          range.setStart(node, m.index);
+          range.setEnd(node, m.index + m[0].length);
+          const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+          if (lines.size > 1) broken.push(m[0]);
+        }
+      }
+    }
+    return broken;
+  });
+}
+
+describe('the admin on a phone and a desktop', () => {
+  const SIZES = [
+    [390, 844],
+    [360, 740],
+    [1280, 900],
+  ];
+
+  it('every section: no sideways scrolling, names and badges wrap as words, axe finds nothing, screenshots kept', { timeout: 300_000 }, async () => {
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    // A card that crowds its header: a long name and every badge.
+    stack.db(`INSERT INTO posts (platform, source, status, original_post_id, conversation_id, original_post_text,
+      original_post_user, author_username, category, proposed_response, flags, reply_route)
+      VALUES ('sandbox', 'targeted', 'pending', 'targeted-crowded-1', 'targeted-crowded-1', 'Crowded header',
+      'Maximilian Bartholomew Fitzgerald-Worthington the Third', 'maximilian_bfw3', 'gluttony', 'Too many names.',
+      '{near_duplicate}', 'manual')`);
+    try {
+      for (const [width, height] of SIZES) {
+        const page = await adminPage(width, height);
+        for (const section of SECTIONS) {
+          await page.goto(section.path);
+          await section.ready(page).waitFor();
+          assert.deepEqual(await sidewaysOverflow(page), [], `${section.label} at ${width} px scrolls sideways`);
+          assert.deepEqual(await axeViolations(page), [], `${section.label} at ${width} px`);
+          await page.screenshot({ path: join(SCREENSHOTS, `admin-${section.label.toLowerCase()}-${width}x${height}.png`), fullPage: true });
+        }
+        await page.goto('/diaries666op/dashboard?tab=targeted');
+        const crowded = page.getByRole('heading', { name: 'Maximilian Bartholomew Fitzgerald-Worthington the Third' });
+        await crowded.waitFor();
+        assert.deepEqual(await sidewaysOverflow(page), [], `the crowded card at ${width} px`);
+        assert.deepEqual(await brokenWords(page), [], `words broken at ${width} px`);
+        const box = await crowded.boundingBox();
+        assert.ok(box.width >= 120, `the name is squeezed to ${box.width} px at ${width} px`);
+        await page.screenshot({ path: join(SCREENSHOTS, `admin-crowded-card-${width}x${height}.png`), fullPage: true });
+        await page.context().close();
+      }
+    } finally {
+      stack.db(`DELETE FROM posts WHERE original_post_id = 'targeted-crowded-1'`);
+    }
+  });
+
+  it('on a phone the first card shows under the statistics, the tabs and the sort, with 44 px targets and the counter', async () => {
+    for (const [width, height] of SIZES.slice(0, 2)) {
+      const page = await adminPage(width, height);
+      await page.goto('/diaries666op/dashboard');
+      const card = page.getByTestId('review-card').first();
+      const original = card.getByTestId('original-text');
+      await original.waitFor();
+      const nav = await page.getByRole('navigation', { name: 'Admin sections' }).boundingBox();
+      // The bar is along the bottom, and the first card's post text starts above it, unscrolled.
+      assert.ok(nav.y + nav.height >= height - 1 && nav.y > height / 2, `the navigation is not a bottom bar at ${width} px`);
+      const text = await original.boundingBox();
+      assert.ok(text.y >= 0 && text.y + 24 <= nav.y, `the first card's text starts at ${text.y} px, the bar at ${nav.y} (${width}×${height})`);
+      const above = await page.evaluate(() => {
+        const top = document.querySelector('[data-testid="original-text"]').getBoundingClientRect().top;
+        const parts = ['.stats-panel', '.tabs', '#sort-by'].map((s) => document.querySelector(s).getBoundingClientRect().bottom);
+        return parts.every((b) => b <= top);
+      });
+      assert.ok(above, 'the statistics, the tabs and the sort come before the card');
+
+      for (const name of ['Approve', 'Reject', 'Regenerate']) {
+        const b = await card.getByRole('button', { name, exact: true }).boundingBox();
+        assert.ok(b.width >= 44 && b.height >= 44, `${name} is ${b.width}×${b.height} at ${width} px`);
+      }
+      const edit = await card.getByLabel('Proposed response').boundingBox();
+      assert.ok(edit.width >= 44 && edit.height >= 44, `the response is ${edit.width}×${edit.height}`);
+      for (const link of await page.getByRole('navigation', { name: 'Admin sections' }).getByRole('link').all()) {
+        const b = await link.boundingBox();
+        assert.ok(b.width >= 44 && b.height >= 44, `a section link is ${b.width}×${b.height}`);
+      }
+
+      // The counter and its bar follow the text as on a desktop.
+      const response = card.getByLabel('Proposed response');
+      await response.fill('x'.repeat(300));
+      await expectText(card.getByTestId('char-counter'), '300 / 280 characters');
+      await card.getByRole('button', { name: 'Response Too Long' }).waitFor();
+      await card.getByRole('button', { name: 'Undo edits' }).click();
+
+      // The top bar's actions are behind Menu.
+      const refresh = page.getByRole('button', { name: 'Refresh', exact: true });
+      assert.equal(await refresh.isVisible(), false);
+      await page.getByRole('button', { name: 'Menu', exact: true }).click();
+      await refresh.waitFor();
+      await page.context().close();
+    }
+  });
+
+  it('the keyboard on a desktop: j and k move, a r e g x act on the focused card, ? lists them, and typing fires none', { timeout: 120_000 }, async () => {
+    const page = await adminPage(1280, 900);
+    await page.goto('/diaries666op/dashboard');
+    const cards = page.getByTestId('review-card');
+    await cards.first().waitFor();
+    const focusedId = () => page.evaluate(() => document.activeElement?.closest('[data-testid="review-card"]')?.getAttribute('data-post-id'));
+    const ids = await cards.evaluateAll((els) => els.map((el) => el.getAttribute('data-post-id')));
+
+    // From nowhere, j takes the first card; j and k then step.
+    await page.keyboard.press('j');
+    assert.equal(await focusedId(), ids[0]);
+    await page.keyboard.press('j');
+    await page.keyboard.press('j');
+    assert.equal(await focusedId(), ids[2]);
+    await page.keyboard.press('k');
+    assert.equal(await focusedId(), ids[1]);
+
+    // x selects the focused card and again deselects it.
+    const count = page.getByTestId('selected-count');
+    await page.keyboard.press('x');
+    await eventually(async () => assert.match(await text(count), /^1 selected/));
+    await page.keyboard.press('x');
+    await eventually(async () => assert.match(await text(count), /^0 selected/));
+
+    // ? lists every key; Escape closes the list.
+    await page.keyboard.press('?');
+    const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    await help.waitFor();
+    assert.deepEqual(await help.locator('kbd').allTextContents(), ['j', 'k', 'a', 'r', 'e', 'g', 'x', '?']);
+    await page.keyboard.press('Escape');
+    await help.waitFor({ state: 'hidden' });
+
+    // e edits: the focus is in the response, where a, r, g and x are only letters.
+    const second = cards.nth(1);
+    await second.focus();
+    await page.keyboard.press('e');
+    const response = second.getByLabel('Proposed response');
+    assert.equal(await response.evaluate((el) => el === document.activeElement), true);
+    const draft = await response.inputValue();
+    await page.keyboard.type('argx?');
+    assert.equal(await response.inputValue(), draft + 'argx?');
+    await second.getByTestId('instruction').press('r');
+    assert.equal(statusOf(Number(ids[1])), 'pending', 'a key typed in a field judged the post');
+    assert.equal(await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).count(), 0, 'typing ? opened the list');
+    await second.getByRole('button', { name: 'Undo edits' }).click();
+    await second.getByTestId('instruction').fill('');
+
+    // g regenerates the focused card: the task is queued (no worker runs here), then the banner says it is on its way.
+    const pendingTasks = async () => Number((await stack.redis([['LLEN', 'asynq:{high}:pending']]))[0].replace(/^:/, ''));
+    const before = await pendingTasks();
+    await second.focus();
+    await page.keyboard.press('g');
+    await eventually(async () => assert.equal(await pendingTasks(), before + 1));
+    await eventually(
+      async () => assert.equal(await text(page.getByTestId('banner-success')), 'The writer is still at it: the new draft will appear here shortly'),
+      60_000,
+    );
+
+    // r rejects and a approves the focused card.
+    const first = cards.first();
+    const firstId = Number(await first.getAttribute('data-post-id'));
+    await first.focus();
+    await page.keyboard.press('r');
+    await eventually(async () => assert.equal(statusOf(firstId), 'rejected'));
+    await eventually(async () => assert.notEqual(await cards.first().getAttribute('data-post-id'), String(firstId)));
+    const next = cards.first();
+    const nextId = Number(await next.getAttribute('data-post-id'));
+    await next.focus();
+    await page.keyboard.press('a');
+    await eventually(async () => assert.match(statusOf(nextId), /^(approved|posted)$/));
+    await page.context().close();
   });
 });
 

@@ -120,6 +120,8 @@ export default function ReviewPage() {
 
   return (
     <>
+      {/* The section's heading, for screen readers: the cards' names are h3 under it. */}
+      <h2 className="visually-hidden">Review</h2>
       <SpendBanners spend={spend.data} onResume={actions.resume} resuming={actions.resuming} />
       <StatsPanel stats={stats.data} />
 

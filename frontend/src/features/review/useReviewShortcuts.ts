@@ -17,6 +17,14 @@ function press(card: HTMLElement, name: string) {
   if (control && !(control instanceof HTMLButtonElement && control.disabled)) control.click();
 }
 
+/** Puts the focus in a card's response, the caret after its text. */
+function edit(card: HTMLElement) {
+  const field = card.querySelector<HTMLTextAreaElement>('textarea[data-shortcut="edit"]');
+  if (!field) return;
+  field.focus();
+  field.setSelectionRange(field.value.length, field.value.length);
+}
+
 /**
  * The review's keyboard: j and k move between the cards of list, and on the
  * card holding the focus a approves, r rejects, e edits the response, g
@@ -55,7 +63,7 @@ export function useReviewShortcuts(list: RefObject<HTMLElement | null>, onHelp: 
       }
       if (!card || !root.contains(card)) return;
       e.preventDefault();
-      if (action === 'edit') card.querySelector<HTMLElement>('[data-shortcut="edit"]')?.focus();
+      if (action === 'edit') edit(card);
       else press(card, action);
     }
     document.addEventListener('keydown', onKeyDown);
