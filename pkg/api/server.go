@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"infernal/pkg/conversation"
+	"infernal/pkg/decision"
 	"infernal/pkg/guard"
 	"infernal/pkg/persona"
 	"infernal/pkg/post"
@@ -33,12 +34,10 @@ type Store interface {
 	Post(ctx context.Context, id int64) (post.Post, error)
 	// ListPending returns one page of the posts of a source awaiting review, and their total.
 	ListPending(ctx context.Context, source post.Source, sort post.Sort, page, pageSize int) ([]post.Post, int, error)
-	// ApproveChecked approves a post, with an edited response when edited
-	// is not nil, check judging the text to be approved first (and giving
-	// the flags stored with it).
-	ApproveChecked(ctx context.Context, id int64, edited *string, check store.ApproveCheck) (post.Post, error)
-	// Reject rejects a post.
-	Reject(ctx context.Context, id int64) (post.Post, error)
+	// Store carries out the administrator's decisions.
+	decision.Store
+	// Decisions returns every decision on a post, oldest first.
+	Decisions(ctx context.Context, id int64) ([]post.Decision, error)
 	// ListSkipped returns one page of the posts the guards skipped, and their total.
 	ListSkipped(ctx context.Context, sort post.Sort, page, pageSize int) ([]post.Post, int, error)
 	// ListQueued returns one page of the approvals waiting for their
@@ -200,9 +199,11 @@ type Config struct {
 
 // Server answers every HTTP request of the web tier.
 type Server struct {
-	store        Store
-	auth         Auth
-	queue        Queue
+	store Store
+	auth  Auth
+	queue Queue
+	// decide carries out the administrator's decisions, as every channel does.
+	decide       *decision.Decider
 	log          *slog.Logger
 	now          func() time.Time
 	persona      string
@@ -259,6 +260,7 @@ func New(cfg Config) *Server {
 	if s.log == nil {
 		s.log = slog.Default()
 	}
+	s.decide = decision.New(cfg.Store, cfg.Queue, cfg.Persona, s.log)
 	ttl := cfg.PublicTTL
 	if ttl == 0 {
 		ttl = DefaultPublicTTL
