@@ -1275,7 +1275,8 @@ function brokenWords(page) {
     for (const el of document.querySelectorAll('.review-name, .review-sub > *, .badge, .admin-nav-link, .tab')) {
       for (const node of el.childNodes) {
         if (node.nodeType !== Node.TEXT_NODE) continue;
-        for (const m of node.textContent.matchAll(/\S+/g)) {
+        // Words, split where a line may break between them: at spaces and after hyphens.
+        for (const m of node.textContent.matchAll(/[^\s-]+/g)) {
           const range = document.createRange();
           range.setStart(node, m.index);
           range.setEnd(node, m.index + m[0].length);
@@ -1372,6 +1373,56 @@ describe('the admin on a phone and a desktop', () => {
       await refresh.waitFor();
       await page.context().close();
     }
+  });
+
+  it('a decision on a draft changed since it was shown posts nothing and shows the new text, alone and in bulk', async () => {
+    const page = await adminPage(1280, 900);
+    await page.goto('/diaries666op/dashboard');
+    const cards = page.getByTestId('review-card');
+    await cards.nth(2).waitFor();
+    const [a, b, c] = await cards.evaluateAll((els) => els.slice(0, 3).map((el) => Number(el.getAttribute('data-post-id'))));
+    const cardOf = (id) => page.locator(`[data-testid="review-card"][data-post-id="${id}"]`);
+    const version = (id) => Number(stack.db(`SELECT draft_version FROM posts WHERE id = ${id}`));
+    const rewrite = (id, words) =>
+      stack.db(`UPDATE posts SET proposed_response = '${words}', draft_version = draft_version + 1, updated_at = now() WHERE id = ${id}`);
+
+    // Approve, after the writer changed the draft behind the card: refused, nothing posted, the new text shown.
+    const shown = version(a);
+    assert.ok(shown >= 1);
+    rewrite(a, 'A newer sin, unseen.');
+    await cardOf(a).getByRole('button', { name: 'Approve', exact: true }).click();
+    await expectText(page.getByTestId('banner-error'), 'The draft changed since it was shown: its card now shows the new text, and nothing was posted.');
+    await expectText(cardOf(a).getByTestId('stale-draft'), 'The draft changed since it was shown: this is the new text, and nothing was posted. Check it and decide again.');
+    await eventually(async () => assert.equal(await cardOf(a).getByLabel('Proposed response').inputValue(), 'A newer sin, unseen.'));
+    assert.equal(statusOf(a), 'pending');
+    // Seen now: approving it sends the new version and goes through.
+    await cardOf(a).getByRole('button', { name: 'Approve', exact: true }).click();
+    await eventually(async () => assert.match(statusOf(a), /^(approved|posted)$/));
+    assert.equal(stack.db(`SELECT proposed_response FROM posts WHERE id = ${a}`), 'A newer sin, unseen.');
+
+    // Reject likewise.
+    rewrite(b, 'Another rewrite.');
+    await cardOf(b).getByRole('button', { name: 'Reject', exact: true }).click();
+    await cardOf(b).getByTestId('stale-draft').waitFor();
+    assert.equal(statusOf(b), 'pending');
+
+    // In bulk: the changed one is reported as such, the other goes through.
+    await eventually(async () => assert.equal(await cardOf(b).getByLabel('Proposed response').inputValue(), 'Another rewrite.'));
+    await cardOf(b).getByRole('checkbox').check();
+    await cardOf(c).getByRole('checkbox').check();
+    rewrite(c, 'Changed while selected.');
+    await page.getByRole('button', { name: 'Approve selected', exact: true }).click();
+    await eventually(async () =>
+      assert.deepEqual(await page.getByTestId('bulk-results').locator('li').allTextContents(), [
+        `#${b}: approved`,
+        `#${c}: failed: the draft changed since it was shown`,
+      ]),
+    );
+    assert.match(statusOf(b), /^(approved|posted)$/);
+    assert.equal(statusOf(c), 'pending');
+    await cardOf(c).getByTestId('stale-draft').waitFor();
+    await eventually(async () => assert.equal(await cardOf(c).getByLabel('Proposed response').inputValue(), 'Changed while selected.'));
+    await page.context().close();
   });
 
   it('the keyboard on a desktop: j and k move, a r e g x act on the focused card, ? lists them, and typing fires none', { timeout: 120_000 }, async () => {

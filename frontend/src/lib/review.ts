@@ -71,6 +71,8 @@ export interface BulkResult {
   /** Why it failed; null when ok. */
   error: string | null;
   status: number;
+  /** The post's current draft version, when the one shown was stale (status 409). */
+  draft_version?: number;
 }
 
 /** What a bulk action reports: the summary line, one line per post, and whether any failed. */

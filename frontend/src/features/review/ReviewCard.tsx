@@ -17,6 +17,7 @@ export const MARK_POSTED = 'Mark as posted';
 export const GIVE_UP = 'Give up';
 export const REGENERATE = 'Regenerate';
 export const APPROVE_ANYWAY = 'Approve anyway';
+export const STALE_NOTE = 'The draft changed since it was shown: this is the new text, and nothing was posted. Check it and decide again.';
 
 interface Props {
   post: Post;
@@ -24,6 +25,8 @@ interface Props {
   busy: boolean;
   /** The flags the server named when it refused to approve the admin's text, if it did. */
   refusedFlags?: readonly string[];
+  /** Whether a decision on this card met a draft changed since it was shown (a 409): the card shows the new one. */
+  stale?: boolean;
   /** edited is the admin's text when it differs from the draft, else undefined; override approves a flagged text. */
   onApprove: (post: Post, edited: string | undefined, override: boolean) => void;
   onReject: (post: Post) => void;
@@ -45,6 +48,7 @@ export function ReviewCard({
   now,
   busy,
   refusedFlags,
+  stale = false,
   onApprove,
   onReject,
   onMarkPosted,
@@ -166,6 +170,11 @@ export function ReviewCard({
       {review && (
         <p id={`${ids}-review`} className={`review-judged${isLowScore(review.score) ? ' is-low' : ''}`} data-testid="review-reason">
           {reviewDetail(review)}
+        </p>
+      )}
+      {stale && (
+        <p className="review-warning review-stale" role="status" data-testid="stale-draft">
+          {STALE_NOTE}
         </p>
       )}
       {post.queued && (

@@ -199,6 +199,7 @@ export default function ReviewPage() {
                   now={now}
                   busy={actions.busyId === p.id}
                   refusedFlags={actions.refusedFlags[p.id]}
+                  stale={actions.stale.has(p.id)}
                   onApprove={actions.approve}
                   onReject={actions.reject}
                   onMarkPosted={actions.markPosted}
@@ -214,7 +215,7 @@ export default function ReviewPage() {
               selectable={selectable.length}
               busy={actions.bulkBusy}
               onSelectAll={() => setChosen(selectAllToggled(selected, selectable))}
-              onAct={(action) => actions.bulk(action, selectable.filter((id) => selected.has(id)))}
+              onAct={(action) => actions.bulk(action, posts.filter((p) => selectable.includes(p.id) && selected.has(p.id)))}
             />
           </>
         )}

@@ -12,6 +12,7 @@ import {
   regeneratePost,
   rejectPost,
   resumeOps,
+  type BulkItem,
 } from '../../api/admin';
 import { ApiError, statusOf } from '../../api/client';
 import type { Post, PostList } from '../../api/types';
@@ -39,6 +40,8 @@ interface Handlers {
 
 interface Verdict {
   id: number;
+  /** The draft version shown, the one decided on. */
+  draftVersion: number;
   /** The admin's text when it differs from the draft. */
   edited?: string;
   /** Approve a flagged text all the same ("Approve anyway"). */
@@ -54,11 +57,17 @@ function errorDetail(err: unknown): string {
 interface Regeneration {
   id: number;
   instruction: string;
+  draftVersion: number;
 }
 
 interface BulkArg {
-  ids: number[];
+  items: BulkItem[];
   action: BulkAction;
+}
+
+/** Whether an error is the refusal of a stale draft version (a 409 naming the current one). */
+function isStale(err: unknown): boolean {
+  return err instanceof ApiError && err.status === 409 && err.draftVersion !== undefined;
 }
 
 /** The list with post replaced by its new state. */
@@ -91,6 +100,26 @@ export function useReviewActions(view: DashboardState, { onRemoved, onBulkDone }
   const [notice, setNotice] = useState<Notice | null>(null);
   // The flags the server named when it refused an approval, by post: the card then offers "Approve anyway".
   const [refusedFlags, setRefusedFlags] = useState<Record<number, string[]>>({});
+  // The posts whose decision was refused because the draft had changed: their cards say so over the new text.
+  const [stale, setStale] = useState<ReadonlySet<number>>(new Set());
+
+  function markStale(ids: readonly number[], isStaleNow: boolean) {
+    setStale((prev) => {
+      const next = new Set(prev);
+      for (const id of ids) {
+        if (isStaleNow) next.add(id);
+        else next.delete(id);
+      }
+      return next;
+    });
+  }
+
+  /** After a refusal of a stale draft: the notice, and the list fetched again so the cards show the new text. */
+  function showStale(ids: readonly number[]) {
+    markStale(ids, true);
+    void mutate(listKey);
+    for (const id of ids) void mutate(historyKey(id));
+  }
 
   // A verdict answers the post it decided: the cached list is written without it, then fetched again.
   const verdictOptions = {
@@ -99,12 +128,12 @@ export function useReviewActions(view: DashboardState, { onRemoved, onBulkDone }
   };
   const approval = useSWRMutation<Post, unknown, string, Verdict, PostList | undefined>(
     listKey,
-    (_key, { arg }) => approvePost(arg.id, arg.edited, arg.override),
+    (_key, { arg }) => approvePost(arg.id, arg.draftVersion, arg.edited, arg.override),
     verdictOptions,
   );
   const rejection = useSWRMutation<Post, unknown, string, Verdict, PostList | undefined>(
     listKey,
-    (_key, { arg }) => rejectPost(arg.id),
+    (_key, { arg }) => rejectPost(arg.id, arg.draftVersion),
     verdictOptions,
   );
   const marking = useSWRMutation<Post, unknown, string, Verdict, PostList | undefined>(
@@ -119,12 +148,12 @@ export function useReviewActions(view: DashboardState, { onRemoved, onBulkDone }
   );
   const regeneration = useSWRMutation<Post, unknown, string, Regeneration, PostList | undefined>(
     listKey,
-    (_key, { arg }) => regeneratePost(arg.id, arg.instruction),
+    (_key, { arg }) => regeneratePost(arg.id, arg.instruction, arg.draftVersion),
     { populateCache: (post: Post, list: PostList | undefined) => withPost(list, post), revalidate: true },
   );
   const bulkJudgement = useSWRMutation<{ results: BulkResult[] }, unknown, string, BulkArg>(
     listKey,
-    (_key, { arg }) => bulkReview(arg.ids, arg.action),
+    (_key, { arg }) => bulkReview(arg.items, arg.action),
   );
   const generation = useSWRMutation<unknown, unknown, string>(listKey, () => generateProfileTweet());
   const resumption = useSWRMutation<unknown, unknown, string>(SPEND_KEY, () => resumeOps());
@@ -152,9 +181,11 @@ export function useReviewActions(view: DashboardState, { onRemoved, onBulkDone }
   async function decide(post: Post, approve: boolean, edited?: string, override?: boolean) {
     setBusyId(post.id);
     setNotice(null);
+    markStale([post.id], false);
     try {
       const mutation = approve ? approval : rejection;
-      const decided = await mutation.trigger({ id: post.id, edited, override });
+      // The version of the card's text: what the admin saw is what is decided.
+      const decided = await mutation.trigger({ id: post.id, draftVersion: post.draft_version, edited, override });
       if (decided.status === 'awaiting_manual') {
         // It stays listed, now with its "Post on X" button.
         setNotice({ kind: 'success', text: REVIEW_MESSAGES.approvedManual });
@@ -168,7 +199,12 @@ export function useReviewActions(view: DashboardState, { onRemoved, onBulkDone }
     } catch (err) {
       const flags = err instanceof ApiError && err.status === 422 ? err.flags : undefined;
       if (approve && flags) setRefusedFlags((m) => ({ ...m, [post.id]: flags }));
-      failed(err, approve ? `${REVIEW_MESSAGES.approveFailed}: ${errorDetail(err)}` : REVIEW_MESSAGES.rejectFailed);
+      if (isStale(err)) {
+        setNotice({ kind: 'error', text: REVIEW_MESSAGES.stale });
+        showStale([post.id]);
+      } else {
+        failed(err, approve ? `${REVIEW_MESSAGES.approveFailed}: ${errorDetail(err)}` : REVIEW_MESSAGES.rejectFailed);
+      }
     } finally {
       setBusyId(null);
     }
@@ -179,7 +215,7 @@ export function useReviewActions(view: DashboardState, { onRemoved, onBulkDone }
     setBusyId(post.id);
     setNotice(null);
     try {
-      await (posted ? marking : givingUp).trigger({ id: post.id });
+      await (posted ? marking : givingUp).trigger({ id: post.id, draftVersion: post.draft_version });
       setNotice({ kind: 'success', text: posted ? REVIEW_MESSAGES.markedPosted : REVIEW_MESSAGES.gaveUp });
       revalidateTab();
       onRemoved(post);
@@ -195,8 +231,9 @@ export function useReviewActions(view: DashboardState, { onRemoved, onBulkDone }
   async function regenerate(post: Post, instruction: string): Promise<boolean> {
     setBusyId(post.id);
     setNotice(null);
+    markStale([post.id], false);
     try {
-      const answered = await regeneration.trigger({ id: post.id, instruction });
+      const answered = await regeneration.trigger({ id: post.id, instruction, draftVersion: post.draft_version });
       const fresh = answered.proposed_response !== post.proposed_response;
       setNotice({ kind: 'success', text: fresh ? REVIEW_MESSAGES.regenerated : REVIEW_MESSAGES.regenerateQueued });
       void mutate(historyKey(post.id));
@@ -205,21 +242,33 @@ export function useReviewActions(view: DashboardState, { onRemoved, onBulkDone }
       revalidateStats();
       return true;
     } catch (err) {
-      failed(err, `${REVIEW_MESSAGES.regenerateFailed}: ${errorDetail(err)}`);
+      if (isStale(err)) {
+        setNotice({ kind: 'error', text: REVIEW_MESSAGES.stale });
+        showStale([post.id]);
+      } else {
+        failed(err, `${REVIEW_MESSAGES.regenerateFailed}: ${errorDetail(err)}`);
+      }
       return false;
     } finally {
       setBusyId(null);
     }
   }
 
-  /** Approves or rejects the selected posts together and reports each result. */
-  async function bulk(action: BulkAction, ids: number[]) {
-    if (ids.length === 0) return;
+  /** Approves or rejects the selected posts together, each on the draft its card shows, and reports each result. */
+  async function bulk(action: BulkAction, posts: readonly Post[]) {
+    if (posts.length === 0) return;
     setNotice(null);
+    markStale(
+      posts.map((p) => p.id),
+      false,
+    );
     try {
-      const { results } = await bulkJudgement.trigger({ ids, action });
+      const items = posts.map((p) => ({ id: p.id, draftVersion: p.draft_version }));
+      const { results } = await bulkJudgement.trigger({ items, action });
       const report = bulkReport(action, results);
       setNotice({ kind: report.failed ? 'error' : 'success', text: report.summary, details: report.lines });
+      const changed = results.filter((r) => r.status === 409 && r.draft_version !== undefined).map((r) => r.id);
+      if (changed.length > 0) showStale(changed);
       revalidateTab();
       revalidateStats();
       onBulkDone(results.filter((r) => r.ok).map((r) => r.id));
@@ -257,12 +306,14 @@ export function useReviewActions(view: DashboardState, { onRemoved, onBulkDone }
     clearNotice: () => setNotice(null),
     /** The flags of a refused approval, by post id. */
     refusedFlags,
+    /** The posts whose decision met a changed draft, now shown. */
+    stale,
     approve: (post: Post, edited: string | undefined, override = false) => void decide(post, true, edited, override),
     reject: (post: Post) => void decide(post, false),
     markPosted: (post: Post) => void settle(post, true),
     giveUp: (post: Post) => void settle(post, false),
     regenerate,
-    bulk: (action: BulkAction, ids: number[]) => void bulk(action, ids),
+    bulk: (action: BulkAction, posts: readonly Post[]) => void bulk(action, posts),
     bulkBusy: bulkJudgement.isMutating,
     resuming: resumption.isMutating,
     resume: () => void resume(),
