@@ -1272,7 +1272,7 @@ async function axeViolations(page) {
 function brokenWords(page) {
   return page.evaluate(() => {
     const broken = [];
-    for (const el of document.querySelectorAll('.review-name, .review-sub > *, .badge, .admin-nav-link, .tab')) {
+    for (const el of document.querySelectorAll('.review-name, .review-sub > *, .badge, .admin-nav-link, .tab, .spend-table th, .stats-label')) {
       for (const node of el.childNodes) {
         if (node.nodeType !== Node.TEXT_NODE) continue;
         // Words, split where a line may break between them: at spaces and after hyphens.
@@ -1311,6 +1311,7 @@ describe('the admin on a phone and a desktop', () => {
           await page.goto(section.path);
           await section.ready(page).waitFor();
           assert.deepEqual(await sidewaysOverflow(page), [], `${section.label} at ${width} px scrolls sideways`);
+          assert.deepEqual(await brokenWords(page), [], `${section.label} at ${width} px breaks words`);
           assert.deepEqual(await axeViolations(page), [], `${section.label} at ${width} px`);
           await page.screenshot({ path: join(SCREENSHOTS, `admin-${section.label.toLowerCase()}-${width}x${height}.png`), fullPage: true });
         }
