@@ -1260,6 +1260,19 @@ function sidewaysOverflow(page) {
   });
 }
 
+/** The buttons, links styled as buttons, tabs and section links smaller than 44×44 px. */
+function smallTargets(page) {
+  return page.evaluate(() => {
+    const small = [];
+    for (const el of document.querySelectorAll('.admin-top .btn, .admin-page .btn, .admin-nav-link, .tab, .review-ids summary')) {
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 || r.height === 0) continue;
+      if (r.width < 44 || r.height < 44) small.push(`${el.textContent.trim()}: ${Math.round(r.width)}×${Math.round(r.height)}`);
+    }
+    return small;
+  });
+}
+
 /** axe-core's violations on the page, one line each. */
 async function axeViolations(page) {
   // Evaluated rather than added as a <script>: the page's Content-Security-Policy allows no inline script.
@@ -1312,6 +1325,7 @@ describe('the admin on a phone and a desktop', () => {
           await section.ready(page).waitFor();
           assert.deepEqual(await sidewaysOverflow(page), [], `${section.label} at ${width} px scrolls sideways`);
           assert.deepEqual(await brokenWords(page), [], `${section.label} at ${width} px breaks words`);
+          assert.deepEqual(await smallTargets(page), [], `${section.label} at ${width} px`);
           assert.deepEqual(await axeViolations(page), [], `${section.label} at ${width} px`);
           await page.screenshot({ path: join(SCREENSHOTS, `admin-${section.label.toLowerCase()}-${width}x${height}.png`), fullPage: true });
         }
