@@ -29,9 +29,23 @@ type decisionView struct {
 	At           time.Time      `json:"at"`
 }
 
+// timingView is when a post reached each step, for the card's latencies;
+// null for a step not reached.
+type timingView struct {
+	// MentionAt is when the mortal posted.
+	MentionAt time.Time `json:"mention_at"`
+	// DraftedAt is when the first draft was written.
+	DraftedAt *time.Time `json:"drafted_at"`
+	// DecidedAt is when the draft was first approved or rejected.
+	DecidedAt *time.Time `json:"decided_at"`
+	// PostedAt is when the reply went out.
+	PostedAt *time.Time `json:"posted_at"`
+}
+
 type historyResponse struct {
 	Versions  []versionView  `json:"versions"`
 	Decisions []decisionView `json:"decisions"`
+	Timing    timingView     `json:"timing"`
 }
 
 // history answers every version of a post's draft, oldest first.
@@ -48,6 +62,10 @@ func (s *Server) history(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	p, err := s.store.Post(r.Context(), id)
+	if err != nil {
+		return err
+	}
 	out := historyResponse{Versions: []versionView{}, Decisions: []decisionView{}}
 	for _, v := range vs {
 		out.Versions = append(out.Versions, versionView{Text: v.Text, Origin: string(v.Origin), Instruction: v.Instruction, At: v.At.UTC()})
@@ -58,6 +76,19 @@ func (s *Server) history(w http.ResponseWriter, r *http.Request) error {
 			detail = map[string]any{}
 		}
 		out.Decisions = append(out.Decisions, decisionView{Action: string(d.Action), By: string(d.By), DraftVersion: d.DraftVersion, Detail: detail, At: d.At.UTC()})
+		if out.Timing.DecidedAt == nil && (d.Action == post.ActionApprove || d.Action == post.ActionReject) {
+			at := d.At.UTC()
+			out.Timing.DecidedAt = &at
+		}
+	}
+	out.Timing.MentionAt = p.CreatedAt.UTC()
+	if len(vs) > 0 {
+		at := vs[0].At.UTC()
+		out.Timing.DraftedAt = &at
+	}
+	if p.PostedAt != nil {
+		at := p.PostedAt.UTC()
+		out.Timing.PostedAt = &at
 	}
 	respondJSON(w, http.StatusOK, out)
 	return nil

@@ -57,6 +57,7 @@ func (s *Server) routes(staticDir string, ops, metrics http.Handler) http.Handle
 				r.Post("/{id}/give-up", s.handle(s.giveUp))
 			})
 			r.Get("/spend", s.handle(s.spend))
+			r.Get("/telegram", s.handle(s.telegram))
 			r.Get("/settings", s.handle(s.getSettings))
 			r.Put("/settings", s.handle(s.putSettings))
 			r.Get("/persona", s.handle(s.getPersona))

@@ -38,6 +38,8 @@ type Store interface {
 	decision.Store
 	// Decisions returns every decision on a post, oldest first.
 	Decisions(ctx context.Context, id int64) ([]post.Decision, error)
+	// Telegram returns the Telegram link's state, nil when it never ran.
+	Telegram(ctx context.Context) (*store.TelegramState, error)
 	// ListSkipped returns one page of the posts the guards skipped, and their total.
 	ListSkipped(ctx context.Context, sort post.Sort, page, pageSize int) ([]post.Post, int, error)
 	// ListQueued returns one page of the approvals waiting for their

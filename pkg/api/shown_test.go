@@ -232,3 +232,32 @@ func TestHistoryNamesTheChannel(t *testing.T) {
 		}
 	}
 }
+
+// The settings show the Telegram link as the worker keeps it.
+func TestTelegramLink(t *testing.T) {
+	e := setup(t)
+	status, body := e.do("GET", "/api/telegram", e.token, "")
+	if status != 200 || !strings.Contains(body, `"linked":false`) {
+		t.Fatalf("before any worker ran it: %d %s", status, body)
+	}
+	if status, _ := e.do("GET", "/api/telegram", "", ""); status != 401 {
+		t.Errorf("without a token: %d, want 401", status)
+	}
+	ctx := context.Background()
+	if _, err := e.store.StartTelegram(ctx, "infernal_review_bot"); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.store.SetTelegramError(ctx, "updates not read: telegram: getUpdates: 502 Bad Gateway"); err != nil {
+		t.Fatal(err)
+	}
+	status, body = e.do("GET", "/api/telegram", e.token, "")
+	var v struct {
+		Linked    bool    `json:"linked"`
+		Bot       string  `json:"bot"`
+		LastError string  `json:"last_error"`
+		ErrorAt   *string `json:"last_error_at"`
+	}
+	if err := json.Unmarshal([]byte(body), &v); status != 200 || err != nil || !v.Linked || v.Bot != "infernal_review_bot" || !strings.Contains(v.LastError, "502") || v.ErrorAt == nil {
+		t.Errorf("linked: %d %s", status, body)
+	}
+}

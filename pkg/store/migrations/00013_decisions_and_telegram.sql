@@ -51,7 +51,8 @@ CREATE INDEX telegram_drafts_at_idx ON telegram_drafts (at);
 
 -- telegram_messages: the messages the bot sent. A card (kind card) is open
 -- while its buttons stand; it is closed once edited to show the outcome.
--- An edit prompt (kind edit) waits for the administrator's reply.
+-- An edit prompt (kind edit) waits for the administrator's reply. text is
+-- the card as sent, so its outcome can be added below it.
 CREATE TABLE telegram_messages (
     chat_id       bigint      NOT NULL,
     message_id    bigint      NOT NULL,
@@ -59,6 +60,7 @@ CREATE TABLE telegram_messages (
     post_id       bigint      REFERENCES posts (id) ON DELETE CASCADE,
     draft_version integer     NOT NULL DEFAULT 0,
     open          boolean     NOT NULL DEFAULT true,
+    text          text        NOT NULL DEFAULT '',
     outcome       text        NOT NULL DEFAULT '',
     sent_at       timestamptz NOT NULL DEFAULT now(),
     PRIMARY KEY (chat_id, message_id)
