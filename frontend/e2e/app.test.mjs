@@ -1497,6 +1497,9 @@ describe('the admin on a phone and a desktop', () => {
       async () => assert.equal(await text(page.getByTestId('banner-success')), 'The writer is still at it: the new draft will appear here shortly'),
       60_000,
     );
+    // The history lists the decision, and its channel.
+    await second.getByTestId('history-toggle').click();
+    await eventually(async () => assert.match(await text(second.getByTestId('decision').last()), /^New draft asked on the web, version 1, /));
 
     // r rejects and a approves the focused card.
     const first = cards.first();
