@@ -1,14 +1,15 @@
 import { useId, useState } from 'react';
 import type { Post } from '../../api/types';
-import { flagLabel, flagSummary, needsOverride, NEAR_DUPLICATE } from '../../lib/flags';
-import { isLowScore, personaVersionLabel, reviewBadge, reviewDetail } from '../../lib/judgement';
+import { flagSummary, needsOverride } from '../../lib/flags';
+import { isLowScore, reviewDetail } from '../../lib/judgement';
 import { isTooLong, weightedLength } from '../../lib/length';
 import { instructionProblem, MAX_INSTRUCTION } from '../../lib/review';
 import { formatUSD } from '../../lib/spend';
-import { formatAge, formatTimestamp, relativeTime } from '../../lib/time';
+import { formatAge } from '../../lib/time';
 import { CharCounter } from '../../components/CharCounter';
 import { DraftHistory } from './DraftHistory';
 import { InConversation } from './InConversation';
+import { ReviewCardHead } from './ReviewCardHead';
 
 export const TOO_LONG_BUTTON = 'Response Too Long';
 export const TOO_LONG_NOTE = "Response exceeds Twitter's limit";
@@ -68,14 +69,11 @@ export function ReviewCard({
   const [instruction, setInstruction] = useState('');
   const [historyOpen, setHistoryOpen] = useState(false);
   const problem = instructionProblem(instruction);
-  const [avatarFailed, setAvatarFailed] = useState(false);
   const ids = useId();
   const length = weightedLength(draft);
   const tooLong = isTooLong(length);
   const empty = draft.trim() === '';
   const edited = draft !== original;
-  const handle = post.author_username ? `@${post.author_username}` : '';
-  const name = post.original_post_user || handle || 'The persona';
   const awaitingManual = post.status === 'awaiting_manual';
   const manual = post.reply_route === 'manual';
   const flags = refusedFlags ?? post.flags;
@@ -83,7 +81,6 @@ export function ReviewCard({
   // Approve, reject and regenerate apply while the post is under review, not once approved for hand-posting.
   const reviewable = post.status === 'pending' || post.status === 'failed';
   const review = post.review ?? null;
-  const personaVersion = personaVersionLabel(post.persona_version);
 
   async function regenerate() {
     if (problem) return;
@@ -100,72 +97,15 @@ export function ReviewCard({
       data-post-id={post.id}
       tabIndex={0}
     >
-      <header className="review-head">
-        {reviewable && (
-          <input
-            type="checkbox"
-            className="review-select"
-            checked={selected}
-            onChange={() => onToggleSelect(post)}
-            aria-label={`Select post #${post.id}`}
-            data-testid="select-card"
-            data-shortcut="select"
-          />
-        )}
-        {post.author_profile_image && !avatarFailed ? (
-          <img
-            className="avatar"
-            src={post.author_profile_image}
-            alt=""
-            width={44}
-            height={44}
-            loading="lazy"
-            referrerPolicy="no-referrer"
-            onError={() => setAvatarFailed(true)}
-          />
-        ) : (
-          <span className="avatar avatar-placeholder" aria-hidden="true">
-            {name.replace(/^@/, '').charAt(0).toUpperCase() || '?'}
-          </span>
-        )}
-        <div className="review-who">
-          <h3 id={`${ids}-title`} className="review-name">
-            {name}
-          </h3>
-          <p className="review-sub">
-            {handle && <span>{handle}</span>}
-            <time dateTime={post.created_at} title={formatTimestamp(post.created_at)}>
-              {relativeTime(post.created_at, now)}
-            </time>
-            {personaVersion && (
-              <span className="review-persona" data-testid="persona-version">
-                {personaVersion}
-              </span>
-            )}
-          </p>
-        </div>
-        <ul className="badges" aria-label="Tags">
-          {post.category && <li className="badge badge-sin">{post.category}</li>}
-          {review && (
-            <li
-              className={`badge badge-review${isLowScore(review.score) ? ' is-low' : ''}`}
-              data-testid="review-score"
-              aria-describedby={`${ids}-review`}
-            >
-              {reviewBadge(review)}
-            </li>
-          )}
-          {post.is_mention && <li className="badge">Mention</li>}
-          {post.is_profile_tweet && <li className="badge">Profile Tweet</li>}
-          {post.status === 'failed' && <li className="badge badge-failed">Failed</li>}
-          {manual && <li className="badge badge-manual">Hand-posting</li>}
-          {flags.map((f) => (
-            <li key={f} className={`badge badge-flag${f === NEAR_DUPLICATE ? ' is-soft' : ''}`} data-testid="flag">
-              {flagLabel(f)}
-            </li>
-          ))}
-        </ul>
-      </header>
+      <ReviewCardHead
+        post={post}
+        now={now}
+        flags={flags}
+        ids={ids}
+        reviewable={reviewable}
+        selected={selected}
+        onToggleSelect={onToggleSelect}
+      />
 
       {review && (
         <p id={`${ids}-review`} className={`review-judged${isLowScore(review.score) ? ' is-low' : ''}`} data-testid="review-reason">
