@@ -20,6 +20,11 @@ export type ReplyRoute = 'api' | 'manual';
 /** A post as the admin lists, approve and reject answer it. */
 export interface Post {
   id: number;
+  /**
+   * Grows by one whenever proposed_response changes; a decision sends the one
+   * it was made on, and a stale one is refused with a 409.
+   */
+  draft_version: number;
   source: PostSource;
   status: PostStatus;
   /** "" for a profile post. */

@@ -38,6 +38,43 @@ export function originLabel(origin: string): string {
   return ORIGIN_LABELS[origin as VersionOrigin] ?? origin;
 }
 
+/** One decision on a post, with the channel it came through (GET /api/posts/{id}/history). */
+export interface Decision {
+  /** approve, reject, edit, regenerate or cancel. */
+  action: string;
+  /** web, bulk, telegram or autopilot. */
+  by: string;
+  /** The draft version it was made on. */
+  draft_version: number;
+  /** RFC 3339. */
+  at: string;
+}
+
+const ACTION_LABELS: Record<string, string> = {
+  approve: 'Approved',
+  reject: 'Rejected',
+  edit: 'Edited',
+  regenerate: 'New draft asked',
+  cancel: 'Cancelled',
+};
+
+const CHANNEL_LABELS: Record<string, string> = {
+  web: 'on the web',
+  bulk: 'in bulk',
+  telegram: 'on Telegram',
+  autopilot: 'by the autopilot',
+};
+
+/**
+ * A decision as the history lists it, e.g. "Approved on Telegram, version 2";
+ * an unknown action or channel is shown as it is.
+ */
+export function decisionLabel(d: Pick<Decision, 'action' | 'by' | 'draft_version'>): string {
+  const action = Object.hasOwn(ACTION_LABELS, d.action) ? ACTION_LABELS[d.action] : d.action;
+  const channel = Object.hasOwn(CHANNEL_LABELS, d.by) ? CHANNEL_LABELS[d.by] : `by ${d.by}`;
+  return `${action} ${channel}, version ${d.draft_version}`;
+}
+
 /** The selection with id added when absent, removed when present. */
 export function toggled(selected: ReadonlySet<number>, id: number): Set<number> {
   const next = new Set(selected);
@@ -71,6 +108,8 @@ export interface BulkResult {
   /** Why it failed; null when ok. */
   error: string | null;
   status: number;
+  /** The post's current draft version, when the one shown was stale (status 409). */
+  draft_version?: number;
 }
 
 /** What a bulk action reports: the summary line, one line per post, and whether any failed. */
