@@ -860,6 +860,8 @@ describe('admin', () => {
   it('settings: targets, topics and blocklists are edited, saved and kept; a bad value shows the error beside its field', async () => {
     await openSection(page, 'Settings');
     await expectPath(page, '/diaries666op/settings');
+    // No worker ran the Telegram channel here: the settings say how to link it.
+    await eventually(async () => assert.match(await text(page.getByTestId('telegram-link')), /Not linked: set TELEGRAM_BOT_TOKEN/));
     const panel = page.getByTestId('settings-panel');
     await panel.getByRole('heading', { name: 'Targets and topics' }).waitFor();
     const targets = panel.getByLabel('Targeted accounts');
@@ -1500,6 +1502,8 @@ describe('the admin on a phone and a desktop', () => {
     // The history lists the decision, and its channel.
     await second.getByTestId('history-toggle').click();
     await eventually(async () => assert.match(await text(second.getByTestId('decision').last()), /^New draft asked on the web, version 1, /));
+    // and the card's latency: mention → draft.
+    assert.match(await text(second.getByTestId('timing')), /^Mention → draft \d/);
 
     // r rejects and a approves the focused card.
     const first = cards.first();

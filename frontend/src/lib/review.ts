@@ -134,3 +134,32 @@ export function bulkReport(action: BulkAction, results: readonly BulkResult[]): 
   const lines = results.map((r) => (r.ok ? `#${r.id}: ${done}` : `#${r.id}: failed: ${r.error ?? `HTTP ${r.status}`}`));
   return { summary, lines, failed };
 }
+
+/** When a post reached each step, as GET /api/posts/{id}/history answers (null: not reached). */
+export interface Timing {
+  mention_at: string;
+  drafted_at: string | null;
+  decided_at: string | null;
+  posted_at: string | null;
+}
+
+/** A duration in seconds as the card shows it: "45 s", "3 min 4 s", "2 h 5 min". */
+export function formatSpan(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min ${s % 60} s`;
+  return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
+}
+
+/** The card's latencies: mention → draft and draft → decision, each when both ends are known. */
+export function timingSteps(t: Timing | undefined): string[] {
+  if (!t) return [];
+  const at = (v: string | null) => (v ? Date.parse(v) : NaN);
+  const steps: string[] = [];
+  const mention = at(t.mention_at);
+  const drafted = at(t.drafted_at);
+  const decided = at(t.decided_at);
+  if (Number.isFinite(mention) && Number.isFinite(drafted)) steps.push(`Mention → draft ${formatSpan((drafted - mention) / 1000)}`);
+  if (Number.isFinite(drafted) && Number.isFinite(decided)) steps.push(`Draft → decision ${formatSpan((decided - drafted) / 1000)}`);
+  return steps;
+}

@@ -1,5 +1,5 @@
 import { useHistory } from './useHistory';
-import { decisionLabel, originLabel } from '../../lib/review';
+import { decisionLabel, originLabel, timingSteps } from '../../lib/review';
 import { formatTimestamp, relativeTime } from '../../lib/time';
 
 interface Props {
@@ -34,8 +34,14 @@ export function DraftHistory({ postId, now, id }: Props) {
     );
   }
   const decisions = data.decisions ?? [];
+  const steps = timingSteps(data.timing);
   return (
     <div id={id}>
+      {steps.length > 0 && (
+        <p className="muted review-timing" data-testid="timing">
+          {steps.join(' · ')}
+        </p>
+      )}
       <ol className="review-history" data-testid="history">
         {data.versions.map((v, i) => (
           <li key={`${i}-${v.at}`} className="review-version" data-testid="version" data-origin={v.origin}>
