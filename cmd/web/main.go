@@ -87,7 +87,7 @@ func run() error {
 	if err != nil {
 		return fmt.Errorf("REDIS_URL: %w", err)
 	}
-	ops := asynqmon.New(asynqmon.Options{RootPath: api.OpsPath, RedisConnOpt: redisConn.Asynq()})
+	ops := asynqmon.New(asynqmon.Options{RootPath: api.OpsPath, RedisConnOpt: redisConn.Asynq(), ReadOnly: cfg.AsynqmonReadOnly})
 	defer ops.Close()
 
 	metrics := tasks.MetricsHandler(queue.Inspector())

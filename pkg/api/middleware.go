@@ -254,6 +254,15 @@ func limitBody(next http.Handler) http.Handler {
 	})
 }
 
+// noStore marks an answer as never to be kept by a cache: the metrics
+// name the queues' and the process's state, for its reader only.
+func noStore(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "no-store")
+		next.ServeHTTP(w, r)
+	})
+}
+
 // sessionCookieName names the cookie that carries the token for the ops
 // pages, which a browser opens by navigation and so cannot send a bearer
 // header (see Server.cookieName for its prefix behind https).

@@ -186,7 +186,7 @@ func (s *Server) previewPersona(w http.ResponseWriter, r *http.Request) error {
 // named; a body that is not one JSON object is field "", the body as a
 // whole.
 func decodeFields(r *http.Request, v any) error {
-	body, err := io.ReadAll(r.Body)
+	body, err := readBody(r)
 	if err != nil {
 		return err
 	}

@@ -113,6 +113,10 @@ type Config struct {
 	// MetricsToken, when set (web only), lets a bearer of it read the web
 	// tier's /metrics without an admin session, for Prometheus.
 	MetricsToken string
+	// AsynqmonReadOnly (ASYNQMON_READ_ONLY, web only) mounts the queue
+	// dashboard view-only: no task can be deleted, run or archived from it
+	// unless the operator writes "false".
+	AsynqmonReadOnly bool
 	// MediaHosts are the hosts the admin's pages may load images from
 	// (avatars, media previews), over https; the content security policy
 	// allows no other.
@@ -309,6 +313,7 @@ func (c *Config) loadDeployment(proc Process, r *reader) {
 			def = DefaultMediaHostsX
 		}
 		c.MediaHosts = r.hosts("MEDIA_HOSTS", def)
+		c.AsynqmonReadOnly = r.oneOf("ASYNQMON_READ_ONLY", "true", "true", "false") == "true"
 	case Worker:
 		c.loadSeeds(r)
 		c.loadConcurrency(r)

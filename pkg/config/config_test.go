@@ -459,3 +459,35 @@ func TestLoadHighAvailabilityAddresses(t *testing.T) {
 		})
 	}
 }
+
+func TestLoadAsynqmonReadOnly(t *testing.T) {
+	tests := []struct {
+		name    string
+		env     map[string]string
+		want    bool
+		wantErr bool
+	}{
+		{name: "read-only by default", env: nil, want: true},
+		{name: "true", env: map[string]string{"ASYNQMON_READ_ONLY": "true"}, want: true},
+		{name: "false written explicitly", env: map[string]string{"ASYNQMON_READ_ONLY": "false"}, want: false},
+		{name: "garbage", env: map[string]string{"ASYNQMON_READ_ONLY": "nope"}, wantErr: true},
+		{name: "other spelling", env: map[string]string{"ASYNQMON_READ_ONLY": "0"}, wantErr: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := Load(Web, env(tt.env))
+			if (err != nil) != tt.wantErr {
+				t.Fatalf("Load: %v, want error %v", err, tt.wantErr)
+			}
+			if err != nil {
+				if !strings.Contains(err.Error(), "ASYNQMON_READ_ONLY") {
+					t.Errorf("error %v does not name ASYNQMON_READ_ONLY", err)
+				}
+				return
+			}
+			if c.AsynqmonReadOnly != tt.want {
+				t.Errorf("AsynqmonReadOnly = %v, want %v", c.AsynqmonReadOnly, tt.want)
+			}
+		})
+	}
+}
