@@ -88,7 +88,8 @@ func run() error {
 	case config.PlatformX:
 		plat, err = x.New(x.Config{BaseURL: cfg.XAPIBaseURL, APIKey: cfg.XAPIKey, APISecret: cfg.XAPISecret,
 			AccessToken: cfg.XAccessToken, AccessSecret: cfg.XAccessSecret,
-			Limiter: windows, Meter: meter, MaxResults: cfg.XMaxResults, RepliesSummon: cfg.Prices.RepliesSummon})
+			Limiter: windows, Meter: meter, MaxResults: cfg.XMaxResults, RepliesSummon: cfg.Prices.RepliesSummon,
+			Namings: x.RedisNamings{Redis: client.Redis()}, Log: log})
 	default:
 		var entries []corpus.Entry
 		entries, err = corpus.Load()
