@@ -154,6 +154,10 @@ func (f *fakeStore) Settings(context.Context) (settings.Settings, error) {
 	return settings.Settings{TargetUsernames: []string{}, SearchTopics: []string{}, BlockedAuthors: []string{}, BlockedPhrases: []string{},
 		Caps: settings.DefaultCaps()}, nil
 }
+func (f *fakeStore) TargetsNotFound(context.Context, string) ([]string, error) {
+	f.record("TargetsNotFound")
+	return nil, nil
+}
 func (f *fakeStore) Persona(context.Context) (persona.Persona, error) {
 	f.record("Persona")
 	return persona.Default(), nil

@@ -80,6 +80,8 @@ type Store interface {
 	Settings(ctx context.Context) (settings.Settings, error)
 	// PutSettings replaces the settings with normalised ones.
 	PutSettings(ctx context.Context, v settings.Settings) error
+	// TargetsNotFound lists the targeted usernames the platform does not know.
+	TargetsNotFound(ctx context.Context, platform string) ([]string, error)
 	// SendQueueOf reads the latest send starts and the approvals ahead of
 	// post id that caps decide on.
 	SendQueueOf(ctx context.Context, id int64, caps guard.SendCaps) (store.SendQueue, error)

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"infernal/pkg/guard"
 	"infernal/pkg/post"
@@ -197,5 +198,38 @@ func TestListQueued(t *testing.T) {
 	}
 	if status, _ := e.do("GET", "/api/posts/queued", "", ""); status != 401 {
 		t.Errorf("without a token: %d, want 401", status)
+	}
+}
+
+// The settings show the targeted usernames the platform does not know,
+// until the settings change.
+func TestSettingsShowTargetsNotFound(t *testing.T) {
+	e := setup(t)
+	ctx := context.Background()
+	body := `{"target_usernames":["ghost_acct","real_acct"],"search_topics":[],"blocked_authors":[],"blocked_phrases":[],"caps":{}}`
+	if status, out := e.do("PUT", "/api/settings", e.token, body); status != 200 {
+		t.Fatalf("PUT: %d %s", status, out)
+	}
+	if err := e.store.TargetNotFound(ctx, "sandbox", "ghost_acct", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.store.PutTarget(ctx, "sandbox", "real_acct", "77"); err != nil {
+		t.Fatal(err)
+	}
+	missing := func(status int, out string) []string {
+		t.Helper()
+		var v struct {
+			TargetsNotFound []string `json:"targets_not_found"`
+		}
+		if err := json.Unmarshal([]byte(out), &v); err != nil || status != 200 || v.TargetsNotFound == nil {
+			t.Fatalf("%d %s: no targets_not_found list", status, out)
+		}
+		return v.TargetsNotFound
+	}
+	if got := missing(e.do("GET", "/api/settings", e.token, "")); !slices.Equal(got, []string{"ghost_acct"}) {
+		t.Errorf("targets_not_found = %q, want ghost_acct", got)
+	}
+	if got := missing(e.do("PUT", "/api/settings", e.token, body)); len(got) != 0 {
+		t.Errorf("after a settings change targets_not_found = %q, want none until looked up again", got)
 	}
 }
