@@ -391,7 +391,27 @@ func (c *Client) Lookup(ctx context.Context, ids []string) ([]platform.Post, err
 		}
 		out = append(out, resp.posts()...)
 	}
+	c.checkHandles(ctx, out)
 	return out, nil
+}
+
+// checkHandles blanks, and logs, every handle of posts that breaks X's
+// syntax (see platform.ValidUsername): X never sends one, so it is a
+// forgery or a fault, and a handle is quoted in the model's prompt.
+func (c *Client) checkHandles(ctx context.Context, posts []platform.Post) {
+	for i := range posts {
+		p := &posts[i]
+		if p.Author.Username != "" && !platform.ValidUsername(p.Author.Username) {
+			c.log.WarnContext(ctx, "x: author handle blanked: it breaks X's handle syntax", "post_id", p.ID, "author_id", p.Author.ID, "handle", fmt.Sprintf("%.60q", p.Author.Username))
+			p.Author.Username = ""
+		}
+		for j := range p.Mentions {
+			if m := &p.Mentions[j]; m.Username != "" && !platform.ValidUsername(m.Username) {
+				c.log.WarnContext(ctx, "x: mention handle blanked: it breaks X's handle syntax", "post_id", p.ID, "handle", fmt.Sprintf("%.60q", m.Username))
+				m.Username = ""
+			}
+		}
+	}
 }
 
 // timeline reads up to maxPages pages of path within r and returns them
@@ -429,6 +449,8 @@ func (c *Client) timeline(ctx context.Context, path string, r platform.Range, ex
 		return platform.Page{}, err
 	}
 	page.More = more
+	c.checkHandles(ctx, page.Posts)
+	c.checkHandles(ctx, page.Included)
 	sortNewestFirst(page.Posts)
 	if n := len(page.Posts); n > 0 {
 		if page.NewestID == "" || idLess(page.NewestID, page.Posts[0].ID) {
