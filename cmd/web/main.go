@@ -50,6 +50,7 @@ func run() error {
 		}
 	}()
 	log := cfg.NewLoggerTo(logOut, "web")
+	cfg.WarnUnbounded(log)
 	redisurl.SetLogger(log)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

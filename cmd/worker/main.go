@@ -60,6 +60,7 @@ func run() error {
 		return tasks.ProbeWorker(ctx, cfg.MetricsAddr)
 	}
 	log := cfg.NewLogger("worker")
+	cfg.WarnUnbounded(log)
 	redisurl.SetLogger(log)
 
 	st, err := store.Open(ctx, cfg.DatabaseURL, store.WithMaxConns(cfg.DatabaseMaxConns))

@@ -146,8 +146,12 @@ type Config struct {
 	XMaxResults int
 	// Prices are the unit prices of X's pay-per-use billing and of the model.
 	Prices Prices
-	// Budgets are the optional spending ceilings (0 means none).
+	// Budgets are the spending ceilings (0 means none), DefaultBudgets
+	// unless set.
 	Budgets Budgets
+	// Unbounded names the budget variables set to "none" (or 0): each
+	// process logs a warning for each at start (see WarnUnbounded).
+	Unbounded []string
 	// BenchCeiling serves the benchmark's ceiling route (see pkg/api); only
 	// `make bench` turns it on.
 	BenchCeiling bool
@@ -175,6 +179,15 @@ type Budgets struct {
 	XMonthly     float64
 	ModelDaily   float64
 	ModelMonthly float64
+}
+
+// DefaultBudgets are the ceilings of a process given no budget: $2 a
+// day and $40 a month of X (400 post reads a day), $1 a day and $20 a month
+// of the model (some 2,000 gpt-4o-mini drafts a day). The monthly ceilings
+// are 20 days of the daily ones, so that a month of days at the ceiling is
+// stopped before it ends.
+func DefaultBudgets() Budgets {
+	return Budgets{XDaily: 2, XMonthly: 40, ModelDaily: 1, ModelMonthly: 20}
 }
 
 // Caps seed the reply, send and near-duplicate caps; 0 takes the
@@ -272,11 +285,12 @@ func Load(proc Process, getenv func(string) string) (Config, error) {
 		CompletionPerM:     r.money("OPENAI_COMPLETION_USD_PER_MILLION", 0.60),
 		RepliesSummon:      c.ReplyPolicy == ReplySummoned,
 	}
+	def := DefaultBudgets()
 	c.Budgets = Budgets{
-		XDaily:       r.money("X_DAILY_BUDGET_USD", 0),
-		XMonthly:     r.money("X_MONTHLY_BUDGET_USD", 0),
-		ModelDaily:   r.money("MODEL_DAILY_BUDGET_USD", 0),
-		ModelMonthly: r.money("MODEL_MONTHLY_BUDGET_USD", 0),
+		XDaily:       r.budget("X_DAILY_BUDGET_USD", def.XDaily, &c.Unbounded),
+		XMonthly:     r.budget("X_MONTHLY_BUDGET_USD", def.XMonthly, &c.Unbounded),
+		ModelDaily:   r.budget("MODEL_DAILY_BUDGET_USD", def.ModelDaily, &c.Unbounded),
+		ModelMonthly: r.budget("MODEL_MONTHLY_BUDGET_USD", def.ModelMonthly, &c.Unbounded),
 	}
 
 	// Every process agrees on the platform: it is named, never guessed from
@@ -650,6 +664,21 @@ func (r *reader) money(name string, def float64) float64 {
 		return def
 	}
 	return f
+}
+
+// budget reads a spending ceiling: an amount of US dollars, def when
+// unset, none (0) only when written "none" or 0, which adds name to
+// unbounded.
+func (r *reader) budget(name string, def float64, unbounded *[]string) float64 {
+	if strings.EqualFold(r.str(name, ""), "none") {
+		*unbounded = append(*unbounded, name)
+		return 0
+	}
+	v := r.money(name, def)
+	if v == 0 {
+		*unbounded = append(*unbounded, name)
+	}
+	return v
 }
 
 // sources reads a comma-separated list of mortal post sources
