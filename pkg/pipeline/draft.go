@@ -181,11 +181,12 @@ func (d *Drafter) DraftPost(ctx context.Context, t *asynq.Task) error {
 		return err
 	}
 	text := post.StorableText(draft.Text)
+	flags = append(guard.ReplyFlags(draft.Text, p.AuthorUsername, p.OriginalPostText, d.Persona), flags...)
 	saved := store.Draft{
 		Response: text, Category: draft.Category,
 		Temperature: draft.Temperature, PresencePenalty: draft.PresencePenalty, FrequencyPenalty: draft.FrequencyPenalty,
-		Flags:          guard.Strings(append(guard.ReplyFlags(draft.Text, p.AuthorUsername, p.OriginalPostText, d.Persona), flags...)),
-		PersonaVersion: req.Character.Version, Review: d.review(ctx, id, req, text),
+		Flags:          guard.Strings(flags),
+		PersonaVersion: req.Character.Version, Review: d.review(ctx, id, req, text, flags),
 	}
 	if reason := lowReview(saved.Review, set.Caps.MinReviewScore, p.ReviewWaived); reason != "" {
 		err = d.Store.SkipDraft(ctx, id, saved, reason)
@@ -250,9 +251,10 @@ func (d *Drafter) character(ctx context.Context) (persona.Persona, error) {
 
 // review is d.Judge's opinion of text, the draft of post id written for
 // req; nil without a judge or when it fails, which is logged and never
-// stops the draft.
-func (d *Drafter) review(ctx context.Context, id int64, req writer.Request, text string) *post.Review {
-	if d.Judge == nil {
+// stops the draft, and nil for a draft a guard flagged: the reviewer must
+// look at it anyway, and a judge call would only cost.
+func (d *Drafter) review(ctx context.Context, id int64, req writer.Request, text string, flags []guard.Flag) *post.Review {
+	if d.Judge == nil || len(flags) > 0 {
 		return nil
 	}
 	r, err := d.Judge.Judge(ctx, req, text)
