@@ -103,6 +103,8 @@ func run() error {
 		Ops: ops, Metrics: metrics, PublicURL: cfg.PublicURL,
 		MetricsToken: cfg.MetricsToken, MediaHosts: cfg.MediaHosts,
 		Prices: spend.Prices(cfg.Prices), Budgets: spend.Budgets(cfg.Budgets), Windows: windows,
+		// A session's call counts as in flight until its request ends, at the latest at its deadline.
+		ModelCalls: windows.Sessions(api.RequestTimeout),
 		BenchCeiling: cfg.BenchCeiling,
 	})
 	srv := api.NewHTTPServer(cfg.HTTPAddr, handler, log)

@@ -153,6 +153,11 @@ func (s *Server) previewPersona(w http.ResponseWriter, r *http.Request) error {
 		}
 		payload.Persona = &p
 	}
+	release, err := s.beginModelCall(r)
+	if err != nil {
+		return err
+	}
+	defer release()
 	ctx := r.Context()
 	id, err := s.queue.EnqueuePreview(ctx, payload)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"time"
 	"unicode/utf8"
 
 	"infernal/pkg/auth"
@@ -33,6 +34,8 @@ const errBodyTooSlow = "the request body did not arrive in time"
 type Error struct {
 	Status  int
 	Message string
+	// RetryAfter, when set, is answered as Retry-After (whole seconds).
+	RetryAfter time.Duration
 }
 
 // Error returns the message.
@@ -72,9 +75,12 @@ func respondJSON(w http.ResponseWriter, status int, v any) {
 func (s *Server) respondError(w http.ResponseWriter, r *http.Request, err error) {
 	status, msg := s.errorStatus(r, err)
 	var throttled *auth.ThrottledError
+	var apiErr *Error
 	switch {
 	case errors.As(err, &throttled):
 		w.Header().Set("Retry-After", strconv.Itoa(int(throttled.RetryAfter.Seconds()+0.999)))
+	case errors.As(err, &apiErr) && apiErr.RetryAfter > 0:
+		w.Header().Set("Retry-After", strconv.Itoa(int(apiErr.RetryAfter.Seconds()+0.999)))
 	case status == http.StatusUnauthorized && errors.Is(err, auth.ErrUnauthenticated):
 		w.Header().Set("WWW-Authenticate", `Bearer realm="`+adminName+`"`)
 	}
