@@ -104,7 +104,7 @@ func run() error {
 		MetricsToken: cfg.MetricsToken, MediaHosts: cfg.MediaHosts,
 		Prices: spend.Prices(cfg.Prices), Budgets: spend.Budgets(cfg.Budgets), Windows: windows,
 		// A session's call counts as in flight until its request ends, at the latest at its deadline.
-		ModelCalls: windows.Sessions(api.RequestTimeout),
+		ModelCalls:   windows.Sessions(api.RequestTimeout),
 		BenchCeiling: cfg.BenchCeiling,
 	})
 	srv := api.NewHTTPServer(cfg.HTTPAddr, handler, log)

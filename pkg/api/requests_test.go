@@ -154,6 +154,7 @@ func (f *fakeStore) Settings(context.Context) (settings.Settings, error) {
 	return settings.Settings{TargetUsernames: []string{}, SearchTopics: []string{}, BlockedAuthors: []string{}, BlockedPhrases: []string{},
 		Caps: settings.DefaultCaps()}, nil
 }
+
 // TargetsNotFound is not recorded: it goes with Settings, the call the tests name.
 func (f *fakeStore) TargetsNotFound(context.Context, string) ([]string, error) {
 	return nil, nil
