@@ -123,7 +123,8 @@ func run() error {
 	seed, err := settings.Settings{
 		TargetUsernames: targets, SearchTopics: cfg.SearchTopics, BlockedAuthors: cfg.BlockedAuthors, BlockedPhrases: cfg.BlockedPhrases,
 		Caps: settings.Caps{PerConversation: cfg.Caps.PerConversation, PerAuthorPerDay: cfg.Caps.PerAuthorPerDay,
-			SendsPer3Hours: cfg.Caps.SendsPer3Hours, SendsPerDay: cfg.Caps.SendsPerDay, NearDuplicate: cfg.Caps.NearDuplicate},
+			SendsPer3Hours: cfg.Caps.SendsPer3Hours, SendsPerDay: cfg.Caps.SendsPerDay, NearDuplicate: cfg.Caps.NearDuplicate,
+			DraftsPerHour: cfg.Caps.DraftsPerHour},
 	}.Normalize()
 	if err != nil {
 		return fmt.Errorf("config: TARGET_USERNAMES, SEARCH_TOPICS, BLOCKED_AUTHORS, BLOCKED_PHRASES or a cap: %w", err)

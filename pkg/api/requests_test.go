@@ -155,6 +155,11 @@ func (f *fakeStore) Settings(context.Context) (settings.Settings, error) {
 		Caps: settings.DefaultCaps()}, nil
 }
 
+// DraftCounts is not recorded: it goes with the spend report.
+func (f *fakeStore) DraftCounts(context.Context, time.Time) (int, int, error) {
+	return 0, 0, nil
+}
+
 // TargetsNotFound is not recorded: it goes with Settings, the call the tests name.
 func (f *fakeStore) TargetsNotFound(context.Context, string) ([]string, error) {
 	return nil, nil

@@ -233,3 +233,51 @@ func TestSettingsShowTargetsNotFound(t *testing.T) {
 		t.Errorf("after a settings change targets_not_found = %q, want none until looked up again", got)
 	}
 }
+
+// The spend report tells how many posts wait for their draft, and why.
+func TestSpendTellsDraftsWaiting(t *testing.T) {
+	e := setup(t)
+	ctx := context.Background()
+	drafts := func() (v struct {
+		LastHour int    `json:"last_hour"`
+		PerHour  int    `json:"per_hour"`
+		Waiting  int    `json:"waiting"`
+		Reason   string `json:"reason"`
+	}) {
+		t.Helper()
+		status, body := e.do("GET", "/api/spend", e.token, "")
+		var out struct {
+			Drafts *struct {
+				LastHour int    `json:"last_hour"`
+				PerHour  int    `json:"per_hour"`
+				Waiting  int    `json:"waiting"`
+				Reason   string `json:"reason"`
+			} `json:"drafts"`
+		}
+		if err := json.Unmarshal([]byte(body), &out); err != nil || status != 200 || out.Drafts == nil {
+			t.Fatalf("GET /api/spend: %d %s", status, body)
+		}
+		return *out.Drafts
+	}
+	if v := drafts(); v.Waiting != 0 || v.PerHour != settings.DefaultDraftsPerHour || v.Reason != "" {
+		t.Errorf("fresh: %+v", v)
+	}
+	e.pending("d1", post.SourceMention, 0, "Hell is warm.")
+	for _, id := range []string{"d2", "d3"} {
+		if _, _, err := e.store.UpsertFound(ctx, post.Post{Platform: "sandbox", Source: post.SourceMention, OriginalPostID: id,
+			OriginalPostText: "hi", AuthorUsername: "m" + id, CreatedAt: time.Now()}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if v := drafts(); v.Waiting != 2 || v.LastHour != 1 || v.Reason != "" {
+		t.Errorf("two waiting under the cap: %+v, want no reason (they are being drafted)", v)
+	}
+	caps := settings.DefaultCaps()
+	caps.DraftsPerHour = 1
+	if err := e.store.PutSettings(ctx, settings.Settings{Caps: caps}); err != nil {
+		t.Fatal(err)
+	}
+	if v := drafts(); v.Waiting != 2 || v.PerHour != 1 || v.Reason != "the hour's draft cap (caps.drafts_per_hour) is reached" {
+		t.Errorf("at the cap: %+v", v)
+	}
+}

@@ -198,7 +198,11 @@ type Caps struct {
 	SendsPer3Hours  int
 	SendsPerDay     int
 	NearDuplicate   float64
+	DraftsPerHour   int
 }
+
+// maxDraftsPerHour bounds DRAFT_CAP_PER_HOUR (settings.MaxDraftsPerHour).
+const maxDraftsPerHour = 100000
 
 // DefaultSearchTopics are SEARCH_TOPICS' default, the topics of the search
 // the conversation scan made before topics were managed.
@@ -406,6 +410,7 @@ func (c *Config) loadSeeds(r *reader) {
 		SendsPer3Hours:  r.integer("SEND_CAP_PER_3H", 0, 1, maxCap),
 		SendsPerDay:     r.integer("SEND_CAP_PER_DAY", 0, 1, maxCap),
 		NearDuplicate:   r.fraction("NEAR_DUPLICATE_THRESHOLD"),
+		DraftsPerHour:   r.integer("DRAFT_CAP_PER_HOUR", 0, 1, maxDraftsPerHour),
 	}
 	if w, d := c.Caps.SendsPer3Hours, c.Caps.SendsPerDay; w != 0 && d != 0 && w > d {
 		r.fail("SEND_CAP_PER_3H", "(%d) must not be more than SEND_CAP_PER_DAY (%d)", w, d)

@@ -41,6 +41,8 @@ type Drafter struct {
 	Context *conversation.Gatherer
 	// Judge gives the second opinion on every draft; nil judges none.
 	Judge writer.Judge
+	// Now is the clock of the hour's draft cap; nil is time.Now.
+	Now func() time.Time
 }
 
 // RecentTexts keeps the persona's drafts and posts of the near-duplicate
@@ -164,6 +166,9 @@ func (d *Drafter) DraftPost(ctx context.Context, t *asynq.Task) error {
 		d.Log.InfoContext(ctx, "draft deferred: budget", "post_id", id, "reason", why)
 		return nil
 	}
+	if waits, err := d.overHourlyCap(ctx, id, set.Caps.DraftsPerHour); err != nil || waits {
+		return err
+	}
 	req, err := d.request(ctx, p, set, d.Context)
 	if err != nil {
 		return err
@@ -205,6 +210,30 @@ func (d *Drafter) DraftPost(ctx context.Context, t *asynq.Task) error {
 	}
 	d.Recent.add(text)
 	return nil
+}
+
+// overHourlyCap reports whether post id must wait for its draft: the
+// first drafts of the last hour and the posts in drafting before it reach
+// perHour (caps.drafts_per_hour; 0 is its default). A waiting post stays
+// in drafting, and reconcile queues it again each minute: the oldest are
+// drafted first as the hour's drafts age out, and none is lost.
+func (d *Drafter) overHourlyCap(ctx context.Context, id int64, perHour int) (bool, error) {
+	if perHour <= 0 {
+		perHour = settings.DefaultDraftsPerHour
+	}
+	now := time.Now()
+	if d.Now != nil {
+		now = d.Now()
+	}
+	drafted, ahead, err := d.Store.DraftQueue(ctx, id, now.Add(-time.Hour))
+	if err != nil {
+		return false, err
+	}
+	if drafted+ahead < perHour {
+		return false, nil
+	}
+	d.Log.InfoContext(ctx, "draft deferred: the hour's draft cap", "post_id", id, "drafts_last_hour", drafted, "ahead", ahead, "per_hour", perHour)
+	return true, nil
 }
 
 // request is what p's draft is written from: a reply carries its

@@ -145,7 +145,7 @@ func New(cfg Config) *Pipeline {
 			Budget: budget, Reads: reads},
 		Profiler: &Profiler{Store: cfg.Store, PlatformName: cfg.Platform.Name(), Queue: cfg.Queue, Log: cfg.Log, Persona: cfg.Persona},
 		Drafter: &Drafter{Store: cfg.Store, Writer: cfg.Writer, Log: cfg.Log, Persona: cfg.Persona, Budget: budget,
-			Settings: set, Recent: NewRecentTexts(recentTextsRefresh), Judge: judge,
+			Settings: set, Recent: NewRecentTexts(recentTextsRefresh), Judge: judge, Now: cfg.Now,
 			Context: &conversation.Gatherer{Store: cfg.Store, Fetch: lookupFetcher{platform: cfg.Platform}, PlatformName: cfg.Platform.Name(),
 				Reads: budget, Persona: cfg.Persona}},
 		Sender: &Sender{Store: cfg.Store, Platform: cfg.Platform, Log: cfg.Log, Now: cfg.Now, Self: self,
