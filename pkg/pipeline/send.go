@@ -38,7 +38,11 @@ type Sender struct {
 
 // fits reports whether sending p stays within the X budget.
 func (s *Sender) fits(ctx context.Context, p post.Post) (bool, error) {
-	cost, _ := s.Prices.SendCost(p.ReplyRoute, p.ProposedResponse)
+	me, err := s.Self.User(ctx)
+	if err != nil {
+		return false, err
+	}
+	cost, _ := s.Prices.SendCost(p.ReplyRoute, p.Summoned(me.Username), p.ProposedResponse)
 	return s.Budget.sendFits(ctx, cost)
 }
 
@@ -124,7 +128,18 @@ func (s *Sender) SendPost(ctx context.Context, t *asynq.Task) error {
 			return s.Store.MarkPosted(ctx, id, prior.ID, orNow(prior.CreatedAt, s.Now()))
 		}
 	}
-	sent, err := s.Platform.Publish(ctx, p.ProposedResponse, inReplyTo)
+	pubCtx := ctx
+	if inReplyTo != "" {
+		me, err := s.Self.User(ctx)
+		if err != nil {
+			return err
+		}
+		if p.Summoned(me.Username) {
+			// X bills a reply to a post that summoned the persona at the summoned price, under every policy.
+			pubCtx = platform.WithSummoned(ctx)
+		}
+	}
+	sent, err := s.Platform.Publish(pubCtx, p.ProposedResponse, inReplyTo)
 	if err != nil {
 		return s.sendFailed(ctx, id, err)
 	}

@@ -625,7 +625,7 @@ func (c *Client) do(ctx context.Context, method, path string, q url.Values, body
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	endpoint, kind := c.endpointOf(method, path, q, body)
+	endpoint, kind := c.endpointOf(ctx, method, path, q, body)
 	if c.limiter != nil {
 		until, err := c.limiter.Reserve(ctx, endpoint)
 		if err != nil {
