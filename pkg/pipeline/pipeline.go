@@ -149,7 +149,7 @@ func New(cfg Config) *Pipeline {
 			Context: &conversation.Gatherer{Store: cfg.Store, Fetch: lookupFetcher{platform: cfg.Platform}, PlatformName: cfg.Platform.Name(),
 				Reads: budget, Persona: cfg.Persona}},
 		Sender: &Sender{Store: cfg.Store, Platform: cfg.Platform, Log: cfg.Log, Now: cfg.Now, Self: self,
-			Budget: budget, Prices: pricesOf(cfg.Spend), Settings: set},
+			Budget: budget, Prices: pricesOf(cfg.Spend), Settings: set, Persona: cfg.Persona},
 		Maintainer: &Maintainer{Store: cfg.Store, Platform: cfg.Platform, Queue: cfg.Queue, Log: cfg.Log, Now: cfg.Now, Self: self,
 			HandPostedEvery: cfg.HandPostedEvery},
 	}

@@ -31,6 +31,9 @@ type Sender struct {
 	Budget *Budget
 	// Prices price a send against the budget.
 	Prices spend.Prices
+	// Persona is the persona's handle: a reply to a post naming it is a
+	// summoned reply, priced as one.
+	Persona string
 	// Settings keeps the settings (the send caps) between their changes;
 	// nil reads them for every send.
 	Settings *store.SettingsCache
@@ -38,11 +41,7 @@ type Sender struct {
 
 // fits reports whether sending p stays within the X budget.
 func (s *Sender) fits(ctx context.Context, p post.Post) (bool, error) {
-	me, err := s.Self.User(ctx)
-	if err != nil {
-		return false, err
-	}
-	cost, _ := s.Prices.SendCost(p.ReplyRoute, p.Summoned(me.Username), p.ProposedResponse)
+	cost, _ := s.Prices.SendCost(p.ReplyRoute, p.Summoned(s.Persona), p.ProposedResponse)
 	return s.Budget.sendFits(ctx, cost)
 }
 
@@ -129,15 +128,9 @@ func (s *Sender) SendPost(ctx context.Context, t *asynq.Task) error {
 		}
 	}
 	pubCtx := ctx
-	if inReplyTo != "" {
-		me, err := s.Self.User(ctx)
-		if err != nil {
-			return err
-		}
-		if p.Summoned(me.Username) {
-			// X bills a reply to a post that summoned the persona at the summoned price, under every policy.
-			pubCtx = platform.WithSummoned(ctx)
-		}
+	if inReplyTo != "" && p.Summoned(s.Persona) {
+		// X bills a reply to a post that summoned the persona at the summoned price, under every policy.
+		pubCtx = platform.WithSummoned(ctx)
 	}
 	sent, err := s.Platform.Publish(pubCtx, p.ProposedResponse, inReplyTo)
 	if err != nil {
