@@ -590,12 +590,15 @@ func (f *fakeX) timeline(w http.ResponseWriter, r *http.Request, tokenParam stri
 }
 
 // expand adds to includes, as X's referenced_tweets.id expansion does when
-// q asks for it, the posts data answer (once each) and their authors not
-// already in seen; the caller holds f.mu.
+// q asks for it, the posts data answer (once each), and their authors not
+// already in seen only when q also asks for referenced_tweets.id.author_id,
+// as X does; the caller holds f.mu.
 func (f *fakeX) expand(q url.Values, data []xTweetJSON, includes *xIncludesJSON, seen map[string]bool) *xIncludesJSON {
-	if !strings.Contains(q.Get("expansions"), "referenced_tweets.id") {
+	expansions := strings.Split(q.Get("expansions"), ",")
+	if !slices.Contains(expansions, "referenced_tweets.id") {
 		return includes
 	}
+	withAuthors := slices.Contains(expansions, "referenced_tweets.id.author_id")
 	added := map[string]bool{}
 	for _, d := range data {
 		for _, ref := range d.ReferencedTweets {
@@ -609,7 +612,7 @@ func (f *fakeX) expand(q url.Values, data []xTweetJSON, includes *xIncludesJSON,
 			}
 			t := f.tweets[i]
 			includes.Tweets = append(includes.Tweets, tweetJSON(t, f.users))
-			if !seen[t.authorID] {
+			if withAuthors && !seen[t.authorID] {
 				seen[t.authorID] = true
 				includes.Users = append(includes.Users, f.users[t.authorID])
 			}
