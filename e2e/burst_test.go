@@ -59,6 +59,8 @@ func startBurstProcess(t *testing.T, name, bin string, f processFixture, targets
 		"X_ACCESS_TOKEN="+liveAccessToken, "X_ACCESS_SECRET="+liveAccessSecret,
 		"WRITER=offline", "SEARCH_TOPICS="+liveSearchTopic, "TARGET_USERNAMES="+targets,
 		"SCHEDULE_MENTIONS=@every 3s", "SCHEDULE_CONVERSATIONS=@every 3s", "SCHEDULE_TARGETED=@every 3s",
+		// The burst reads and drafts far past the defaults' bounds, which are not what it tests.
+		"DRAFT_CAP_PER_HOUR=100000", "X_DAILY_BUDGET_USD=none", "X_MONTHLY_BUDGET_USD=none",
 	)
 	p.cmd.Stdout, p.cmd.Stderr = p.logs, p.logs
 	if err := p.cmd.Start(); err != nil {

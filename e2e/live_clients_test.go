@@ -187,6 +187,11 @@ type fakeX struct {
 	inFlight    map[string]int
 	maxInFlight map[string]int
 	readDelay   time.Duration
+	// newestOnly makes it speak only X's newest OpenAPI naming (post.fields,
+	// referenced_posts, includes.posts), refusing the documented one with a
+	// 400 as X refuses an unknown parameter; refusedNaming counts those.
+	newestOnly    bool
+	refusedNaming int
 }
 
 var xEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")
@@ -283,9 +288,80 @@ func (f *fakeX) authorize(next http.Handler) http.Handler {
 		}
 		f.mu.Lock()
 		f.requests = append(f.requests, xRequest{Method: r.Method, Path: r.URL.Path, Query: r.URL.Query()})
+		newest := f.newestOnly
 		f.mu.Unlock()
+		if newest {
+			f.serveNewest(w, r, next)
+			return
+		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// speakNewestOnly makes f speak only X's newest naming from now on.
+func (f *fakeX) speakNewestOnly() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.newestOnly = true
+}
+
+// namingRefusals counts the requests refused for the documented naming.
+func (f *fakeX) namingRefusals() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.refusedNaming
+}
+
+// oldNames and newNames translate the newest naming to the documented
+// one the fake's handlers read, and their answers back.
+var (
+	oldNames = strings.NewReplacer("post.fields", "tweet.fields", "referenced_posts", "referenced_tweets")
+	newNames = strings.NewReplacer(`"referenced_tweets":`, `"referenced_posts":`, `"tweets":[`, `"posts":[`)
+)
+
+// serveNewest answers r in X's newest naming: a parameter of the
+// documented naming is a 400 naming it; the rest is served by next in the
+// documented naming and its answer renamed.
+func (f *fakeX) serveNewest(w http.ResponseWriter, r *http.Request, next http.Handler) {
+	q := r.URL.Query()
+	for name, vals := range q {
+		if name == "tweet.fields" || strings.Contains(strings.Join(vals, ","), "referenced_tweets") {
+			f.mu.Lock()
+			f.refusedNaming++
+			f.mu.Unlock()
+			body, err := json.Marshal(map[string]any{
+				"errors": []map[string]any{{"parameters": map[string][]string{name: vals},
+					"message": "The query parameter [" + name + "] is not one of [post.fields,expansions,user.fields,media.fields,max_results,since_id,until_id,pagination_token,next_token,query,ids,exclude]"}},
+				"title": "Invalid Request", "detail": "One or more parameters to your request was invalid.",
+				"type": "https://api.twitter.com/2/problems/invalid-request",
+			})
+			if err != nil {
+				f.problem("encode refusal: %v", err)
+			}
+			writeRaw(w, http.StatusBadRequest, string(body))
+			return
+		}
+	}
+	old := url.Values{}
+	for name, vals := range q {
+		for _, v := range vals {
+			old.Add(oldNames.Replace(name), oldNames.Replace(v))
+		}
+	}
+	r2 := r.Clone(r.Context())
+	r2.URL.RawQuery = old.Encode()
+	next.ServeHTTP(&renaming{ResponseWriter: w}, r2)
+}
+
+// renaming writes an answer with the documented naming's keys renamed to
+// the newest's.
+type renaming struct{ http.ResponseWriter }
+
+func (n *renaming) Write(b []byte) (int, error) {
+	if _, err := io.WriteString(n.ResponseWriter, newNames.Replace(string(b))); err != nil {
+		return 0, err
+	}
+	return len(b), nil
 }
 
 func writeRaw(w http.ResponseWriter, status int, body string) {
@@ -590,12 +666,15 @@ func (f *fakeX) timeline(w http.ResponseWriter, r *http.Request, tokenParam stri
 }
 
 // expand adds to includes, as X's referenced_tweets.id expansion does when
-// q asks for it, the posts data answer (once each) and their authors not
-// already in seen; the caller holds f.mu.
+// q asks for it, the posts data answer (once each), and their authors not
+// already in seen only when q also asks for referenced_tweets.id.author_id,
+// as X does; the caller holds f.mu.
 func (f *fakeX) expand(q url.Values, data []xTweetJSON, includes *xIncludesJSON, seen map[string]bool) *xIncludesJSON {
-	if !strings.Contains(q.Get("expansions"), "referenced_tweets.id") {
+	expansions := strings.Split(q.Get("expansions"), ",")
+	if !slices.Contains(expansions, "referenced_tweets.id") {
 		return includes
 	}
+	withAuthors := slices.Contains(expansions, "referenced_tweets.id.author_id")
 	added := map[string]bool{}
 	for _, d := range data {
 		for _, ref := range d.ReferencedTweets {
@@ -609,7 +688,7 @@ func (f *fakeX) expand(q url.Values, data []xTweetJSON, includes *xIncludesJSON,
 			}
 			t := f.tweets[i]
 			includes.Tweets = append(includes.Tweets, tweetJSON(t, f.users))
-			if !seen[t.authorID] {
+			if withAuthors && !seen[t.authorID] {
 				seen[t.authorID] = true
 				includes.Users = append(includes.Users, f.users[t.authorID])
 			}
@@ -978,6 +1057,47 @@ func startLive(t *testing.T, targets ...string) *liveSystem {
 		}
 	})
 	return &liveSystem{system: s, x: fx, llm: llm}
+}
+
+// On an X that speaks only its newest OpenAPI naming, a thread's mention is
+// drafted with its context and every author's handle, after one refused
+// read: the client switches naming at once, and no timeline pauses.
+func TestLiveNewestNaming(t *testing.T) {
+	s := startLive(t)
+	s.x.speakNewestOnly()
+	root := s.x.addUser("rooter", "Root Poster")
+	mid := s.x.addUser("midway", "Mid Way")
+	asker := s.x.addUser("asker", "Asker")
+	thin := "@" + persona + " settle this?"
+	rootID := s.x.postAs(root, "tabs are a sin")
+	midID := s.x.replyAs(mid, "spaces are worse", rootID)
+	mention := s.x.replyAs(asker, thin, midID)
+	s.llm.reply(thin, "Both are filed under wrath.")
+	s.runWorker(nil)
+	s.enqueue(tasks.TypeScanMentions)
+
+	v := s.waitListed("/api/posts/mentions", mention, post.StatusPending, "")
+	status, raw := s.call("GET", "/api/posts/"+strconv.FormatInt(v.ID, 10)+"/context")
+	if body := string(raw); status != 200 || !strings.Contains(body, `"relation":"ancestor","author_username":"rooter"`) ||
+		!strings.Contains(body, `"relation":"parent","author_username":"midway"`) {
+		t.Errorf("context: %d %s", status, body)
+	}
+	if p := s.llm.promptsWith(thin); len(p) != 1 || !strings.Contains(p[0], "@rooter") || !strings.Contains(p[0], "@midway") {
+		t.Errorf("the prompt lacks the thread's authors: %q", p)
+	}
+	// A second scan reads the mentions again: the timeline is not paused.
+	before := len(s.x.requestsTo("GET", "/2/users/"+livePersonaID+"/mentions"))
+	s.enqueue(tasks.TypeScanMentions)
+	deadline := time.Now().Add(liveWait)
+	for len(s.x.requestsTo("GET", "/2/users/"+livePersonaID+"/mentions")) == before && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if got := len(s.x.requestsTo("GET", "/2/users/"+livePersonaID+"/mentions")); got == before {
+		t.Error("the second scan read no mentions: the timeline paused")
+	}
+	if n := s.x.namingRefusals(); n != 1 {
+		t.Errorf("%d requests refused for their naming, want 1: the client keeps the naming that works", n)
+	}
 }
 
 // fixedRetry retries every failed task after 200 ms.

@@ -129,17 +129,6 @@ func (s *tgSystem) card(originalID string, version int) (telegramtest.Message, i
 	return card, id
 }
 
-// pendingViews lists the Mentions tab.
-func (s *tgSystem) pendingViews() []liveView {
-	s.t.Helper()
-	status, body := s.web.request("GET", "/api/posts/mentions", "")
-	var list struct{ Posts []liveView }
-	if err := json.Unmarshal(body, &list); status != http.StatusOK || err != nil {
-		s.t.Fatalf("mentions: %d %s (%v)", status, body, err)
-	}
-	return list.Posts
-}
-
 func (s *tgSystem) message(id int64) telegramtest.Message {
 	for _, m := range s.tg.Messages() {
 		if m.ID == id {

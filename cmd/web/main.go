@@ -50,6 +50,7 @@ func run() error {
 		}
 	}()
 	log := cfg.NewLoggerTo(logOut, "web")
+	cfg.WarnUnbounded(log)
 	redisurl.SetLogger(log)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -87,7 +88,7 @@ func run() error {
 	if err != nil {
 		return fmt.Errorf("REDIS_URL: %w", err)
 	}
-	ops := asynqmon.New(asynqmon.Options{RootPath: api.OpsPath, RedisConnOpt: redisConn.Asynq()})
+	ops := asynqmon.New(asynqmon.Options{RootPath: api.OpsPath, RedisConnOpt: redisConn.Asynq(), ReadOnly: cfg.AsynqmonReadOnly})
 	defer ops.Close()
 
 	metrics := tasks.MetricsHandler(queue.Inspector())
@@ -102,6 +103,8 @@ func run() error {
 		Ops: ops, Metrics: metrics, PublicURL: cfg.PublicURL,
 		MetricsToken: cfg.MetricsToken, MediaHosts: cfg.MediaHosts,
 		Prices: spend.Prices(cfg.Prices), Budgets: spend.Budgets(cfg.Budgets), Windows: windows,
+		// A session's call counts as in flight until its request ends, at the latest at its deadline.
+		ModelCalls:   windows.Sessions(api.RequestTimeout),
 		BenchCeiling: cfg.BenchCeiling,
 	})
 	srv := api.NewHTTPServer(cfg.HTTPAddr, handler, log)

@@ -62,6 +62,7 @@ func run() error {
 		return tasks.ProbeWorker(ctx, cfg.MetricsAddr)
 	}
 	log := cfg.NewLogger("worker")
+	cfg.WarnUnbounded(log)
 	redisurl.SetLogger(log)
 
 	st, err := store.Open(ctx, cfg.DatabaseURL, store.WithMaxConns(cfg.DatabaseMaxConns))
@@ -90,7 +91,8 @@ func run() error {
 	case config.PlatformX:
 		plat, err = x.New(x.Config{BaseURL: cfg.XAPIBaseURL, APIKey: cfg.XAPIKey, APISecret: cfg.XAPISecret,
 			AccessToken: cfg.XAccessToken, AccessSecret: cfg.XAccessSecret,
-			Limiter: windows, Meter: meter, MaxResults: cfg.XMaxResults, RepliesSummon: cfg.Prices.RepliesSummon})
+			Limiter: windows, Meter: meter, MaxResults: cfg.XMaxResults, RepliesSummon: cfg.Prices.RepliesSummon,
+			Namings: x.RedisNamings{Redis: client.Redis()}, Log: log})
 	default:
 		var entries []corpus.Entry
 		entries, err = corpus.Load()
@@ -123,7 +125,8 @@ func run() error {
 	seed, err := settings.Settings{
 		TargetUsernames: targets, SearchTopics: cfg.SearchTopics, BlockedAuthors: cfg.BlockedAuthors, BlockedPhrases: cfg.BlockedPhrases,
 		Caps: settings.Caps{PerConversation: cfg.Caps.PerConversation, PerAuthorPerDay: cfg.Caps.PerAuthorPerDay,
-			SendsPer3Hours: cfg.Caps.SendsPer3Hours, SendsPerDay: cfg.Caps.SendsPerDay, NearDuplicate: cfg.Caps.NearDuplicate},
+			SendsPer3Hours: cfg.Caps.SendsPer3Hours, SendsPerDay: cfg.Caps.SendsPerDay, NearDuplicate: cfg.Caps.NearDuplicate,
+			DraftsPerHour: cfg.Caps.DraftsPerHour},
 	}.Normalize()
 	if err != nil {
 		return fmt.Errorf("config: TARGET_USERNAMES, SEARCH_TOPICS, BLOCKED_AUTHORS, BLOCKED_PHRASES or a cap: %w", err)

@@ -1,15 +1,18 @@
 package api
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
+	"encoding/base64"
 	"encoding/hex"
 	"errors"
 	"log/slog"
 	"net/http"
 	"net/url"
+	"regexp"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -159,14 +162,69 @@ func (s *Server) securityHeaders(next http.Handler) http.Handler {
 	})
 }
 
-// opsPolicy loosens the content security policy for the queue dashboard,
-// whose page boots from inline scripts; it is reachable only after login.
+// opsPolicy lets the queue dashboard's page boot from its inline scripts,
+// those only: the answer is held until complete and, when it is HTML, its
+// content security policy allows each inline script by its SHA-256 hash,
+// never 'unsafe-inline'. The page is reachable only after login.
 func (s *Server) opsPolicy(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Security-Policy", strings.Replace(s.csp,
-			"script-src 'self'", "script-src 'self' 'unsafe-inline'", 1))
-		next.ServeHTTP(w, r)
+		held := &heldResponse{header: w.Header(), status: http.StatusOK}
+		next.ServeHTTP(held, r)
+		body := held.body.Bytes()
+		ct := w.Header().Get("Content-Type")
+		if ct == "" && len(body) > 0 {
+			// As net/http would sniff it, but before the policy is chosen.
+			ct = http.DetectContentType(body)
+			w.Header().Set("Content-Type", ct)
+		}
+		if strings.HasPrefix(ct, "text/html") {
+			w.Header().Set("Content-Security-Policy", strings.Replace(s.csp,
+				"script-src 'self'", "script-src 'self'"+inlineScriptHashes(body), 1))
+		}
+		w.WriteHeader(held.status)
+		// The status is sent: a failed write can only be a client gone.
+		_, _ = w.Write(body)
 	})
+}
+
+// inlineScriptPattern finds the text of each inline script (a <script>
+// without attributes) of a page.
+var inlineScriptPattern = regexp.MustCompile(`(?s)<script>(.*?)</script>`)
+
+// inlineScriptHashes lists the CSP sources of page's inline scripts, each
+// " 'sha256-<base64>'", in order.
+func inlineScriptHashes(page []byte) string {
+	var b strings.Builder
+	for _, m := range inlineScriptPattern.FindAllSubmatch(page, -1) {
+		sum := sha256.Sum256(m[1])
+		b.WriteString(" 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'")
+	}
+	return b.String()
+}
+
+// heldResponse holds a handler's answer until it is complete; its headers
+// are the real writer's.
+type heldResponse struct {
+	header http.Header
+	status int
+	wrote  bool
+	body   bytes.Buffer
+}
+
+// Header returns the real writer's headers.
+func (h *heldResponse) Header() http.Header { return h.header }
+
+// WriteHeader keeps the first status.
+func (h *heldResponse) WriteHeader(status int) {
+	if !h.wrote {
+		h.status, h.wrote = status, true
+	}
+}
+
+// Write holds b.
+func (h *heldResponse) Write(b []byte) (int, error) {
+	h.wrote = true
+	return h.body.Write(b)
 }
 
 // allowMetricsToken lets Prometheus read /metrics with the configured
@@ -250,6 +308,15 @@ func limitBody(next http.Handler) http.Handler {
 		if r.Body != http.NoBody {
 			r.Body = http.MaxBytesReader(w, r.Body, maxBody)
 		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// noStore marks an answer as never to be kept by a cache: the metrics
+// name the queues' and the process's state, for its reader only.
+func noStore(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "no-store")
 		next.ServeHTTP(w, r)
 	})
 }

@@ -153,6 +153,11 @@ func (s *Server) previewPersona(w http.ResponseWriter, r *http.Request) error {
 		}
 		payload.Persona = &p
 	}
+	release, err := s.beginModelCall(r)
+	if err != nil {
+		return err
+	}
+	defer release()
 	ctx := r.Context()
 	id, err := s.queue.EnqueuePreview(ctx, payload)
 	if err != nil {
@@ -186,7 +191,7 @@ func (s *Server) previewPersona(w http.ResponseWriter, r *http.Request) error {
 // named; a body that is not one JSON object is field "", the body as a
 // whole.
 func decodeFields(r *http.Request, v any) error {
-	body, err := io.ReadAll(r.Body)
+	body, err := readBody(r)
 	if err != nil {
 		return err
 	}

@@ -176,6 +176,16 @@ func (f *fakeStore) Settings(context.Context) (settings.Settings, error) {
 	return settings.Settings{TargetUsernames: []string{}, SearchTopics: []string{}, BlockedAuthors: []string{}, BlockedPhrases: []string{},
 		Caps: settings.DefaultCaps()}, nil
 }
+
+// DraftCounts is not recorded: it goes with the spend report.
+func (f *fakeStore) DraftCounts(context.Context, time.Time) (int, int, error) {
+	return 0, 0, nil
+}
+
+// TargetsNotFound is not recorded: it goes with Settings, the call the tests name.
+func (f *fakeStore) TargetsNotFound(context.Context, string) ([]string, error) {
+	return nil, nil
+}
 func (f *fakeStore) Persona(context.Context) (persona.Persona, error) {
 	f.record("Persona")
 	return persona.Default(), nil

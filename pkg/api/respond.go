@@ -7,8 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"strconv"
+	"time"
 	"unicode/utf8"
 
 	"infernal/pkg/auth"
@@ -24,10 +26,16 @@ const maxBody = 64 << 10
 // errBodyTooLarge is the message of the 413 answer to a body over maxBody.
 var errBodyTooLarge = fmt.Sprintf("request body is larger than %d bytes", maxBody)
 
+// errBodyTooSlow is the message of the 408 answer to a body that did not
+// arrive within the server's read timeout.
+const errBodyTooSlow = "the request body did not arrive in time"
+
 // Error is an answer with a status and a message meant for the client.
 type Error struct {
 	Status  int
 	Message string
+	// RetryAfter, when set, is answered as Retry-After (whole seconds).
+	RetryAfter time.Duration
 }
 
 // Error returns the message.
@@ -67,9 +75,12 @@ func respondJSON(w http.ResponseWriter, status int, v any) {
 func (s *Server) respondError(w http.ResponseWriter, r *http.Request, err error) {
 	status, msg := s.errorStatus(r, err)
 	var throttled *auth.ThrottledError
+	var apiErr *Error
 	switch {
 	case errors.As(err, &throttled):
 		w.Header().Set("Retry-After", strconv.Itoa(int(throttled.RetryAfter.Seconds()+0.999)))
+	case errors.As(err, &apiErr) && apiErr.RetryAfter > 0:
+		w.Header().Set("Retry-After", strconv.Itoa(int(apiErr.RetryAfter.Seconds()+0.999)))
 	case status == http.StatusUnauthorized && errors.Is(err, auth.ErrUnauthenticated):
 		w.Header().Set("WWW-Authenticate", `Bearer realm="`+adminName+`"`)
 	}
@@ -144,11 +155,26 @@ func (s *Server) errorStatus(r *http.Request, err error) (int, string) {
 	return status, msg
 }
 
+// readBody reads r's whole body. A body that did not arrive within the
+// server's ReadTimeout is a 408: the client was too slow, no dependency is
+// down.
+func readBody(r *http.Request) ([]byte, error) {
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		var netErr net.Error
+		if errors.As(err, &netErr) && netErr.Timeout() {
+			return nil, &Error{Status: http.StatusRequestTimeout, Message: errBodyTooSlow}
+		}
+		return nil, fmt.Errorf("read request body: %w", err)
+	}
+	return body, nil
+}
+
 // decodeJSON reads one JSON value into v, refusing unknown fields, trailing
 // data and bodies over maxBody. An empty body leaves v as it is when
 // allowEmpty is set.
 func decodeJSON(r *http.Request, v any, allowEmpty bool) error {
-	body, err := io.ReadAll(r.Body)
+	body, err := readBody(r)
 	if err != nil {
 		return err
 	}

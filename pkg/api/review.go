@@ -105,7 +105,9 @@ type regenerateRequest struct {
 // to an optional instruction, and waits a little for it: 200 with the post
 // and its new draft when the worker wrote it in time, else 202 with the
 // post as it is while the worker writes (the new draft then shows in the
-// lists and the history). A post in any other status is a 409.
+// lists and the history). A post in any other status is a 409. A session
+// with a preview or regenerate in flight, or 10 in the last minute, is
+// answered 429 (see beginModelCall).
 func (s *Server) regenerate(w http.ResponseWriter, r *http.Request) error {
 	id, err := postID(r)
 	if err != nil {
@@ -125,6 +127,11 @@ func (s *Server) regenerate(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	ctx := r.Context()
+	release, err := s.beginModelCall(r)
+	if err != nil {
+		return err
+	}
+	defer release()
 	before, err := s.store.LatestVersionID(ctx, id)
 	if err != nil {
 		return err

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/go-chi/chi/v5"
+	"github.com/go-chi/chi/v5/middleware"
 
 	"infernal/pkg/post"
 )
@@ -12,6 +13,8 @@ import (
 func (s *Server) routes(staticDir string, ops, metrics http.Handler) http.Handler {
 	r := chi.NewRouter()
 	r.Use(withRequest(RequestTimeout), s.logRequests, s.recoverPanics, s.securityHeaders, s.strictTransport, limitBody)
+	// HEAD is served wherever GET is (the server writes no body for it).
+	r.Use(middleware.GetHead)
 
 	r.Get("/healthz", s.handle(s.healthz))
 	r.Get("/readyz", s.handle(s.readyz))
@@ -79,7 +82,7 @@ func (s *Server) routes(staticDir string, ops, metrics http.Handler) http.Handle
 		r.With(s.requireSameOrigin, s.requireAdminPage, s.opsPolicy).Mount(OpsPath, ops)
 	}
 	if metrics != nil {
-		r.With(s.requireSameOrigin, s.allowMetricsToken(s.requireAdminPage)).Handle("/metrics", metrics)
+		r.With(s.requireSameOrigin, s.allowMetricsToken(s.requireAdminPage), noStore).Handle("/metrics", metrics)
 	}
 
 	r.NotFound(spa(staticDir))

@@ -81,6 +81,10 @@ type Store interface {
 	Settings(ctx context.Context) (settings.Settings, error)
 	// PutSettings replaces the settings with normalised ones.
 	PutSettings(ctx context.Context, v settings.Settings) error
+	// TargetsNotFound lists the targeted usernames the platform does not know.
+	TargetsNotFound(ctx context.Context, platform string) ([]string, error)
+	// DraftCounts tells the first drafts written since since and the posts waiting in drafting.
+	DraftCounts(ctx context.Context, since time.Time) (drafted, waiting int, err error)
 	// SendQueueOf reads the latest send starts and the approvals ahead of
 	// post id that caps decide on.
 	SendQueueOf(ctx context.Context, id int64, caps guard.SendCaps) (store.SendQueue, error)
@@ -197,6 +201,18 @@ type Config struct {
 	Budgets spend.Budgets
 	// Windows are the shared rate-limit windows; nil shows none.
 	Windows Windows
+	// ModelCalls bounds the model calls of each session (persona previews
+	// and regenerations); nil bounds none. The web tier gives it
+	// ratelimit.Windows.Sessions: one in flight, 10 a minute.
+	ModelCalls ModelCalls
+}
+
+// ModelCalls bounds the model calls a session asks for
+// (*ratelimit.Sessions is one).
+type ModelCalls interface {
+	// Begin takes a call for session, or answers how long until the
+	// session may ask again (release nil).
+	Begin(ctx context.Context, session string) (release func(context.Context) error, retryAfter time.Duration, err error)
 }
 
 // Server answers every HTTP request of the web tier.
@@ -213,6 +229,7 @@ type Server struct {
 	prices       spend.Prices
 	budgets      spend.Budgets
 	windows      Windows
+	modelCalls   ModelCalls
 	generateWait time.Duration
 	// regenerateWait bounds the wait for a regenerated draft.
 	regenerateWait time.Duration
@@ -245,6 +262,7 @@ func New(cfg Config) *Server {
 		persona: cfg.Persona, platform: cfg.Platform, generateWait: cfg.GenerateWait, regenerateWait: cfg.RegenerateWait,
 		previewWait:    cfg.PreviewWait,
 		trustedProxies: cfg.TrustedProxies, prices: cfg.Prices, budgets: cfg.Budgets, windows: cfg.Windows,
+		modelCalls: cfg.ModelCalls,
 	}
 	if s.prices == (spend.Prices{}) {
 		s.prices = spend.DefaultPrices()

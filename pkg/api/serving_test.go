@@ -2,6 +2,8 @@ package api_test
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/base64"
 	"io"
 	"log/slog"
 	"net/http"
@@ -52,7 +54,12 @@ func opsEnv(t *testing.T) (*httptest.Server, string) {
 	}
 	ops := http.NewServeMux()
 	ops.HandleFunc("/diaries666op/queues/", func(w http.ResponseWriter, r *http.Request) {
-		_, _ = io.WriteString(w, "queues dashboard") // a test double; the test reads what arrived
+		// A test double shaped like asynqmon's page, two inline scripts and one from a file; the test reads what arrived.
+		_, _ = io.WriteString(w, `<!doctype html><html><head><script>window.FLAG_READ_ONLY="/true"</script><title>queues dashboard</title></head>`+
+			`<body><script>boot()</script><script src="/diaries666op/queues/static/js/main.js"></script></body></html>`)
+	})
+	ops.HandleFunc("/diaries666op/queues/static/js/main.js", func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.WriteString(w, "boot = () => 1") // as above
 	})
 	ops.HandleFunc("/diaries666op/queues/boom", func(http.ResponseWriter, *http.Request) {
 		panic("secret internal detail")
@@ -99,8 +106,11 @@ func TestServing(t *testing.T) {
 		{name: "ops without login in a browser", path: "/diaries666op/queues/", accept: "text/html", wantStatus: 303, wantHeader: "Location", wantValue: "/diaries666op/login"},
 		{name: "ops without login by a script", path: "/diaries666op/queues/", wantStatus: 401, wantBody: `"error"`},
 		{name: "ops with a bad cookie", path: "/diaries666op/queues/", cookie: "forged", wantStatus: 401},
+		// Each inline script by its hash (sha256 of `window.FLAG_READ_ONLY="/true"` and of `boot()`), never 'unsafe-inline'.
 		{name: "ops with the session cookie", path: "/diaries666op/queues/", cookie: cookie, wantStatus: 200, wantBody: "queues dashboard",
-			wantHeader: "Content-Security-Policy", wantValue: "script-src 'self' 'unsafe-inline'"},
+			wantHeader: "Content-Security-Policy", wantValue: "script-src 'self' '" + sha256Source(`window.FLAG_READ_ONLY="/true"`) + "' '" + sha256Source("boot()") + "';"},
+		{name: "ops script file", path: "/diaries666op/queues/static/js/main.js", cookie: cookie, wantStatus: 200, wantBody: "boot",
+			wantHeader: "Content-Security-Policy", wantValue: "script-src 'self';"},
 		{name: "panic is a 500 without detail", path: "/diaries666op/queues/boom", cookie: cookie, wantStatus: 500, wantBody: `{"error":"internal error"}`},
 	}
 	for _, tt := range tests {
@@ -135,4 +145,10 @@ func TestServing(t *testing.T) {
 			}
 		})
 	}
+}
+
+// sha256Source is the CSP source of an inline script's text.
+func sha256Source(script string) string {
+	sum := sha256.Sum256([]byte(script))
+	return "sha256-" + base64.StdEncoding.EncodeToString(sum[:])
 }

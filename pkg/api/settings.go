@@ -1,15 +1,42 @@
 package api
 
 import (
+	"context"
 	"net/http"
 
 	"infernal/pkg/settings"
 )
 
+// settingsView is the settings as the API answers them: the stored ones
+// and the targeted usernames the platform does not know.
+type settingsView struct {
+	settings.Settings
+	// TargetsNotFound are the targeted usernames the platform answered it
+	// does not know, looked up again hourly or when the settings change.
+	TargetsNotFound []string `json:"targets_not_found"`
+}
+
+// settingsAnswer is the stored settings as the API answers them.
+func (s *Server) settingsAnswer(ctx context.Context) (settingsView, error) {
+	v, err := s.store.Settings(ctx)
+	if err != nil {
+		return settingsView{}, err
+	}
+	missing, err := s.store.TargetsNotFound(ctx, s.platform)
+	if err != nil {
+		return settingsView{}, err
+	}
+	if missing == nil {
+		missing = []string{}
+	}
+	return settingsView{Settings: v, TargetsNotFound: missing}, nil
+}
+
 // getSettings answers the administrator's settings: the stored ones, or
-// empty lists and the default caps before any were stored.
+// empty lists and the default caps before any were stored, with the
+// targeted usernames the platform does not know.
 func (s *Server) getSettings(w http.ResponseWriter, r *http.Request) error {
-	v, err := s.store.Settings(r.Context())
+	v, err := s.settingsAnswer(r.Context())
 	if err != nil {
 		return err
 	}
@@ -55,7 +82,7 @@ func (s *Server) putSettings(w http.ResponseWriter, r *http.Request) error {
 	if err := s.store.PutSettings(r.Context(), v); err != nil {
 		return err
 	}
-	stored, err := s.store.Settings(r.Context())
+	stored, err := s.settingsAnswer(r.Context())
 	if err != nil {
 		return err
 	}

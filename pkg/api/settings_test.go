@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"infernal/pkg/guard"
 	"infernal/pkg/post"
@@ -197,5 +198,86 @@ func TestListQueued(t *testing.T) {
 	}
 	if status, _ := e.do("GET", "/api/posts/queued", "", ""); status != 401 {
 		t.Errorf("without a token: %d, want 401", status)
+	}
+}
+
+// The settings show the targeted usernames the platform does not know,
+// until the settings change.
+func TestSettingsShowTargetsNotFound(t *testing.T) {
+	e := setup(t)
+	ctx := context.Background()
+	body := `{"target_usernames":["ghost_acct","real_acct"],"search_topics":[],"blocked_authors":[],"blocked_phrases":[],"caps":{}}`
+	if status, out := e.do("PUT", "/api/settings", e.token, body); status != 200 {
+		t.Fatalf("PUT: %d %s", status, out)
+	}
+	if err := e.store.TargetNotFound(ctx, "sandbox", "ghost_acct", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.store.PutTarget(ctx, "sandbox", "real_acct", "77"); err != nil {
+		t.Fatal(err)
+	}
+	missing := func(status int, out string) []string {
+		t.Helper()
+		var v struct {
+			TargetsNotFound []string `json:"targets_not_found"`
+		}
+		if err := json.Unmarshal([]byte(out), &v); err != nil || status != 200 || v.TargetsNotFound == nil {
+			t.Fatalf("%d %s: no targets_not_found list", status, out)
+		}
+		return v.TargetsNotFound
+	}
+	if got := missing(e.do("GET", "/api/settings", e.token, "")); !slices.Equal(got, []string{"ghost_acct"}) {
+		t.Errorf("targets_not_found = %q, want ghost_acct", got)
+	}
+	if got := missing(e.do("PUT", "/api/settings", e.token, body)); len(got) != 0 {
+		t.Errorf("after a settings change targets_not_found = %q, want none until looked up again", got)
+	}
+}
+
+// The spend report tells how many posts wait for their draft, and why.
+func TestSpendTellsDraftsWaiting(t *testing.T) {
+	e := setup(t)
+	ctx := context.Background()
+	drafts := func() (v struct {
+		LastHour int    `json:"last_hour"`
+		PerHour  int    `json:"per_hour"`
+		Waiting  int    `json:"waiting"`
+		Reason   string `json:"reason"`
+	}) {
+		t.Helper()
+		status, body := e.do("GET", "/api/spend", e.token, "")
+		var out struct {
+			Drafts *struct {
+				LastHour int    `json:"last_hour"`
+				PerHour  int    `json:"per_hour"`
+				Waiting  int    `json:"waiting"`
+				Reason   string `json:"reason"`
+			} `json:"drafts"`
+		}
+		if err := json.Unmarshal([]byte(body), &out); err != nil || status != 200 || out.Drafts == nil {
+			t.Fatalf("GET /api/spend: %d %s", status, body)
+		}
+		return *out.Drafts
+	}
+	if v := drafts(); v.Waiting != 0 || v.PerHour != settings.DefaultDraftsPerHour || v.Reason != "" {
+		t.Errorf("fresh: %+v", v)
+	}
+	e.pending("d1", post.SourceMention, 0, "Hell is warm.")
+	for _, id := range []string{"d2", "d3"} {
+		if _, _, err := e.store.UpsertFound(ctx, post.Post{Platform: "sandbox", Source: post.SourceMention, OriginalPostID: id,
+			OriginalPostText: "hi", AuthorUsername: "m" + id, CreatedAt: time.Now()}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if v := drafts(); v.Waiting != 2 || v.LastHour != 1 || v.Reason != "" {
+		t.Errorf("two waiting under the cap: %+v, want no reason (they are being drafted)", v)
+	}
+	caps := settings.DefaultCaps()
+	caps.DraftsPerHour = 1
+	if err := e.store.PutSettings(ctx, settings.Settings{Caps: caps}); err != nil {
+		t.Fatal(err)
+	}
+	if v := drafts(); v.Waiting != 2 || v.PerHour != 1 || v.Reason != "the hour's draft cap (caps.drafts_per_hour) is reached" {
+		t.Errorf("at the cap: %+v", v)
 	}
 }

@@ -71,7 +71,22 @@ type spendView struct {
 	Paused        *pauseView          `json:"paused"`
 	Backlog       []backlogView       `json:"backlog"`
 	Sends         sendsView           `json:"sends"`
+	Drafts        draftsView          `json:"drafts"`
 }
+
+// draftsView is how drafting stands: the first drafts of the last hour
+// against caps.drafts_per_hour, the posts waiting for their draft, and why
+// they wait ("" while they are simply being drafted).
+type draftsView struct {
+	LastHour int    `json:"last_hour"`
+	PerHour  int    `json:"per_hour"`
+	Waiting  int    `json:"waiting"`
+	Reason   string `json:"reason"`
+}
+
+// draftsWaitCap is draftsView.Reason when the hour's cap holds drafts back;
+// a spent model budget is named in its own words.
+const draftsWaitCap = "the hour's draft cap (caps.drafts_per_hour) is reached"
 
 // sendsView is how the send caps stand: the sends of the last 3 and 24
 // hours against their caps, and the approvals they hold.
@@ -153,6 +168,19 @@ func (s *Server) spend(w http.ResponseWriter, r *http.Request) error {
 	}
 	out.Sends = sendsView{Last3Hours: sends.Last3Hours, Last24h: sends.Last24h, Queued: sends.Queued,
 		CapPer3Hours: set.Caps.SendsPer3Hours, CapPerDay: set.Caps.SendsPerDay}
+	drafted, waiting, err := s.store.DraftCounts(ctx, now.Add(-time.Hour))
+	if err != nil {
+		return err
+	}
+	out.Drafts = draftsView{LastHour: drafted, PerHour: set.Caps.DraftsPerHour, Waiting: waiting}
+	switch {
+	case waiting == 0:
+	case drafted >= set.Caps.DraftsPerHour:
+		out.Drafts.Reason = draftsWaitCap
+	default:
+		// The budget's own words: "the daily model budget is spent".
+		out.Drafts.Reason = s.budgets.ModelBlocked(spend.Spent{Today: today, Month: mtd})
+	}
 	respondJSON(w, http.StatusOK, out)
 	return nil
 }

@@ -70,7 +70,9 @@ func viewPost(p post.Post, now time.Time, prices spend.Prices) postView {
 		route := string(p.ReplyRoute)
 		v.ReplyRoute = &route
 	}
-	v.EstimatedCostUSD, v.ResponseHasLink = prices.SendCost(p.ReplyRoute, p.ProposedResponse)
+	// A mention is summoned; a reply to another post naming the persona is
+	// too, but without the persona's handle here the estimate is the dearer.
+	v.EstimatedCostUSD, v.ResponseHasLink = prices.SendCost(p.ReplyRoute, p.Source == post.SourceMention, p.ProposedResponse)
 	if p.Status == post.StatusAwaitingManual {
 		u := post.IntentURL(p.OriginalPostID, p.ProposedResponse)
 		v.IntentURL = &u

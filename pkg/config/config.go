@@ -115,6 +115,10 @@ type Config struct {
 	// MetricsToken, when set (web only), lets a bearer of it read the web
 	// tier's /metrics without an admin session, for Prometheus.
 	MetricsToken string
+	// AsynqmonReadOnly (ASYNQMON_READ_ONLY, web only) mounts the queue
+	// dashboard view-only: no task can be deleted, run or archived from it
+	// unless the operator writes "false".
+	AsynqmonReadOnly bool
 	// MediaHosts are the hosts the admin's pages may load images from
 	// (avatars, media previews), over https; the content security policy
 	// allows no other.
@@ -144,8 +148,12 @@ type Config struct {
 	XMaxResults int
 	// Prices are the unit prices of X's pay-per-use billing and of the model.
 	Prices Prices
-	// Budgets are the optional spending ceilings (0 means none).
+	// Budgets are the spending ceilings (0 means none), DefaultBudgets
+	// unless set.
 	Budgets Budgets
+	// Unbounded names the budget variables set to "none" (or 0): each
+	// process logs a warning for each at start (see WarnUnbounded).
+	Unbounded []string
 	// BenchCeiling serves the benchmark's ceiling route (see pkg/api); only
 	// `make bench` turns it on.
 	BenchCeiling bool
@@ -175,6 +183,15 @@ type Budgets struct {
 	ModelMonthly float64
 }
 
+// DefaultBudgets are the ceilings of a process given no budget: $2 a
+// day and $40 a month of X (400 post reads a day), $1 a day and $20 a month
+// of the model (some 2,000 gpt-4o-mini drafts a day). The monthly ceilings
+// are 20 days of the daily ones, so that a month of days at the ceiling is
+// stopped before it ends.
+func DefaultBudgets() Budgets {
+	return Budgets{XDaily: 2, XMonthly: 40, ModelDaily: 1, ModelMonthly: 20}
+}
+
 // Caps seed the reply, send and near-duplicate caps; 0 takes the
 // settings' default (see settings.DefaultCaps).
 type Caps struct {
@@ -183,7 +200,11 @@ type Caps struct {
 	SendsPer3Hours  int
 	SendsPerDay     int
 	NearDuplicate   float64
+	DraftsPerHour   int
 }
+
+// maxDraftsPerHour bounds DRAFT_CAP_PER_HOUR (settings.MaxDraftsPerHour).
+const maxDraftsPerHour = 100000
 
 // DefaultSearchTopics are SEARCH_TOPICS' default, the topics of the search
 // the conversation scan made before topics were managed.
@@ -273,11 +294,12 @@ func Load(proc Process, getenv func(string) string) (Config, error) {
 		CompletionPerM:     r.money("OPENAI_COMPLETION_USD_PER_MILLION", 0.60),
 		RepliesSummon:      c.ReplyPolicy == ReplySummoned,
 	}
+	def := DefaultBudgets()
 	c.Budgets = Budgets{
-		XDaily:       r.money("X_DAILY_BUDGET_USD", 0),
-		XMonthly:     r.money("X_MONTHLY_BUDGET_USD", 0),
-		ModelDaily:   r.money("MODEL_DAILY_BUDGET_USD", 0),
-		ModelMonthly: r.money("MODEL_MONTHLY_BUDGET_USD", 0),
+		XDaily:       r.budget("X_DAILY_BUDGET_USD", def.XDaily, &c.Unbounded),
+		XMonthly:     r.budget("X_MONTHLY_BUDGET_USD", def.XMonthly, &c.Unbounded),
+		ModelDaily:   r.budget("MODEL_DAILY_BUDGET_USD", def.ModelDaily, &c.Unbounded),
+		ModelMonthly: r.budget("MODEL_MONTHLY_BUDGET_USD", def.ModelMonthly, &c.Unbounded),
 	}
 
 	// Every process agrees on the platform: it is named, never guessed from
@@ -314,6 +336,7 @@ func (c *Config) loadDeployment(proc Process, r *reader) {
 			def = DefaultMediaHostsX
 		}
 		c.MediaHosts = r.hosts("MEDIA_HOSTS", def)
+		c.AsynqmonReadOnly = r.oneOf("ASYNQMON_READ_ONLY", "true", "true", "false") == "true"
 	case Worker:
 		c.loadSeeds(r)
 		c.loadConcurrency(r)
@@ -393,6 +416,7 @@ func (c *Config) loadSeeds(r *reader) {
 		SendsPer3Hours:  r.integer("SEND_CAP_PER_3H", 0, 1, maxCap),
 		SendsPerDay:     r.integer("SEND_CAP_PER_DAY", 0, 1, maxCap),
 		NearDuplicate:   r.fraction("NEAR_DUPLICATE_THRESHOLD"),
+		DraftsPerHour:   r.integer("DRAFT_CAP_PER_HOUR", 0, 1, maxDraftsPerHour),
 	}
 	if w, d := c.Caps.SendsPer3Hours, c.Caps.SendsPerDay; w != 0 && d != 0 && w > d {
 		r.fail("SEND_CAP_PER_3H", "(%d) must not be more than SEND_CAP_PER_DAY (%d)", w, d)
@@ -651,6 +675,21 @@ func (r *reader) money(name string, def float64) float64 {
 		return def
 	}
 	return f
+}
+
+// budget reads a spending ceiling: an amount of US dollars, def when
+// unset, none (0) only when written "none" or 0, which adds name to
+// unbounded.
+func (r *reader) budget(name string, def float64, unbounded *[]string) float64 {
+	if strings.EqualFold(r.str(name, ""), "none") {
+		*unbounded = append(*unbounded, name)
+		return 0
+	}
+	v := r.money(name, def)
+	if v == 0 {
+		*unbounded = append(*unbounded, name)
+	}
+	return v
 }
 
 // sources reads a comma-separated list of mortal post sources

@@ -1,6 +1,8 @@
 package config
 
 import (
+	"log/slog"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -424,7 +426,7 @@ func TestLoadX2026(t *testing.T) {
 				t.Errorf("got policy %q hand %q schedules %q/%q max %d hand interval %s", c.ReplyPolicy, c.HandPosting,
 					c.Schedules.Conversations, c.Schedules.Targeted, c.XMaxResults, c.HandPostedInterval)
 			}
-			if c.RateLimitMargin != 1 || c.Prices.PostRead != 0.005 || c.Prices.PostCreateURL != 0.20 || c.Budgets.XDaily != 0 {
+			if c.RateLimitMargin != 1 || c.Prices.PostRead != 0.005 || c.Prices.PostCreateURL != 0.20 || c.Budgets != DefaultBudgets() {
 				t.Errorf("defaults: margin %d prices %+v budgets %+v", c.RateLimitMargin, c.Prices, c.Budgets)
 			}
 		})
@@ -457,5 +459,81 @@ func TestLoadHighAvailabilityAddresses(t *testing.T) {
 				t.Errorf("got %q and %q, want them as given", c.RedisURL, c.DatabaseURL)
 			}
 		})
+	}
+}
+
+func TestLoadAsynqmonReadOnly(t *testing.T) {
+	tests := []struct {
+		name    string
+		env     map[string]string
+		want    bool
+		wantErr bool
+	}{
+		{name: "read-only by default", env: nil, want: true},
+		{name: "true", env: map[string]string{"ASYNQMON_READ_ONLY": "true"}, want: true},
+		{name: "false written explicitly", env: map[string]string{"ASYNQMON_READ_ONLY": "false"}, want: false},
+		{name: "garbage", env: map[string]string{"ASYNQMON_READ_ONLY": "nope"}, wantErr: true},
+		{name: "other spelling", env: map[string]string{"ASYNQMON_READ_ONLY": "0"}, wantErr: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := Load(Web, env(tt.env))
+			if (err != nil) != tt.wantErr {
+				t.Fatalf("Load: %v, want error %v", err, tt.wantErr)
+			}
+			if err != nil {
+				if !strings.Contains(err.Error(), "ASYNQMON_READ_ONLY") {
+					t.Errorf("error %v does not name ASYNQMON_READ_ONLY", err)
+				}
+				return
+			}
+			if c.AsynqmonReadOnly != tt.want {
+				t.Errorf("AsynqmonReadOnly = %v, want %v", c.AsynqmonReadOnly, tt.want)
+			}
+		})
+	}
+}
+
+// Spending has a ceiling by default; none only when written explicitly,
+// and then each process warns, naming the variable.
+func TestLoadBudgets(t *testing.T) {
+	tests := []struct {
+		name          string
+		env           map[string]string
+		want          Budgets
+		wantUnbounded []string
+	}{
+		{name: "defaults", env: nil, want: Budgets{XDaily: 2, XMonthly: 40, ModelDaily: 1, ModelMonthly: 20}},
+		{name: "set", env: map[string]string{"X_DAILY_BUDGET_USD": "5.5", "MODEL_MONTHLY_BUDGET_USD": "3"},
+			want: Budgets{XDaily: 5.5, XMonthly: 40, ModelDaily: 1, ModelMonthly: 3}},
+		{name: "none written", env: map[string]string{"X_DAILY_BUDGET_USD": "none", "MODEL_DAILY_BUDGET_USD": "NONE"},
+			want: Budgets{XMonthly: 40, ModelMonthly: 20}, wantUnbounded: []string{"X_DAILY_BUDGET_USD", "MODEL_DAILY_BUDGET_USD"}},
+		{name: "zero is none too", env: map[string]string{"X_MONTHLY_BUDGET_USD": "0"},
+			want: Budgets{XDaily: 2, ModelDaily: 1, ModelMonthly: 20}, wantUnbounded: []string{"X_MONTHLY_BUDGET_USD"}},
+		{name: "blank is the default", env: map[string]string{"X_DAILY_BUDGET_USD": "  "}, want: DefaultBudgets()},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := Load(Worker, env(tt.env))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.Budgets != tt.want || !slices.Equal(c.Unbounded, tt.wantUnbounded) {
+				t.Errorf("Budgets %+v unbounded %q, want %+v %q", c.Budgets, c.Unbounded, tt.want, tt.wantUnbounded)
+			}
+			var out strings.Builder
+			c.WarnUnbounded(slog.New(slog.NewJSONHandler(&out, nil)))
+			for _, name := range tt.wantUnbounded {
+				if !strings.Contains(out.String(), `"level":"WARN","msg":"NO SPENDING CEILING: `+name) {
+					t.Errorf("no warning naming %s:\n%s", name, out.String())
+				}
+			}
+			if got := strings.Count(out.String(), "\n"); got != len(tt.wantUnbounded) {
+				t.Errorf("%d warning lines, want %d", got, len(tt.wantUnbounded))
+			}
+		})
+	}
+	if _, err := Load(Worker, env(map[string]string{"X_DAILY_BUDGET_USD": "nothing"})); err == nil || !strings.Contains(err.Error(), "X_DAILY_BUDGET_USD") {
+		t.Errorf("garbage budget: %v, want an error naming it", err)
 	}
 }

@@ -20,3 +20,11 @@ func (c Config) NewLoggerTo(w io.Writer, component string) *slog.Logger {
 	_ = level.UnmarshalText([]byte(c.LogLevel))
 	return slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: level})).With("component", component)
 }
+
+// WarnUnbounded logs one warning for each budget variable set to none: the
+// process may then spend without a ceiling.
+func (c Config) WarnUnbounded(log *slog.Logger) {
+	for _, name := range c.Unbounded {
+		log.Warn("NO SPENDING CEILING: "+name+" is none, so spending of its kind is unbounded; set an amount in US dollars to bound it", "variable", name)
+	}
+}

@@ -76,30 +76,101 @@ var secretPatterns = []*regexp.Regexp{
 // to text, each once, in the order of AllFlags; nil when none does.
 // conversation holds the handles of the conversation's participants and
 // persona the persona's handle (with or without the @; compared ignoring
-// case, as X does).
+// case, as X does). The checks look at the text as written and at its
+// Outbound form, so that zero-width characters, look-alike letters and
+// full-width or ideographic dots hide no link, mention or secret.
 func Flags(text string, conversation []string, persona string) []Flag {
+	folded := Outbound(text)
 	var out []Flag
-	if len(post.ExtractURLs(text)) > 0 {
+	if len(post.ExtractURLs(text)) > 0 || len(post.ExtractURLs(folded)) > 0 || linkLike(folded) {
 		out = append(out, FlagLink)
 	}
-	if foreignMention(text, conversation, persona) {
+	if foreignMention(text, conversation, persona) || foreignMention(folded, conversation, persona) {
 		out = append(out, FlagForeignMention)
 	}
-	if matchesAny(text, placeholderPatterns) {
+	if matchesAny(text, placeholderPatterns) || matchesAny(folded, placeholderPatterns) {
 		out = append(out, FlagPlaceholder)
 	}
-	if looksSecret(text) {
+	if looksSecret(text) || looksSecret(folded) {
 		out = append(out, FlagSecret)
 	}
 	return out
 }
 
+// Outbound is text as the outbound check reads it: Unicode NFKC (full-width
+// letters, digits, @ and dots become ASCII), invisible characters removed
+// (as Normalize removes them), white space made plain spaces, every dot-like character a ".", and every
+// other non-ASCII character with a confusables prototype in ASCII replaced
+// by it ("еvil" with a Cyrillic е becomes "evil"). ASCII text is left as
+// it is, case included, since credentials are told apart by case.
+func Outbound(text string) string {
+	s := norm.NFKC.String(text)
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range s {
+		switch {
+		case unicode.IsSpace(r):
+			b.WriteByte(' ')
+		case r < unicode.MaxASCII && !unicode.IsControl(r):
+			b.WriteRune(r)
+		case invisible(r):
+		case dotLike(r):
+			b.WriteByte('.')
+		default:
+			if p, ok := prototype(r); ok && ascii(p) {
+				b.WriteString(p)
+				continue
+			}
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// dotLike reports whether r is read as a full stop in a host name: the
+// ideographic and half-width ideographic full stops (which browsers accept
+// as dots in a domain), the one-dot leader, the small and full-width full
+// stops and the Syriac and Vai ones.
+func dotLike(r rune) bool {
+	switch r {
+	case 0x3002, 0xFF61, 0xFF0E, 0x2024, 0xFE52, 0x0701, 0x0702, 0xA60E, 0x10A50:
+		return true
+	}
+	return false
+}
+
+// ascii reports whether s is printable ASCII only.
+func ascii(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] >= 0x7F {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// schemePattern is any URL scheme followed by "//" (https://, hxxp://,
+// ftp://) and something after it.
+var schemePattern = regexp.MustCompile(`(?i)\b[a-z][a-z0-9+.-]{1,15}://\S`)
+
+// hostPattern is a host-like token with any top-level domain: labels of
+// letters, digits and hyphens joined by dots, the last of two or more
+// letters, not part of an e-mail address or a longer word.
+var hostPattern = regexp.MustCompile(`(?i)(?:^|[^a-z0-9_@.-])(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}(?:$|[^a-z0-9_@-])`)
+
+// linkLike reports whether text holds what a reader would take for a link
+// even where twitter-text does not: a scheme with "//", or a host-like
+// token whatever its top-level domain ("evil.example").
+func linkLike(text string) bool {
+	return schemePattern.MatchString(text) || hostPattern.MatchString(text)
+}
+
 // foreignMention reports whether text @mentions a handle that is neither
 // one of conversation nor persona.
 func foreignMention(text string, conversation []string, persona string) bool {
-	known := map[string]bool{strings.ToLower(strings.TrimPrefix(persona, "@")): true}
+	known := map[string]bool{strings.ToLower(Outbound(strings.TrimPrefix(persona, "@"))): true}
 	for _, h := range conversation {
-		known[strings.ToLower(strings.TrimPrefix(h, "@"))] = true
+		known[strings.ToLower(Outbound(strings.TrimPrefix(h, "@")))] = true
 	}
 	for _, h := range Mentions(text) {
 		if !known[strings.ToLower(h)] {

@@ -41,6 +41,8 @@ type Drafter struct {
 	Context *conversation.Gatherer
 	// Judge gives the second opinion on every draft; nil judges none.
 	Judge writer.Judge
+	// Now is the clock of the hour's draft cap; nil is time.Now.
+	Now func() time.Time
 }
 
 // RecentTexts keeps the persona's drafts and posts of the near-duplicate
@@ -164,6 +166,9 @@ func (d *Drafter) DraftPost(ctx context.Context, t *asynq.Task) error {
 		d.Log.InfoContext(ctx, "draft deferred: budget", "post_id", id, "reason", why)
 		return nil
 	}
+	if waits, err := d.overHourlyCap(ctx, id, set.Caps.DraftsPerHour); err != nil || waits {
+		return err
+	}
 	req, err := d.request(ctx, p, set, d.Context)
 	if err != nil {
 		return err
@@ -181,11 +186,12 @@ func (d *Drafter) DraftPost(ctx context.Context, t *asynq.Task) error {
 		return err
 	}
 	text := post.StorableText(draft.Text)
+	flags = append(guard.ReplyFlags(draft.Text, p.AuthorUsername, p.OriginalPostText, d.Persona), flags...)
 	saved := store.Draft{
 		Response: text, Category: draft.Category,
 		Temperature: draft.Temperature, PresencePenalty: draft.PresencePenalty, FrequencyPenalty: draft.FrequencyPenalty,
-		Flags:          guard.Strings(append(guard.ReplyFlags(draft.Text, p.AuthorUsername, p.OriginalPostText, d.Persona), flags...)),
-		PersonaVersion: req.Character.Version, Review: d.review(ctx, id, req, text),
+		Flags:          guard.Strings(flags),
+		PersonaVersion: req.Character.Version, Review: d.review(ctx, id, req, text, flags),
 	}
 	if reason := lowReview(saved.Review, set.Caps.MinReviewScore, p.ReviewWaived); reason != "" {
 		err = d.Store.SkipDraft(ctx, id, saved, reason)
@@ -204,6 +210,30 @@ func (d *Drafter) DraftPost(ctx context.Context, t *asynq.Task) error {
 	}
 	d.Recent.add(text)
 	return nil
+}
+
+// overHourlyCap reports whether post id must wait for its draft: the
+// first drafts of the last hour and the posts in drafting before it reach
+// perHour (caps.drafts_per_hour; 0 is its default). A waiting post stays
+// in drafting, and reconcile queues it again each minute: the oldest are
+// drafted first as the hour's drafts age out, and none is lost.
+func (d *Drafter) overHourlyCap(ctx context.Context, id int64, perHour int) (bool, error) {
+	if perHour <= 0 {
+		perHour = settings.DefaultDraftsPerHour
+	}
+	now := time.Now()
+	if d.Now != nil {
+		now = d.Now()
+	}
+	drafted, ahead, err := d.Store.DraftQueue(ctx, id, now.Add(-time.Hour))
+	if err != nil {
+		return false, err
+	}
+	if drafted+ahead < perHour {
+		return false, nil
+	}
+	d.Log.InfoContext(ctx, "draft deferred: the hour's draft cap", "post_id", id, "drafts_last_hour", drafted, "ahead", ahead, "per_hour", perHour)
+	return true, nil
 }
 
 // request is what p's draft is written from: a reply carries its
@@ -250,9 +280,10 @@ func (d *Drafter) character(ctx context.Context) (persona.Persona, error) {
 
 // review is d.Judge's opinion of text, the draft of post id written for
 // req; nil without a judge or when it fails, which is logged and never
-// stops the draft.
-func (d *Drafter) review(ctx context.Context, id int64, req writer.Request, text string) *post.Review {
-	if d.Judge == nil {
+// stops the draft, and nil for a draft a guard flagged: the reviewer must
+// look at it anyway, and a judge call would only cost.
+func (d *Drafter) review(ctx context.Context, id int64, req writer.Request, text string, flags []guard.Flag) *post.Review {
+	if d.Judge == nil || len(flags) > 0 {
 		return nil
 	}
 	r, err := d.Judge.Judge(ctx, req, text)

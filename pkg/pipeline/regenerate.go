@@ -65,12 +65,13 @@ func (d *Drafter) Regenerate(ctx context.Context, t *asynq.Task) error {
 		return err
 	}
 	text := post.StorableText(draft.Text)
-	// A regenerated draft is judged too, but never skipped: the reviewer asked for it.
+	flags := guard.ReplyFlags(text, p.AuthorUsername, p.OriginalPostText, d.Persona)
+	// A regenerated draft is judged too (unless flagged), but never skipped: the reviewer asked for it.
 	_, err = d.Store.SaveRegenerated(ctx, id, store.Draft{
 		Response: text, Category: draft.Category,
 		Temperature: draft.Temperature, PresencePenalty: draft.PresencePenalty, FrequencyPenalty: draft.FrequencyPenalty,
-		PersonaVersion: req.Character.Version, Review: d.review(ctx, id, req, text),
-	}, payload.Instruction, guard.Strings(guard.ReplyFlags(text, p.AuthorUsername, p.OriginalPostText, d.Persona)))
+		PersonaVersion: req.Character.Version, Review: d.review(ctx, id, req, text, flags),
+	}, payload.Instruction, guard.Strings(flags))
 	if errors.Is(err, store.ErrConflict) {
 		// Approved or rejected while the writer wrote: the verdict stands.
 		return nil

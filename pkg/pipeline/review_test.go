@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -27,6 +28,8 @@ type modelStandIn struct {
 	mu      sync.Mutex
 	systems []string
 	judge   func() (int, string)
+	// draft, when set, is the draft's content instead of a clean one.
+	draft string
 }
 
 func (m *modelStandIn) serve(t *testing.T) *openai.Writer {
@@ -41,9 +44,12 @@ func (m *modelStandIn) serve(t *testing.T) *openai.Writer {
 		}
 		m.mu.Lock()
 		m.systems = append(m.systems, req.Messages[0].Content)
-		judge := m.judge
+		judge, draft := m.judge, m.draft
 		m.mu.Unlock()
 		status, content := http.StatusOK, `{"response": "Hell runs on coffee too, mortal.", "category": "gluttony"}`
+		if draft != "" {
+			content = draft
+		}
 		if strings.HasPrefix(req.Messages[0].Content, "You review drafts") {
 			status, content = judge()
 		}
@@ -113,11 +119,22 @@ func TestDraftsNamePersonaAndReview(t *testing.T) {
 		{name: "below, but the minimum is off", judge: func() { model.setJudge(http.StatusOK, `{"score": 1, "reason": "Bad."}`) },
 			caps: settings.Caps{SendsPer3Hours: 1000, SendsPerDay: 1000}, wantStatus: post.StatusPending, wantReview: &post.Review{Score: 1, Reason: "Bad.", By: "stand-in"}},
 	}
+	// Distinct drafts: a near-duplicate is flagged, and a flagged draft is not judged.
+	drafts := []string{
+		"Hell runs on coffee too, mortal.",
+		"Your inbox is a lake of fire and you swim daily.",
+		"Mondays were my idea. You are welcome.",
+		"Greed looks good on you; keep the receipt.",
+		"Sloth? I call it conserving damnation.",
+	}
 	var first int64
 	for i, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			putSettings(t, e.store, settings.Settings{Caps: tt.caps})
 			tt.judge()
+			model.mu.Lock()
+			model.draft = `{"response": "` + drafts[i] + `", "category": "gluttony"}`
+			model.mu.Unlock()
 			p := draft(t, d, found(t, e.store, "r"+string(rune('a'+i)), "c"+string(rune('a'+i)), "mortal_"+string(rune('a'+i)), "Third coffee and it's not even 10am"))
 			if p.Status != tt.wantStatus || p.PersonaVersion != 2 || p.ProposedResponse == "" || p.SkipReason != tt.wantReason {
 				t.Errorf("post %s v%d %q reason %q; want %s v2 reason %q", p.Status, p.PersonaVersion, p.ProposedResponse, p.SkipReason, tt.wantStatus, tt.wantReason)
@@ -155,5 +172,54 @@ func TestDraftsNamePersonaAndReview(t *testing.T) {
 	defer model.mu.Unlock()
 	if !strings.Contains(model.systems[0], "Squeaky little menace.") || !strings.Contains(model.systems[0], "Hard rules (they win") {
 		t.Errorf("the draft prompt lacks the stored persona or the hard rules:\n%s", model.systems[0])
+	}
+}
+
+// judgeCalls counts the judge requests the stand-in was sent.
+func (m *modelStandIn) judgeCalls() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	n := 0
+	for _, s := range m.systems {
+		if strings.HasPrefix(s, "You review drafts") {
+			n++
+		}
+	}
+	return n
+}
+
+// A draft the outbound check flags goes to the reviewer unjudged: no
+// judge call is spent on it. A clean one is judged.
+func TestNoJudgeCallForAFlaggedDraft(t *testing.T) {
+	e := setup(t)
+	model := &modelStandIn{}
+	model.setJudge(http.StatusOK, `{"score": 4, "reason": "In character."}`)
+	w := model.serve(t)
+	d := &pipeline.Drafter{Store: e.store, Writer: w, Judge: w, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Persona: "devil"}
+	tests := []struct {
+		name       string
+		draft      string
+		wantFlags  []string
+		wantJudged bool
+	}{
+		{name: "obfuscated link", draft: `{"response": "Repent at evil。com, mortal.", "category": "greed"}`, wantFlags: []string{"link"}},
+		{name: "foreign mention", draft: `{"response": "Ask @\u200bvictim_acct, mortal.", "category": "envy"}`, wantFlags: []string{"foreign_mention"}},
+		{name: "clean", draft: "", wantFlags: []string{}, wantJudged: true},
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			model.mu.Lock()
+			model.draft = tt.draft
+			model.mu.Unlock()
+			before := model.judgeCalls()
+			p := draft(t, d, found(t, e.store, "j"+string(rune('a'+i)), "jc"+string(rune('a'+i)), "mortal_j"+string(rune('a'+i)), "Third coffee and it's not even 10am"))
+			if p.Status != post.StatusPending || !slices.Equal(p.Flags, tt.wantFlags) {
+				t.Fatalf("post %s flags %q, want pending with %q", p.Status, p.Flags, tt.wantFlags)
+			}
+			judged := model.judgeCalls() - before
+			if tt.wantJudged != (judged == 1) || judged > 1 || tt.wantJudged != (p.Review != nil) {
+				t.Errorf("%d judge calls, review %+v; want judged %v", judged, p.Review, tt.wantJudged)
+			}
+		})
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"slices"
 	"time"
 
@@ -88,10 +89,7 @@ func (s *Scanner) route(p platform.Post, me platform.User, source post.Source) (
 // paused reports whether an account-wide pause, a pause of this timeline
 // or a spent X budget stops the scan.
 func (s *Scanner) paused(ctx context.Context, timeline string) (bool, error) {
-	now := time.Now()
-	if s.Now != nil {
-		now = s.Now()
-	}
+	now := s.now()
 	p, err := s.Store.ActivePause(ctx, now)
 	if err != nil {
 		return false, err
@@ -176,7 +174,9 @@ func (s *Scanner) ScanConversations(ctx context.Context, t *asynq.Task) error {
 
 // ScanTargeted ingests the recent posts of each targeted account of the
 // settings, read at each run. An account the platform does not know is
-// logged and skipped; no targets, nothing is read.
+// logged, recorded and skipped, and looked up again at most once every
+// TargetLookupInterval, or at once when the settings change; no targets,
+// nothing is read.
 func (s *Scanner) ScanTargeted(ctx context.Context, t *asynq.Task) error {
 	if err := tasks.DecodePeriodic(t); err != nil {
 		return err
@@ -191,13 +191,26 @@ func (s *Scanner) ScanTargeted(ctx context.Context, t *asynq.Task) error {
 	}
 	var errs []error
 	for _, username := range set.TargetUsernames {
-		userID, err := s.Store.TargetUserID(ctx, s.Platform.Name(), username)
+		target, err := s.Store.Target(ctx, s.Platform.Name(), username)
 		if err != nil {
 			return err
 		}
+		userID := target.UserID
 		if userID == "" {
+			if !target.NotFoundAt.IsZero() && s.now().Sub(target.NotFoundAt) < TargetLookupInterval {
+				// A lookup is a billed user read; X's answer will not change by the minute.
+				continue
+			}
 			u, err := s.Platform.UserByUsername(ctx, username)
 			if err != nil {
+				var pe *platform.Error
+				if errors.As(err, &pe) && pe.Status == http.StatusNotFound {
+					s.Log.WarnContext(ctx, "targeted account not found: looked up again in an hour or when the settings change", "username", username, "error", err)
+					if err := s.Store.TargetNotFound(ctx, s.Platform.Name(), username, s.now()); err != nil {
+						return err
+					}
+					continue
+				}
 				if !platform.Temporary(err) {
 					s.Log.WarnContext(ctx, "targeted account skipped", "username", username, "error", err)
 					continue
@@ -219,6 +232,18 @@ func (s *Scanner) ScanTargeted(ctx context.Context, t *asynq.Task) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// TargetLookupInterval is the least time between two lookups of a targeted
+// username the platform answered it does not know.
+const TargetLookupInterval = time.Hour
+
+// now is the scanner's clock.
+func (s *Scanner) now() time.Time {
+	if s.Now != nil {
+		return s.Now()
+	}
+	return time.Now()
 }
 
 // scan reads one timeline: first the gaps earlier scans left, oldest first,

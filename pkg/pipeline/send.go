@@ -31,6 +31,9 @@ type Sender struct {
 	Budget *Budget
 	// Prices price a send against the budget.
 	Prices spend.Prices
+	// Persona is the persona's handle: a reply to a post naming it is a
+	// summoned reply, priced as one.
+	Persona string
 	// Settings keeps the settings (the send caps) between their changes;
 	// nil reads them for every send.
 	Settings *store.SettingsCache
@@ -38,7 +41,7 @@ type Sender struct {
 
 // fits reports whether sending p stays within the X budget.
 func (s *Sender) fits(ctx context.Context, p post.Post) (bool, error) {
-	cost, _ := s.Prices.SendCost(p.ReplyRoute, p.ProposedResponse)
+	cost, _ := s.Prices.SendCost(p.ReplyRoute, p.Summoned(s.Persona), p.ProposedResponse)
 	return s.Budget.sendFits(ctx, cost)
 }
 
@@ -124,7 +127,12 @@ func (s *Sender) SendPost(ctx context.Context, t *asynq.Task) error {
 			return s.Store.MarkPosted(ctx, id, prior.ID, orNow(prior.CreatedAt, s.Now()))
 		}
 	}
-	sent, err := s.Platform.Publish(ctx, p.ProposedResponse, inReplyTo)
+	pubCtx := ctx
+	if inReplyTo != "" && p.Summoned(s.Persona) {
+		// X bills a reply to a post that summoned the persona at the summoned price, under every policy.
+		pubCtx = platform.WithSummoned(ctx)
+	}
+	sent, err := s.Platform.Publish(pubCtx, p.ProposedResponse, inReplyTo)
 	if err != nil {
 		return s.sendFailed(ctx, id, err)
 	}

@@ -55,6 +55,38 @@ type Range struct {
 	UntilID string
 }
 
+// summonedKey marks a context as sending a reply to a post that summoned
+// the persona.
+type summonedKey struct{}
+
+// WithSummoned marks ctx as sending a reply to a post that summoned the
+// persona (mentioned it or quoted one of its posts), which X bills at the
+// summoned reply's price under every reply policy.
+func WithSummoned(ctx context.Context) context.Context {
+	return context.WithValue(ctx, summonedKey{}, true)
+}
+
+// Summoned reports whether ctx was marked by WithSummoned.
+func Summoned(ctx context.Context) bool {
+	v, _ := ctx.Value(summonedKey{}).(bool)
+	return v
+}
+
+// ValidUsername reports whether s is a handle as X allows them: 1 to 15
+// letters, digits or underscores, without the @.
+func ValidUsername(s string) bool {
+	if len(s) < 1 || len(s) > 15 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '_' && (c < '0' || c > '9') && (c < 'a' || c > 'z') && (c < 'A' || c > 'Z') {
+			return false
+		}
+	}
+	return true
+}
+
 // Summons reports whether p calls on self: its author @mentioned self or
 // quoted one of self's posts, the only posts a self-serve X app may answer
 // through the API since 2026-02-23.

@@ -73,3 +73,19 @@ func TestClassify(t *testing.T) {
 		})
 	}
 }
+
+func TestValidUsername(t *testing.T) {
+	tests := []struct {
+		in   string
+		want bool
+	}{
+		{"maria_g", true}, {"A", true}, {"abcdefghij12345", true}, {"___", true},
+		{"", false}, {"abcdefghij123456", false}, {"@maria", false}, {"evil\nSYSTEM", false},
+		{"two words", false}, {"mária", false}, {"evil\u200b", false}, {"a-b", false}, {"a.b", false},
+	}
+	for _, tt := range tests {
+		if got := ValidUsername(tt.in); got != tt.want {
+			t.Errorf("ValidUsername(%q) = %v, want %v", tt.in, got, tt.want)
+		}
+	}
+}

@@ -26,32 +26,11 @@ const (
 type ModelCall struct {
 	name   string
 	tokens int64
-	// at is when the call was reserved, just before it was sent: what its
-	// answer says of the windows was true then, and they have refilled
-	// since.
-	at time.Time
 	// spent is what the windows had reserved before this call, in requests
 	// and tokens: an answer's remaining counts are older than the calls
 	// reserved after it, which RecordModel takes off them.
 	spent [2]int64
 }
-
-// Sent returns call as sent at at, when it left for the provider (the
-// time its request was written): its answer's counts are as of then, and
-// the windows refill from RefillLag later. A time before the reservation
-// is ignored.
-func (c ModelCall) Sent(at time.Time) ModelCall {
-	if at.After(c.at) {
-		c.at = at
-	}
-	return c
-}
-
-// RefillLag is how much later than a call was sent the provider is taken
-// to have counted it: the network's delay and the scheduling of two busy
-// processes. A window's refill is credited from then, so that the calls
-// sent meanwhile are not counted twice as room.
-const RefillLag = 250 * time.Millisecond
 
 // modelTTL keeps a model window's counters without an announced reset, and
 // the mark that its provider answered.
@@ -122,12 +101,12 @@ return {0, spent[1], spent[2]}
 `)
 
 // recordModel keeps a window as an answer announced it (ARGV[2] left of
-// ARGV[1], full in ARGV[3] ms), as of when the call was sent (ARGV[9]),
+// ARGV[1], full in ARGV[3] ms), as of when the answer came back (ARGV[9]),
 // less what was reserved after the answered call (ARGV[4] spent before
-// it, ARGV[5] its own cost): those calls are not in the answer's count
-// yet. Its refill rate is what it lacks over the time until it is full;
-// the refill is counted from when the call was sent, so that a slow
-// answer does not leave its latency's refill unused.
+// it, ARGV[5] its own cost): those calls are taken not to be in the
+// answer's count yet. Its refill rate is what it lacks over the time until
+// it is full; the refill is counted from the answer's arrival, never
+// earlier, so that no room is credited that the provider has not given.
 var recordModel = redis.NewScript(`
 local spent = tonumber(redis.call('HGET', KEYS[1], 'spent') or '0')
 local since = spent - tonumber(ARGV[4]) - tonumber(ARGV[5])
@@ -185,7 +164,7 @@ func (w *Windows) ReserveModel(ctx context.Context, name string, tokens int) (ca
 	if res[0] > 0 {
 		return ModelCall{}, time.UnixMilli(res[0]).UTC(), nil
 	}
-	return ModelCall{name: name, tokens: cost, at: now, spent: [2]int64{res[1], res[2]}}, time.Time{}, nil
+	return ModelCall{name: name, tokens: cost, spent: [2]int64{res[1], res[2]}}, time.Time{}, nil
 }
 
 // RecordModel keeps what the answer to call, of the given HTTP status,
@@ -197,10 +176,12 @@ func (w *Windows) ReserveModel(ctx context.Context, name string, tokens int) (ca
 // limits is limited by nothing here.
 func (w *Windows) RecordModel(ctx context.Context, call ModelCall, status int, h http.Header) (closedUntil time.Time, err error) {
 	now := w.now()
-	counted := call.at.Add(RefillLag)
-	if counted.After(now) {
-		counted = now
-	}
+	// The answer's counts are taken as of its arrival: the provider
+	// counted the call at some moment before it answered, never after, so
+	// a window refilled from now is never credited with room the provider
+	// has not given, however late the call reached it (a slow network, a
+	// busy machine), and no worker calls inside a window it announced.
+	counted := now
 	type announced struct {
 		name                    string
 		limit, remaining, index int

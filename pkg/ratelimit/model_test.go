@@ -248,21 +248,19 @@ func TestModelWindowRefillsToItsLimit(t *testing.T) {
 	}
 }
 
-// An answer's counts are as of when its call was sent: the window has
-// refilled since, for as long as the answer took.
-func TestModelWindowRefillsFromTheCallsSending(t *testing.T) {
+// An answer's counts are taken as of its arrival, however long the call
+// took: the provider counted it at some moment before it answered, so the
+// window's refill is credited from the answer, never earlier, and a slow
+// call makes no room the provider has not given.
+func TestModelWindowRefillsFromTheAnswer(t *testing.T) {
 	tests := []struct {
 		name string
-		// sent is how long after its reservation the call left.
-		sent time.Duration
-		// want is how long after the answer (1 s after the reservation)
-		// the next call waits.
-		want time.Duration
+		// took is how long after its reservation the answer came back.
+		took time.Duration
 	}{
-		{name: "sent at once: the refill since RefillLag", sent: 0, want: ratelimit.RefillLag},
-		{name: "sent half a second late", sent: 500 * time.Millisecond, want: 500*time.Millisecond + ratelimit.RefillLag},
-		{name: "a time before the reservation is ignored", sent: -time.Second, want: ratelimit.RefillLag},
-		{name: "the lag stops at the answer", sent: 900 * time.Millisecond, want: time.Second},
+		{name: "a quick answer", took: 30 * time.Millisecond},
+		{name: "a second", took: time.Second},
+		{name: "a slow answer", took: 5 * time.Second},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -275,22 +273,18 @@ func TestModelWindowRefillsFromTheCallsSending(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			now = start.Add(time.Second)
+			now = start.Add(tt.took)
 			// 1 left of 4, full in 3 s: one comes back a second; the call
-			// and the margin need 2.
-			if _, err := w.RecordModel(ctx, call.Sent(start.Add(tt.sent)), 200, modelHeaders(4, 1, "3s", 40000, 30000, "1s")); err != nil {
+			// and the margin need 2, one more than is left.
+			if _, err := w.RecordModel(ctx, call, 200, modelHeaders(4, 1, "3s", 40000, 30000, "1s")); err != nil {
 				t.Fatal(err)
 			}
 			_, wait, err := w.ReserveModel(ctx, name, 1)
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := time.Duration(0)
-			if !wait.IsZero() {
-				got = wait.Sub(now)
-			}
-			if got != tt.want {
-				t.Errorf("next call waits %v, want %v", got, tt.want)
+			if got := wait.Sub(now); wait.IsZero() || got != time.Second {
+				t.Errorf("next call waits %v after the answer, want the second the window takes to refill one", got)
 			}
 		})
 	}

@@ -47,6 +47,9 @@ type Caps struct {
 	// MinReviewScore sends a draft the judge scores below it (1 to 5) to
 	// the Skipped view; 0 turns it off, and is the default.
 	MinReviewScore int `json:"min_review_score"`
+	// DraftsPerHour is the most first drafts written in any rolling hour,
+	// of every source: the posts beyond it wait undrafted, in order.
+	DraftsPerHour int `json:"drafts_per_hour"`
 }
 
 // Reply returns the per-conversation and per-author caps for guard.CapDecision.
@@ -68,8 +71,18 @@ func DefaultCaps() Caps {
 		SendsPerDay:     guard.DefaultSendsPerDay,
 		NearDuplicate:   guard.DefaultNearDuplicateThreshold,
 		ContextDepth:    DefaultContextDepth,
+		DraftsPerHour:   DefaultDraftsPerHour,
 	}
 }
+
+// DefaultDraftsPerHour is caps.drafts_per_hour unless the administrator
+// says otherwise: a flood from many fresh accounts costs at most this many
+// model calls (and their judges) an hour.
+const DefaultDraftsPerHour = 120
+
+// MaxDraftsPerHour bounds caps.drafts_per_hour: a burst test drafts
+// thousands an hour, a persona far fewer.
+const MaxDraftsPerHour = 100000
 
 // DefaultContextDepth is how many posts up its thread a draft reads unless
 // the administrator says otherwise; MaxContextDepth bounds it, since every
@@ -218,6 +231,12 @@ func (c Caps) normalize() (Caps, error) {
 		if *f.value < 0 || *f.value > maxCap {
 			return Caps{}, &FieldError{"caps." + f.name, fmt.Sprintf("%d is out of range 0 to %d (0 takes the default)", *f.value, maxCap)}
 		}
+	}
+	if c.DraftsPerHour == 0 {
+		c.DraftsPerHour = d.DraftsPerHour
+	}
+	if c.DraftsPerHour < 0 || c.DraftsPerHour > MaxDraftsPerHour {
+		return Caps{}, &FieldError{"caps.drafts_per_hour", fmt.Sprintf("%d is out of range 0 to %d (0 takes the default)", c.DraftsPerHour, MaxDraftsPerHour)}
 	}
 	if c.SendsPer3Hours > c.SendsPerDay {
 		return Caps{}, &FieldError{"caps.sends_per_3h", fmt.Sprintf("%d is more than sends_per_day (%d)", c.SendsPer3Hours, c.SendsPerDay)}

@@ -41,26 +41,27 @@ func DefaultPrices() Prices {
 }
 
 // SendCost is what sending text through route costs, and whether the link
-// it holds makes it the dearer kind: the price of SendKind. A hand-posted
-// reply (post.RouteManual) goes through X's web intent and costs the API
-// nothing.
-func (p Prices) SendCost(route post.Route, text string) (usd float64, withLink bool) {
+// it holds makes it the dearer kind: the price of SendKind; summoned says
+// that the post answered summoned the persona. A hand-posted reply
+// (post.RouteManual) goes through X's web intent and costs the API nothing.
+func (p Prices) SendCost(route post.Route, summoned bool, text string) (usd float64, withLink bool) {
 	if route == post.RouteManual {
 		return 0, false
 	}
-	kind := p.SendKind(route == post.RouteAPI, text)
+	kind := p.SendKind(route == post.RouteAPI, summoned, text)
 	return p.Unit(kind), kind == KindPostCreateURL
 }
 
 // SendKind is the kind X bills a post of text as: with a link
-// KindPostCreateURL; a reply (reply) when every API reply answers a post
-// that summoned the persona (RepliesSummon) KindPostCreateSummoned; else
+// KindPostCreateURL; a reply (reply) to a post that summoned the persona
+// (summoned, or every API reply under RepliesSummon)
+// KindPostCreateSummoned, under every reply policy, as X bills it; else
 // KindPostCreate. The client's meter and the send's price both use it.
-func (p Prices) SendKind(reply bool, text string) Kind {
+func (p Prices) SendKind(reply, summoned bool, text string) Kind {
 	switch {
 	case post.HasLink(text):
 		return KindPostCreateURL
-	case reply && p.RepliesSummon:
+	case reply && (summoned || p.RepliesSummon):
 		return KindPostCreateSummoned
 	}
 	return KindPostCreate

@@ -13,11 +13,14 @@ func TestSendCost(t *testing.T) {
 		route    post.Route
 		text     string
 		open     bool
+		summoned bool
 		want     float64
 		wantLink bool
 	}{
 		{name: "API reply, summoned by policy", route: post.RouteAPI, text: "burn", want: 0.010},
 		{name: "API reply under the open policy", route: post.RouteAPI, text: "burn", open: true, want: 0.015},
+		{name: "summoned API reply under the open policy", route: post.RouteAPI, text: "burn", open: true, summoned: true, want: 0.010},
+		{name: "summoned profile post is no reply", route: "", text: "a thought", open: true, summoned: true, want: 0.015},
 		{name: "profile post", route: "", text: "a thought from below", want: 0.015},
 		{name: "summoned reply with a link", route: post.RouteAPI, text: "see hell.example.com", want: 0.20, wantLink: true},
 		{name: "with a link", route: post.RouteAPI, text: "see hell.example.com", want: 0.20, wantLink: true},
@@ -27,7 +30,7 @@ func TestSendCost(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			prices := DefaultPrices()
 			prices.RepliesSummon = !tt.open
-			got, link := prices.SendCost(tt.route, tt.text)
+			got, link := prices.SendCost(tt.route, tt.summoned, tt.text)
 			if got != tt.want || link != tt.wantLink {
 				t.Errorf("SendCost = %v, %v; want %v, %v", got, link, tt.want, tt.wantLink)
 			}

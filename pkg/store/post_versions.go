@@ -116,3 +116,30 @@ func (s *Store) SaveRegenerated(ctx context.Context, id int64, d Draft, instruct
 	})
 	return out, err
 }
+
+// DraftQueue tells how caps.drafts_per_hour stands for post id: the first
+// drafts written since since (the writer's versions, of every post), and
+// the posts in drafting older than id, which are drafted before it. Both
+// are read in one snapshot, so that a draft saved meanwhile is counted
+// once, as written or as waiting.
+func (s *Store) DraftQueue(ctx context.Context, id int64, since time.Time) (drafted, ahead int, err error) {
+	err = s.pool.QueryRow(ctx, `SELECT
+		(SELECT count(*) FROM post_versions WHERE origin = 'writer' AND at >= $2),
+		(SELECT count(*) FROM posts WHERE status = 'drafting' AND id < $1)`, id, since).Scan(&drafted, &ahead)
+	if err != nil {
+		return 0, 0, fmt.Errorf("store: draft queue of %d: %w", id, err)
+	}
+	return drafted, ahead, nil
+}
+
+// DraftCounts tells the admin how drafting stands: the first drafts
+// written since since and the posts waiting in drafting.
+func (s *Store) DraftCounts(ctx context.Context, since time.Time) (drafted, waiting int, err error) {
+	err = s.pool.QueryRow(ctx, `SELECT
+		(SELECT count(*) FROM post_versions WHERE origin = 'writer' AND at >= $1),
+		(SELECT count(*) FROM posts WHERE status = 'drafting')`, since).Scan(&drafted, &waiting)
+	if err != nil {
+		return 0, 0, fmt.Errorf("store: draft counts: %w", err)
+	}
+	return drafted, waiting, nil
+}

@@ -97,6 +97,10 @@ func (s *Store) putSettings(ctx context.Context, v settings.Settings, onlyFirst 
 		if onlyFirst && tag.RowsAffected() == 0 {
 			return errSeeded
 		}
+		// Changed settings look every unknown targeted username up again.
+		if _, err := tx.Exec(ctx, `UPDATE targets SET not_found_at = NULL WHERE not_found_at IS NOT NULL`); err != nil {
+			return err
+		}
 		if _, err := tx.Exec(ctx, `DELETE FROM blocked_authors WHERE NOT (username = ANY($1))`, nonNil(v.BlockedAuthors)); err != nil {
 			return err
 		}

@@ -345,7 +345,7 @@ func (s *Service) card(ctx context.Context, p post.Post) (Card, error) {
 	if err != nil {
 		return Card{}, err
 	}
-	cost, _ := s.cfg.Prices.SendCost(p.ReplyRoute, p.ProposedResponse)
+	cost, _ := s.cfg.Prices.SendCost(p.ReplyRoute, p.Source == post.SourceMention, p.ProposedResponse)
 	card := Card{PostID: p.ID, Version: p.DraftVersion, Platform: p.Platform, Author: p.AuthorUsername, Post: p.OriginalPostText,
 		Thread: thread, Response: p.ProposedResponse, Length: post.WeightedLength(p.ProposedResponse), Max: post.MaxLength,
 		Review: p.Review, CostUSD: cost, Edited: len(vs) > 0 && vs[len(vs)-1].Origin == post.OriginAdmin}

@@ -97,6 +97,8 @@ export interface SettingsCaps {
   context_depth: number;
   /** Drafts the judge scores below it are skipped with its reason (0 = off, up to 5). */
   min_review_score: number;
+  /** The most first drafts in any rolling hour; the posts beyond wait undrafted, in order. */
+  drafts_per_hour: number;
 }
 
 /** Whom the persona answers and how often (GET and PUT /api/settings). */

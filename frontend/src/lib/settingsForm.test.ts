@@ -7,7 +7,7 @@ const settings: Settings = {
   search_topics: ['monday', 'cold brew'],
   blocked_authors: [],
   blocked_phrases: ['scam coin'],
-  caps: { per_conversation: 1, per_author_per_day: 3, sends_per_3h: 10, sends_per_day: 50, near_duplicate: 0.8, context_depth: 5, min_review_score: 3 },
+  caps: { per_conversation: 1, per_author_per_day: 3, sends_per_3h: 10, sends_per_day: 50, near_duplicate: 0.8, context_depth: 5, min_review_score: 3, drafts_per_hour: 120 },
 };
 
 describe('toForm and fromForm', () => {

@@ -15,6 +15,7 @@ export const CAP_FIELDS = [
   'near_duplicate',
   'context_depth',
   'min_review_score',
+  'drafts_per_hour',
 ] as const;
 export type CapField = (typeof CAP_FIELDS)[number];
 
@@ -30,6 +31,7 @@ export const CAP_RANGES: Record<CapField, { min: number; max: number; step: numb
   near_duplicate: { min: 0, max: 1, step: 0.05 },
   context_depth: { min: 1, max: 20, step: 1 },
   min_review_score: { min: 0, max: 5, step: 1 },
+  drafts_per_hour: { min: 1, max: 100000, step: 1 },
 };
 
 /** The settings as the editor's inputs hold them. */

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"infernal/pkg/platform"
 	"infernal/pkg/spend"
 )
 
@@ -34,12 +35,14 @@ type Meter interface {
 // reads or makes. A lookup by ids (GET /2/tweets) is an owned read when it
 // asks for no expansions (Metrics, which only reads the persona's own
 // replies) and a post read otherwise (Lookup, which reads anyone's posts).
-func (c *Client) endpointOf(method, path string, q url.Values, body []byte) (endpoint string, kind spend.Kind) {
+// A post is billed as a summoned reply when ctx says it answers a post that
+// summoned the persona (platform.WithSummoned), or under RepliesSummon.
+func (c *Client) endpointOf(ctx context.Context, method, path string, q url.Values, body []byte) (endpoint string, kind spend.Kind) {
 	parts := strings.Split(strings.Trim(path, "/"), "/")
 	switch {
 	case method == http.MethodPost && path == "/2/tweets":
 		req := created(body)
-		return "POST /2/tweets", spend.Prices{RepliesSummon: c.repliesSummon}.SendKind(req.Reply != nil, req.Text)
+		return "POST /2/tweets", spend.Prices{RepliesSummon: c.repliesSummon}.SendKind(req.Reply != nil, platform.Summoned(ctx), req.Text)
 	case path == "/2/users/me":
 		return "GET /2/users/me", spend.KindOwnedRead
 	case len(parts) == 5 && parts[1] == "users" && parts[2] == "by" && parts[3] == "username":

@@ -88,9 +88,55 @@ func TestEndpointOf(t *testing.T) {
 			}
 			reqs := f.requests()
 			last := reqs[len(reqs)-1]
-			got, kind := c.endpointOf(last.Method, last.Path, last.Query, last.Body)
+			got, kind := c.endpointOf(t.Context(), last.Method, last.Path, last.Query, last.Body)
 			if got != tt.want || kind != tt.wantKind {
 				t.Errorf("endpointOf(%s %s) = %q, %q; want %q, %q", last.Method, last.Path, got, kind, tt.want, tt.wantKind)
+			}
+		})
+	}
+}
+
+// kinds records the kind of every billed call.
+type kinds struct{ billed []spend.Kind }
+
+func (k *kinds) Bill(_ context.Context, _ string, groups []spend.Resources) {
+	k.billed = append(k.billed, groups[0].Kind)
+}
+
+// A reply to a post that summoned the persona is billed at the summoned
+// price under every reply policy; any other reply, under the open policy,
+// at the full price.
+func TestSummonedReplyPriceUnderEveryPolicy(t *testing.T) {
+	tests := []struct {
+		name          string
+		repliesSummon bool
+		summoned      bool
+		inReplyTo     string
+		want          spend.Kind
+	}{
+		{name: "open policy, summoned reply", summoned: true, inReplyTo: "5", want: spend.KindPostCreateSummoned},
+		{name: "open policy, other reply", inReplyTo: "5", want: spend.KindPostCreate},
+		{name: "summoned policy, any reply", repliesSummon: true, inReplyTo: "5", want: spend.KindPostCreateSummoned},
+		{name: "open policy, a marked profile post is no reply", summoned: true, want: spend.KindPostCreate},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFakeX(t, anyAnswer)
+			k := &kinds{}
+			c, err := New(Config{BaseURL: f.srv.URL, APIKey: testKey, APISecret: testSecret, AccessToken: testToken, AccessSecret: testTokenSecret,
+				Meter: k, RepliesSummon: tt.repliesSummon})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx := t.Context()
+			if tt.summoned {
+				ctx = platform.WithSummoned(ctx)
+			}
+			if _, err := c.Publish(ctx, "burn", tt.inReplyTo); err != nil {
+				t.Fatal(err)
+			}
+			if len(k.billed) != 1 || k.billed[0] != tt.want {
+				t.Errorf("billed %v, want %s", k.billed, tt.want)
 			}
 		})
 	}

@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"slices"
@@ -72,6 +73,11 @@ type Config struct {
 	// MaxResults is max_results of timeline and search reads (10 to 100);
 	// 0 means 100.
 	MaxResults int
+	// Namings, when set, keeps the field naming X accepts for every
+	// process (RedisNamings is one); unset, each client keeps its own.
+	Namings Namings
+	// Log, when set, is told of a naming change and of a failure to share it.
+	Log *slog.Logger
 }
 
 // Client talks to the X API v2. It is safe for concurrent use.
@@ -86,6 +92,11 @@ type Client struct {
 	// selfID is the persona's id once Me has answered, so that reads of its
 	// own timeline are billed as owned reads.
 	selfID atomic.Pointer[string]
+	// namings is Config.Namings, and naming the name of the naming this
+	// client last found X to accept (for when namings is nil or down).
+	namings Namings
+	naming  atomic.Pointer[string]
+	log     *slog.Logger
 }
 
 var _ platform.Platform = (*Client)(nil)
@@ -130,6 +141,10 @@ func New(cfg Config) (*Client, error) {
 	signed.CheckRedirect = refuseRedirect
 	signed.Jar = hc.Jar
 
+	log := cfg.Log
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
 	maxResults := cfg.MaxResults
 	if maxResults == 0 {
 		maxResults = pageSize
@@ -138,7 +153,7 @@ func New(cfg Config) (*Client, error) {
 		return nil, fmt.Errorf("x: config: MaxResults %d is not 10 to %d", maxResults, pageSize)
 	}
 	return &Client{base: strings.TrimRight(base, "/"), http: signed, limiter: cfg.Limiter, meter: cfg.Meter, maxResults: maxResults,
-		repliesSummon: cfg.RepliesSummon}, nil
+		repliesSummon: cfg.RepliesSummon, namings: cfg.Namings, log: log}, nil
 }
 
 // refuseRedirect stops the client at a 3xx: following it would sign the
@@ -296,7 +311,9 @@ func (c *Client) FindPublished(ctx context.Context, authorID, inReplyToID, text 
 		ok     bool
 		target = normalizeText(text)
 	)
-	q := timelineQuery(url.Values{paramExclude: {excludeRetweets}}, platform.Range{})
+	q := func(n naming) url.Values {
+		return timelineQuery(n, url.Values{paramExclude: {excludeRetweets}}, platform.Range{})
+	}
 	_, err := c.pages(ctx, userTweetsPath(authorID), q, "pagination_token", func(r *timelineResponse) bool {
 		older := false
 		for _, p := range r.posts() {
@@ -334,8 +351,10 @@ func (c *Client) Metrics(ctx context.Context, ids []string) (map[string]platform
 	out := make(map[string]platform.Metrics, len(uniq))
 	for batch := range slices.Chunk(uniq, lookupBatch) {
 		var resp timelineResponse
-		q := url.Values{"ids": {strings.Join(batch, ",")}, paramPostFields: {"public_metrics"}}
-		if err := c.get(ctx, "/2/tweets", q, &resp); err != nil {
+		q := func(n naming) url.Values {
+			return url.Values{"ids": {strings.Join(batch, ",")}, n.PostFields: {"public_metrics"}}
+		}
+		if err := c.getPosts(ctx, "/2/tweets", q, &resp); err != nil {
 			return nil, fmt.Errorf("x: metrics: %w", err)
 		}
 		for _, t := range resp.Data {
@@ -362,14 +381,37 @@ func (c *Client) Lookup(ctx context.Context, ids []string) ([]platform.Post, err
 	var out []platform.Post
 	for batch := range slices.Chunk(uniq, lookupBatch) {
 		var resp timelineResponse
-		q := timelineQuery(url.Values{"ids": {strings.Join(batch, ",")}}, platform.Range{})
-		q.Del("max_results")
-		if err := c.get(ctx, "/2/tweets", q, &resp); err != nil {
+		q := func(n naming) url.Values {
+			q := timelineQuery(n, url.Values{"ids": {strings.Join(batch, ",")}}, platform.Range{})
+			q.Del("max_results")
+			return q
+		}
+		if err := c.getPosts(ctx, "/2/tweets", q, &resp); err != nil {
 			return nil, fmt.Errorf("x: lookup: %w", err)
 		}
 		out = append(out, resp.posts()...)
 	}
+	c.checkHandles(ctx, out)
 	return out, nil
+}
+
+// checkHandles blanks, and logs, every handle of posts that breaks X's
+// syntax (see platform.ValidUsername): X never sends one, so it is a
+// forgery or a fault, and a handle is quoted in the model's prompt.
+func (c *Client) checkHandles(ctx context.Context, posts []platform.Post) {
+	for i := range posts {
+		p := &posts[i]
+		if p.Author.Username != "" && !platform.ValidUsername(p.Author.Username) {
+			c.log.WarnContext(ctx, "x: author handle blanked: it breaks X's handle syntax", "post_id", p.ID, "author_id", p.Author.ID, "handle", fmt.Sprintf("%.60q", p.Author.Username))
+			p.Author.Username = ""
+		}
+		for j := range p.Mentions {
+			if m := &p.Mentions[j]; m.Username != "" && !platform.ValidUsername(m.Username) {
+				c.log.WarnContext(ctx, "x: mention handle blanked: it breaks X's handle syntax", "post_id", p.ID, "handle", fmt.Sprintf("%.60q", m.Username))
+				m.Username = ""
+			}
+		}
+	}
 }
 
 // timeline reads up to maxPages pages of path within r and returns them
@@ -384,7 +426,8 @@ func (c *Client) timeline(ctx context.Context, path string, r platform.Range, ex
 		seen     = map[string]bool{}
 		included = map[string]bool{}
 	)
-	more, err := c.pages(ctx, path, timelineQuery(extra, r), tokenParam, func(resp *timelineResponse) bool {
+	q := func(n naming) url.Values { return timelineQuery(n, extra, r) }
+	more, err := c.pages(ctx, path, q, tokenParam, func(resp *timelineResponse) bool {
 		if page.NewestID == "" && resp.Meta.NewestID != "" {
 			page.NewestID = resp.Meta.NewestID
 		}
@@ -406,6 +449,8 @@ func (c *Client) timeline(ctx context.Context, path string, r platform.Range, ex
 		return platform.Page{}, err
 	}
 	page.More = more
+	c.checkHandles(ctx, page.Posts)
+	c.checkHandles(ctx, page.Included)
 	sortNewestFirst(page.Posts)
 	if n := len(page.Posts); n > 0 {
 		if page.NewestID == "" || idLess(page.NewestID, page.Posts[0].ID) {
@@ -416,13 +461,22 @@ func (c *Client) timeline(ctx context.Context, path string, r platform.Range, ex
 	return page, nil
 }
 
-// pages GETs path, then follows meta.next_token (sent back as tokenParam)
-// while each returns true, for at most maxPages requests. more reports that
-// it stopped at that bound while X still offered a next page.
-func (c *Client) pages(ctx context.Context, path string, q url.Values, tokenParam string, each func(*timelineResponse) bool) (more bool, err error) {
+// pages GETs path with the query q builds, then follows meta.next_token
+// (sent back as tokenParam) while each returns true, for at most maxPages
+// requests. more reports that it stopped at that bound while X still
+// offered a next page.
+func (c *Client) pages(ctx context.Context, path string, q func(naming) url.Values, tokenParam string, each func(*timelineResponse) bool) (more bool, err error) {
+	token := ""
 	for range maxPages {
 		var resp timelineResponse
-		if err := c.get(ctx, path, q, &resp); err != nil {
+		paged := func(n naming) url.Values {
+			v := q(n)
+			if token != "" {
+				v.Set(tokenParam, token)
+			}
+			return v
+		}
+		if err := c.getPosts(ctx, path, paged, &resp); err != nil {
 			return false, err
 		}
 		if len(resp.Data) == 0 && len(resp.Errors) > 0 && resp.Meta == (meta{}) {
@@ -432,9 +486,58 @@ func (c *Client) pages(ctx context.Context, path string, q url.Values, tokenPara
 		if !each(&resp) || resp.Meta.NextToken == "" || len(resp.Data) == 0 {
 			return false, nil
 		}
-		q.Set(tokenParam, resp.Meta.NextToken)
+		token = resp.Meta.NextToken
 	}
 	return true, nil
+}
+
+// getPosts GETs path with the query q builds in the naming X last
+// accepted. When X refuses it for its names (platform.RefusalBadRequestConfig),
+// it asks again at once in the other naming and, answered, keeps that
+// naming for every later request (and, through Namings, every process).
+// A refusal of both namings is returned as the second one.
+func (c *Client) getPosts(ctx context.Context, path string, q func(naming) url.Values, out *timelineResponse) error {
+	n := c.currentNaming(ctx)
+	err := c.get(ctx, path, q(n), out)
+	if platform.Classify(err) != platform.RefusalBadRequestConfig {
+		return err
+	}
+	*out = timelineResponse{}
+	o := n.other()
+	if err := c.get(ctx, path, q(o), out); err != nil {
+		return err
+	}
+	c.keepNaming(ctx, o)
+	return nil
+}
+
+// currentNaming is the naming kept in Namings, else the one this client
+// last found accepted, else the first.
+func (c *Client) currentNaming(ctx context.Context) naming {
+	if c.namings != nil {
+		// A Redis failure falls back on this client's own: the naming is an
+		// optimisation, and a refusal corrects it at the cost of one call.
+		if name, err := c.namings.Naming(ctx); err == nil && name != "" {
+			return namingOf(name)
+		}
+	}
+	if name := c.naming.Load(); name != nil {
+		return namingOf(*name)
+	}
+	return namings[0]
+}
+
+// keepNaming keeps n as the naming X accepts, here and in Namings.
+func (c *Client) keepNaming(ctx context.Context, n naming) {
+	name := n.Name
+	c.naming.Store(&name)
+	c.log.WarnContext(ctx, "x: field naming switched: X refused the other", "naming", name, "post_fields", n.PostFields)
+	if c.namings != nil {
+		if err := c.namings.SetNaming(ctx, name); err != nil {
+			// Not kept for the others: each finds it with one refused call.
+			c.log.WarnContext(ctx, "x: field naming not shared", "naming", name, "error", err)
+		}
+	}
 }
 
 // sized adds max_results (Config.MaxResults) to extra.
@@ -447,12 +550,12 @@ func (c *Client) sized(extra url.Values) url.Values {
 }
 
 // timelineQuery is extra plus the fields and expansions every post read asks
-// for, and since_id and until_id when r sets them.
-func timelineQuery(extra url.Values, r platform.Range) url.Values {
+// for in naming n, and since_id and until_id when r sets them.
+func timelineQuery(n naming, extra url.Values, r platform.Range) url.Values {
 	q := url.Values{
 		"max_results":    {strconv.Itoa(pageSize)},
-		paramPostFields:  {postFields},
-		paramExpansions:  {expansions},
+		n.PostFields:     {n.postFields()},
+		paramExpansions:  {n.expansions()},
 		paramUserFields:  {userFields},
 		paramMediaFields: {mediaFields},
 	}
@@ -522,7 +625,7 @@ func (c *Client) do(ctx context.Context, method, path string, q url.Values, body
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	endpoint, kind := c.endpointOf(method, path, q, body)
+	endpoint, kind := c.endpointOf(ctx, method, path, q, body)
 	if c.limiter != nil {
 		until, err := c.limiter.Reserve(ctx, endpoint)
 		if err != nil {

@@ -168,7 +168,8 @@ func randomHex(n int) string {
 }
 
 // UncapReplies raises the reply caps of st's settings to a million per
-// conversation and per author a day, for tests that draft many posts of
+// conversation and per author a day, and the drafts an hour to a million,
+// for tests that draft many posts of
 // one author or conversation (a burst of 1,500 mentions of one mortal)
 // and test something other than the caps. The value is stored as it is:
 // it is above the 1,000 the settings API accepts.
@@ -180,6 +181,8 @@ func UncapReplies(t testing.TB, st *store.Store) {
 		t.Fatal(err)
 	}
 	s.Caps.PerConversation, s.Caps.PerAuthorPerDay = 1_000_000, 1_000_000
+	// A burst drafts past the hour's draft cap, which is not what it tests.
+	s.Caps.DraftsPerHour = 1_000_000
 	if err := st.PutSettings(ctx, s); err != nil {
 		t.Fatal(err)
 	}

@@ -5,9 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptrace"
 	"net/url"
-	"sync"
 	"time"
 
 	"infernal/pkg/ratelimit"
@@ -96,20 +94,10 @@ func (t *limitTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	var sent time.Time
-	var mu sync.Mutex
-	req = req.WithContext(httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{WroteRequest: func(httptrace.WroteRequestInfo) {
-		mu.Lock()
-		defer mu.Unlock()
-		sent = time.Now()
-	}}))
 	resp, err := t.base.RoundTrip(req)
 	if err != nil {
 		return nil, err
 	}
-	mu.Lock()
-	call = call.Sent(sent)
-	mu.Unlock()
 	closed, err := t.limiter.RecordModel(ctx, call, resp.StatusCode, resp.Header)
 	if err != nil {
 		resp.Body.Close()

@@ -113,6 +113,25 @@ func TestTwoWorkersKeepToTheProvidersWindow(t *testing.T) {
 	}
 }
 
+// However late the provider counts a call (a slow way to its limiter, a
+// busy machine), two workers never call inside a window it announced:
+// each answer's counts are taken as of its arrival.
+func TestTwoWorkersKeepToALateCountingProvider(t *testing.T) {
+	redisURL := taskstest.RedisURL(t)
+	const perMinute, burst, calls = 1200, 4, 24
+	s := openaitest.New(openaitest.Config{Latency: 30 * time.Millisecond, CountDelay: 400 * time.Millisecond, PerMinute: perMinute, Burst: burst})
+	base := standIn(t, s)
+	ws := []*openai.Writer{worker(t, base, redisURL, 8), worker(t, base, redisURL, 8)}
+	for i, err := range writeAll(ws, calls) {
+		if err != nil {
+			t.Errorf("write %d: %v", i, err)
+		}
+	}
+	if st := s.Stats(); st.Refused != 0 || st.InsideWindow != 0 || st.Answered != calls {
+		t.Errorf("stand-in saw %+v, want %d answered, none refused or inside a window", st, calls)
+	}
+}
+
 // A 429 is writer.Busy until its retry-after, for this worker and the
 // other alike, which then sends nothing before then.
 func TestRefusalClosesTheWindowForEveryWorker(t *testing.T) {

@@ -300,14 +300,16 @@ func (w *Writer) data(req writer.Request) (promptData, error) {
 	if req.Kind != writer.KindReply && req.Kind != writer.KindProfile {
 		return promptData{}, fmt.Errorf("openai: unknown kind %q", req.Kind)
 	}
-	persona := strings.TrimPrefix(req.Persona, "@")
+	// Both handles are reduced like the context's, so that no handle can
+	// carry a line of its own into the prompt outside the fences.
+	persona := handle(req.Persona)
 	if persona == "" {
 		persona = "infernal"
 	}
 	data := promptData{
 		Persona:        persona,
 		Kind:           req.Kind,
-		Author:         strings.TrimPrefix(req.Author, "@"),
+		Author:         handle(req.Author),
 		PostText:       strings.TrimSpace(req.PostText),
 		PreviousDraft:  strings.TrimSpace(req.PreviousDraft),
 		PreviousLength: req.PreviousLength,

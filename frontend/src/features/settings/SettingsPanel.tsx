@@ -26,6 +26,7 @@ const CAP_LABELS: Record<CapField, string> = {
   near_duplicate: 'Near-duplicate threshold',
   context_depth: 'Context depth',
   min_review_score: 'Minimum review score',
+  drafts_per_hour: 'Drafts per hour',
 };
 
 /** What a cap's label alone does not say. */
@@ -33,6 +34,8 @@ const CAP_HINTS: Partial<Record<CapField, string>> = {
   context_depth: 'How many posts up the thread a draft reads, 1 to 20.',
   min_review_score:
     'Drafts the judge scores below it go to Skipped with its reason (Draft anyway still works); 0 to 5, 0 is off.',
+  drafts_per_hour:
+    'The most first drafts in any hour, of every source; the posts beyond wait undrafted and are drafted in order as the hour allows.',
 };
 
 /** The "Targets and topics" panel: whom the persona answers, what it searches, whom it never answers, and its caps. */

@@ -33,6 +33,10 @@ type Config struct {
 	// (the bucket's size); 0 means a second's worth of PerMinute, at
 	// least 1.
 	Burst int
+	// CountDelay is how long after a request arrives it is counted: the
+	// way to a provider's rate limiter, which a slow network or a busy
+	// machine lengthens.
+	CountDelay time.Duration
 	// StormUntil, when set, makes it answer every request 429 until then,
 	// with a retry-after of StormRetryAfter (1 s if zero).
 	StormUntil      time.Time
@@ -96,6 +100,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
 		http.Error(w, `{"error":{"message":"bad request body","type":"invalid_request_error"}}`, http.StatusBadRequest)
 		return
+	}
+	if s.cfg.CountDelay > 0 {
+		time.Sleep(s.cfg.CountDelay)
 	}
 	now := time.Now()
 	s.mu.Lock()
