@@ -78,6 +78,12 @@ type Store interface {
 	AllScanSkips(ctx context.Context) ([]store.ScanSkips, error)
 	// Settings returns the administrator's settings, the defaults before any were stored.
 	Settings(ctx context.Context) (settings.Settings, error)
+	// Insights reads the figures of the posts the scans returned in a range.
+	Insights(ctx context.Context, q store.InsightsQuery) (store.Insights, error)
+	// LookupPost returns what became of a platform post a scan returned.
+	LookupPost(ctx context.Context, platform, platformID string) (store.Fate, error)
+	// LastScanOf returns the last scan of a timeline.
+	LastScanOf(ctx context.Context, platform, name string) (store.LastScan, error)
 	// PutSettings replaces the settings with normalised ones.
 	PutSettings(ctx context.Context, v settings.Settings) error
 	// SendQueueOf reads the latest send starts and the approvals ahead of

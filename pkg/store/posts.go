@@ -321,7 +321,8 @@ func (s *Store) saveDraft(ctx context.Context, id int64, d Draft, status post.St
 			UPDATE posts SET status = $9, proposed_response = $2, category = $3,
 				temperature = $4, presence_penalty = $5, frequency_penalty = $6,
 				draft_attempts = draft_attempts + 1, error = '', flags = $8, skip_reason = $10,
-				persona_version = $11, review_score = $12, review_reason = $13, review_by = $14, updated_at = now()
+				persona_version = $11, review_score = $12, review_reason = $13, review_by = $14, updated_at = now(),
+				drafted_at = coalesce(drafted_at, now())
 			WHERE id = $1 AND status = $7
 			RETURNING id, proposed_response)
 		INSERT INTO post_versions (post_id, text, origin) SELECT id, proposed_response, 'writer' FROM saved`,
@@ -394,8 +395,9 @@ func (s *Store) ApproveChecked(ctx context.Context, id int64, edited *string, ch
 		}
 		// The row is locked, so the guard holds; it is kept so that no update skips the table.
 		out, err = queryPost(ctx, tx, `
-			UPDATE posts SET status = $4, proposed_response = $2, approved_at = now(), error = '', flags = $5, updated_at = now()
-			WHERE id = $1 AND status = ANY($3) RETURNING `+postColumns, id, text, from(to), to, nonNil(flags))
+			UPDATE posts SET status = $4, proposed_response = $2, approved_at = now(), error = '', flags = $5, updated_at = now(),
+				edited = $6
+			WHERE id = $1 AND status = ANY($3) RETURNING `+postColumns, id, text, from(to), to, nonNil(flags), text != p.ProposedResponse)
 		if err != nil {
 			return fmt.Errorf("store: approve post %d: %w", id, err)
 		}

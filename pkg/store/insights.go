@@ -1,0 +1,202 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// InsightsQuery is the range the insights read: the posts the scans
+// returned from From until To, of Source ("" for every source but the
+// profile's), days and hours counted in the time zone TZ (an IANA name).
+type InsightsQuery struct {
+	From, To time.Time
+	Source   string
+	TZ       string
+}
+
+// FateCount is how many posts of the range are in one status with one
+// skip reason start (the ledger's drops come as status "skipped").
+type FateCount struct {
+	Status string `json:"status"`
+	Reason string `json:"reason"`
+	// Approved tells a failed send from a failed draft.
+	Approved bool  `json:"approved"`
+	N        int64 `json:"n"`
+	Edited   int64 `json:"edited"`
+}
+
+// Percentiles are the p50 and p95 of some seconds, nil when none were measured.
+type Percentiles struct {
+	P50 *float64 `json:"p50"`
+	P95 *float64 `json:"p95"`
+	N   int64    `json:"n"`
+}
+
+// Latencies are the times between a post's steps, in seconds.
+type Latencies struct {
+	MentionToDraft   Percentiles `json:"mention_to_draft"`
+	DraftToDecision  Percentiles `json:"draft_to_decision"`
+	DecisionToPosted Percentiles `json:"decision_to_posted"`
+	MentionToPosted  Percentiles `json:"mention_to_posted"`
+}
+
+// VersionFigures are the drafts of one persona version.
+type VersionFigures struct {
+	Version  int   `json:"version"`
+	Drafts   int64 `json:"drafts"`
+	Approved int64 `json:"approved"`
+	Rejected int64 `json:"rejected"`
+	Edited   int64 `json:"edited"`
+	// MeanReview is the judge's mean score of its drafts, nil when none was judged.
+	MeanReview *float64 `json:"mean_review"`
+	// Measured counts the posted replies with a 24-hour snapshot, whose
+	// mean engagement MeanEngagement is (nil when none).
+	Measured       int64    `json:"measured"`
+	MeanEngagement *float64 `json:"mean_engagement"`
+}
+
+// ScoreFigures are the drafts the judge gave one score.
+type ScoreFigures struct {
+	Score          int      `json:"score"`
+	Drafts         int64    `json:"drafts"`
+	Approved       int64    `json:"approved"`
+	Rejected       int64    `json:"rejected"`
+	Measured       int64    `json:"measured"`
+	MeanEngagement *float64 `json:"mean_engagement"`
+}
+
+// HourFigures are the posts seen in one hour of the week, and the
+// engagement of the replies posted in it.
+type HourFigures struct {
+	// Weekday is 1 (Monday) to 7 (Sunday), ISO's numbering.
+	Weekday        int      `json:"weekday"`
+	Hour           int      `json:"hour"`
+	Seen           int64    `json:"seen"`
+	Measured       int64    `json:"measured"`
+	MeanEngagement *float64 `json:"mean_engagement"`
+}
+
+// DayFigures are one day's posts, spend and engagement.
+type DayFigures struct {
+	Day      string  `json:"day"`
+	Seen     int64   `json:"seen"`
+	Posted   int64   `json:"posted"`
+	XUSD     float64 `json:"x_usd"`
+	ModelUSD float64 `json:"model_usd"`
+	// Likes, Retweets and Replies sum the 24-hour snapshots of the replies
+	// posted that day; Measured counts those replies.
+	Measured int64 `json:"measured"`
+	Likes    int64 `json:"likes"`
+	Retweets int64 `json:"retweets"`
+	Replies  int64 `json:"replies"`
+}
+
+// Insights are the figures of a range, as one statement reads them.
+type Insights struct {
+	Fates           []FateCount      `json:"fates"`
+	Latency         Latencies        `json:"latency"`
+	PersonaVersions []VersionFigures `json:"persona_versions"`
+	Judge           []ScoreFigures   `json:"judge"`
+	Hours           []HourFigures    `json:"hours"`
+	Days            []DayFigures     `json:"days"`
+	Gaps            []MetricGap      `json:"gaps"`
+}
+
+// Insights reads the figures of q in one statement: the range's posts are
+// read once (by posts_inserted_idx) into a narrow set every figure is
+// counted from; a reply's engagement is its 24-hour snapshot
+// (likes + 2·reposts + 2·replies, as engagement_score weighs them).
+func (s *Store) Insights(ctx context.Context, q InsightsQuery) (Insights, error) {
+	var raw []byte
+	if err := s.pool.QueryRow(ctx, insightsSQL, q.From, q.To, q.Source, q.TZ).Scan(&raw); err != nil {
+		return Insights{}, fmt.Errorf("store: insights: %w", err)
+	}
+	var out Insights
+	if err := json.Unmarshal(raw, &out); err != nil {
+		return Insights{}, fmt.Errorf("store: insights: %w", err)
+	}
+	return out, nil
+}
+
+// insightsSQL is Insights' statement: $1 and $2 bound the range, $3 is the
+// source (” for all), $4 the time zone.
+const insightsSQL = `
+WITH r AS MATERIALIZED (
+	SELECT p.id, p.status, p.skip_reason, p.approved_at IS NOT NULL OR p.send_started_at IS NOT NULL AS approved,
+		p.approved_at, p.rejected_at, p.posted_at, p.created_at, p.inserted_at, p.drafted_at,
+		p.persona_version, p.review_score, p.edited,
+		s.likes, s.retweets, s.replies, s.likes + 2 * s.retweets + 2 * s.replies AS engagement
+	FROM posts p
+	LEFT JOIN reply_snapshots s ON p.status = 'posted' AND s.post_id = p.id AND s.age_hours = 24
+	WHERE p.source <> 'profile' AND p.inserted_at >= $1 AND p.inserted_at < $2 AND ($3 = '' OR p.source = $3)
+),
+dropped AS (
+	SELECT reason, seen_at FROM scan_ledger WHERE seen_at >= $1 AND seen_at < $2 AND ($3 = '' OR source = $3)
+),
+seen AS (
+	SELECT inserted_at AS at FROM r UNION ALL SELECT seen_at FROM dropped
+),
+lat AS (
+	SELECT
+		greatest(0, extract(epoch FROM drafted_at - created_at)) AS to_draft,
+		greatest(0, extract(epoch FROM coalesce(approved_at, rejected_at) - drafted_at)) AS to_decision,
+		CASE WHEN status = 'posted' THEN greatest(0, extract(epoch FROM posted_at - approved_at)) END AS to_posted,
+		CASE WHEN status = 'posted' THEN greatest(0, extract(epoch FROM posted_at - created_at)) END AS whole
+	FROM r WHERE drafted_at IS NOT NULL
+)
+SELECT json_build_object(
+	'fates', (SELECT coalesce(json_agg(f), '[]') FROM (
+		SELECT status, split_part(skip_reason, ':', 1) AS reason, approved, count(*) AS n, count(*) FILTER (WHERE edited) AS edited
+		FROM r GROUP BY 1, 2, 3
+		UNION ALL
+		SELECT 'skipped', reason, false, count(*), 0 FROM dropped GROUP BY 2) f),
+	'latency', (SELECT json_build_object(
+		'mention_to_draft', json_build_object('p50', percentile_cont(0.5) WITHIN GROUP (ORDER BY to_draft),
+			'p95', percentile_cont(0.95) WITHIN GROUP (ORDER BY to_draft), 'n', count(to_draft)),
+		'draft_to_decision', json_build_object('p50', percentile_cont(0.5) WITHIN GROUP (ORDER BY to_decision),
+			'p95', percentile_cont(0.95) WITHIN GROUP (ORDER BY to_decision), 'n', count(to_decision)),
+		'decision_to_posted', json_build_object('p50', percentile_cont(0.5) WITHIN GROUP (ORDER BY to_posted),
+			'p95', percentile_cont(0.95) WITHIN GROUP (ORDER BY to_posted), 'n', count(to_posted)),
+		'mention_to_posted', json_build_object('p50', percentile_cont(0.5) WITHIN GROUP (ORDER BY whole),
+			'p95', percentile_cont(0.95) WITHIN GROUP (ORDER BY whole), 'n', count(whole)))
+		FROM lat),
+	'persona_versions', (SELECT coalesce(json_agg(v ORDER BY v.version), '[]') FROM (
+		SELECT persona_version AS version, count(*) AS drafts, count(*) FILTER (WHERE approved AND status <> 'rejected') AS approved,
+			count(*) FILTER (WHERE status = 'rejected') AS rejected, count(*) FILTER (WHERE edited) AS edited,
+			avg(review_score)::float8 AS mean_review, count(engagement) AS measured, avg(engagement)::float8 AS mean_engagement
+		FROM r WHERE drafted_at IS NOT NULL AND persona_version IS NOT NULL GROUP BY persona_version) v),
+	'judge', (SELECT coalesce(json_agg(j ORDER BY j.score), '[]') FROM (
+		SELECT review_score AS score, count(*) AS drafts, count(*) FILTER (WHERE approved AND status <> 'rejected') AS approved,
+			count(*) FILTER (WHERE status = 'rejected') AS rejected, count(engagement) AS measured, avg(engagement)::float8 AS mean_engagement
+		FROM r WHERE review_score IS NOT NULL GROUP BY review_score) j),
+	'hours', (SELECT coalesce(json_agg(h), '[]') FROM (
+		SELECT coalesce(a.weekday, b.weekday) AS weekday, coalesce(a.hour, b.hour) AS hour, coalesce(a.n, 0) AS seen,
+			coalesce(b.measured, 0) AS measured, b.mean_engagement
+		FROM (SELECT extract(isodow FROM at AT TIME ZONE $4)::int AS weekday, extract(hour FROM at AT TIME ZONE $4)::int AS hour, count(*) AS n
+			FROM seen GROUP BY 1, 2) a
+		FULL JOIN (SELECT extract(isodow FROM posted_at AT TIME ZONE $4)::int AS weekday, extract(hour FROM posted_at AT TIME ZONE $4)::int AS hour,
+			count(*) AS measured, avg(engagement)::float8 AS mean_engagement
+			FROM r WHERE engagement IS NOT NULL GROUP BY 1, 2) b ON a.weekday = b.weekday AND a.hour = b.hour) h),
+	'days', (SELECT coalesce(json_agg(d ORDER BY d.day), '[]') FROM (
+		SELECT to_char(day, 'YYYY-MM-DD') AS day, coalesce(se.n, 0) AS seen, coalesce(po.n, 0) AS posted,
+			coalesce(xs.usd, 0)::float8 AS x_usd, coalesce(ms.usd, 0)::float8 AS model_usd,
+			coalesce(po.measured, 0) AS measured, coalesce(po.likes, 0) AS likes, coalesce(po.retweets, 0) AS retweets,
+			coalesce(po.replies, 0) AS replies
+		FROM (SELECT gs::date AS day FROM generate_series(($1::timestamptz AT TIME ZONE $4)::date,
+			($2::timestamptz AT TIME ZONE $4)::date, interval '1 day') AS gs) AS g
+		LEFT JOIN (SELECT (at AT TIME ZONE $4)::date AS day, count(*) AS n FROM seen GROUP BY 1) se USING (day)
+		LEFT JOIN (SELECT (posted_at AT TIME ZONE $4)::date AS day, count(*) AS n, count(engagement) AS measured,
+				sum(likes) AS likes, sum(retweets) AS retweets, sum(replies) AS replies
+			FROM r WHERE status = 'posted' AND posted_at IS NOT NULL GROUP BY 1) po USING (day)
+		LEFT JOIN (SELECT (at AT TIME ZONE $4)::date AS day, sum(usd) AS usd FROM x_calls
+			WHERE day BETWEEN ($1::timestamptz AT TIME ZONE 'UTC')::date - 1 AND ($2::timestamptz AT TIME ZONE 'UTC')::date + 1
+				AND at >= $1 AND at < $2 GROUP BY 1) xs USING (day)
+		LEFT JOIN (SELECT (at AT TIME ZONE $4)::date AS day, sum(usd) AS usd FROM model_usage
+			WHERE day BETWEEN ($1::timestamptz AT TIME ZONE 'UTC')::date - 1 AND ($2::timestamptz AT TIME ZONE 'UTC')::date + 1
+				AND at >= $1 AND at < $2 GROUP BY 1) ms USING (day)) d),
+	'gaps', (SELECT coalesce(json_agg(g ORDER BY g.started_at), '[]') FROM (
+		SELECT reason, started_at, ended_at FROM metric_gaps
+		WHERE started_at < $2 AND (ended_at IS NULL OR ended_at > $1)) g)
+)`
