@@ -9,9 +9,9 @@ import (
 
 func TestFateOf(t *testing.T) {
 	tests := []struct {
-		status             post.Status
-		skip, err          string
-		approved           bool
+		status            post.Status
+		skip, err         string
+		approved          bool
 		wantFate, wantWhy string
 	}{
 		{status: post.StatusDrafting, wantFate: insights.FateWaiting},

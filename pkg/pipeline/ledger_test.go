@@ -26,7 +26,7 @@ import (
 // ledgerTweet is one post of the X stand-in's timelines, in X's wire format.
 type ledgerTweet struct {
 	id, author, text, conversation string
-	retweet, mentionsDevil          bool
+	retweet, mentionsDevil         bool
 }
 
 func (tw ledgerTweet) wire() map[string]any {
