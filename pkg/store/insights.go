@@ -121,22 +121,39 @@ func (s *Store) Insights(ctx context.Context, q InsightsQuery) (Insights, error)
 }
 
 // insightsSQL is Insights' statement: $1 and $2 bound the range, $3 is the
-// source (” for all), $4 the time zone.
+// source ('' for all), $4 the time zone. Times are first counted in
+// quarter-hour buckets (every time zone's offset is a whole number of
+// quarter hours) and only the buckets are put in the time zone: a few
+// thousand conversions instead of one per post.
 const insightsSQL = `
 WITH r AS MATERIALIZED (
 	SELECT p.id, p.status, p.skip_reason, p.approved_at IS NOT NULL OR p.send_started_at IS NOT NULL AS approved,
 		p.approved_at, p.rejected_at, p.posted_at, p.created_at, p.inserted_at, p.drafted_at,
-		p.persona_version, p.review_score, p.edited,
-		s.likes, s.retweets, s.replies, s.likes + 2 * s.retweets + 2 * s.replies AS engagement
+		p.persona_version, p.review_score, p.edited
 	FROM posts p
-	LEFT JOIN reply_snapshots s ON p.status = 'posted' AND s.post_id = p.id AND s.age_hours = 24
 	WHERE p.source <> 'profile' AND p.inserted_at >= $1 AND p.inserted_at < $2 AND ($3 = '' OR p.source = $3)
+),
+posted AS MATERIALIZED (
+	SELECT r.posted_at, r.persona_version, r.review_score, s.likes, s.retweets, s.replies,
+		s.likes + 2 * s.retweets + 2 * s.replies AS engagement
+	FROM r LEFT JOIN reply_snapshots s ON s.post_id = r.id AND s.age_hours = 24
+	WHERE r.status = 'posted' AND r.posted_at IS NOT NULL
 ),
 dropped AS (
 	SELECT reason, seen_at FROM scan_ledger WHERE seen_at >= $1 AND seen_at < $2 AND ($3 = '' OR source = $3)
 ),
-seen AS (
-	SELECT inserted_at AS at FROM r UNION ALL SELECT seen_at FROM dropped
+seen AS MATERIALIZED (
+	SELECT b AT TIME ZONE $4 AS local, sum(n) AS n FROM (
+		SELECT date_bin('15 minutes', inserted_at, '2000-01-01') AS b, count(*) AS n FROM r GROUP BY 1
+		UNION ALL
+		SELECT date_bin('15 minutes', seen_at, '2000-01-01'), count(*) FROM dropped GROUP BY 1) q
+	GROUP BY b
+),
+sent AS MATERIALIZED (
+	SELECT b AT TIME ZONE $4 AS local, n, measured, engagement, likes, retweets, replies FROM (
+		SELECT date_bin('15 minutes', posted_at, '2000-01-01') AS b, count(*) AS n, count(engagement) AS measured,
+			sum(engagement) AS engagement, sum(likes) AS likes, sum(retweets) AS retweets, sum(replies) AS replies
+		FROM posted GROUP BY 1) q
 ),
 lat AS (
 	SELECT
@@ -163,22 +180,29 @@ SELECT json_build_object(
 			'p95', percentile_cont(0.95) WITHIN GROUP (ORDER BY whole), 'n', count(whole)))
 		FROM lat),
 	'persona_versions', (SELECT coalesce(json_agg(v ORDER BY v.version), '[]') FROM (
-		SELECT persona_version AS version, count(*) AS drafts, count(*) FILTER (WHERE approved AND status <> 'rejected') AS approved,
-			count(*) FILTER (WHERE status = 'rejected') AS rejected, count(*) FILTER (WHERE edited) AS edited,
-			avg(review_score)::float8 AS mean_review, count(engagement) AS measured, avg(engagement)::float8 AS mean_engagement
-		FROM r WHERE drafted_at IS NOT NULL AND persona_version IS NOT NULL GROUP BY persona_version) v),
+		SELECT d.version, d.drafts, d.approved, d.rejected, d.edited, d.mean_review,
+			coalesce(e.measured, 0) AS measured, e.mean_engagement
+		FROM (SELECT persona_version AS version, count(*) AS drafts, count(*) FILTER (WHERE approved AND status <> 'rejected') AS approved,
+				count(*) FILTER (WHERE status = 'rejected') AS rejected, count(*) FILTER (WHERE edited) AS edited,
+				avg(review_score)::float8 AS mean_review
+			FROM r WHERE drafted_at IS NOT NULL AND persona_version IS NOT NULL GROUP BY 1) d
+		LEFT JOIN (SELECT persona_version AS version, count(engagement) AS measured, avg(engagement)::float8 AS mean_engagement
+			FROM posted WHERE persona_version IS NOT NULL GROUP BY 1) e USING (version)) v),
 	'judge', (SELECT coalesce(json_agg(j ORDER BY j.score), '[]') FROM (
-		SELECT review_score AS score, count(*) AS drafts, count(*) FILTER (WHERE approved AND status <> 'rejected') AS approved,
-			count(*) FILTER (WHERE status = 'rejected') AS rejected, count(engagement) AS measured, avg(engagement)::float8 AS mean_engagement
-		FROM r WHERE review_score IS NOT NULL GROUP BY review_score) j),
+		SELECT d.score, d.drafts, d.approved, d.rejected, coalesce(e.measured, 0) AS measured, e.mean_engagement
+		FROM (SELECT review_score AS score, count(*) AS drafts, count(*) FILTER (WHERE approved AND status <> 'rejected') AS approved,
+				count(*) FILTER (WHERE status = 'rejected') AS rejected
+			FROM r WHERE review_score IS NOT NULL GROUP BY 1) d
+		LEFT JOIN (SELECT review_score AS score, count(engagement) AS measured, avg(engagement)::float8 AS mean_engagement
+			FROM posted WHERE review_score IS NOT NULL GROUP BY 1) e USING (score)) j),
 	'hours', (SELECT coalesce(json_agg(h), '[]') FROM (
 		SELECT coalesce(a.weekday, b.weekday) AS weekday, coalesce(a.hour, b.hour) AS hour, coalesce(a.n, 0) AS seen,
-			coalesce(b.measured, 0) AS measured, b.mean_engagement
-		FROM (SELECT extract(isodow FROM at AT TIME ZONE $4)::int AS weekday, extract(hour FROM at AT TIME ZONE $4)::int AS hour, count(*) AS n
+			coalesce(b.measured, 0) AS measured, b.engagement::float8 / nullif(b.measured, 0) AS mean_engagement
+		FROM (SELECT extract(isodow FROM local)::int AS weekday, extract(hour FROM local)::int AS hour, sum(n) AS n
 			FROM seen GROUP BY 1, 2) a
-		FULL JOIN (SELECT extract(isodow FROM posted_at AT TIME ZONE $4)::int AS weekday, extract(hour FROM posted_at AT TIME ZONE $4)::int AS hour,
-			count(*) AS measured, avg(engagement)::float8 AS mean_engagement
-			FROM r WHERE engagement IS NOT NULL GROUP BY 1, 2) b ON a.weekday = b.weekday AND a.hour = b.hour) h),
+		FULL JOIN (SELECT extract(isodow FROM local)::int AS weekday, extract(hour FROM local)::int AS hour,
+				sum(measured) AS measured, sum(engagement) AS engagement
+			FROM sent GROUP BY 1, 2) b ON a.weekday = b.weekday AND a.hour = b.hour) h),
 	'days', (SELECT coalesce(json_agg(d ORDER BY d.day), '[]') FROM (
 		SELECT to_char(day, 'YYYY-MM-DD') AS day, coalesce(se.n, 0) AS seen, coalesce(po.n, 0) AS posted,
 			coalesce(xs.usd, 0)::float8 AS x_usd, coalesce(ms.usd, 0)::float8 AS model_usd,
@@ -186,10 +210,10 @@ SELECT json_build_object(
 			coalesce(po.replies, 0) AS replies
 		FROM (SELECT gs::date AS day FROM generate_series(($1::timestamptz AT TIME ZONE $4)::date,
 			($2::timestamptz AT TIME ZONE $4)::date, interval '1 day') AS gs) AS g
-		LEFT JOIN (SELECT (at AT TIME ZONE $4)::date AS day, count(*) AS n FROM seen GROUP BY 1) se USING (day)
-		LEFT JOIN (SELECT (posted_at AT TIME ZONE $4)::date AS day, count(*) AS n, count(engagement) AS measured,
+		LEFT JOIN (SELECT local::date AS day, sum(n) AS n FROM seen GROUP BY 1) se USING (day)
+		LEFT JOIN (SELECT local::date AS day, sum(n) AS n, sum(measured) AS measured,
 				sum(likes) AS likes, sum(retweets) AS retweets, sum(replies) AS replies
-			FROM r WHERE status = 'posted' AND posted_at IS NOT NULL GROUP BY 1) po USING (day)
+			FROM sent GROUP BY 1) po USING (day)
 		LEFT JOIN (SELECT (at AT TIME ZONE $4)::date AS day, sum(usd) AS usd FROM x_calls
 			WHERE day BETWEEN ($1::timestamptz AT TIME ZONE 'UTC')::date - 1 AND ($2::timestamptz AT TIME ZONE 'UTC')::date + 1
 				AND at >= $1 AND at < $2 GROUP BY 1) xs USING (day)

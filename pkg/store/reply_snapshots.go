@@ -85,3 +85,25 @@ func (s *Store) TakeSnapshots(ctx context.Context, metrics map[int64]Metrics, no
 func clampCount(n int) int32 {
 	return int32(min(max(n, 0), 1<<31-1))
 }
+
+// ReplySnapshots returns the snapshots taken of post id's reply, by age in hours.
+func (s *Store) ReplySnapshots(ctx context.Context, id int64) (map[int]Metrics, error) {
+	rows, err := s.pool.Query(ctx, `SELECT age_hours, likes, retweets, replies FROM reply_snapshots WHERE post_id = $1`, id)
+	if err != nil {
+		return nil, fmt.Errorf("store: reply snapshots %d: %w", id, err)
+	}
+	defer rows.Close()
+	out := map[int]Metrics{}
+	for rows.Next() {
+		var age int
+		var m Metrics
+		if err := rows.Scan(&age, &m.Likes, &m.Retweets, &m.Replies); err != nil {
+			return nil, fmt.Errorf("store: reply snapshots %d: %w", id, err)
+		}
+		out[age] = m
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: reply snapshots %d: %w", id, err)
+	}
+	return out, nil
+}
