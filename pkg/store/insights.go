@@ -121,7 +121,7 @@ func (s *Store) Insights(ctx context.Context, q InsightsQuery) (Insights, error)
 }
 
 // insightsSQL is Insights' statement: $1 and $2 bound the range, $3 is the
-// source (” for all), $4 the time zone. Times are first counted in
+// source (empty for all), $4 the time zone. Times are first counted in
 // quarter-hour buckets (every time zone's offset is a whole number of
 // quarter hours) and only the buckets are put in the time zone: a few
 // thousand conversions instead of one per post.
