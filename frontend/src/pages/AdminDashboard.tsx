@@ -19,6 +19,7 @@ import { QueuedPanel } from '../components/QueuedPanel';
 import { SkippedPanel } from '../components/SkippedPanel';
 import { SpendBanners, SpendPanel } from '../components/SpendPanel';
 import { StatsPanel } from '../components/StatsPanel';
+import { InsightsPanel } from '../features/insights/InsightsPanel';
 import { useNow } from '../components/useNow';
 import { ADMIN_LOGIN_PATH, OPS_PATH } from '../lib/constants';
 import { pageAfterRemoval } from '../lib/pagination';
@@ -159,6 +160,7 @@ export default function AdminDashboard() {
         <SpendBanners spend={spend.data} onResume={actions.resume} resuming={actions.resuming} />
         <StatsPanel stats={stats.data} />
         <SpendPanel spend={spend.data} />
+        <InsightsPanel onUnauthorized={signOut} />
         <SettingsPanel onUnauthorized={signOut} />
         <PersonaPanel onUnauthorized={signOut} />
 
