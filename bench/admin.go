@@ -118,8 +118,12 @@ func adminViews(ctx context.Context, w *webProcess, dbURL string, rep *report) e
 		}
 		took = append(took, d)
 	}
+	// The first call computes the figures (nothing asked for that range
+	// before); the others are answered from the insights cache the worker
+	// keeps computing (store.RefreshInsightsCache).
 	med, p99 := percentile(took, 0.5), percentile(took, 0.99)
-	rep.add(Row{Figure: fmt.Sprintf("insights of 90 days (/api/insights?days=90): median (p99) of %d calls", len(took)),
+	rep.add(Row{Figure: fmt.Sprintf("insights of 90 days (/api/insights?days=90): median (p99) of %d calls; the first, computed: %s",
+		len(took), ms(took[0])),
 		Value: fmt.Sprintf("%s (%s)", ms(med), ms(p99)), Target: "median < 200 ms", Verdict: verdict(med < insightsTarget)})
 
 	plans, err := st.QueryPlans(ctx, 10, 15)

@@ -168,15 +168,28 @@ func (s *Server) insightsAnswer(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	to := s.now().UTC()
-	from := to.Add(-time.Duration(rng.days) * 24 * time.Hour)
-	in, err := s.store.Insights(r.Context(), store.InsightsQuery{From: from, To: to, Source: rng.source, TZ: rng.tz})
+	ctx := r.Context()
+	now := s.now().UTC()
+	key := store.InsightsKey{Days: rng.days, Source: rng.source, TZ: rng.tz}
+	c, ok, err := s.store.CachedInsights(ctx, key, now.Add(-InsightsFresh))
 	if err != nil {
 		return err
 	}
-	respondJSON(w, http.StatusOK, viewInsights(rng, from, to, in))
+	if !ok {
+		// Asked for the first time in a day, or the worker is behind: computed now.
+		if c, err = s.store.ComputeInsights(ctx, key, now); err != nil {
+			return err
+		}
+	}
+	respondJSON(w, http.StatusOK, viewInsights(rng, c.From.UTC(), c.To.UTC(), c.Insights))
 	return nil
 }
+
+// InsightsFresh is how old the insights may be when answered from the
+// cache: the worker computes them again at every metrics refresh
+// (SCHEDULE_METRICS, every 10 minutes by default); older ones are computed
+// for the request.
+const InsightsFresh = 15 * time.Minute
 
 // viewInsights shapes the store's figures as the API answers them.
 func viewInsights(rng insightsRange, from, to time.Time, in store.Insights) insightsView {

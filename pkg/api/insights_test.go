@@ -12,9 +12,14 @@ import (
 	"infernal/pkg/store"
 )
 
-func (f *fakeStore) Insights(_ context.Context, q store.InsightsQuery) (store.Insights, error) {
-	f.record("Insights %d %q %s", int(q.To.Sub(q.From)/(24*time.Hour)), q.Source, q.TZ)
-	return store.Insights{}, nil
+func (f *fakeStore) CachedInsights(_ context.Context, k store.InsightsKey, _ time.Time) (store.CachedInsights, bool, error) {
+	f.record("CachedInsights %d %q %s", k.Days, k.Source, k.TZ)
+	return store.CachedInsights{}, false, nil
+}
+
+func (f *fakeStore) ComputeInsights(_ context.Context, k store.InsightsKey, _ time.Time) (store.CachedInsights, error) {
+	f.record("ComputeInsights %d %q %s", k.Days, k.Source, k.TZ)
+	return store.CachedInsights{}, nil
 }
 
 func (f *fakeStore) LookupPost(_ context.Context, platform, id string) (store.Fate, error) {
@@ -78,9 +83,9 @@ func TestInsightsReachTheStore(t *testing.T) {
 		name, path string
 		wantCalls  []string
 	}{
-		{name: "defaults", path: "/api/insights", wantCalls: []string{`Insights 7 "" UTC`}},
-		{name: "90 days of mentions in Paris", path: "/api/insights?days=90&source=mention&tz=Europe/Paris", wantCalls: []string{`Insights 90 "mention" Europe/Paris`}},
-		{name: "30 days", path: "/api/insights?days=30", wantCalls: []string{`Insights 30 "" UTC`}},
+		{name: "defaults", path: "/api/insights", wantCalls: []string{`CachedInsights 7 "" UTC`, `ComputeInsights 7 "" UTC`}},
+		{name: "90 days of mentions in Paris", path: "/api/insights?days=90&source=mention&tz=Europe/Paris", wantCalls: []string{`CachedInsights 90 "mention" Europe/Paris`, `ComputeInsights 90 "mention" Europe/Paris`}},
+		{name: "30 days", path: "/api/insights?days=30", wantCalls: []string{`CachedInsights 30 "" UTC`, `ComputeInsights 30 "" UTC`}},
 		{name: "lookup by address", path: "/api/mentions/lookup?q=https://x.com/m/status/123", wantCalls: []string{"LookupPost sandbox 123", "LastScanOf sandbox mentions"}},
 	}
 	for _, tt := range tests {

@@ -49,6 +49,10 @@ const metricsWindow = 7 * 24 * time.Hour
 // snapshotKeep is how long engagement snapshots are kept.
 const snapshotKeep = 30 * 24 * time.Hour
 
+// insightsWanted is how long after the admin last asked for a range of
+// insights the worker keeps computing it.
+const insightsWanted = 24 * time.Hour
+
 // contextKeep is how long a post read as a draft's context is kept: a
 // follow-up in the conversation within that time reads it from the
 // database, a later one from the platform again.
@@ -61,6 +65,12 @@ func (m *Maintainer) RefreshMetrics(ctx context.Context, t *asynq.Task) error {
 		return err
 	}
 	now := m.Now()
+	// The insights need nothing of X: they are computed again even when its reads wait.
+	if n, err := m.Store.RefreshInsightsCache(ctx, now.Add(-insightsWanted), now); err != nil {
+		m.Log.WarnContext(ctx, "insights not computed again; the admin computes them when asked", "error", err)
+	} else if n > 0 {
+		m.Log.DebugContext(ctx, "insights computed again", "ranges", n)
+	}
 	pause, err := m.Store.ActivePause(ctx, now)
 	if err != nil {
 		return err

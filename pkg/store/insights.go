@@ -3,8 +3,11 @@ package store
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 )
 
 // InsightsQuery is the range the insights read: the posts the scans
@@ -104,14 +107,112 @@ type Insights struct {
 	Gaps            []MetricGap      `json:"gaps"`
 }
 
+// InsightsKey names a range of insights the cache keeps: the last Days
+// days of Source ("" for all), in the time zone TZ.
+type InsightsKey struct {
+	Days   int
+	Source string
+	TZ     string
+}
+
+// query is the range of k ending at now.
+func (k InsightsKey) query(now time.Time) InsightsQuery {
+	return InsightsQuery{From: now.Add(-time.Duration(k.Days) * 24 * time.Hour), To: now, Source: k.Source, TZ: k.TZ}
+}
+
+// CachedInsights are the insights of a range as computed at To.
+type CachedInsights struct {
+	Insights
+	From, To time.Time
+}
+
+// CachedInsights returns the insights of k computed at or after freshAfter,
+// ok false when the cache holds none that fresh; either way k counts as
+// asked for now, so the worker keeps computing it (RefreshInsightsCache).
+func (s *Store) CachedInsights(ctx context.Context, k InsightsKey, freshAfter time.Time) (c CachedInsights, ok bool, err error) {
+	var raw []byte
+	err = s.pool.QueryRow(ctx, `UPDATE insights_cache SET requested_at = now()
+		WHERE days = $1 AND source = $2 AND tz = $3 AND computed_at >= $4
+		RETURNING body, range_from, range_to`, k.Days, k.Source, k.TZ, freshAfter).Scan(&raw, &c.From, &c.To)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return CachedInsights{}, false, nil
+	}
+	if err != nil {
+		return CachedInsights{}, false, fmt.Errorf("store: cached insights: %w", err)
+	}
+	if err := json.Unmarshal(raw, &c.Insights); err != nil {
+		return CachedInsights{}, false, fmt.Errorf("store: cached insights: %w", err)
+	}
+	return c, true, nil
+}
+
+// ComputeInsights computes the insights of k ending at now, keeps them in
+// the cache and returns them.
+func (s *Store) ComputeInsights(ctx context.Context, k InsightsKey, now time.Time) (CachedInsights, error) {
+	// As Postgres keeps it: a range read from the cache is the range computed.
+	q := k.query(now.Truncate(time.Microsecond))
+	raw, err := s.rawInsights(ctx, q)
+	if err != nil {
+		return CachedInsights{}, err
+	}
+	c := CachedInsights{From: q.From, To: q.To}
+	if err := json.Unmarshal(raw, &c.Insights); err != nil {
+		return CachedInsights{}, fmt.Errorf("store: insights: %w", err)
+	}
+	if _, err := s.pool.Exec(ctx, `
+		INSERT INTO insights_cache (days, source, tz, range_from, range_to, body, computed_at, requested_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $5, now())
+		ON CONFLICT (days, source, tz) DO UPDATE SET range_from = excluded.range_from, range_to = excluded.range_to,
+			body = excluded.body, computed_at = excluded.computed_at`,
+		k.Days, k.Source, k.TZ, q.From, q.To, string(raw)); err != nil {
+		return CachedInsights{}, fmt.Errorf("store: keep insights: %w", err)
+	}
+	return c, nil
+}
+
+// RefreshInsightsCache computes again, at now, every range asked for
+// since since, forgets the others, and returns how many it computed.
+func (s *Store) RefreshInsightsCache(ctx context.Context, since, now time.Time) (int, error) {
+	if _, err := s.pool.Exec(ctx, `DELETE FROM insights_cache WHERE requested_at < $1`, since); err != nil {
+		return 0, fmt.Errorf("store: refresh insights: %w", err)
+	}
+	rows, err := s.pool.Query(ctx, `SELECT days, source, tz FROM insights_cache ORDER BY requested_at DESC`)
+	if err != nil {
+		return 0, fmt.Errorf("store: refresh insights: %w", err)
+	}
+	keys, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (InsightsKey, error) {
+		var k InsightsKey
+		err := r.Scan(&k.Days, &k.Source, &k.TZ)
+		return k, err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("store: refresh insights: %w", err)
+	}
+	for _, k := range keys {
+		if _, err := s.ComputeInsights(ctx, k, now); err != nil {
+			return 0, err
+		}
+	}
+	return len(keys), nil
+}
+
+// rawInsights is Insights' answer as the statement returns it, JSON.
+func (s *Store) rawInsights(ctx context.Context, q InsightsQuery) ([]byte, error) {
+	var raw []byte
+	if err := s.pool.QueryRow(ctx, insightsSQL, q.From, q.To, q.Source, q.TZ).Scan(&raw); err != nil {
+		return nil, fmt.Errorf("store: insights: %w", err)
+	}
+	return raw, nil
+}
+
 // Insights reads the figures of q in one statement: the range's posts are
 // read once (by posts_inserted_idx) into a narrow set every figure is
 // counted from; a reply's engagement is its 24-hour snapshot
 // (likes + 2·reposts + 2·replies, as engagement_score weighs them).
 func (s *Store) Insights(ctx context.Context, q InsightsQuery) (Insights, error) {
-	var raw []byte
-	if err := s.pool.QueryRow(ctx, insightsSQL, q.From, q.To, q.Source, q.TZ).Scan(&raw); err != nil {
-		return Insights{}, fmt.Errorf("store: insights: %w", err)
+	raw, err := s.rawInsights(ctx, q)
+	if err != nil {
+		return Insights{}, err
 	}
 	var out Insights
 	if err := json.Unmarshal(raw, &out); err != nil {

@@ -70,7 +70,25 @@ CREATE TABLE metric_gaps (
 CREATE UNIQUE INDEX metric_gaps_open_idx ON metric_gaps ((true)) WHERE ended_at IS NULL;
 CREATE INDEX metric_gaps_started_idx ON metric_gaps (started_at);
 
+-- insights_cache: the insights of the ranges the administrator asked for
+-- lately (days, source, time zone), as last computed: the web answers from
+-- it while it is fresh, and the worker computes each range asked for in
+-- the last day again at every metrics refresh, so the admin seldom waits
+-- for a computation over months of posts.
+CREATE TABLE insights_cache (
+    days         integer     NOT NULL,
+    source       text        NOT NULL,
+    tz           text        NOT NULL,
+    range_from   timestamptz NOT NULL,
+    range_to     timestamptz NOT NULL,
+    body         json        NOT NULL,
+    computed_at  timestamptz NOT NULL,
+    requested_at timestamptz NOT NULL,
+    PRIMARY KEY (days, source, tz)
+);
+
 -- +goose Down
+DROP TABLE insights_cache;
 DROP TABLE metric_gaps;
 DROP TABLE reply_snapshots;
 DROP INDEX posts_inserted_idx;
