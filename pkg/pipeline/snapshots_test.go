@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -147,9 +148,17 @@ func TestSnapshotsOnScheduleWithinTheBudget(t *testing.T) {
 			if s, ok := snaps[1]; ok && s.Likes != 2 {
 				t.Errorf("1h snapshot %+v, want the likes of the read at 1h (2)", s)
 			}
-			in, err := e.store.Insights(ctx, store.InsightsQuery{From: posted.Add(-time.Hour), To: now.Add(time.Hour), TZ: "UTC"})
+			in, err := e.store.Insights(ctx, store.InsightsQuery{From: posted.Add(-time.Hour), To: time.Now().Add(time.Hour), TZ: "UTC"})
 			if err != nil {
 				t.Fatal(err)
+			}
+			// The insights read the day's snapshot: the likes of the read at 24 hours (4).
+			var measured, dayLikes int64
+			for _, d := range in.Days {
+				measured, dayLikes = measured+d.Measured, dayLikes+d.Likes
+			}
+			if day := slices.Contains(tt.wantAges, 24); (measured == 1) != day || (day && dayLikes != 4) {
+				t.Errorf("insights measured %d replies with %d likes; want the day's snapshot: %v", measured, dayLikes, day)
 			}
 			open := len(in.Gaps) > 0 && in.Gaps[len(in.Gaps)-1].EndedAt == nil
 			if open != tt.wantGap {

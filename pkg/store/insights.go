@@ -207,8 +207,8 @@ func (s *Store) rawInsights(ctx context.Context, q InsightsQuery) ([]byte, error
 
 // Insights reads the figures of q in one statement: the range's posts are
 // read once (by posts_inserted_idx) into a narrow set every figure is
-// counted from; a reply's engagement is its 24-hour snapshot
-// (likes + 2·reposts + 2·replies, as engagement_score weighs them).
+// counted from; a reply's engagement is its 24-hour snapshot, as copied on
+// the post (likes + 2·reposts + 2·replies, as engagement_score weighs them).
 func (s *Store) Insights(ctx context.Context, q InsightsQuery) (Insights, error) {
 	raw, err := s.rawInsights(ctx, q)
 	if err != nil {
@@ -228,17 +228,16 @@ func (s *Store) Insights(ctx context.Context, q InsightsQuery) (Insights, error)
 // thousand conversions instead of one per post.
 const insightsSQL = `
 WITH r AS MATERIALIZED (
-	SELECT p.id, p.status, p.skip_reason, p.approved_at IS NOT NULL OR p.send_started_at IS NOT NULL AS approved,
+	SELECT p.status, p.skip_reason, p.approved_at IS NOT NULL OR p.send_started_at IS NOT NULL AS approved,
 		p.approved_at, p.rejected_at, p.posted_at, p.created_at, p.inserted_at, p.drafted_at,
-		p.persona_version, p.review_score, p.edited
+		p.persona_version, p.review_score, p.edited, p.likes_24h, p.retweets_24h, p.replies_24h
 	FROM posts p
 	WHERE p.source <> 'profile' AND p.inserted_at >= $1 AND p.inserted_at < $2 AND ($3 = '' OR p.source = $3)
 ),
 posted AS MATERIALIZED (
-	SELECT r.posted_at, r.persona_version, r.review_score, s.likes, s.retweets, s.replies,
-		s.likes + 2 * s.retweets + 2 * s.replies AS engagement
-	FROM r LEFT JOIN reply_snapshots s ON s.post_id = r.id AND s.age_hours = 24
-	WHERE r.status = 'posted' AND r.posted_at IS NOT NULL
+	SELECT posted_at, persona_version, review_score, likes_24h AS likes, retweets_24h AS retweets, replies_24h AS replies,
+		likes_24h + 2 * retweets_24h + 2 * replies_24h AS engagement
+	FROM r WHERE status = 'posted' AND posted_at IS NOT NULL
 ),
 dropped AS (
 	SELECT reason, seen_at FROM scan_ledger WHERE seen_at >= $1 AND seen_at < $2 AND ($3 = '' OR source = $3)
@@ -266,20 +265,24 @@ lat AS (
 )
 SELECT json_build_object(
 	'fates', (SELECT coalesce(json_agg(f), '[]') FROM (
-		SELECT status, split_part(skip_reason, ':', 1) AS reason, approved, count(*) AS n, count(*) FILTER (WHERE edited) AS edited
-		FROM r GROUP BY 1, 2, 3
+		-- Grouped by the whole reason first: few distinct ones, each split once.
+		SELECT status, split_part(skip_reason, ':', 1) AS reason, approved, sum(n) AS n, sum(edited) AS edited
+		FROM (SELECT status, skip_reason, approved, count(*) AS n, count(*) FILTER (WHERE edited) AS edited
+			FROM r GROUP BY 1, 2, 3) g
+		GROUP BY 1, 2, 3
 		UNION ALL
 		SELECT 'skipped', reason, false, count(*), 0 FROM dropped GROUP BY 2) f),
 	'latency', (SELECT json_build_object(
-		'mention_to_draft', json_build_object('p50', percentile_cont(0.5) WITHIN GROUP (ORDER BY to_draft),
-			'p95', percentile_cont(0.95) WITHIN GROUP (ORDER BY to_draft), 'n', count(to_draft)),
-		'draft_to_decision', json_build_object('p50', percentile_cont(0.5) WITHIN GROUP (ORDER BY to_decision),
-			'p95', percentile_cont(0.95) WITHIN GROUP (ORDER BY to_decision), 'n', count(to_decision)),
-		'decision_to_posted', json_build_object('p50', percentile_cont(0.5) WITHIN GROUP (ORDER BY to_posted),
-			'p95', percentile_cont(0.95) WITHIN GROUP (ORDER BY to_posted), 'n', count(to_posted)),
-		'mention_to_posted', json_build_object('p50', percentile_cont(0.5) WITHIN GROUP (ORDER BY whole),
-			'p95', percentile_cont(0.95) WITHIN GROUP (ORDER BY whole), 'n', count(whole)))
-		FROM lat),
+		'mention_to_draft', json_build_object('p50', d[1], 'p95', d[2], 'n', nd),
+		'draft_to_decision', json_build_object('p50', c[1], 'p95', c[2], 'n', nc),
+		'decision_to_posted', json_build_object('p50', p[1], 'p95', p[2], 'n', np),
+		'mention_to_posted', json_build_object('p50', w[1], 'p95', w[2], 'n', nw))
+		FROM (SELECT
+			percentile_cont(ARRAY[0.5, 0.95]) WITHIN GROUP (ORDER BY to_draft) AS d, count(to_draft) AS nd,
+			percentile_cont(ARRAY[0.5, 0.95]) WITHIN GROUP (ORDER BY to_decision) AS c, count(to_decision) AS nc,
+			percentile_cont(ARRAY[0.5, 0.95]) WITHIN GROUP (ORDER BY to_posted) AS p, count(to_posted) AS np,
+			percentile_cont(ARRAY[0.5, 0.95]) WITHIN GROUP (ORDER BY whole) AS w, count(whole) AS nw
+			FROM lat) l),
 	'persona_versions', (SELECT coalesce(json_agg(v ORDER BY v.version), '[]') FROM (
 		SELECT d.version, d.drafts, d.approved, d.rejected, d.edited, d.mean_review,
 			coalesce(e.measured, 0) AS measured, e.mean_engagement

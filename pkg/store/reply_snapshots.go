@@ -66,18 +66,26 @@ func (s *Store) TakeSnapshots(ctx context.Context, metrics map[int64]Metrics, no
 		retweets = append(retweets, clampCount(m.Retweets))
 		replies = append(replies, clampCount(m.Replies))
 	}
-	tag, err := s.pool.Exec(ctx, `
+	// The day's snapshot is copied onto the post, where the insights read it.
+	var n int64
+	err := s.pool.QueryRow(ctx, `
+		WITH taken AS (
 		INSERT INTO reply_snapshots (post_id, age_hours, likes, retweets, replies, taken_at)
 		SELECT p.id, a.age, m.likes, m.retweets, m.replies, $5
 		FROM unnest($1::bigint[], $2::int[], $3::int[], $4::int[]) AS m (id, likes, retweets, replies)
 		JOIN posts p ON p.id = m.id AND p.status = 'posted' AND p.posted_at IS NOT NULL
 		JOIN (VALUES ($6::int, $7::int), ($7, $8), ($8, NULL)) AS a (age, until) ON $5 - p.posted_at >= make_interval(hours => a.age)
 			AND (a.until IS NULL OR $5 - p.posted_at < make_interval(hours => a.until))
-		ON CONFLICT (post_id, age_hours) DO NOTHING`, ids, likes, retweets, replies, now, SnapshotHour, SnapshotDay, SnapshotWeek)
+		ON CONFLICT (post_id, age_hours) DO NOTHING
+		RETURNING post_id, age_hours, likes, retweets, replies),
+		day AS (
+			UPDATE posts p SET likes_24h = t.likes, retweets_24h = t.retweets, replies_24h = t.replies
+			FROM taken t WHERE t.post_id = p.id AND t.age_hours = $7)
+		SELECT count(*) FROM taken`, ids, likes, retweets, replies, now, SnapshotHour, SnapshotDay, SnapshotWeek).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("store: take snapshots: %w", err)
 	}
-	return tag.RowsAffected(), nil
+	return n, nil
 }
 
 // clampCount is a platform counter as the snapshot columns keep it:

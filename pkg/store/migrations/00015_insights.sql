@@ -29,10 +29,15 @@ CREATE TABLE scan_runs (
 );
 
 -- drafted_at: when the post's first draft was written; edited: the
--- administrator changed the text before approving it.
+-- administrator changed the text before approving it; *_24h: the reply's
+-- counters 24 hours after posting, a copy of its reply_snapshots row of
+-- that age, so the insights read them with the post (NULL until taken).
 ALTER TABLE posts
-    ADD COLUMN drafted_at timestamptz,
-    ADD COLUMN edited     boolean NOT NULL DEFAULT false;
+    ADD COLUMN drafted_at   timestamptz,
+    ADD COLUMN edited       boolean NOT NULL DEFAULT false,
+    ADD COLUMN likes_24h    integer,
+    ADD COLUMN retweets_24h integer,
+    ADD COLUMN replies_24h  integer;
 UPDATE posts p SET drafted_at = v.at
 FROM (SELECT post_id, min(at) AS at FROM post_versions WHERE origin IN ('writer', 'regenerate') GROUP BY post_id) v
 WHERE v.post_id = p.id;
@@ -42,7 +47,7 @@ WHERE approved_at IS NOT NULL AND EXISTS (SELECT 1 FROM post_versions v WHERE v.
 -- index alone (an index-only scan: the rows are wide, the figures few).
 CREATE INDEX posts_inserted_idx ON posts (inserted_at)
     INCLUDE (source, status, skip_reason, approved_at, send_started_at, rejected_at, posted_at, created_at,
-             drafted_at, persona_version, review_score, edited, id)
+             drafted_at, persona_version, review_score, edited, likes_24h, retweets_24h, replies_24h)
     WHERE source <> 'profile';
 
 -- reply_snapshots: a posted reply's public counters read about 1 hour,
@@ -92,6 +97,6 @@ DROP TABLE insights_cache;
 DROP TABLE metric_gaps;
 DROP TABLE reply_snapshots;
 DROP INDEX posts_inserted_idx;
-ALTER TABLE posts DROP COLUMN drafted_at, DROP COLUMN edited;
+ALTER TABLE posts DROP COLUMN drafted_at, DROP COLUMN edited, DROP COLUMN likes_24h, DROP COLUMN retweets_24h, DROP COLUMN replies_24h;
 DROP TABLE scan_runs;
 DROP TABLE scan_ledger;

@@ -18,7 +18,7 @@ INSERT INTO posts (platform, source, status, original_post_id, conversation_id, 
 	original_post_user, author_username, created_at, category, likes_count, retweets_count, replies_count,
 	proposed_response, approved_at, rejected_at, posted_at, response_post_id,
 	response_likes, response_retweets, response_replies, error, updated_at, guarded_at, skip_reason,
-	inserted_at, drafted_at, persona_version, review_score, edited)
+	inserted_at, drafted_at, persona_version, review_score, edited, likes_24h, retweets_24h, replies_24h)
 SELECT 'sandbox', g.source, g.status,
 	CASE WHEN g.source = 'profile' THEN NULL ELSE 'gen' || g.i END,
 	CASE WHEN g.source = 'profile' THEN NULL ELSE 'conv' || (g.i % 300000) END,
@@ -42,7 +42,10 @@ SELECT 'sandbox', g.source, g.status,
 	CASE WHEN g.status NOT IN ('drafting', 'skipped') THEN g.created_at + interval '6 minutes' END,
 	CASE WHEN g.status NOT IN ('drafting', 'skipped') THEN 1 + g.h % 3 END,
 	CASE WHEN g.status NOT IN ('drafting', 'skipped') THEN 1 + (g.h / 7) % 5 END,
-	g.status IN ('approved', 'posted') AND g.h % 10 = 0
+	g.status IN ('approved', 'posted') AND g.h % 10 = 0,
+	CASE WHEN g.status = 'posted' THEN g.likes * 2 END,
+	CASE WHEN g.status = 'posted' THEN g.likes / 4 END,
+	CASE WHEN g.status = 'posted' THEN g.likes / 8 END
 FROM (
 	SELECT i, h,
 		CASE WHEN h % 100 < 40 THEN 'mention' WHEN h % 100 < 75 THEN 'conversation'
