@@ -1,4 +1,4 @@
-import { startTransition, useCallback, useEffect, useOptimistic, useState } from 'react';
+import { lazy, startTransition, Suspense, useCallback, useEffect, useOptimistic, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { logout } from '../api/admin';
 import { clearToken, statusOf } from '../api/client';
@@ -19,7 +19,6 @@ import { QueuedPanel } from '../components/QueuedPanel';
 import { SkippedPanel } from '../components/SkippedPanel';
 import { SpendBanners, SpendPanel } from '../components/SpendPanel';
 import { StatsPanel } from '../components/StatsPanel';
-import { InsightsPanel } from '../features/insights/InsightsPanel';
 import { useNow } from '../components/useNow';
 import { ADMIN_LOGIN_PATH, OPS_PATH } from '../lib/constants';
 import { pageAfterRemoval } from '../lib/pagination';
@@ -37,6 +36,9 @@ import {
 } from '../lib/reviewQueues';
 // After styles.css: the admin's rules load with its lazy chunks, never on the public pages.
 import './admin.css';
+
+// The Insights and their chart library load in a chunk of their own, after the review queues.
+const InsightsPanel = lazy(() => import('../features/insights/InsightsPanel').then((m) => ({ default: m.InsightsPanel })));
 
 /**
  * The dashboard's tab, page and sort, kept in the URL so that a reload and the
@@ -160,7 +162,9 @@ export default function AdminDashboard() {
         <SpendBanners spend={spend.data} onResume={actions.resume} resuming={actions.resuming} />
         <StatsPanel stats={stats.data} />
         <SpendPanel spend={spend.data} />
-        <InsightsPanel onUnauthorized={signOut} />
+        <Suspense fallback={<p className="muted">Reading the figures…</p>}>
+          <InsightsPanel onUnauthorized={signOut} />
+        </Suspense>
         <SettingsPanel onUnauthorized={signOut} />
         <PersonaPanel onUnauthorized={signOut} />
 
