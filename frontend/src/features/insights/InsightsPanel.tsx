@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { fetcher, statusOf } from '../../api/client';
 import { formatUSD } from '../../lib/spend';
+import { formatTimestamp } from '../../lib/time';
 import { Chart, type ChartSeries } from './Chart';
 import {
   browserZone,
@@ -397,6 +398,9 @@ export function InsightsPanel({ onUnauthorized }: Props) {
         </p>
       ) : (
         <div className="insights-grid">
+          <p className="muted insights-note insights-asof" data-testid="insights-asof">
+            Figures as of {formatTimestamp(data.to)}, recomputed every few minutes.
+          </p>
           <Funnel data={data} />
           <Latencies data={data} />
           <Daily data={data} />
