@@ -54,7 +54,7 @@ if [ "${PARTS:-all}" = all ] || [ "${PARTS:-all}" = insights ]; then
 		echo
 		echo "## Insights of 90 days, computed (issue 31)"
 		echo
-		echo "$posts posts over two years; the statement GET /api/insights runs when its cache holds no fresh answer."
+		echo "$posts posts over two years."
 		echo "computed: the statement GET /api/insights runs when its cache holds no fresh answer; cached: the admin's calls while the worker keeps the range computed."
 		echo
 		echo '```'
