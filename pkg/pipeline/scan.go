@@ -386,13 +386,13 @@ func (s *Scanner) record(ctx context.Context, tl timeline, page platform.Page, s
 			return err
 		}
 	}
-	// Pages are newest first; drafts are asked for oldest first, so that a
-	// burst is answered in the order it arrived.
 	// Every post dropped here is kept in the ledger with its reason.
 	dropped := make([]store.Dropped, 0, len(page.Reposts))
 	for _, id := range page.Reposts {
 		dropped = append(dropped, store.Dropped{PostID: id, Reason: insights.DropRetweet})
 	}
+	// Pages are newest first; drafts are asked for oldest first, so that a
+	// burst is answered in the order it arrived.
 	for _, p := range slices.Backward(page.Posts) {
 		if p.Author.ID == me.ID {
 			dropped = append(dropped, store.Dropped{PostID: p.ID, Reason: insights.DropOwnPost})
