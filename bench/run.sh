@@ -9,7 +9,8 @@
 #                             PARTS=flood: the flood of the public statistics and its admin probe alone;
 #                             PARTS=model: issue 20's drafts through a rate-limited stand-in model alone;
 #                             PARTS=readpath: the three public API pages alone;
-#                             PARTS=telegram: the time from a mention to its Telegram card alone)
+#                             PARTS=telegram: the time from a mention to its Telegram card alone;
+#                             PARTS=insights: issue 31's insights of 90 days computed alone)
 #   MODEL_MENTIONS=120 MODEL_RATE=240 make bench   a smaller model leg (defaults 600 and 600 a minute)
 #
 # The public pages are loaded with wrk when it is installed, else with the
@@ -40,9 +41,28 @@ start_private_redis "$tmp"
 echo "== private PostgreSQL on port $private_pg_port, Redis on port $private_redis_port"
 
 command -v wrk >/dev/null || echo "== wrk not installed: the public pages are loaded by the benchmark's keep-alive generator"
-[ "${PARTS:-all}" = burst ] || [ "${PARTS:-all}" = model ] || [ "${PARTS:-all}" = telegram ] || "$tmp/bench" -pg "$private_database_url" \
+[ "${PARTS:-all}" = burst ] || [ "${PARTS:-all}" = model ] || [ "${PARTS:-all}" = telegram ] || [ "${PARTS:-all}" = insights ] || "$tmp/bench" -pg "$private_database_url" \
 	-redis "$private_redis_url" -web "$tmp/web" -worker "$tmp/worker" -parts "${PARTS:-all}" -static frontend/dist \
 	-scale "$scale" -duration "$duration" -out "${OUT:-bench/RESULTS.md}" -analysis bench/ANALYSIS.md
+if [ "${PARTS:-all}" = all ] || [ "${PARTS:-all}" = insights ]; then
+	# Issue 31's figure: the insights of 90 days computed from a history of
+	# 1,000,000 posts (times SCALE), as a cache miss of /api/insights does.
+	echo "== insights of 90 days, computed"
+	posts=$(awk -v s="$scale" 'BEGIN { printf "%d", 1000000 * s }')
+	insights=$(INSIGHTS_POSTS="$posts" TEST_DATABASE_URL="$private_database_url" TEST_REDIS_URL="$private_redis_url" INFERNAL_REQUIRE_SERVERS=1 \
+		go test -run '^$' -bench BenchmarkInsights90Days -benchtime 10x -count 1 -timeout 20m ./pkg/store/ | grep '^Benchmark')
+	{
+		echo
+		echo "## Insights of 90 days, computed (issue 31)"
+		echo
+		echo "$posts posts over two years."
+		echo "computed: the statement GET /api/insights runs when its cache holds no fresh answer; cached: the admin's calls while the worker keeps the range computed."
+		echo
+		echo '```'
+		echo "$insights"
+		echo '```'
+	} >>"${OUT:-bench/RESULTS.md}"
+fi
 if [ "${PARTS:-all}" = all ] || [ "${PARTS:-all}" = burst ]; then
 	# Issue 12's figure: one worker, the offline writer, a burst of 1,500 mentions
 	# from the scans to the admin's list (BenchmarkBurstOfMentionsDrafted).

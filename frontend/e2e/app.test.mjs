@@ -1521,6 +1521,55 @@ describe('the admin on a phone and a desktop', () => {
   });
 });
 
+describe('insights', () => {
+  it('the Insights section: the funnel, a chart and its table, the gap state, and a lookup of a dropped retweet', async () => {
+    stack.db(`INSERT INTO metric_gaps (reason, started_at, ended_at)
+      VALUES ('X credits ran out', date_trunc('day', now()) - interval '2 days' + interval '3 hours',
+        date_trunc('day', now()) - interval '2 days' + interval '9 hours')`);
+    stack.db(`INSERT INTO scan_ledger (platform, platform_post_id, source, reason)
+      VALUES ('sandbox', '1900000000000000001', 'mention', 'retweet') ON CONFLICT DO NOTHING`);
+    const seen = Number(stack.db(`SELECT (SELECT count(*) FROM posts WHERE source <> 'profile' AND inserted_at > now() - interval '7 days')
+      + (SELECT count(*) FROM scan_ledger WHERE seen_at > now() - interval '7 days')`));
+    const gapDay = stack.db(`SELECT to_char(date_trunc('day', now()) - interval '2 days', 'MM-DD')`);
+    // The figures the earlier tests' dashboards had computed are forgotten: these are computed now.
+    stack.db('DELETE FROM insights_cache');
+    const page = await openPage();
+    await login(page);
+    await openSection(page, 'Insights');
+    const panel = page.getByTestId('insights-panel');
+    await panel.getByRole('heading', { name: 'Insights' }).waitFor();
+
+    // The funnel is a table: the posts seen, each counted once.
+    const funnel = panel.getByTestId('insights-funnel');
+    await expectText(funnel.getByRole('row', { name: /^Seen / }).getByRole('cell').first(), String(seen));
+    await funnel.getByRole('rowheader', { name: 'Skipped: retweet' }).waitFor();
+
+    // A chart is drawn, and its figures are a table behind a toggle.
+    const daily = panel.getByTestId('insights-daily');
+    await daily.getByTestId('chart-daily-posts').locator('canvas').first().waitFor();
+    const toggle = daily.getByTestId('table-daily-posts');
+    assert.equal(await toggle.getByRole('table').isVisible(), false);
+    await toggle.getByText('Show the figures as a table').click();
+    const table = toggle.getByRole('table');
+    await table.waitFor();
+    await expectCount(table.getByRole('columnheader'), 3);
+    assert.ok((await table.getByRole('row').count()) >= 8, 'a row a day of the week');
+
+    // The gap: said in words, and "no data" in the table, not zero.
+    const engagement = panel.getByTestId('insights-engagement');
+    await expectText(engagement.getByRole('note'), `No data: X credits ran out on ${gapDay}`);
+    await engagement.getByText('Show the figures as a table').click();
+    const gapRow = engagement.getByRole('row', { name: new RegExp(gapDay) });
+    await expectText(gapRow.getByRole('cell').last(), 'no data');
+
+    // The lookup says why a dropped repost was not answered.
+    await panel.getByLabel('Did it see my mention? Post URL or id').fill('https://x.com/mortal/status/1900000000000000001');
+    await panel.getByRole('button', { name: 'Look up' }).click();
+    await expectText(panel.getByTestId('lookup-answer'), 'Post 1900000000000000001 was seen; its fate: skipped (retweet).');
+    await page.context().close();
+  });
+});
+
 describe('screenshots', () => {
   it('every page at 360 px and 1280 px', async () => {
     mkdirSync(SCREENSHOTS, { recursive: true });

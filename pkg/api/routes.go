@@ -68,6 +68,8 @@ func (s *Server) routes(staticDir string, ops, metrics http.Handler) http.Handle
 			r.Get("/persona/versions", s.handle(s.personaVersions))
 			r.Post("/persona/preview", s.handle(s.previewPersona))
 			r.Post("/ops/resume", s.handle(s.resume))
+			r.Get("/insights", s.handle(s.insightsAnswer))
+			r.Get("/mentions/lookup", s.handle(s.lookupMention))
 		})
 
 		if s.ceiling != nil {

@@ -79,6 +79,14 @@ type Store interface {
 	AllScanSkips(ctx context.Context) ([]store.ScanSkips, error)
 	// Settings returns the administrator's settings, the defaults before any were stored.
 	Settings(ctx context.Context) (settings.Settings, error)
+	// CachedInsights returns the insights of a range computed lately, ok false when none is that fresh.
+	CachedInsights(ctx context.Context, k store.InsightsKey, freshAfter time.Time) (store.CachedInsights, bool, error)
+	// ComputeInsights computes the insights of a range now, and keeps them.
+	ComputeInsights(ctx context.Context, k store.InsightsKey, now time.Time) (store.CachedInsights, error)
+	// LookupPost returns what became of a platform post a scan returned.
+	LookupPost(ctx context.Context, platform, platformID string) (store.Fate, error)
+	// LastScanOf returns the last scan of a timeline.
+	LastScanOf(ctx context.Context, platform, name string) (store.LastScan, error)
 	// PutSettings replaces the settings with normalised ones.
 	PutSettings(ctx context.Context, v settings.Settings) error
 	// TargetsNotFound lists the targeted usernames the platform does not know.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"strings"
 	"time"
 
@@ -29,6 +30,8 @@ type Maintainer struct {
 	// HandPostedEvery is the least time between two looks for hand-posted
 	// replies, across every worker; DefaultHandPostedEvery when zero.
 	HandPostedEvery time.Duration
+	// Budget stops the metrics reads at an X spending ceiling; nil for none.
+	Budget *Budget
 }
 
 // DefaultHandPostedEvery is the least time between two looks for
@@ -46,6 +49,10 @@ const metricsWindow = 7 * 24 * time.Hour
 // snapshotKeep is how long engagement snapshots are kept.
 const snapshotKeep = 30 * 24 * time.Hour
 
+// insightsWanted is how long after the admin last asked for a range of
+// insights the worker keeps computing it.
+const insightsWanted = 24 * time.Hour
+
 // contextKeep is how long a post read as a draft's context is kept: a
 // follow-up in the conversation within that time reads it from the
 // database, a later one from the platform again.
@@ -58,13 +65,28 @@ func (m *Maintainer) RefreshMetrics(ctx context.Context, t *asynq.Task) error {
 		return err
 	}
 	now := m.Now()
+	// The insights need nothing of X: they are computed again even when its reads wait.
+	if n, err := m.Store.RefreshInsightsCache(ctx, now.Add(-insightsWanted), now); err != nil {
+		m.Log.WarnContext(ctx, "insights not computed again; the admin computes them when asked", "error", err)
+	} else if n > 0 {
+		m.Log.DebugContext(ctx, "insights computed again", "ranges", n)
+	}
 	pause, err := m.Store.ActivePause(ctx, now)
 	if err != nil {
 		return err
 	}
 	if pause != nil {
 		m.Log.InfoContext(ctx, "metrics refresh skipped: paused", "reason", pause.Reason)
-		return nil
+		// The insights show the time without metrics as a gap, not as zeros.
+		return m.Store.OpenMetricGap(ctx, "paused: "+pause.Reason, now)
+	}
+	why, err := m.Budget.scanBlocked(ctx)
+	if err != nil {
+		return err
+	}
+	if why != "" {
+		m.Log.InfoContext(ctx, "metrics refresh skipped: budget", "reason", why)
+		return m.Store.OpenMetricGap(ctx, "budget: "+why, now)
 	}
 	if err := m.findHandPosted(ctx); err != nil {
 		// The hand-posted replies wait for the next look; the metrics do not wait for them.
@@ -74,6 +96,12 @@ func (m *Maintainer) RefreshMetrics(ctx context.Context, t *asynq.Task) error {
 	if err != nil {
 		return err
 	}
+	// The replies just past the window are read once more, for their week's snapshot.
+	due, err := m.Store.SnapshotsDue(ctx, m.Platform.Name(), now)
+	if err != nil {
+		return err
+	}
+	maps.Copy(rows, due)
 	ids := make([]string, 0, len(rows))
 	for rid := range rows {
 		ids = append(ids, rid)
@@ -81,7 +109,7 @@ func (m *Maintainer) RefreshMetrics(ctx context.Context, t *asynq.Task) error {
 	if len(ids) > 0 {
 		metrics, err := m.Platform.Metrics(ctx, ids)
 		if err != nil {
-			return fmt.Errorf("refresh metrics: %w", err)
+			return m.metricsFailed(ctx, now, err)
 		}
 		update := make(map[int64]store.Metrics, len(metrics))
 		for rid, pm := range metrics {
@@ -90,6 +118,12 @@ func (m *Maintainer) RefreshMetrics(ctx context.Context, t *asynq.Task) error {
 		if err := m.Store.SetResponseMetrics(ctx, update); err != nil {
 			return err
 		}
+		if _, err := m.Store.TakeSnapshots(ctx, update, now); err != nil {
+			return err
+		}
+	}
+	if err := m.Store.CloseMetricGap(ctx, now); err != nil {
+		return err
 	}
 	e, err := m.Store.ResponseEngagementSince(ctx, now.Add(-24*time.Hour))
 	if err != nil {
@@ -103,8 +137,31 @@ func (m *Maintainer) RefreshMetrics(ctx context.Context, t *asynq.Task) error {
 		return err
 	}
 	// Context posts older than that serve no draft still under review.
-	_, err = m.Store.PruneContextPosts(ctx, now.Add(-contextKeep))
+	if _, err = m.Store.PruneContextPosts(ctx, now.Add(-contextKeep)); err != nil {
+		return err
+	}
+	_, err = m.Store.PruneLedger(ctx, now.Add(-store.LedgerKeep))
 	return err
+}
+
+// metricsFailed opens a metrics gap for a read the platform refused, and
+// says what the refresh does: a closed rate-limit window waits for the next
+// run; anything else fails the task, as before.
+func (m *Maintainer) metricsFailed(ctx context.Context, now time.Time, err error) error {
+	reason := "read failed"
+	if _, ok := platform.RateLimited(err); ok {
+		reason = "rate limit"
+	} else if r := platform.Classify(err); r.AccountWide() {
+		reason = r.Reason()
+	}
+	if gerr := m.Store.OpenMetricGap(ctx, reason, now); gerr != nil {
+		return errors.Join(fmt.Errorf("refresh metrics: %w", err), gerr)
+	}
+	if reason == "rate limit" {
+		m.Log.InfoContext(ctx, "metrics refresh skipped: rate-limit window closed", "error", err)
+		return nil
+	}
+	return fmt.Errorf("refresh metrics: %w", err)
 }
 
 // findHandPosted looks on the persona's own timeline (an owned read, the

@@ -151,7 +151,7 @@ func New(cfg Config) *Pipeline {
 		Sender: &Sender{Store: cfg.Store, Platform: cfg.Platform, Log: cfg.Log, Now: cfg.Now, Self: self,
 			Budget: budget, Prices: pricesOf(cfg.Spend), Settings: set, Persona: cfg.Persona},
 		Maintainer: &Maintainer{Store: cfg.Store, Platform: cfg.Platform, Queue: cfg.Queue, Log: cfg.Log, Now: cfg.Now, Self: self,
-			HandPostedEvery: cfg.HandPostedEvery},
+			HandPostedEvery: cfg.HandPostedEvery, Budget: budget},
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/hibiken/asynq"
 
+	"infernal/pkg/insights"
 	"infernal/pkg/platform"
 	"infernal/pkg/post"
 	"infernal/pkg/settings"
@@ -84,6 +85,14 @@ func (s *Scanner) route(p platform.Post, me platform.User, source post.Source) (
 		return post.RouteAPI, true
 	}
 	return post.RouteManual, slices.Contains(s.HandPosting, source)
+}
+
+// now is the scanner's clock.
+func (s *Scanner) now() time.Time {
+	if s.Now != nil {
+		return s.Now()
+	}
+	return time.Now()
 }
 
 // paused reports whether an account-wide pause, a pause of this timeline
@@ -238,14 +247,6 @@ func (s *Scanner) ScanTargeted(ctx context.Context, t *asynq.Task) error {
 // username the platform answered it does not know.
 const TargetLookupInterval = time.Hour
 
-// now is the scanner's clock.
-func (s *Scanner) now() time.Time {
-	if s.Now != nil {
-		return s.Now()
-	}
-	return time.Now()
-}
-
 // scan reads one timeline: first the gaps earlier scans left, oldest first,
 // then the newest posts since its cursor, then, reads permitting, the gap
 // that read may have opened. Each read records its new posts and asks for
@@ -292,6 +293,10 @@ func (s *Scanner) scan(ctx context.Context, tl timeline) error {
 	}
 	st.reads++
 	if err := s.record(ctx, tl, page, &st); err != nil {
+		return err
+	}
+	// The lookup of a post never seen names the last scan and how far it reached.
+	if err := s.Store.NoteScan(ctx, name, tl.cursor, page.NewestID, s.now()); err != nil {
 		return err
 	}
 	gapUntil := ""
@@ -398,15 +403,22 @@ func (s *Scanner) record(ctx context.Context, tl timeline, page platform.Page, s
 			return err
 		}
 	}
+	// Every post dropped here is kept in the ledger with its reason.
+	dropped := make([]store.Dropped, 0, len(page.Reposts))
+	for _, id := range page.Reposts {
+		dropped = append(dropped, store.Dropped{PostID: id, Reason: insights.DropRetweet})
+	}
 	// Pages are newest first; drafts are asked for oldest first, so that a
 	// burst is answered in the order it arrived.
 	for _, p := range slices.Backward(page.Posts) {
 		if p.Author.ID == me.ID {
+			dropped = append(dropped, store.Dropped{PostID: p.ID, Reason: insights.DropOwnPost})
 			continue
 		}
 		route, keep := s.route(p, me, tl.source)
 		if !keep {
 			st.unanswerable++
+			dropped = append(dropped, store.Dropped{PostID: p.ID, Reason: insights.DropNotSummoned})
 			continue
 		}
 		id, created, err := s.Store.UpsertFound(ctx, post.Post{
@@ -435,7 +447,7 @@ func (s *Scanner) record(ctx context.Context, tl timeline, page platform.Page, s
 			return err
 		}
 	}
-	return nil
+	return s.Store.RecordDropped(ctx, name, tl.source, dropped)
 }
 
 // budget is the ReadBudget of the gap reads, AllowAll when none is set.

@@ -139,6 +139,10 @@ type Page struct {
 	// includes.tweets through the referenced_tweets.id expansion), so that
 	// a post's parent costs no second read.
 	Included []Post
+	// Reposts are the ids of the reposts the read returned and left out
+	// of Posts (a repost is not its author's own words), so that the scan
+	// can account for them.
+	Reposts []string
 }
 
 // Platform is the microblog the persona lives on.

@@ -12,3 +12,6 @@ func (s *Store) Retries() int64 { return s.pool.retries.Load() }
 // WithoutIdlePing makes the Store use its pooled connections without
 // pinging the idle ones first, as if each had just been used.
 func WithoutIdlePing() Option { return func(o *options) { o.noIdlePing = true } }
+
+// InsightsSQL is the statement Insights runs, for the plan the tests print.
+const InsightsSQL = insightsSQL

@@ -324,7 +324,7 @@ func (s *Store) saveDraft(ctx context.Context, id int64, d Draft, status post.St
 				temperature = $4, presence_penalty = $5, frequency_penalty = $6,
 				draft_attempts = draft_attempts + 1, error = '', flags = $8, skip_reason = $10,
 				persona_version = $11, review_score = $12, review_reason = $13, review_by = $14,
-				draft_version = draft_version + 1, updated_at = now()
+				draft_version = draft_version + 1, updated_at = now(), drafted_at = coalesce(drafted_at, now())
 			WHERE id = $1 AND status = $7
 			RETURNING id, proposed_response)
 		INSERT INTO post_versions (post_id, text, origin) SELECT id, proposed_response, 'writer' FROM saved`,
@@ -421,7 +421,9 @@ func (s *Store) ApproveWith(ctx context.Context, id int64, a Approval) (post.Pos
 		// The row is locked, so the guard holds; it is kept so that no update skips the table.
 		out, err = queryPost(ctx, tx, `
 			UPDATE posts SET status = $4, proposed_response = $2, approved_at = now(), error = '', flags = $5,
-				draft_version = $6, updated_at = now()
+				draft_version = $6, updated_at = now(),
+				-- Edited: the administrator changed the text, now or in an edit saved before.
+				edited = EXISTS (SELECT 1 FROM post_versions v WHERE v.post_id = $1 AND v.origin = 'admin')
 			WHERE id = $1 AND status = ANY($3) RETURNING `+postColumns, id, text, from(to), to, nonNil(flags), version)
 		if err != nil {
 			return fmt.Errorf("store: approve post %d: %w", id, err)

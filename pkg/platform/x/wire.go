@@ -169,6 +169,17 @@ func (r *timelineResponse) posts() []platform.Post {
 	return out
 }
 
+// reposts are the ids of the page's reposts, which posts leaves out.
+func (r *timelineResponse) reposts() []string {
+	var out []string
+	for _, t := range r.Data {
+		if t.ID != "" && t.retweet() {
+			out = append(out, t.ID)
+		}
+	}
+	return out
+}
+
 // included resolves the posts of includes (those the page's posts answer
 // or quote), with their authors.
 func (r *timelineResponse) included() []platform.Post {

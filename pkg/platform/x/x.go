@@ -437,6 +437,12 @@ func (c *Client) timeline(ctx context.Context, path string, r platform.Range, ex
 				page.Posts = append(page.Posts, p)
 			}
 		}
+		for _, id := range resp.reposts() {
+			if !seen[id] {
+				seen[id] = true
+				page.Reposts = append(page.Reposts, id)
+			}
+		}
 		for _, p := range resp.included() {
 			if !included[p.ID] {
 				included[p.ID] = true

@@ -17,7 +17,8 @@ const generatePostsSQL = `
 INSERT INTO posts (platform, source, status, original_post_id, conversation_id, original_post_text,
 	original_post_user, author_username, created_at, category, likes_count, retweets_count, replies_count,
 	proposed_response, approved_at, rejected_at, posted_at, response_post_id,
-	response_likes, response_retweets, response_replies, error, updated_at, guarded_at, skip_reason)
+	response_likes, response_retweets, response_replies, error, updated_at, guarded_at, skip_reason,
+	inserted_at, drafted_at, persona_version, review_score, edited, likes_24h, retweets_24h, replies_24h)
 SELECT 'sandbox', g.source, g.status,
 	CASE WHEN g.source = 'profile' THEN NULL ELSE 'gen' || g.i END,
 	CASE WHEN g.source = 'profile' THEN NULL ELSE 'conv' || (g.i % 300000) END,
@@ -36,7 +37,15 @@ SELECT 'sandbox', g.source, g.status,
 	CASE WHEN g.status = 'failed' THEN 'the platform refused the reply' ELSE '' END,
 	g.created_at + interval '30 minutes',
 	CASE WHEN g.status NOT IN ('drafting', 'skipped') AND g.source <> 'profile' THEN g.created_at + interval '5 minutes' END,
-	CASE WHEN g.status = 'skipped' THEN 'cap: conversation (1 of 1)' ELSE '' END
+	CASE WHEN g.status = 'skipped' THEN 'cap: conversation (1 of 1)' ELSE '' END,
+	g.created_at + interval '1 minute',
+	CASE WHEN g.status NOT IN ('drafting', 'skipped') THEN g.created_at + interval '6 minutes' END,
+	CASE WHEN g.status NOT IN ('drafting', 'skipped') THEN 1 + g.h % 3 END,
+	CASE WHEN g.status NOT IN ('drafting', 'skipped') THEN 1 + (g.h / 7) % 5 END,
+	g.status IN ('approved', 'posted') AND g.h % 10 = 0,
+	CASE WHEN g.status = 'posted' THEN g.likes * 2 END,
+	CASE WHEN g.status = 'posted' THEN g.likes / 4 END,
+	CASE WHEN g.status = 'posted' THEN g.likes / 8 END
 FROM (
 	SELECT i, h,
 		CASE WHEN h % 100 < 40 THEN 'mention' WHEN h % 100 < 75 THEN 'conversation'
@@ -105,13 +114,24 @@ func Generate(ctx context.Context, pool *pgxpool.Pool, posts, threads int) error
 		// Row triggers off for the bulk load; post_counts is recounted below.
 		{what: "triggers off", sql: `SET session_replication_role = replica`},
 		{what: "drop indexes", sql: strings.Join(drops, "; ")},
+		{what: "persona versions", sql: `INSERT INTO persona_versions (version, voice)
+			SELECT v, 'the generated voice ' || v FROM generate_series(1, 3) AS v ON CONFLICT (version) DO NOTHING`},
 		{what: "posts", sql: generatePostsSQL, args: []any{posts}},
+		// Every posted reply has its day's snapshot; one post in twenty the scans dropped.
+		{what: "snapshots", sql: `INSERT INTO reply_snapshots (post_id, age_hours, likes, retweets, replies, taken_at)
+			SELECT id, 24, response_likes, response_retweets, response_replies, posted_at + interval '24 hours'
+			FROM posts WHERE status = 'posted'`},
+		{what: "ledger", sql: `INSERT INTO scan_ledger (platform, platform_post_id, source, reason, seen_at)
+			SELECT 'sandbox', 'drop' || i, (ARRAY['mention', 'conversation', 'targeted'])[1 + i % 3],
+				(ARRAY['retweet', 'own post', 'not summoned'])[1 + (i / 3) % 3],
+				now() - (i::double precision / ($1 / 20)) * interval '730 days'
+			FROM generate_series(1, $1 / 20) AS i`, args: []any{posts}},
 		{what: "build indexes", sql: strings.Join(builds, "; ")},
 		{what: "counts", sql: `DELETE FROM post_counts; INSERT INTO post_counts (source, status, category, n)
 			SELECT source, status, category, count(*) FROM posts GROUP BY source, status, category`},
 		{what: "log", sql: fmt.Sprintf(generateLogSQL, threads)},
 		{what: "triggers on", sql: `SET session_replication_role = DEFAULT`},
-		{what: "vacuum", sql: `VACUUM ANALYZE posts, post_counts, log_threads, log_messages`},
+		{what: "vacuum", sql: `VACUUM ANALYZE posts, post_counts, log_threads, log_messages, reply_snapshots, scan_ledger`},
 	}
 	for _, st := range steps {
 		if st.sql == "" {

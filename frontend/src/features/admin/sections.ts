@@ -20,6 +20,7 @@ export const ADMIN_SECTIONS: readonly AdminSection[] = [
   { path: 'spend', label: 'Spend', Page: lazy(() => import('../spend/SpendPage')) },
   { path: 'persona', label: 'Persona', Page: lazy(() => import('../persona/PersonaPage')) },
   { path: 'settings', label: 'Settings', Page: lazy(() => import('../settings/SettingsPage')) },
+  { path: 'insights', label: 'Insights', Page: lazy(() => import('../insights/InsightsPage')) },
 ];
 
 /** The full path of a section. */
