@@ -3,6 +3,7 @@ package telegram_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -567,5 +568,32 @@ func waitFor(t *testing.T, what string, ok func() bool) {
 			t.Fatalf("timed out waiting for %s", what)
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// Telegram answers a second concurrent getUpdates consumer 409; the client
+// names it ErrConflict (the lease keeps the product from ever causing it).
+func TestSecondConsumerIsAConflict(t *testing.T) {
+	tg := telegramtest.New(token, "infernal_review_bot")
+	defer tg.Close()
+	a, err := telegram.NewClient(token, tg.BaseURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := a.Updates(context.Background(), 0, 3*time.Second)
+		done <- err
+	}()
+	waitFor(t, "the first long poll", func() bool { return tg.Calls("getUpdates") == 1 })
+	_, err = a.Updates(context.Background(), 0, time.Second)
+	if !errors.Is(err, telegram.ErrConflict) {
+		t.Errorf("a second consumer got %v, want ErrConflict", err)
+	}
+	if err := <-done; err != nil {
+		t.Errorf("the first consumer: %v", err)
+	}
+	if tg.Conflicts() != 1 {
+		t.Errorf("conflicts %d, want 1", tg.Conflicts())
 	}
 }
