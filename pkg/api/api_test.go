@@ -70,7 +70,7 @@ func setup(t testing.TB) *env {
 	if _, err := authn.Bootstrap(context.Background(), "admin", password, log); err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(api.New(api.Config{
+	srv := newServer(t, api.New(api.Config{
 		Store: st, Auth: authn, Queue: queue, Log: log, Now: clk.Now,
 		Persona: "devil", Platform: "sandbox", GenerateWait: 300 * time.Millisecond,
 		Metrics: tasks.MetricsHandler(queue.Inspector()),
@@ -674,7 +674,7 @@ func TestReadyzReportsRedisDown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(api.New(api.Config{Store: st, Auth: authn, Queue: queue, Log: slog.New(slog.NewTextHandler(io.Discard, nil))}))
+	srv := newServer(t, api.New(api.Config{Store: st, Auth: authn, Queue: queue, Log: slog.New(slog.NewTextHandler(io.Discard, nil))}))
 	defer srv.Close()
 	resp, err := http.Get(srv.URL + "/readyz")
 	if err != nil {
@@ -727,7 +727,7 @@ func TestRedisDownDuringRequests(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(api.New(api.Config{Store: e.store, Auth: authn, Queue: dead,
+	srv := newServer(t, api.New(api.Config{Store: e.store, Auth: authn, Queue: dead,
 		Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Platform: "sandbox", Persona: "devil"}))
 	defer srv.Close()
 	e.srv = srv

@@ -133,11 +133,11 @@ func (f *fakeStore) Logs(_ context.Context, offset, limit int) ([]store.Thread, 
 
 func (f *fakeStore) MarkManualPosted(_ context.Context, id int64, responseID string, _ time.Time) (post.Post, error) {
 	f.record("MarkManualPosted %d %q", id, responseID)
-	return post.Post{ID: id, Status: post.StatusPosted}, nil
+	return post.Post{ID: id, Source: post.SourceMention, Status: post.StatusPosted}, nil
 }
 func (f *fakeStore) GiveUp(_ context.Context, id int64, reason string) (post.Post, error) {
 	f.record("GiveUp %d %q", id, reason)
-	return post.Post{ID: id, Status: post.StatusRejected}, nil
+	return post.Post{ID: id, Source: post.SourceMention, Status: post.StatusRejected}, nil
 }
 func (f *fakeStore) ActivePause(context.Context, time.Time) (*store.Pause, error) {
 	f.record("ActivePause")
@@ -244,7 +244,7 @@ func (q fakeQueue) DropPreview(_ context.Context, id string) error {
 func fakeServer(t *testing.T) (*httptest.Server, *fakeStore) {
 	t.Helper()
 	st := &fakeStore{}
-	srv := httptest.NewServer(api.New(api.Config{
+	srv := newServer(t, api.New(api.Config{
 		Store: st, Auth: fakeAuth{st}, Queue: fakeQueue{st},
 		Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Persona: "devil", Platform: "sandbox",
 	}))

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
-	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
@@ -27,7 +26,7 @@ func serveWaiting(t *testing.T, e *env, wait time.Duration) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(api.New(api.Config{Store: e.store, Auth: authn, Queue: e.queue,
+	srv := newServer(t, api.New(api.Config{Store: e.store, Auth: authn, Queue: e.queue,
 		Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Platform: "sandbox", Persona: "devil", RegenerateWait: wait, PreviewWait: wait}))
 	t.Cleanup(srv.Close)
 	e.srv = srv
