@@ -49,7 +49,7 @@ func loadContract(t testing.TB) *contract {
 // does not list for its operation, or whose body does not match the
 // document's schema (a field missing, of another type, or not documented),
 // fails t. An answer to a route the document does not know must be the
-// document's Error.
+// document's ApiError.
 func newServer(t testing.TB, h http.Handler) *httptest.Server {
 	t.Helper()
 	c := loadContract(t)
@@ -114,7 +114,7 @@ func (c *contract) validate(r *http.Request, status int, header http.Header, bod
 }
 
 // validateUnrouted checks the answer to a path or method the API does not
-// serve: a 404 or 405 with the document's Error.
+// serve: a 404 or 405 with the document's ApiError.
 func (c *contract) validateUnrouted(status int, header http.Header, body []byte) error {
 	if status != http.StatusNotFound && status != http.StatusMethodNotAllowed {
 		return errors.New("not a documented route, yet answered other than 404 or 405")
@@ -122,7 +122,7 @@ func (c *contract) validateUnrouted(status int, header http.Header, body []byte)
 	return c.validateError(header, body)
 }
 
-// validateError checks that an answer is the document's Error schema.
+// validateError checks that an answer is the document's ApiError schema.
 func (c *contract) validateError(header http.Header, body []byte) error {
 	mt, _, err := mime.ParseMediaType(header.Get("Content-Type"))
 	if err != nil || mt != "application/json" {
@@ -132,7 +132,7 @@ func (c *contract) validateError(header http.Header, body []byte) error {
 	if err := json.Unmarshal(body, &v); err != nil {
 		return err
 	}
-	schema := c.doc.Components.Schemas["Error"].Value
+	schema := c.doc.Components.Schemas["ApiError"].Value
 	return schema.VisitJSON(v, openapi3.EnableJSONSchema2020())
 }
 
