@@ -617,12 +617,14 @@ export interface components {
         /** @description Every error answer. */
         ApiError: {
             error: string;
+            /** @description On a 400 about the request body, the JSON path of the bad value (an unknown member, a value of the wrong type); "" when the body as a whole is wrong (not one JSON object, not UTF-8). */
+            field?: string;
         };
-        /** @description The 400 of the settings and persona forms. */
+        /** @description The 400 of the settings and persona forms, which always names the field. */
         FieldError: {
             error: string;
             /** @description The JSON path of the bad value, e.g. `search_topics[7]`; "" for the body as a whole. */
-            field?: string;
+            field: string;
         };
         /** @description A 422; `flags` when the outbound check flagged the text approved. */
         FlaggedError: {
