@@ -23,7 +23,6 @@ import (
 	"infernal/pkg/persona"
 	"infernal/pkg/ratelimit"
 	"infernal/pkg/redisurl"
-	"infernal/pkg/spend"
 	"infernal/pkg/store"
 	"infernal/pkg/tasks"
 )
@@ -98,10 +97,10 @@ func run() error {
 	defer windows.Close()
 	handler := api.New(api.Config{
 		Store: st, Auth: authn, Queue: queue, Log: log, Now: time.Now,
-		Persona: cfg.PersonaHandle, Platform: cfg.Platform, StaticDir: cfg.StaticDir, TrustedProxies: cfg.TrustedProxies,
+		Handle: cfg.PersonaHandle, Platform: cfg.Platform, StaticDir: cfg.StaticDir, TrustedProxies: cfg.TrustedProxies,
 		Ops: ops, Metrics: metrics, PublicURL: cfg.PublicURL,
 		MetricsToken: cfg.MetricsToken, MediaHosts: cfg.MediaHosts,
-		Prices: spend.Prices(cfg.Prices), Budgets: spend.Budgets(cfg.Budgets), Windows: windows,
+		Prices: cfg.Prices, Budgets: cfg.Budgets, Windows: windows,
 		BenchCeiling: cfg.BenchCeiling,
 	})
 	srv := api.NewHTTPServer(cfg.HTTPAddr, handler, log)

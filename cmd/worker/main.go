@@ -80,7 +80,7 @@ func run() error {
 	defer windows.Close()
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	meter := &spend.Meter{Ledger: st, Prices: spend.Prices(cfg.Prices), Counters: spend.NewCounters(reg), Log: log, Now: time.Now}
+	meter := &spend.Meter{Ledger: st, Prices: cfg.Prices, Counters: spend.NewCounters(reg), Log: log, Now: time.Now}
 
 	targets := cfg.TargetUsernames
 	var plat platform.Platform
@@ -138,10 +138,10 @@ func run() error {
 	}
 
 	pipe := pipeline.New(pipeline.Config{
-		Store: st, Platform: plat, Writer: w, Queue: client, Log: log, Now: time.Now, Persona: cfg.PersonaHandle,
+		Store: st, Platform: plat, Writer: w, Queue: client, Log: log, Now: time.Now, Handle: cfg.PersonaHandle,
 		ReplyPolicy: platform.ReplyPolicy(cfg.ReplyPolicy), HandPosting: handPosting(cfg.HandPosting),
 		HandPostedEvery: cfg.HandPostedInterval,
-		Spend:           meter, Budgets: spend.Budgets(cfg.Budgets),
+		Spend:           meter, Budgets: cfg.Budgets,
 	})
 	srv, err := tasks.NewServer(tasks.ServerConfig{
 		RedisURL: cfg.RedisURL, Register: pipe.Register, Log: log, Metrics: reg, RetryDelay: pipeline.RetryDelay,

@@ -72,7 +72,7 @@ func setup(t testing.TB) *env {
 	}
 	srv := newServer(t, api.New(api.Config{
 		Store: st, Auth: authn, Queue: queue, Log: log, Now: clk.Now,
-		Persona: "devil", Platform: "sandbox", GenerateWait: 300 * time.Millisecond,
+		Handle: "devil", Platform: "sandbox", GenerateWait: 300 * time.Millisecond,
 		Metrics: tasks.MetricsHandler(queue.Inspector()),
 	}))
 	t.Cleanup(srv.Close)
@@ -728,7 +728,7 @@ func TestRedisDownDuringRequests(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv := newServer(t, api.New(api.Config{Store: e.store, Auth: authn, Queue: dead,
-		Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Platform: "sandbox", Persona: "devil"}))
+		Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Platform: "sandbox", Handle: "devil"}))
 	defer srv.Close()
 	e.srv = srv
 	id := e.pending("1", post.SourceMention, 0, "burn")

@@ -195,7 +195,7 @@ func (s *Server) approve(w http.ResponseWriter, r *http.Request) error {
 // override: it says the persona repeats itself, not that the text is unsafe.
 func (s *Server) approveCheck(override bool) store.ApproveCheck {
 	return func(p post.Post, text string) ([]string, error) {
-		flags := guard.Strings(guard.ReplyFlags(text, p.AuthorUsername, p.OriginalPostText, s.persona))
+		flags := guard.Strings(guard.ReplyFlags(text, p.AuthorUsername, p.OriginalPostText, s.personaHandle))
 		if len(flags) > 0 && !override {
 			return nil, &guard.OverrideError{Flags: flags}
 		}
@@ -401,7 +401,7 @@ func (s *Server) generateProfile(w http.ResponseWriter, r *http.Request) error {
 	if err := s.queue.Ping(ctx); err != nil {
 		return fmt.Errorf("generate profile: %w: %w", errQueueDown, err)
 	}
-	id, err := s.store.CreateProfileDraft(ctx, s.platform, s.persona)
+	id, err := s.store.CreateProfileDraft(ctx, s.platform, s.personaHandle)
 	if err != nil {
 		return err
 	}

@@ -228,6 +228,10 @@ func (q fakeQueue) EnqueuePeriodic(_ context.Context, typ string) error {
 	return nil
 }
 func (q fakeQueue) Ping(context.Context) error { return nil }
+func (q fakeQueue) TimelinePauses(context.Context, time.Time) ([]tasks.TimelinePause, error) {
+	q.store.record("TimelinePauses")
+	return nil, nil
+}
 func (q fakeQueue) EnqueuePreview(_ context.Context, p tasks.PreviewPayload) (string, error) {
 	q.store.record("EnqueuePreview %q", p.PostText)
 	return "preview-1", nil
@@ -246,7 +250,7 @@ func fakeServer(t *testing.T) (*httptest.Server, *fakeStore) {
 	st := &fakeStore{}
 	srv := newServer(t, api.New(api.Config{
 		Store: st, Auth: fakeAuth{st}, Queue: fakeQueue{st},
-		Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Persona: "devil", Platform: "sandbox",
+		Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Handle: "devil", Platform: "sandbox",
 	}))
 	t.Cleanup(srv.Close)
 	return srv, st

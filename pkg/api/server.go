@@ -138,18 +138,21 @@ type Queue interface {
 	DropPreview(ctx context.Context, id string) error
 	// EnqueuePeriodic runs one of the periodic tasks now.
 	EnqueuePeriodic(ctx context.Context, typ string) error
+	// TimelinePauses lists the timelines whose scans are paused at now.
+	TimelinePauses(ctx context.Context, now time.Time) ([]tasks.TimelinePause, error)
 	// Ping checks that Redis answers.
 	Ping(ctx context.Context) error
 }
 
 // Config holds the Server's dependencies and settings.
 type Config struct {
-	Store   Store
-	Auth    Auth
-	Queue   Queue
-	Log     *slog.Logger
-	Now     func() time.Time
-	Persona string
+	Store Store
+	Auth  Auth
+	Queue Queue
+	Log   *slog.Logger
+	Now   func() time.Time
+	// Handle is the persona's handle, without the @.
+	Handle string
 	// Platform names the platform new profile posts are made for.
 	Platform string
 	// StaticDir holds the built frontend; empty or missing serves the API only.
@@ -200,17 +203,18 @@ type Config struct {
 
 // Server answers every HTTP request of the web tier.
 type Server struct {
-	store        Store
-	auth         Auth
-	queue        Queue
-	log          *slog.Logger
-	now          func() time.Time
-	persona      string
-	platform     string
-	prices       spend.Prices
-	budgets      spend.Budgets
-	windows      Windows
-	generateWait time.Duration
+	store Store
+	auth  Auth
+	queue Queue
+	log   *slog.Logger
+	now   func() time.Time
+	// personaHandle is the persona's handle, without the @.
+	personaHandle string
+	platform      string
+	prices        spend.Prices
+	budgets       spend.Budgets
+	windows       Windows
+	generateWait  time.Duration
 	// regenerateWait bounds the wait for a regenerated draft.
 	regenerateWait time.Duration
 	// previewWait bounds the wait for a preview draft.
@@ -239,7 +243,7 @@ type Server struct {
 func New(cfg Config) *Server {
 	s := &Server{
 		store: cfg.Store, auth: cfg.Auth, queue: cfg.Queue, log: cfg.Log, now: cfg.Now,
-		persona: cfg.Persona, platform: cfg.Platform, generateWait: cfg.GenerateWait, regenerateWait: cfg.RegenerateWait,
+		personaHandle: cfg.Handle, platform: cfg.Platform, generateWait: cfg.GenerateWait, regenerateWait: cfg.RegenerateWait,
 		previewWait:    cfg.PreviewWait,
 		trustedProxies: cfg.TrustedProxies, prices: cfg.Prices, budgets: cfg.Budgets, windows: cfg.Windows,
 	}

@@ -140,11 +140,20 @@ func TestSpendAndResume(t *testing.T) {
 	if err := e.store.CountSkippedReads(ctx, "x", "search:q", 2, "read budget"); err != nil {
 		t.Fatal(err)
 	}
+	// The platform rejected the mentions read as malformed: that timeline waits 6 hours.
+	pausedAt := time.Date(2026, 11, 26, 8, 0, 0, 0, time.UTC)
+	if _, err := e.queue.PauseTimeline(ctx, "x", "mentions", "the platform rejects the request", pausedAt, 6*time.Hour); err != nil {
+		t.Fatal(err)
+	}
 	status, body := e.do("GET", "/api/spend", e.token, "")
 	if status != 200 {
 		t.Fatalf("spend: %d %s", status, body)
 	}
 	var s struct {
+		TimelinePauses []struct {
+			Platform, Timeline, Reason string
+			Until                      time.Time
+		} `json:"timeline_pauses"`
 		Today struct {
 			XUSD float64 `json:"x_usd"`
 		} `json:"today"`
@@ -173,6 +182,10 @@ func TestSpendAndResume(t *testing.T) {
 	if len(s.Backlog) != 1 || s.Backlog[0].Timeline != "search:q" || s.Backlog[0].OpenGaps != 1 ||
 		s.Backlog[0].SkippedReads != 2 || s.Backlog[0].LastReason != "read budget" {
 		t.Errorf("backlog %+v, want the search gap and its 2 reads put off for the budget", s.Backlog)
+	}
+	if len(s.TimelinePauses) != 1 || s.TimelinePauses[0].Platform != "x" || s.TimelinePauses[0].Timeline != "mentions" ||
+		s.TimelinePauses[0].Reason != "the platform rejects the request" || !s.TimelinePauses[0].Until.Equal(pausedAt.Add(6*time.Hour)) {
+		t.Errorf("timeline pauses %+v, want mentions paused until 14:00", s.TimelinePauses)
 	}
 	for _, key := range []string{`"month"`, `"projection_usd"`, `"monthly_usd"`, `"by_model"`} {
 		if !strings.Contains(body, key) {

@@ -36,7 +36,7 @@ func (d *Drafter) Regenerate(ctx context.Context, t *asynq.Task) error {
 		d.Log.InfoContext(ctx, "regenerate dropped: the post was judged meanwhile", "post_id", id, "status", p.Status)
 		return nil
 	}
-	why, err := d.Budget.modelBlocked(ctx)
+	why, err := d.Budget.ModelBlocked(ctx)
 	if err != nil {
 		return err
 	}
@@ -70,7 +70,7 @@ func (d *Drafter) Regenerate(ctx context.Context, t *asynq.Task) error {
 		Response: text, Category: draft.Category,
 		Temperature: draft.Temperature, PresencePenalty: draft.PresencePenalty, FrequencyPenalty: draft.FrequencyPenalty,
 		PersonaVersion: req.Character.Version, Review: d.review(ctx, id, req, text),
-	}, payload.Instruction, guard.Strings(guard.ReplyFlags(text, p.AuthorUsername, p.OriginalPostText, d.Persona)))
+	}, payload.Instruction, guard.Strings(guard.ReplyFlags(text, p.AuthorUsername, p.OriginalPostText, d.Handle)))
 	if errors.Is(err, store.ErrConflict) {
 		// Approved or rejected while the writer wrote: the verdict stands.
 		return nil

@@ -83,7 +83,7 @@ func TestDraftsNamePersonaAndReview(t *testing.T) {
 	ctx := context.Background()
 	model := &modelStandIn{}
 	w := model.serve(t)
-	d := &pipeline.Drafter{Store: e.store, Writer: w, Judge: w, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Persona: "devil"}
+	d := &pipeline.Drafter{Store: e.store, Writer: w, Judge: w, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Handle: "devil"}
 	if _, err := e.store.SeedPersona(ctx, persona.Default()); err != nil {
 		t.Fatal(err)
 	}

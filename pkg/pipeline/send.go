@@ -28,7 +28,7 @@ type Sender struct {
 	// Self is the persona's account, whose earlier replies a retry looks for.
 	Self *Self
 	// Budget holds a send back while it does not fit the X ceilings; nil for none.
-	Budget *Budget
+	Budget *spend.Gate
 	// Prices price a send against the budget.
 	Prices spend.Prices
 	// Settings keeps the settings (the send caps) between their changes;
@@ -39,7 +39,7 @@ type Sender struct {
 // fits reports whether sending p stays within the X budget.
 func (s *Sender) fits(ctx context.Context, p post.Post) (bool, error) {
 	cost, _ := s.Prices.SendCost(p.ReplyRoute, p.ProposedResponse)
-	return s.Budget.sendFits(ctx, cost)
+	return s.Budget.SendFits(ctx, cost)
 }
 
 // fitsBudget reports whether post id may go within the X budget; one that
@@ -47,7 +47,7 @@ func (s *Sender) fits(ctx context.Context, p post.Post) (bool, error) {
 // fits). Only a ceiling of X spending needs the post read before its send
 // starts, to price it.
 func (s *Sender) fitsBudget(ctx context.Context, id int64) (bool, error) {
-	if !s.Budget.limitsX() {
+	if !s.Budget.LimitsX() {
 		return true, nil
 	}
 	p, err := s.Store.Post(ctx, id)

@@ -2,20 +2,27 @@ package spend
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"time"
 
 	"infernal/pkg/store"
 )
 
+// Totals sums what was spent, the reading half of a Ledger (the web tier
+// reads the spending it never records).
+type Totals interface {
+	// SpendTotals sums what was spent from since.
+	SpendTotals(ctx context.Context, since time.Time) (store.SpendTotals, error)
+}
+
 // Ledger keeps the record of what was spent (*store.Store is one).
 type Ledger interface {
+	Totals
 	// RecordXCall records a billed call of X.
 	RecordXCall(ctx context.Context, c store.XCall) (store.XCallBilled, error)
 	// RecordModelUsage records the tokens of one answer of the model.
 	RecordModelUsage(ctx context.Context, u store.ModelUsage) error
-	// SpendTotals sums what was spent from since.
-	SpendTotals(ctx context.Context, since time.Time) (store.SpendTotals, error)
 }
 
 // Counters are the figures /metrics exports (see NewCounters).
@@ -88,16 +95,27 @@ type Spent struct {
 
 // Spent sums today's and this month's spending as of now.
 func (m *Meter) Spent(ctx context.Context) (Spent, error) {
-	day, month := Periods(m.Now())
-	today, err := m.Ledger.SpendTotals(ctx, day)
+	return SpentAt(ctx, m.Ledger, m.Now())
+}
+
+// SpentAt sums today's and this month's spending (UTC) in t as of now.
+func SpentAt(ctx context.Context, t Totals, now time.Time) (Spent, error) {
+	day, month := Periods(now)
+	today, err := t.SpendTotals(ctx, day)
 	if err != nil {
-		return Spent{}, err
+		return Spent{}, fmt.Errorf("spend: today: %w", err)
 	}
-	mtd, err := m.Ledger.SpendTotals(ctx, month)
+	mtd, err := t.SpendTotals(ctx, month)
 	if err != nil {
-		return Spent{}, err
+		return Spent{}, fmt.Errorf("spend: month: %w", err)
 	}
 	return Spent{Today: today, Month: mtd}, nil
+}
+
+// Projection extrapolates this month's spending, X and model together, to
+// the month's end as of now.
+func (s Spent) Projection(now time.Time) float64 {
+	return Projection(s.Month.XUSD+s.Month.ModelUSD, now)
 }
 
 // Periods are the starts of now's UTC day and month.

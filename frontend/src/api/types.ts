@@ -946,6 +946,17 @@ export interface components {
             /** Format: date-time */
             until: string | null;
         };
+        /** @description A pause of one timeline's scans. */
+        TimelinePause: {
+            platform: string;
+            /** @description The scan's timeline (mentions, search, …). */
+            timeline: string;
+            /** @description Why, for the administrator; "" when unknown. */
+            reason: string;
+            since: components["schemas"]["Timestamp"];
+            /** @description When the scans of the timeline resume by themselves. */
+            until: components["schemas"]["Timestamp"];
+        };
         /** @description What the persona costs, as recorded by the workers. */
         Spend: {
             /** @description Since 00:00 UTC. */
@@ -984,6 +995,8 @@ export interface components {
             }[];
             /** @description The account-wide pause in force, or null. */
             paused: components["schemas"]["Pause"] | null;
+            /** @description The timelines whose scans are paused, each until it lapses: the platform rejected their request as malformed (a 400), which reading again cannot mend; the other timelines go on. */
+            timeline_pauses: components["schemas"]["TimelinePause"][];
             /** @description Per timeline - what the scans left for later (open gaps, reads put off for the budget) or gave up. */
             backlog: {
                 platform: string;
@@ -1341,6 +1354,7 @@ export type PersonaPreview = components['schemas']['PersonaPreview'];
 export type PeriodSpend = components['schemas']['PeriodSpend'];
 export type Ceiling = components['schemas']['Ceiling'];
 export type Pause = components['schemas']['Pause'];
+export type TimelinePause = components['schemas']['TimelinePause'];
 export type Spend = components['schemas']['Spend'];
 export type Resumed = components['schemas']['Resumed'];
 export type LatestPost = components['schemas']['LatestPost'];
