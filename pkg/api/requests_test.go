@@ -20,6 +20,7 @@ import (
 	"infernal/pkg/persona"
 	"infernal/pkg/post"
 	"infernal/pkg/settings"
+	"infernal/pkg/spend"
 	"infernal/pkg/store"
 	"infernal/pkg/tasks"
 )
@@ -182,9 +183,9 @@ func (f *fakeStore) SendCounts(context.Context) (store.SendCounts, error) {
 	return store.SendCounts{}, nil
 }
 
-func (f *fakeStore) SpendTotals(_ context.Context, since time.Time) (store.SpendTotals, error) {
+func (f *fakeStore) SpendTotals(_ context.Context, since time.Time) (spend.SpendTotals, error) {
 	f.record("SpendTotals %s", since.Format(time.DateOnly))
-	return store.SpendTotals{}, nil
+	return spend.SpendTotals{}, nil
 }
 
 // fakeAuth takes fakeToken and refuses every login.

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"infernal/pkg/post"
+	"infernal/pkg/spend"
 	"infernal/pkg/store"
 )
 
@@ -123,7 +124,7 @@ func TestHandPostingRoutes(t *testing.T) {
 func TestSpendAndResume(t *testing.T) {
 	e := setup(t)
 	ctx := context.Background()
-	if _, err := e.store.RecordXCall(ctx, store.XCall{At: time.Now(), Endpoint: "GET /2/tweets/search/recent", Kind: "post_read",
+	if _, err := e.store.RecordXCall(ctx, spend.XCall{At: time.Now(), Endpoint: "GET /2/tweets/search/recent", Kind: "post_read",
 		ResourceIDs: []string{"1", "2", "1"}, UnitUSD: 0.005}); err != nil {
 		t.Fatal(err)
 	}

@@ -6,17 +6,16 @@ import (
 	"time"
 
 	"infernal/pkg/spend"
-	"infernal/pkg/store"
 )
 
 // countingLedger counts the sums read from it; it records nothing.
 type countingLedger struct {
 	spend.Ledger
 	reads int
-	spent store.SpendTotals
+	spent spend.SpendTotals
 }
 
-func (l *countingLedger) SpendTotals(context.Context, time.Time) (store.SpendTotals, error) {
+func (l *countingLedger) SpendTotals(context.Context, time.Time) (spend.SpendTotals, error) {
 	l.reads++
 	return l.spent, nil
 }
@@ -24,7 +23,7 @@ func (l *countingLedger) SpendTotals(context.Context, time.Time) (store.SpendTot
 // The ledger is read only where a ceiling is set: without one, a draft or a
 // send goes on and costs no query; with one, the ceiling still decides.
 func TestGateReadsTheLedgerOnlyUnderACeiling(t *testing.T) {
-	spent := store.SpendTotals{XUSD: 5, ModelUSD: 5}
+	spent := spend.SpendTotals{XUSD: 5, ModelUSD: 5}
 	tests := []struct {
 		name          string
 		budgets       spend.Budgets

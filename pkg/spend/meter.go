@@ -5,24 +5,22 @@ import (
 	"fmt"
 	"log/slog"
 	"time"
-
-	"infernal/pkg/store"
 )
 
 // Totals sums what was spent, the reading half of a Ledger (the web tier
 // reads the spending it never records).
 type Totals interface {
 	// SpendTotals sums what was spent from since.
-	SpendTotals(ctx context.Context, since time.Time) (store.SpendTotals, error)
+	SpendTotals(ctx context.Context, since time.Time) (SpendTotals, error)
 }
 
-// Ledger keeps the record of what was spent (*store.Store is one).
+// Ledger keeps the record of what was spent (*Store is one).
 type Ledger interface {
 	Totals
 	// RecordXCall records a billed call of X.
-	RecordXCall(ctx context.Context, c store.XCall) (store.XCallBilled, error)
+	RecordXCall(ctx context.Context, c XCall) (XCallBilled, error)
 	// RecordModelUsage records the tokens of one answer of the model.
-	RecordModelUsage(ctx context.Context, u store.ModelUsage) error
+	RecordModelUsage(ctx context.Context, u ModelUsage) error
 }
 
 // Counters are the figures /metrics exports (see NewCounters).
@@ -54,13 +52,13 @@ type Resources struct {
 // resource is billed once per UTC day. A failure to record is logged: the
 // call went out either way.
 func (m *Meter) Bill(ctx context.Context, endpoint string, groups []Resources) {
-	call := store.XCall{At: m.Now(), Endpoint: endpoint}
+	call := XCall{At: m.Now(), Endpoint: endpoint}
 	for i, g := range groups {
 		if i == 0 {
 			call.Kind, call.ResourceIDs, call.UnitUSD = string(g.Kind), g.IDs, m.Prices.Unit(g.Kind)
 			continue
 		}
-		call.Also = append(call.Also, store.XResources{Kind: string(g.Kind), ResourceIDs: g.IDs, UnitUSD: m.Prices.Unit(g.Kind)})
+		call.Also = append(call.Also, XResources{Kind: string(g.Kind), ResourceIDs: g.IDs, UnitUSD: m.Prices.Unit(g.Kind)})
 	}
 	billed, err := m.Ledger.RecordXCall(ctx, call)
 	if err != nil {
@@ -76,7 +74,7 @@ func (m *Meter) Bill(ctx context.Context, endpoint string, groups []Resources) {
 // report), priced per million tokens.
 func (m *Meter) Usage(ctx context.Context, model string, promptTokens, completionTokens int) {
 	usd := m.Prices.ModelCost(promptTokens, completionTokens)
-	err := m.Ledger.RecordModelUsage(ctx, store.ModelUsage{
+	err := m.Ledger.RecordModelUsage(ctx, ModelUsage{
 		At: m.Now(), Model: model, PromptTokens: promptTokens, CompletionTokens: completionTokens, USD: usd,
 	})
 	if err != nil {
@@ -90,7 +88,7 @@ func (m *Meter) Usage(ctx context.Context, model string, promptTokens, completio
 
 // Spent is what was spent today and this month (UTC), on X and the model.
 type Spent struct {
-	Today, Month store.SpendTotals
+	Today, Month SpendTotals
 }
 
 // Spent sums today's and this month's spending as of now.
