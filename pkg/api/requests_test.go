@@ -183,9 +183,9 @@ func (f *fakeStore) SendCounts(context.Context) (store.SendCounts, error) {
 	return store.SendCounts{}, nil
 }
 
-func (f *fakeStore) SpendTotals(_ context.Context, since time.Time) (spend.SpendTotals, error) {
+func (f *fakeStore) SpendTotals(_ context.Context, since time.Time) (spend.Sums, error) {
 	f.record("SpendTotals %s", since.Format(time.DateOnly))
-	return spend.SpendTotals{}, nil
+	return spend.Sums{}, nil
 }
 
 // fakeAuth takes fakeToken and refuses every login.

@@ -73,7 +73,7 @@ type Store interface {
 	// Resume lifts the account-wide pause.
 	Resume(ctx context.Context) (bool, error)
 	// SpendTotals sums what X and the model cost from since, by endpoint and model.
-	SpendTotals(ctx context.Context, since time.Time) (spend.SpendTotals, error)
+	SpendTotals(ctx context.Context, since time.Time) (spend.Sums, error)
 	// AllScanSkips tells, per timeline, what the scans left for later or gave up.
 	AllScanSkips(ctx context.Context) ([]store.ScanSkips, error)
 	// Settings returns the administrator's settings, the defaults before any were stored.

@@ -12,10 +12,10 @@ import (
 type countingLedger struct {
 	spend.Ledger
 	reads int
-	spent spend.SpendTotals
+	spent spend.Sums
 }
 
-func (l *countingLedger) SpendTotals(context.Context, time.Time) (spend.SpendTotals, error) {
+func (l *countingLedger) SpendTotals(context.Context, time.Time) (spend.Sums, error) {
 	l.reads++
 	return l.spent, nil
 }
@@ -23,7 +23,7 @@ func (l *countingLedger) SpendTotals(context.Context, time.Time) (spend.SpendTot
 // The ledger is read only where a ceiling is set: without one, a draft or a
 // send goes on and costs no query; with one, the ceiling still decides.
 func TestGateReadsTheLedgerOnlyUnderACeiling(t *testing.T) {
-	spent := spend.SpendTotals{XUSD: 5, ModelUSD: 5}
+	spent := spend.Sums{XUSD: 5, ModelUSD: 5}
 	tests := []struct {
 		name          string
 		budgets       spend.Budgets

@@ -58,8 +58,8 @@ type ModelSpend struct {
 	USD              float64
 }
 
-// SpendTotals sums spending over a period.
-type SpendTotals struct {
+// Sums are the spending of a period, in all and by endpoint and model.
+type Sums struct {
 	XUSD       float64
 	ModelUSD   float64
 	ByEndpoint []EndpointSpend

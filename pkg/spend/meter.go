@@ -11,7 +11,7 @@ import (
 // reads the spending it never records).
 type Totals interface {
 	// SpendTotals sums what was spent from since.
-	SpendTotals(ctx context.Context, since time.Time) (SpendTotals, error)
+	SpendTotals(ctx context.Context, since time.Time) (Sums, error)
 }
 
 // Ledger keeps the record of what was spent (*Store is one).
@@ -88,7 +88,7 @@ func (m *Meter) Usage(ctx context.Context, model string, promptTokens, completio
 
 // Spent is what was spent today and this month (UTC), on X and the model.
 type Spent struct {
-	Today, Month SpendTotals
+	Today, Month Sums
 }
 
 // Spent sums today's and this month's spending as of now.

@@ -49,14 +49,14 @@ func (s *Store) RecordModelUsage(ctx context.Context, u spend.ModelUsage) error 
 	return nil
 }
 
-// spend.SpendTotals sums what X and the model cost from since (a UTC day's start).
-func (s *Store) SpendTotals(ctx context.Context, since time.Time) (spend.SpendTotals, error) {
+// SpendTotals sums what X and the model cost from since (a UTC day's start).
+func (s *Store) SpendTotals(ctx context.Context, since time.Time) (spend.Sums, error) {
 	day := since.UTC().Format(time.DateOnly)
-	out := spend.SpendTotals{ByEndpoint: []spend.EndpointSpend{}, ByModel: []spend.ModelSpend{}}
+	out := spend.Sums{ByEndpoint: []spend.EndpointSpend{}, ByModel: []spend.ModelSpend{}}
 	rows, err := s.pool.Query(ctx, `SELECT endpoint, count(*), coalesce(sum(resources), 0), coalesce(sum(usd), 0)::float8
 		FROM x_calls WHERE day >= $1::date GROUP BY endpoint ORDER BY 4 DESC, endpoint`, day)
 	if err != nil {
-		return spend.SpendTotals{}, fmt.Errorf("store: spend by endpoint: %w", err)
+		return spend.Sums{}, fmt.Errorf("store: spend by endpoint: %w", err)
 	}
 	out.ByEndpoint, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (spend.EndpointSpend, error) {
 		var e spend.EndpointSpend
@@ -64,12 +64,12 @@ func (s *Store) SpendTotals(ctx context.Context, since time.Time) (spend.SpendTo
 		return e, err
 	})
 	if err != nil {
-		return spend.SpendTotals{}, fmt.Errorf("store: spend by endpoint: %w", err)
+		return spend.Sums{}, fmt.Errorf("store: spend by endpoint: %w", err)
 	}
 	rows, err = s.pool.Query(ctx, `SELECT model, coalesce(sum(prompt_tokens), 0), coalesce(sum(completion_tokens), 0), coalesce(sum(usd), 0)::float8
 		FROM model_usage WHERE day >= $1::date GROUP BY model ORDER BY 4 DESC, model`, day)
 	if err != nil {
-		return spend.SpendTotals{}, fmt.Errorf("store: spend by model: %w", err)
+		return spend.Sums{}, fmt.Errorf("store: spend by model: %w", err)
 	}
 	out.ByModel, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (spend.ModelSpend, error) {
 		var m spend.ModelSpend
@@ -77,7 +77,7 @@ func (s *Store) SpendTotals(ctx context.Context, since time.Time) (spend.SpendTo
 		return m, err
 	})
 	if err != nil {
-		return spend.SpendTotals{}, fmt.Errorf("store: spend by model: %w", err)
+		return spend.Sums{}, fmt.Errorf("store: spend by model: %w", err)
 	}
 	for _, e := range out.ByEndpoint {
 		out.XUSD += e.USD
