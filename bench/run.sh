@@ -9,7 +9,8 @@
 #   PARTS=pipeline make bench the pipeline part alone (PARTS=burst: the burst of mentions alone;
 #                             PARTS=flood: the flood of the public statistics and its admin probe alone;
 #                             PARTS=model: the drafts through a rate-limited stand-in model alone;
-#                             PARTS=readpath: the three public API pages alone)
+#                             PARTS=readpath: the three public API pages alone;
+#                             PARTS=telegram: the time from a mention to its Telegram card alone)
 #   MODEL_MENTIONS=120 MODEL_RATE=240 make bench   a smaller model leg (defaults 600 and 600 a minute)
 #
 # The public pages are loaded with wrk when it is installed, else with the
@@ -40,7 +41,7 @@ start_private_redis "$tmp"
 echo "== private PostgreSQL on port $private_pg_port, Redis on port $private_redis_port"
 
 command -v wrk >/dev/null || echo "== wrk not installed: the public pages are loaded by the benchmark's keep-alive generator"
-[ "${PARTS:-all}" = burst ] || [ "${PARTS:-all}" = model ] || "$tmp/bench" -pg "$private_database_url" \
+[ "${PARTS:-all}" = burst ] || [ "${PARTS:-all}" = model ] || [ "${PARTS:-all}" = telegram ] || "$tmp/bench" -pg "$private_database_url" \
 	-redis "$private_redis_url" -web "$tmp/web" -worker "$tmp/worker" -parts "${PARTS:-all}" -static frontend/dist \
 	-scale "$scale" -duration "$duration" -out "${OUT:-bench/RESULTS.md}" -analysis bench/ANALYSIS.md
 if [ "${PARTS:-all}" = all ] || [ "${PARTS:-all}" = burst ]; then
@@ -57,6 +58,24 @@ if [ "${PARTS:-all}" = all ] || [ "${PARTS:-all}" = burst ]; then
 		echo
 		echo '```'
 		echo "$burst"
+		echo '```'
+	} >>"${OUT:-bench/RESULTS.md}"
+fi
+if [ "${PARTS:-all}" = all ] || [ "${PARTS:-all}" = telegram ]; then
+	# The Telegram leg: at the shipped default schedules, the time from a mention on
+	# X (a stand-in) to its card in Telegram (a stand-in), with the real binaries.
+	echo "== mention to Telegram"
+	latency=$(TEST_DATABASE_URL="$private_database_url" TEST_REDIS_URL="$private_redis_url" INFERNAL_REQUIRE_SERVERS=1 \
+		INFERNAL_BENCH_LATENCY=1 go test -count 1 -run '^TestMentionToTelegramLatency$' -v ./e2e/ | grep '^mention to Telegram')
+	{
+		echo
+		echo "## Mention to Telegram (issue 26)"
+		echo
+		echo "The real scheduler (default SCHEDULE_MENTIONS), one worker (offline writer) and the web tier against stand-ins of X and"
+		echo "Telegram's Bot API: 20 mentions posted at random moments over three minutes. Target: p95 within 60 s."
+		echo
+		echo '```'
+		echo "$latency"
 		echo '```'
 	} >>"${OUT:-bench/RESULTS.md}"
 fi

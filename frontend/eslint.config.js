@@ -15,7 +15,7 @@ export default defineConfig(
     languageOptions: { globals: globals.browser },
   },
   {
-    // Layering: pages use lib/ and api/, never the other way round.
+    // Layering: pages and features use lib/ and api/, never the other way round.
     files: ['src/lib/**/*.{ts,tsx}', 'src/api/**/*.{ts,tsx}'],
     rules: {
       'no-restricted-imports': [
@@ -25,6 +25,10 @@ export default defineConfig(
             {
               regex: '(^|/)pages(/|$)',
               message: 'lib/ and api/ must not import from pages/: move what both need into lib/ (or api/).',
+            },
+            {
+              regex: '(^|/)features(/|$)',
+              message: 'lib/ and api/ must not import from features/: move what both need into lib/ (or api/).',
             },
           ],
         },

@@ -19,6 +19,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"infernal/pkg/config"
+	"infernal/pkg/decision"
 	"infernal/pkg/persona"
 	"infernal/pkg/pipeline"
 	"infernal/pkg/platform"
@@ -32,6 +33,7 @@ import (
 	"infernal/pkg/spend"
 	"infernal/pkg/store"
 	"infernal/pkg/tasks"
+	"infernal/pkg/telegram"
 	"infernal/pkg/writer"
 	"infernal/pkg/writer/offline"
 	"infernal/pkg/writer/openai"
@@ -160,7 +162,21 @@ func run() error {
 			log.Warn("metrics server stopped", "addr", metricsAddr, "error", err)
 		}
 	}()
-	log.Info("working", "platform", plat.Name(), "writer", w.Name(), "settings_seeded", seeded, "metrics", metricsAddr,
+	if cfg.Telegram.Enabled() {
+		tg, err := telegram.NewClient(cfg.Telegram.Token, cfg.Telegram.APIBaseURL)
+		if err != nil {
+			return err
+		}
+		channel := telegram.New(telegram.Config{
+			Messenger: tg, Store: st, Decider: decision.New(st, client, cfg.PersonaHandle, log), Leases: client, Windows: windows,
+			Admin: cfg.Telegram.AdminUserID, Chat: cfg.Telegram.ChatID, Burst: cfg.Telegram.Burst, PublicURL: cfg.PublicURL,
+			Handle: cfg.PersonaHandle, Prices: cfg.Prices, Log: log,
+		})
+		done := make(chan struct{})
+		go func() { defer close(done); channel.Run(ctx) }()
+		defer func() { <-done }()
+	}
+	log.Info("working", "platform", plat.Name(), "telegram", cfg.Telegram.Enabled(), "writer", w.Name(), "settings_seeded", seeded, "metrics", metricsAddr,
 		"worker_concurrency", cfg.WorkerConcurrency, "model_concurrency", cfg.ModelConcurrency, "database_max_conns", cfg.DatabaseMaxConns)
 
 	<-ctx.Done()

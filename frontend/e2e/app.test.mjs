@@ -3,6 +3,7 @@
 // after `npm run build`; TEST_DATABASE_URL and TEST_REDIS_URL must be set.
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
@@ -77,6 +78,11 @@ function postId(ref) {
 
 function statusOf(id) {
   return stack.db(`SELECT status FROM posts WHERE id = ${id}`);
+}
+
+/** Opens an admin section from the navigation bar (a top bar, or a bottom bar on a phone). */
+async function openSection(page, label) {
+  await page.getByRole('navigation', { name: 'Admin sections' }).getByRole('link', { name: label, exact: true }).click();
 }
 
 async function login(page) {
@@ -156,10 +162,11 @@ describe('public pages', () => {
 
     // The public first load carries no admin code; report its size.
     assert.ok(scripts.length > 0, 'no script loaded');
-    assert.ok(!scripts.some((s) => /Admin/.test(s)), `admin code on the home page: ${scripts.join(', ')}`);
+    assert.ok(!scripts.some((s) => /Admin|Review|Spend|Persona|Settings/.test(s)), `admin code on the home page: ${scripts.join(', ')}`);
     let gz = 0;
     for (const s of scripts) gz += gzipSync(readFileSync(join(DIST, s)), { level: 9 }).length;
     console.log(`home page JS: ${scripts.join(', ')}: ${gz} bytes gzip`);
+    assert.ok(gz <= 100 * 1024, `the home page's first-load JS is ${gz} bytes gzip, over 100 KB`);
     await page.context().close();
   });
 
@@ -412,6 +419,9 @@ describe('admin', () => {
     await expectText(first.getByTestId('retweets'), '1');
     await expectText(first.getByTestId('replies'), '1');
     await expectText(first.getByTestId('engagement'), '7');
+    // The card's internal ids are folded away under "Ids".
+    assert.equal(await first.getByText('conv-pending-1', { exact: true }).isVisible(), false);
+    await first.getByText('Ids', { exact: true }).click();
     await first.getByText('conv-pending-1', { exact: true }).waitFor();
     const draft = stack.db(`SELECT proposed_response FROM posts WHERE original_post_id = 'conv-pending-1'`);
     assert.equal(await first.getByLabel('Proposed response').inputValue(), draft);
@@ -706,6 +716,8 @@ describe('admin', () => {
       'Hustle Corp', 'hustle_corp', 'greed', '${text}', 'manual')`);
     await page.getByRole('button', { name: 'Refresh', exact: true }).click();
 
+    await openSection(page, 'Spend');
+    await expectPath(page, '/diaries666op/spend');
     const panel = page.getByTestId('spend-panel');
     await panel.getByRole('heading', { name: 'Spend' }).waitFor();
     await expectText(panel.getByTestId('spend-today'), '$0.030 / $0.002');
@@ -719,6 +731,9 @@ describe('admin', () => {
     await panel.getByTestId('spend-by-model').getByText('gpt-4o-mini', { exact: true }).waitFor();
     await panel.getByTestId('spend-windows').getByText('No window announced', { exact: true }).waitFor();
     await panel.getByTestId('spend-backlog').getByText('Nothing left for later', { exact: true }).waitFor();
+    // Back to the review as it was left: the same tab.
+    await page.goBack();
+    await expectPath(page, '/diaries666op/dashboard');
 
     // A timeline whose request the platform rejected waits 6 hours, and the dashboard says until when.
     const pauseKey = 'infernal:scan:paused:sandbox:mentions';
@@ -858,8 +873,12 @@ describe('admin', () => {
   });
 
   it('settings: targets, topics and blocklists are edited, saved and kept; a bad value shows the error beside its field', async () => {
+    await openSection(page, 'Settings');
+    await expectPath(page, '/diaries666op/settings');
+    // No worker ran the Telegram channel here: the settings say how to link it.
+    await eventually(async () => assert.match(await text(page.getByTestId('telegram-link')), /Not linked: set TELEGRAM_BOT_TOKEN/));
     const panel = page.getByTestId('settings-panel');
-    await panel.getByText('Targets and topics', { exact: true }).click();
+    await panel.getByRole('heading', { name: 'Targets and topics' }).waitFor();
     const targets = panel.getByLabel('Targeted accounts');
     const topics = panel.getByLabel('Search topics');
     const authors = panel.getByLabel('Blocked authors');
@@ -935,6 +954,7 @@ describe('admin', () => {
     await expectText(panel.getByTestId('settings-saved'), 'Settings saved: the next scans use them');
     assert.equal(stack.db(`SELECT array_to_string(target_usernames, '|') FROM settings`), 'sinner_one');
     assert.equal(stack.db(`SELECT caps->>'sends_per_day' FROM settings`), '1');
+    await openSection(page, 'Review');
     await page.getByRole('tab', { name: 'Pending Sins' }).click();
     const card = page.getByTestId('review-card').first();
     const id = Number(await card.getAttribute('data-post-id'));
@@ -952,8 +972,9 @@ describe('admin', () => {
 
   it('persona: the panel loads the stored persona, errors show beside their field, a save adds a version, an old version is re-saved as new, a preview without a worker is a 503', { timeout: 120_000 }, async () => {
     const seedVoice = 'Dry, theatrical and brief. Mock the sin, never the sinner\'s pain. Never more than two sentences.';
+    await openSection(page, 'Persona');
+    await expectPath(page, '/diaries666op/persona');
     const panel = page.getByTestId('persona-panel');
-    await panel.locator('summary').click();
     const name = panel.getByLabel('Name', { exact: true });
     const bio = panel.getByLabel('Bio', { exact: true });
     const voice = panel.getByLabel('Voice', { exact: true });
@@ -1053,10 +1074,10 @@ describe('admin', () => {
 
     // Kept across a reload.
     await page.reload();
-    await panel.locator('summary').click();
     await eventually(async () => assert.equal(await voice.inputValue(), seedVoice));
     await expectCount(rows, 4);
     assert.equal(await rows.first().getAttribute('data-version'), '4');
+    await openSection(page, 'Review');
   });
 
   it('tabs work from the keyboard', async () => {
@@ -1212,6 +1233,306 @@ describe('admin', () => {
     } finally {
       await other.context().close();
     }
+  });
+});
+
+/** A fresh page at width × height holding a valid admin token. */
+async function adminPage(width, height) {
+  const res = await fetch(`${stack.baseURL}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ username: ADMIN_USERNAME, password: ADMIN_PASSWORD }),
+  });
+  assert.equal(res.status, 200);
+  const { token } = await res.json();
+  const page = await openPage({ width, height });
+  await page.addInitScript((t) => localStorage.setItem('token', t), token);
+  return page;
+}
+
+/** The admin sections: label, path, and what shows once loaded. */
+const SECTIONS = [
+  { label: 'Review', path: '/diaries666op/dashboard', ready: (page) => page.getByTestId('review-card').first() },
+  { label: 'Spend', path: '/diaries666op/spend', ready: (page) => page.getByTestId('spend-today') },
+  { label: 'Persona', path: '/diaries666op/persona', ready: (page) => page.getByTestId('persona-name') },
+  { label: 'Settings', path: '/diaries666op/settings', ready: (page) => page.getByLabel('Targeted accounts') },
+];
+
+/** The elements of the admin's bar and page that reach past the viewport's sides (none inside a scroll box). */
+function sidewaysOverflow(page) {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const out = [];
+    for (const el of document.querySelectorAll('.admin-top *, .admin-page *')) {
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 || r.height === 0 || el.closest('.visually-hidden')) continue;
+      let scrolls = false;
+      for (let p = el.parentElement; p && !scrolls; p = p.parentElement) scrolls = /auto|scroll/.test(getComputedStyle(p).overflowX);
+      if (!scrolls && (r.right > width + 1 || r.left < -1)) {
+        out.push(`${el.tagName.toLowerCase()}.${el.className}: ${Math.round(r.left)}..${Math.round(r.right)} of ${width}`);
+      }
+    }
+    if (document.documentElement.scrollWidth > width) out.push(`the page is ${document.documentElement.scrollWidth} px wide`);
+    return out;
+  });
+}
+
+/** The buttons, links styled as buttons, tabs and section links smaller than 44×44 px. */
+function smallTargets(page) {
+  return page.evaluate(() => {
+    const small = [];
+    for (const el of document.querySelectorAll('.admin-top .btn, .admin-page .btn, .admin-nav-link, .tab, .review-ids summary')) {
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 || r.height === 0) continue;
+      if (r.width < 44 || r.height < 44) small.push(`${el.textContent.trim()}: ${Math.round(r.width)}×${Math.round(r.height)}`);
+    }
+    return small;
+  });
+}
+
+/** axe-core's violations on the page, one line each. */
+async function axeViolations(page) {
+  // Evaluated rather than added as a <script>: the page's Content-Security-Policy allows no inline script.
+  await page.evaluate(readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8'));
+  const violations = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] })).violations);
+  return violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/** The words of names, handles and badges broken across lines: each should wrap whole. */
+function brokenWords(page) {
+  return page.evaluate(() => {
+    const broken = [];
+    for (const el of document.querySelectorAll('.review-name, .review-sub > *, .badge, .admin-nav-link, .tab, .spend-table th, .stats-label')) {
+      for (const node of el.childNodes) {
+        if (node.nodeType !== Node.TEXT_NODE) continue;
+        // Words, split where a line may break between them: at spaces and after hyphens.
+        for (const m of node.textContent.matchAll(/[^\s-]+/g)) {
+          const range = document.createRange();
+          range.setStart(node, m.index);
+          range.setEnd(node, m.index + m[0].length);
+          const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+          if (lines.size > 1) broken.push(m[0]);
+        }
+      }
+    }
+    return broken;
+  });
+}
+
+describe('the admin on a phone and a desktop', () => {
+  const SIZES = [
+    [390, 844],
+    [360, 740],
+    [1280, 900],
+  ];
+
+  it('every section: no sideways scrolling, names and badges wrap as words, axe finds nothing, screenshots kept', { timeout: 300_000 }, async () => {
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    // A card that crowds its header: a long name and every badge.
+    stack.db(`INSERT INTO posts (platform, source, status, original_post_id, conversation_id, original_post_text,
+      original_post_user, author_username, category, proposed_response, flags, reply_route)
+      VALUES ('sandbox', 'targeted', 'pending', 'targeted-crowded-1', 'targeted-crowded-1', 'Crowded header',
+      'Maximilian Bartholomew Fitzgerald-Worthington the Third', 'maximilian_bfw3', 'gluttony', 'Too many names.',
+      '{near_duplicate}', 'manual')`);
+    try {
+      for (const [width, height] of SIZES) {
+        const page = await adminPage(width, height);
+        for (const section of SECTIONS) {
+          await page.goto(section.path);
+          await section.ready(page).waitFor();
+          assert.deepEqual(await sidewaysOverflow(page), [], `${section.label} at ${width} px scrolls sideways`);
+          assert.deepEqual(await brokenWords(page), [], `${section.label} at ${width} px breaks words`);
+          assert.deepEqual(await smallTargets(page), [], `${section.label} at ${width} px`);
+          assert.deepEqual(await axeViolations(page), [], `${section.label} at ${width} px`);
+          await page.screenshot({ path: join(SCREENSHOTS, `admin-${section.label.toLowerCase()}-${width}x${height}.png`), fullPage: true });
+        }
+        await page.goto('/diaries666op/dashboard?tab=targeted');
+        const crowded = page.getByRole('heading', { name: 'Maximilian Bartholomew Fitzgerald-Worthington the Third' });
+        await crowded.waitFor();
+        assert.deepEqual(await sidewaysOverflow(page), [], `the crowded card at ${width} px`);
+        assert.deepEqual(await brokenWords(page), [], `words broken at ${width} px`);
+        const box = await crowded.boundingBox();
+        assert.ok(box.width >= 120, `the name is squeezed to ${box.width} px at ${width} px`);
+        await page.screenshot({ path: join(SCREENSHOTS, `admin-crowded-card-${width}x${height}.png`), fullPage: true });
+        await page.context().close();
+      }
+    } finally {
+      stack.db(`DELETE FROM posts WHERE original_post_id = 'targeted-crowded-1'`);
+    }
+  });
+
+  it('on a phone the first card shows under the statistics, the tabs and the sort, with 44 px targets and the counter', async () => {
+    for (const [width, height] of SIZES.slice(0, 2)) {
+      const page = await adminPage(width, height);
+      await page.goto('/diaries666op/dashboard');
+      const card = page.getByTestId('review-card').first();
+      const original = card.getByTestId('original-text');
+      await original.waitFor();
+      const nav = await page.getByRole('navigation', { name: 'Admin sections' }).boundingBox();
+      // The bar is along the bottom, and the first card's post text starts above it, unscrolled.
+      assert.ok(nav.y + nav.height >= height - 1 && nav.y > height / 2, `the navigation is not a bottom bar at ${width} px`);
+      const text = await original.boundingBox();
+      assert.ok(text.y >= 0 && text.y + 24 <= nav.y, `the first card's text starts at ${text.y} px, the bar at ${nav.y} (${width}×${height})`);
+      const above = await page.evaluate(() => {
+        const top = document.querySelector('[data-testid="original-text"]').getBoundingClientRect().top;
+        const parts = ['.stats-panel', '.tabs', '#sort-by'].map((s) => document.querySelector(s).getBoundingClientRect().bottom);
+        return parts.every((b) => b <= top);
+      });
+      assert.ok(above, 'the statistics, the tabs and the sort come before the card');
+
+      for (const name of ['Approve', 'Reject', 'Regenerate']) {
+        const b = await card.getByRole('button', { name, exact: true }).boundingBox();
+        assert.ok(b.width >= 44 && b.height >= 44, `${name} is ${b.width}×${b.height} at ${width} px`);
+      }
+      const edit = await card.getByLabel('Proposed response').boundingBox();
+      assert.ok(edit.width >= 44 && edit.height >= 44, `the response is ${edit.width}×${edit.height}`);
+      for (const link of await page.getByRole('navigation', { name: 'Admin sections' }).getByRole('link').all()) {
+        const b = await link.boundingBox();
+        assert.ok(b.width >= 44 && b.height >= 44, `a section link is ${b.width}×${b.height}`);
+      }
+
+      // The counter and its bar follow the text as on a desktop.
+      const response = card.getByLabel('Proposed response');
+      await response.fill('x'.repeat(300));
+      await expectText(card.getByTestId('char-counter'), '300 / 280 characters');
+      await card.getByRole('button', { name: 'Response Too Long' }).waitFor();
+      await card.getByRole('button', { name: 'Undo edits' }).click();
+
+      // The top bar's actions are behind Menu.
+      const refresh = page.getByRole('button', { name: 'Refresh', exact: true });
+      assert.equal(await refresh.isVisible(), false);
+      await page.getByRole('button', { name: 'Menu', exact: true }).click();
+      await refresh.waitFor();
+      await page.context().close();
+    }
+  });
+
+  it('a decision on a draft changed since it was shown posts nothing and shows the new text, alone and in bulk', async () => {
+    const page = await adminPage(1280, 900);
+    await page.goto('/diaries666op/dashboard');
+    const cards = page.getByTestId('review-card');
+    await cards.nth(2).waitFor();
+    const [a, b, c] = await cards.evaluateAll((els) => els.slice(0, 3).map((el) => Number(el.getAttribute('data-post-id'))));
+    const cardOf = (id) => page.locator(`[data-testid="review-card"][data-post-id="${id}"]`);
+    const version = (id) => Number(stack.db(`SELECT draft_version FROM posts WHERE id = ${id}`));
+    const rewrite = (id, words) =>
+      stack.db(`UPDATE posts SET proposed_response = '${words}', draft_version = draft_version + 1, updated_at = now() WHERE id = ${id}`);
+
+    // Approve, after the writer changed the draft behind the card: refused, nothing posted, the new text shown.
+    const shown = version(a);
+    assert.ok(shown >= 1);
+    rewrite(a, 'A newer sin, unseen.');
+    await cardOf(a).getByRole('button', { name: 'Approve', exact: true }).click();
+    await expectText(page.getByTestId('banner-error'), 'The draft changed since it was shown: its card now shows the new text, and nothing was posted.');
+    await expectText(cardOf(a).getByTestId('stale-draft'), 'The draft changed since it was shown: this is the new text, and nothing was posted. Check it and decide again.');
+    await eventually(async () => assert.equal(await cardOf(a).getByLabel('Proposed response').inputValue(), 'A newer sin, unseen.'));
+    assert.equal(statusOf(a), 'pending');
+    // Seen now: approving it sends the new version and goes through.
+    await cardOf(a).getByRole('button', { name: 'Approve', exact: true }).click();
+    await eventually(async () => assert.match(statusOf(a), /^(approved|posted)$/));
+    assert.equal(stack.db(`SELECT proposed_response FROM posts WHERE id = ${a}`), 'A newer sin, unseen.');
+
+    // Reject likewise.
+    rewrite(b, 'Another rewrite.');
+    await cardOf(b).getByRole('button', { name: 'Reject', exact: true }).click();
+    await cardOf(b).getByTestId('stale-draft').waitFor();
+    assert.equal(statusOf(b), 'pending');
+
+    // In bulk: the changed one is reported as such, the other goes through.
+    await eventually(async () => assert.equal(await cardOf(b).getByLabel('Proposed response').inputValue(), 'Another rewrite.'));
+    await cardOf(b).getByRole('checkbox').check();
+    await cardOf(c).getByRole('checkbox').check();
+    rewrite(c, 'Changed while selected.');
+    await page.getByRole('button', { name: 'Approve selected', exact: true }).click();
+    await eventually(async () =>
+      assert.deepEqual(await page.getByTestId('bulk-results').locator('li').allTextContents(), [
+        `#${b}: approved`,
+        `#${c}: failed: the draft changed since it was shown`,
+      ]),
+    );
+    assert.match(statusOf(b), /^(approved|posted)$/);
+    assert.equal(statusOf(c), 'pending');
+    await cardOf(c).getByTestId('stale-draft').waitFor();
+    await eventually(async () => assert.equal(await cardOf(c).getByLabel('Proposed response').inputValue(), 'Changed while selected.'));
+    await page.context().close();
+  });
+
+  it('the keyboard on a desktop: j and k move, a r e g x act on the focused card, ? lists them, and typing fires none', { timeout: 120_000 }, async () => {
+    const page = await adminPage(1280, 900);
+    await page.goto('/diaries666op/dashboard');
+    const cards = page.getByTestId('review-card');
+    await cards.first().waitFor();
+    const focusedId = () => page.evaluate(() => document.activeElement?.closest('[data-testid="review-card"]')?.getAttribute('data-post-id'));
+    const ids = await cards.evaluateAll((els) => els.map((el) => el.getAttribute('data-post-id')));
+
+    // From nowhere, j takes the first card; j and k then step.
+    await page.keyboard.press('j');
+    assert.equal(await focusedId(), ids[0]);
+    await page.keyboard.press('j');
+    await page.keyboard.press('j');
+    assert.equal(await focusedId(), ids[2]);
+    await page.keyboard.press('k');
+    assert.equal(await focusedId(), ids[1]);
+
+    // x selects the focused card and again deselects it.
+    const count = page.getByTestId('selected-count');
+    await page.keyboard.press('x');
+    await eventually(async () => assert.match(await text(count), /^1 selected/));
+    await page.keyboard.press('x');
+    await eventually(async () => assert.match(await text(count), /^0 selected/));
+
+    // ? lists every key; Escape closes the list.
+    await page.keyboard.press('?');
+    const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    await help.waitFor();
+    assert.deepEqual(await help.locator('kbd').allTextContents(), ['j', 'k', 'a', 'r', 'e', 'g', 'x', '?']);
+    await page.keyboard.press('Escape');
+    await help.waitFor({ state: 'hidden' });
+
+    // e edits: the focus is in the response, where a, r, g and x are only letters.
+    const second = cards.nth(1);
+    await second.focus();
+    await page.keyboard.press('e');
+    const response = second.getByLabel('Proposed response');
+    assert.equal(await response.evaluate((el) => el === document.activeElement), true);
+    const draft = await response.inputValue();
+    await page.keyboard.type('argx?');
+    assert.equal(await response.inputValue(), draft + 'argx?');
+    await second.getByTestId('instruction').press('r');
+    assert.equal(statusOf(Number(ids[1])), 'pending', 'a key typed in a field judged the post');
+    assert.equal(await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).count(), 0, 'typing ? opened the list');
+    await second.getByRole('button', { name: 'Undo edits' }).click();
+    await second.getByTestId('instruction').fill('');
+
+    // g regenerates the focused card: the task is queued (no worker runs here), then the banner says it is on its way.
+    const pendingTasks = async () => Number((await stack.redis([['LLEN', 'asynq:{high}:pending']]))[0].replace(/^:/, ''));
+    const before = await pendingTasks();
+    await second.focus();
+    await page.keyboard.press('g');
+    await eventually(async () => assert.equal(await pendingTasks(), before + 1));
+    await eventually(
+      async () => assert.equal(await text(page.getByTestId('banner-success')), 'The writer is still at it: the new draft will appear here shortly'),
+      60_000,
+    );
+    // The history lists the decision, and its channel.
+    await second.getByTestId('history-toggle').click();
+    await eventually(async () => assert.match(await text(second.getByTestId('decision').last()), /^New draft asked on the web, version 1, /));
+    // and the card's latency: mention → draft.
+    assert.match(await text(second.getByTestId('timing')), /^Mention → draft \d/);
+
+    // r rejects and a approves the focused card.
+    const first = cards.first();
+    const firstId = Number(await first.getAttribute('data-post-id'));
+    await first.focus();
+    await page.keyboard.press('r');
+    await eventually(async () => assert.equal(statusOf(firstId), 'rejected'));
+    await eventually(async () => assert.notEqual(await cards.first().getAttribute('data-post-id'), String(firstId)));
+    const next = cards.first();
+    const nextId = Number(await next.getAttribute('data-post-id'));
+    await next.focus();
+    await page.keyboard.press('a');
+    await eventually(async () => assert.match(statusOf(nextId), /^(approved|posted)$/));
+    await page.context().close();
   });
 });
 

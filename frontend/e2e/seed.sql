@@ -162,4 +162,8 @@ WHERE original_post_id = 'conv-pending-3';
 INSERT INTO engagement_snapshots (window_start, taken_at, likes, retweets, replies)
 VALUES (now() - interval '24 hours', now() - interval '5 minutes', 20, 5, 5);
 
+-- Every drafted post at draft version 1, as the writer leaves it (rows inserted
+-- here start at 0, the version of a post never drafted).
+UPDATE posts SET draft_version = 1 WHERE proposed_response <> '' AND draft_version = 0;
+
 COMMIT;

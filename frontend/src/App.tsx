@@ -4,7 +4,7 @@ import { SWRConfig } from 'swr';
 import { swrConfig } from './api/swrConfig';
 import { PageFallback } from './components/PageFallback';
 import { RequireToken } from './components/RequireToken';
-import { ADMIN_DASHBOARD_PATH, ADMIN_LOGIN_PATH } from './lib/constants';
+import { ADMIN_LOGIN_PATH, ADMIN_PREFIX } from './lib/constants';
 import Home from './pages/Home';
 
 // Only the home page is in the first bundle; every other page loads on demand,
@@ -12,7 +12,8 @@ import Home from './pages/Home';
 const About = lazy(() => import('./pages/About'));
 const Backroom = lazy(() => import('./pages/Backroom'));
 const AdminLogin = lazy(() => import('./pages/AdminLogin'));
-const AdminDashboard = lazy(() => import('./pages/AdminDashboard'));
+// The admin area: its sections (features/admin/sections.ts) load on demand in turn.
+const AdminArea = lazy(() => import('./features/admin/AdminArea'));
 
 export function App() {
   return (
@@ -25,10 +26,10 @@ export function App() {
             <Route path="/backroom" element={<Backroom />} />
             <Route path={ADMIN_LOGIN_PATH} element={<AdminLogin />} />
             <Route
-              path={ADMIN_DASHBOARD_PATH}
+              path={`${ADMIN_PREFIX}/*`}
               element={
                 <RequireToken>
-                  <AdminDashboard />
+                  <AdminArea />
                 </RequireToken>
               }
             />

@@ -22,6 +22,18 @@ describe('layering', () => {
       code: "import type { X } from '../pages/Home';\nexport type Y = X;\n",
       want: 1,
     },
+    {
+      name: 'lib importing a feature',
+      filePath: 'src/lib/example.ts',
+      code: "import { SPEND_KEY } from '../features/spend/useSpend';\nexport const x = SPEND_KEY;\n",
+      want: 1,
+    },
+    {
+      name: 'api importing a feature',
+      filePath: 'src/api/example.ts',
+      code: "import { SPEND_KEY } from '../features/spend/useSpend';\nexport const x = SPEND_KEY;\n",
+      want: 1,
+    },
     { name: 'a component importing a page', filePath: 'src/components/Example.tsx', code: fromPages, want: 0 },
     {
       name: 'api importing lib',

@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { contrastRatio, cssVariables } from './lib/contrast';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 const themeCss = readFileSync(new URL('./theme.css', import.meta.url), 'utf8');
-// The global stylesheet and the ones the lazy pages load with their chunks.
-const STYLESHEETS = ['./styles.css', './pages/about.css', './pages/backroom.css', './pages/admin.css'];
+// Every stylesheet but the theme: the global one, and the ones the lazy pages and features load with their chunks.
+const STYLESHEETS = (readdirSync(new URL('.', import.meta.url), { recursive: true }) as string[])
+  .filter((path) => path.endsWith('.css') && path !== 'theme.css')
+  .map((path) => `./${path}`)
+  .sort();
 
 const vars = cssVariables(themeCss);
 
@@ -54,6 +57,12 @@ describe('theme', () => {
     expect(vars[fg], fg).toBeDefined();
     expect(vars[bg], bg).toBeDefined();
     expect(contrastRatio(vars[fg], vars[bg])).toBeGreaterThanOrEqual(min);
+  });
+
+  it('finds the stylesheets of the pages and the features', () => {
+    for (const path of ['./styles.css', './pages/about.css', './features/admin/admin.css', './features/review/review.css']) {
+      expect(STYLESHEETS).toContain(path);
+    }
   });
 
   it.each(STYLESHEETS)('%s keeps every colour in theme.css', (path) => {

@@ -2,19 +2,17 @@ package api
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
-	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/go-chi/chi/v5"
 
+	"infernal/pkg/decision"
 	"infernal/pkg/guard"
 	"infernal/pkg/post"
-	"infernal/pkg/store"
 	"infernal/pkg/tasks"
 )
 
@@ -25,7 +23,7 @@ const pageSize = 10
 const maxPage = 100000
 
 // errQueueDown marks work that could not be handed to Redis.
-var errQueueDown = errors.New("queue unavailable")
+var errQueueDown = decision.ErrQueueDown
 
 // listPaths names, under /api/posts, the admin list of each source; the list
 // of tabs itself is post.Sources.
@@ -116,6 +114,9 @@ type approveRequest struct {
 	Response *string `json:"response"`
 	// Override approves a text the outbound check flags ("approve anyway").
 	Override bool `json:"override"`
+	// DraftVersion is the draft version the administrator saw; absent
+	// approves the current one.
+	DraftVersion *int `json:"draft_version"`
 }
 
 // verdict is the administrator's decision on a post under review.
@@ -126,6 +127,10 @@ type verdict struct {
 	edited *string
 	// override approves a flagged draft anyway.
 	override bool
+	// shown is the draft version the decision was made on; nil: the current.
+	shown *int
+	// by is the channel: post.ByWeb or post.ByBulk.
+	by post.Channel
 }
 
 // The actions of a verdict, as the bulk route names them.
@@ -134,39 +139,37 @@ const (
 	actionReject  = "reject"
 )
 
-// judge carries out a verdict on post id: the one path of the approve and
-// reject routes, single or bulk. An approved post is recorded first, then
-// handed to the workers to send; if Redis is down the reconcile task sends
-// it later.
+// judge carries out a verdict on post id through the decision package: the
+// one path of the approve and reject routes, single or bulk, and of every
+// other channel.
 func (s *Server) judge(ctx context.Context, id int64, v verdict) (post.Post, error) {
+	var p post.Post
+	var err error
 	if v.action == actionReject {
-		p, err := s.store.Reject(ctx, id)
-		if err != nil {
-			return post.Post{}, err
+		p, err = s.decide.Reject(ctx, id, v.shown, v.by)
+	} else {
+		if v.edited != nil && strings.ContainsRune(*v.edited, 0) {
+			return post.Post{}, badRequest("response must not contain NUL characters")
 		}
-		s.public.invalidate()
-		return p, nil
+		p, err = s.decide.Approve(ctx, id, decision.Approval{Shown: v.shown, Edited: v.edited, Override: v.override, By: v.by})
 	}
-	if v.edited != nil && strings.ContainsRune(*v.edited, 0) {
-		return post.Post{}, badRequest("response must not contain NUL characters")
-	}
-	p, err := s.store.ApproveChecked(ctx, id, v.edited, s.approveCheck(v.override))
 	if err != nil {
 		return post.Post{}, err
 	}
 	s.public.invalidate()
-	if p.Status == post.StatusAwaitingManual {
-		// The API may not send it: the admin posts it through intent_url.
-		return p, nil
-	}
-	if err := s.queue.EnqueueSend(ctx, id); err != nil {
-		s.log.WarnContext(ctx, "approved post not queued yet; reconcile will send it", "post_id", id, "error", err)
-	}
 	return p, nil
 }
 
+// checkShown refuses a draft_version below 1 in a request body.
+func checkShown(v *int) error {
+	if v != nil && *v < 1 {
+		return badRequest("draft_version must be a positive integer")
+	}
+	return nil
+}
+
 // approve approves a pending (or failed) post, with an edited response when
-// the body holds one.
+// the body holds one, made on the draft version the body names.
 func (s *Server) approve(w http.ResponseWriter, r *http.Request) error {
 	id, err := postID(r)
 	if err != nil {
@@ -176,7 +179,10 @@ func (s *Server) approve(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeJSON(r, &req, true); err != nil {
 		return err
 	}
-	p, err := s.judge(r.Context(), id, verdict{action: actionApprove, edited: req.Response, override: req.Override})
+	if err := checkShown(req.DraftVersion); err != nil {
+		return err
+	}
+	p, err := s.judge(r.Context(), id, verdict{action: actionApprove, edited: req.Response, override: req.Override, shown: req.DraftVersion, by: post.ByWeb})
 	if err != nil {
 		return err
 	}
@@ -189,21 +195,39 @@ func (s *Server) approve(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// approveCheck is the outbound check of an approval: the flags of the
-// text approved, refused without override. The pipeline's near-duplicate
-// flag stays on an unedited draft, shown on the card, but needs no
-// override: it says the persona repeats itself, not that the text is unsafe.
-func (s *Server) approveCheck(override bool) store.ApproveCheck {
-	return func(p post.Post, text string) ([]string, error) {
-		flags := guard.Strings(guard.ReplyFlags(text, p.AuthorUsername, p.OriginalPostText, s.personaHandle))
-		if len(flags) > 0 && !override {
-			return nil, &guard.OverrideError{Flags: flags}
-		}
-		if text == p.ProposedResponse && slices.Contains(p.Flags, string(guard.FlagNearDuplicate)) {
-			flags = append(flags, string(guard.FlagNearDuplicate))
-		}
-		return flags, nil
+type editRequest struct {
+	// Response is the administrator's text for the draft.
+	Response *string `json:"response"`
+	// DraftVersion is the draft version the edit was made on; absent: the current.
+	DraftVersion *int `json:"draft_version"`
+}
+
+// edit saves an edited draft of a pending (or failed) post without
+// approving it: the draft version grows and the card shows the new text.
+func (s *Server) edit(w http.ResponseWriter, r *http.Request) error {
+	id, err := postID(r)
+	if err != nil {
+		return err
 	}
+	var req editRequest
+	if err := decodeJSON(r, &req, false); err != nil {
+		return err
+	}
+	if req.Response == nil {
+		return badRequest("response is required")
+	}
+	if strings.ContainsRune(*req.Response, 0) {
+		return badRequest("response must not contain NUL characters")
+	}
+	if err := checkShown(req.DraftVersion); err != nil {
+		return err
+	}
+	p, err := s.decide.Edit(r.Context(), id, *req.Response, req.DraftVersion, post.ByWeb)
+	if err != nil {
+		return err
+	}
+	respondJSON(w, http.StatusOK, viewPost(p, s.now(), s.prices))
+	return nil
 }
 
 // listSkipped answers one page of the posts the guards skipped, with
@@ -314,11 +338,17 @@ func (s *Server) reject(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	var req struct{}
+	var req struct {
+		// DraftVersion is the draft version the administrator saw.
+		DraftVersion *int `json:"draft_version"`
+	}
 	if err := decodeJSON(r, &req, true); err != nil {
 		return err
 	}
-	p, err := s.judge(r.Context(), id, verdict{action: actionReject})
+	if err := checkShown(req.DraftVersion); err != nil {
+		return err
+	}
+	p, err := s.judge(r.Context(), id, verdict{action: actionReject, shown: req.DraftVersion, by: post.ByWeb})
 	if err != nil {
 		return err
 	}

@@ -34,8 +34,11 @@ const fakeToken = "fake-admin-token"
 // errUnexpected answers any call a test did not arrange.
 var errUnexpected = errors.New("fake: unexpected call")
 
+// historyPost is the post whose history the fake store knows.
+const historyPost = 6
+
 // fakeStore records calls; ListPending and Logs answer an empty page,
-// ApproveChecked, DraftAnyway and Reject answer approveErr, and everything else errUnexpected.
+// ApproveWith, SaveEdit, DraftAnyway and RejectWith answer approveErr, and everything else errUnexpected.
 type fakeStore struct {
 	mu         sync.Mutex
 	calls      []string
@@ -57,15 +60,34 @@ func (f *fakeStore) Calls() []string {
 func (f *fakeStore) Ping(context.Context) error { f.record("Ping"); return nil }
 func (f *fakeStore) Post(_ context.Context, id int64) (post.Post, error) {
 	f.record("Post %d", id)
+	if id == historyPost {
+		return post.Post{ID: id}, nil
+	}
 	return post.Post{}, errUnexpected
 }
 func (f *fakeStore) ListPending(_ context.Context, src post.Source, sort post.Sort, page, pageSize int) ([]post.Post, int, error) {
 	f.record("ListPending %s %s %d %d", src, sort, page, pageSize)
 	return nil, 0, nil
 }
-func (f *fakeStore) ApproveChecked(_ context.Context, id int64, edited *string, _ store.ApproveCheck) (post.Post, error) {
+func (f *fakeStore) ApproveWith(_ context.Context, id int64, _ store.Approval) (post.Post, error) {
 	f.record("Approve %d", id)
 	return post.Post{}, f.approveErr
+}
+func (f *fakeStore) SaveEdit(_ context.Context, id int64, _ string, _ *int, _ store.ApproveCheck, _ post.Channel) (post.Post, error) {
+	f.record("SaveEdit %d", id)
+	return post.Post{}, f.approveErr
+}
+func (f *fakeStore) RecordDecision(_ context.Context, id int64, action post.Action, _ post.Channel, _ int) error {
+	f.record("RecordDecision %d %s", id, action)
+	return nil
+}
+func (f *fakeStore) Telegram(context.Context) (*store.TelegramState, error) {
+	f.record("Telegram")
+	return nil, nil
+}
+func (f *fakeStore) Decisions(_ context.Context, id int64) ([]post.Decision, error) {
+	f.record("Decisions %d", id)
+	return nil, nil
 }
 func (f *fakeStore) ListSkipped(_ context.Context, sort post.Sort, page, pageSize int) ([]post.Post, int, error) {
 	f.record("ListSkipped %s %d %d", sort, page, pageSize)
@@ -79,7 +101,7 @@ func (f *fakeStore) DraftAnyway(_ context.Context, id int64) (post.Post, error) 
 	f.record("DraftAnyway %d", id)
 	return post.Post{}, f.approveErr
 }
-func (f *fakeStore) Reject(_ context.Context, id int64) (post.Post, error) {
+func (f *fakeStore) RejectWith(_ context.Context, id int64, _ *int, _ post.Channel) (post.Post, error) {
 	f.record("Reject %d", id)
 	return post.Post{}, f.approveErr
 }
@@ -452,8 +474,9 @@ func TestRequestsReachTheirCall(t *testing.T) {
 		{name: "give up", method: "POST", path: "/api/posts/5/give-up", token: fakeToken, body: `{}`, wantStatus: 200, wantCall: `GiveUp 5 "Given up: not posted by hand"`},
 		{name: "give up with a reason", method: "POST", path: "/api/posts/5/give-up", token: fakeToken, body: `{"reason":"too late"}`, wantStatus: 200, wantCall: `GiveUp 5 "too late"`},
 		{name: "resume", method: "POST", path: "/api/ops/resume", token: fakeToken, wantStatus: 200, wantCall: "Resume"},
-		{name: "history", method: "GET", path: "/api/posts/6/history", token: fakeToken, wantStatus: 200, wantCall: "History 6"},
+		{name: "history", method: "GET", path: "/api/posts/6/history", token: fakeToken, wantStatus: 200, wantCall: "History 6; Decisions 6; Post 6"},
 		{name: "settings", method: "GET", path: "/api/settings", token: fakeToken, wantStatus: 200, wantCall: "Settings"},
+		{name: "telegram link", method: "GET", path: "/api/telegram", token: fakeToken, wantStatus: 200, wantCall: "Telegram"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -462,7 +485,8 @@ func TestRequestsReachTheirCall(t *testing.T) {
 			if status != tt.wantStatus {
 				t.Fatalf("got %d %s, want %d", status, body, tt.wantStatus)
 			}
-			if calls := st.Calls()[before:]; len(calls) != 1 || calls[0] != tt.wantCall {
+			// wantCall names the calls in order, joined by "; ".
+			if calls := st.Calls()[before:]; strings.Join(calls, "; ") != tt.wantCall {
 				t.Errorf("calls %v, want [%s]", calls, tt.wantCall)
 			}
 		})

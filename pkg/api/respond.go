@@ -74,7 +74,10 @@ func (s *Server) respondError(w http.ResponseWriter, r *http.Request, err error)
 	var fieldErr *settings.FieldError
 	var bodyErr *bodyError
 	var flagged *guard.OverrideError
+	var versionErr *post.VersionError
 	switch {
+	case status == http.StatusConflict && errors.As(err, &versionErr):
+		body["draft_version"] = versionErr.Have
 	case status == http.StatusBadRequest && errors.As(err, &fieldErr):
 		// The client shows the message beside the field it names.
 		body["field"] = fieldErr.Field
@@ -96,6 +99,7 @@ func (s *Server) errorStatus(r *http.Request, err error) (int, string) {
 	var throttled *auth.ThrottledError
 	var tooBig *http.MaxBytesError
 	var stateErr *post.StateError
+	var versionErr *post.VersionError
 	var lengthErr *post.LengthError
 	var contentErr *post.ContentError
 	var fieldErr *settings.FieldError
@@ -116,6 +120,9 @@ func (s *Server) errorStatus(r *http.Request, err error) (int, string) {
 		status, msg = http.StatusUnauthorized, "authentication required"
 	case errors.Is(err, store.ErrNotFound):
 		status, msg = http.StatusNotFound, "not found"
+	case errors.As(err, &versionErr):
+		// The card shows the new text; the phrase is the API's contract.
+		status, msg = http.StatusConflict, "the draft changed since it was shown"
 	case errors.As(err, &stateErr):
 		status, msg = http.StatusConflict, fmt.Sprintf("it is %s, not %s", stateErr.Have, stateErr.Want)
 	case errors.As(err, &lengthErr):

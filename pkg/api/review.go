@@ -2,7 +2,7 @@ package api
 
 import (
 	"context"
-	"fmt"
+	"errors"
 	"net/http"
 	"time"
 
@@ -20,8 +20,32 @@ type versionView struct {
 	At          time.Time `json:"at"`
 }
 
+type decisionView struct {
+	Action string `json:"action"`
+	// By is the channel: web, bulk, telegram or autopilot.
+	By           string         `json:"by"`
+	DraftVersion int            `json:"draft_version"`
+	Detail       map[string]any `json:"detail"`
+	At           time.Time      `json:"at"`
+}
+
+// timingView is when a post reached each step, for the card's latencies;
+// null for a step not reached.
+type timingView struct {
+	// MentionAt is when the mortal posted.
+	MentionAt time.Time `json:"mention_at"`
+	// DraftedAt is when the first draft was written.
+	DraftedAt *time.Time `json:"drafted_at"`
+	// DecidedAt is when the draft was first approved or rejected.
+	DecidedAt *time.Time `json:"decided_at"`
+	// PostedAt is when the reply went out.
+	PostedAt *time.Time `json:"posted_at"`
+}
+
 type historyResponse struct {
-	Versions []versionView `json:"versions"`
+	Versions  []versionView  `json:"versions"`
+	Decisions []decisionView `json:"decisions"`
+	Timing    timingView     `json:"timing"`
 }
 
 // history answers every version of a post's draft, oldest first.
@@ -34,9 +58,37 @@ func (s *Server) history(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out := historyResponse{Versions: []versionView{}}
+	ds, err := s.store.Decisions(r.Context(), id)
+	if err != nil {
+		return err
+	}
+	p, err := s.store.Post(r.Context(), id)
+	if err != nil {
+		return err
+	}
+	out := historyResponse{Versions: []versionView{}, Decisions: []decisionView{}}
 	for _, v := range vs {
 		out.Versions = append(out.Versions, versionView{Text: v.Text, Origin: string(v.Origin), Instruction: v.Instruction, At: v.At.UTC()})
+	}
+	for _, d := range ds {
+		detail := d.Detail
+		if detail == nil {
+			detail = map[string]any{}
+		}
+		out.Decisions = append(out.Decisions, decisionView{Action: string(d.Action), By: string(d.By), DraftVersion: d.DraftVersion, Detail: detail, At: d.At.UTC()})
+		if out.Timing.DecidedAt == nil && (d.Action == post.ActionApprove || d.Action == post.ActionReject) {
+			at := d.At.UTC()
+			out.Timing.DecidedAt = &at
+		}
+	}
+	out.Timing.MentionAt = p.CreatedAt.UTC()
+	if len(vs) > 0 {
+		at := vs[0].At.UTC()
+		out.Timing.DraftedAt = &at
+	}
+	if p.PostedAt != nil {
+		at := p.PostedAt.UTC()
+		out.Timing.PostedAt = &at
 	}
 	respondJSON(w, http.StatusOK, out)
 	return nil
@@ -45,6 +97,8 @@ func (s *Server) history(w http.ResponseWriter, r *http.Request) error {
 type regenerateRequest struct {
 	// Instruction is the reviewer's one-line wish for the new draft.
 	Instruction *string `json:"instruction"`
+	// DraftVersion is the draft version the reviewer saw; absent: the current.
+	DraftVersion *int `json:"draft_version"`
 }
 
 // regenerate asks the writer for a new draft of a pending or failed post,
@@ -67,20 +121,16 @@ func (s *Server) regenerate(w http.ResponseWriter, r *http.Request) error {
 			return badRequest("instruction must be one line of at most %d characters, without control characters", post.MaxInstruction)
 		}
 	}
-	ctx := r.Context()
-	p, err := s.store.Post(ctx, id)
-	if err != nil {
+	if err := checkShown(req.DraftVersion); err != nil {
 		return err
 	}
-	if !post.Regenerable(p.Status) {
-		return &post.StateError{ID: id, Have: p.Status, Want: post.StatusPending}
-	}
+	ctx := r.Context()
 	before, err := s.store.LatestVersionID(ctx, id)
 	if err != nil {
 		return err
 	}
-	if err := s.queue.EnqueueRegenerate(ctx, id, instruction); err != nil {
-		return fmt.Errorf("regenerate %d: %w: %w", id, errQueueDown, err)
+	if _, err := s.decide.Regenerate(ctx, id, instruction, req.DraftVersion, post.ByWeb); err != nil {
+		return err
 	}
 	// The worker writes a new version when it has redrafted the post.
 	drafted, err := pollUntil(ctx, s.regenerateWait, func() (bool, error) {
@@ -90,7 +140,8 @@ func (s *Server) regenerate(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if p, err = s.store.Post(ctx, id); err != nil {
+	p, err := s.store.Post(ctx, id)
+	if err != nil {
 		return err
 	}
 	if !drafted {
@@ -126,12 +177,21 @@ func pollUntil(ctx context.Context, wait time.Duration, done func() (bool, error
 }
 
 type bulkRequest struct {
-	// IDs are the posts to judge, 1 to maxBulk distinct positive ids.
+	// IDs are the posts to judge, 1 to maxBulk distinct positive ids; or Items.
 	IDs []int64 `json:"ids"`
+	// Items are the posts to judge, each with the draft version shown; in
+	// place of IDs.
+	Items []bulkItem `json:"items"`
 	// Action is "approve" or "reject".
 	Action string `json:"action"`
 	// Override approves flagged drafts anyway.
 	Override bool `json:"override"`
+}
+
+// bulkItem is one post of a bulk decision and the draft version shown.
+type bulkItem struct {
+	ID           int64 `json:"id"`
+	DraftVersion *int  `json:"draft_version"`
 }
 
 type bulkResult struct {
@@ -143,6 +203,9 @@ type bulkResult struct {
 	Status int `json:"status"`
 	// Post is the post as it now is, when it was judged.
 	Post *postView `json:"post,omitempty"`
+	// DraftVersion is the post's current draft version, when the one shown
+	// was stale (a 409).
+	DraftVersion *int `json:"draft_version,omitempty"`
 }
 
 type bulkResponse struct {
@@ -159,17 +222,28 @@ func (s *Server) bulk(w http.ResponseWriter, r *http.Request) error {
 	if err := req.validate(); err != nil {
 		return err
 	}
-	v := verdict{action: req.Action, override: req.Override}
-	out := bulkResponse{Results: make([]bulkResult, 0, len(req.IDs))}
-	for _, id := range req.IDs {
-		p, err := s.judge(r.Context(), id, v)
+	items := req.Items
+	if items == nil {
+		for _, id := range req.IDs {
+			items = append(items, bulkItem{ID: id})
+		}
+	}
+	out := bulkResponse{Results: make([]bulkResult, 0, len(items))}
+	for _, it := range items {
+		v := verdict{action: req.Action, override: req.Override, shown: it.DraftVersion, by: post.ByBulk}
+		p, err := s.judge(r.Context(), it.ID, v)
 		if err != nil {
 			status, msg := s.errorStatus(r, err)
-			out.Results = append(out.Results, bulkResult{ID: id, Error: &msg, Status: status})
+			res := bulkResult{ID: it.ID, Error: &msg, Status: status}
+			var stale *post.VersionError
+			if errors.As(err, &stale) {
+				res.DraftVersion = &stale.Have
+			}
+			out.Results = append(out.Results, res)
 			continue
 		}
 		view := viewPost(p, s.now(), s.prices)
-		out.Results = append(out.Results, bulkResult{ID: id, OK: true, Status: http.StatusOK, Post: &view})
+		out.Results = append(out.Results, bulkResult{ID: it.ID, OK: true, Status: http.StatusOK, Post: &view})
 	}
 	respondJSON(w, http.StatusOK, out)
 	return nil
@@ -180,6 +254,28 @@ func (s *Server) bulk(w http.ResponseWriter, r *http.Request) error {
 func (req bulkRequest) validate() error {
 	if req.Action != actionApprove && req.Action != actionReject {
 		return badRequest(`action must be "approve" or "reject"`)
+	}
+	if req.IDs != nil && req.Items != nil {
+		return badRequest("give ids or items, not both")
+	}
+	if req.Items != nil {
+		if len(req.Items) == 0 || len(req.Items) > maxBulk {
+			return badRequest("items must hold 1 to %d posts", maxBulk)
+		}
+		seen := make(map[int64]bool, len(req.Items))
+		for i, it := range req.Items {
+			if it.ID <= 0 {
+				return badRequest("items[%d].id must be a positive integer", i)
+			}
+			if it.DraftVersion != nil && *it.DraftVersion < 1 {
+				return badRequest("items[%d].draft_version must be a positive integer", i)
+			}
+			if seen[it.ID] {
+				return badRequest("items[%d] repeats post %d; items must be distinct", i, it.ID)
+			}
+			seen[it.ID] = true
+		}
+		return nil
 	}
 	if len(req.IDs) == 0 || len(req.IDs) > maxBulk {
 		return badRequest("ids must hold 1 to %d post ids", maxBulk)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"infernal/pkg/conversation"
+	"infernal/pkg/decision"
 	"infernal/pkg/guard"
 	"infernal/pkg/persona"
 	"infernal/pkg/post"
@@ -33,12 +34,12 @@ type Store interface {
 	Post(ctx context.Context, id int64) (post.Post, error)
 	// ListPending returns one page of the posts of a source awaiting review, and their total.
 	ListPending(ctx context.Context, source post.Source, sort post.Sort, page, pageSize int) ([]post.Post, int, error)
-	// ApproveChecked approves a post, with an edited response when edited
-	// is not nil, check judging the text to be approved first (and giving
-	// the flags stored with it).
-	ApproveChecked(ctx context.Context, id int64, edited *string, check store.ApproveCheck) (post.Post, error)
-	// Reject rejects a post.
-	Reject(ctx context.Context, id int64) (post.Post, error)
+	// Store carries out the administrator's decisions.
+	decision.Store
+	// Decisions returns every decision on a post, oldest first.
+	Decisions(ctx context.Context, id int64) ([]post.Decision, error)
+	// Telegram returns the Telegram link's state, nil when it never ran.
+	Telegram(ctx context.Context) (*store.TelegramState, error)
 	// ListSkipped returns one page of the posts the guards skipped, and their total.
 	ListSkipped(ctx context.Context, sort post.Sort, page, pageSize int) ([]post.Post, int, error)
 	// ListQueued returns one page of the approvals waiting for their
@@ -206,8 +207,10 @@ type Server struct {
 	store Store
 	auth  Auth
 	queue Queue
-	log   *slog.Logger
-	now   func() time.Time
+	// decide carries out the administrator's decisions, as every channel does.
+	decide *decision.Decider
+	log    *slog.Logger
+	now    func() time.Time
 	// personaHandle is the persona's handle, without the @.
 	personaHandle string
 	platform      string
@@ -263,6 +266,7 @@ func New(cfg Config) *Server {
 	if s.log == nil {
 		s.log = slog.Default()
 	}
+	s.decide = decision.New(cfg.Store, cfg.Queue, cfg.Handle, s.log)
 	ttl := cfg.PublicTTL
 	if ttl == 0 {
 		ttl = DefaultPublicTTL

@@ -59,6 +59,9 @@ type postView struct {
 	// Review is the judge's second opinion on the draft; null while
 	// unjudged or when the judge failed.
 	Review *post.Review `json:"review"`
+	// DraftVersion grows whenever the proposed response changes; a decision
+	// sends the one it was made on.
+	DraftVersion int `json:"draft_version"`
 }
 
 func viewPost(p post.Post, now time.Time, prices spend.Prices) postView {
@@ -96,7 +99,7 @@ func basePostView(p post.Post, now time.Time) postView {
 		Temperature: p.Temperature, PresencePenalty: p.PresencePenalty, FrequencyPenalty: p.FrequencyPenalty,
 		PostedAt: utc(p.PostedAt), ResponsePostID: p.ResponsePostID, Error: p.Error,
 		Flags: append([]string{}, p.Flags...), Reason: reasonOf(p),
-		PersonaVersion: personaVersion(p.PersonaVersion), Review: p.Review,
+		PersonaVersion: personaVersion(p.PersonaVersion), Review: p.Review, DraftVersion: p.DraftVersion,
 	}
 }
 

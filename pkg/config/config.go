@@ -81,7 +81,9 @@ type Config struct {
 	// SandboxPace is how often the sandbox's mortals post something new.
 	SandboxPace time.Duration
 
-	Writer        string
+	Writer string
+	// Telegram is the review channel in Telegram; worker only.
+	Telegram      Telegram
 	OpenAIBaseURL string
 	OpenAIAPIKey  string
 	OpenAIModel   string
@@ -208,7 +210,10 @@ func Load(proc Process, getenv func(string) string) (Config, error) {
 		XAPIBaseURL:      r.url("X_API_BASE_URL", "https://api.x.com", "http", "https"),
 		SandboxPace:      r.duration("SANDBOX_PACE", 20*time.Second, time.Second),
 		Schedules: Schedules{
-			Mentions:      r.cron("SCHEDULE_MENTIONS", "@every 2m"),
+			// Every 20 s: a poll with since_id that finds nothing costs nothing on
+			// X, and 45 polls in 15 minutes stay well inside the 300 allowed;
+			// a new mention reaches the review within a minute.
+			Mentions:      r.cron("SCHEDULE_MENTIONS", "@every 20s"),
 			Conversations: r.cron("SCHEDULE_CONVERSATIONS", pick(onX, "@every 1h", "@every 10m")),
 			Targeted:      r.cron("SCHEDULE_TARGETED", pick(onX, "@every 2h", "@every 15m")),
 			Profile:       r.cron("SCHEDULE_PROFILE", "@every 6h"),
@@ -304,6 +309,7 @@ func (c *Config) loadDeployment(proc Process, r *reader) {
 		if c.Writer == WriterOpenAI && c.OpenAIBaseURL == "" {
 			c.OpenAIBaseURL = "https://api.openai.com/v1"
 		}
+		c.loadTelegram(r)
 	case Scheduler:
 	default:
 		r.fail("process", "%q is not one of web, worker, scheduler", string(proc))

@@ -21,7 +21,7 @@ func TestLoadDefaults(t *testing.T) {
 	if c.HTTPAddr != ":8080" || c.SessionTTL != 12*time.Hour || c.AdminUsername != "admin" {
 		t.Errorf("defaults: %+v", c)
 	}
-	if c.Schedules.Mentions != "@every 2m" || c.Schedules.Reconcile != "@every 1m" {
+	if c.Schedules.Mentions != "@every 20s" || c.Schedules.Reconcile != "@every 1m" {
 		t.Errorf("schedules: %+v", c.Schedules)
 	}
 }

@@ -226,7 +226,7 @@ func TestGatherPersonaFollowUp(t *testing.T) {
 	if err := st.SaveDraft(ctx, id, store.Draft{Response: "the first answer", Category: "pride"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.ApproveChecked(ctx, id, nil, nil); err != nil {
+	if _, err := st.Approve(ctx, id, nil); err != nil {
 		t.Fatal(err)
 	}
 	if err := st.MarkPosted(ctx, id, "21", *at(2)); err != nil {

@@ -220,6 +220,10 @@ type Post struct {
 	// ReviewWaived is set when the administrator drafted the post anyway
 	// after the judge skipped it: the judge skips it no more.
 	ReviewWaived bool
+	// DraftVersion grows by one whenever the proposed response changes (a
+	// draft, a regenerate, a redraft, a saved edit); a decision names the
+	// version it was made on.
+	DraftVersion int
 }
 
 // Review is a judge's second opinion on a draft.

@@ -146,3 +146,33 @@ func CheckResponse(text string) error {
 	}
 	return nil
 }
+
+// VersionError refuses a decision made on a draft version that is no
+// longer the post's: the text changed since it was shown. It is an
+// ErrConflict; Have is the current version, to show the new text.
+type VersionError struct {
+	// ID is the post's id.
+	ID int64
+	// Have is the post's current draft version.
+	Have int
+	// Shown is the version the decision was made on.
+	Shown int
+}
+
+// Error says which version was shown and which is current.
+func (e *VersionError) Error() string {
+	return fmt.Sprintf("%v: post %d is at draft version %d, not %d", ErrConflict, e.ID, e.Have, e.Shown)
+}
+
+// Unwrap makes errors.Is(err, ErrConflict) hold.
+func (e *VersionError) Unwrap() error { return ErrConflict }
+
+// CheckShown refuses, with a *VersionError, a decision on p made on draft
+// version shown when that is not p's current one; a nil shown decides on
+// the current version.
+func CheckShown(p Post, shown *int) error {
+	if shown != nil && *shown != p.DraftVersion {
+		return &VersionError{ID: p.ID, Have: p.DraftVersion, Shown: *shown}
+	}
+	return nil
+}

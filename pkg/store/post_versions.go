@@ -104,7 +104,8 @@ func (s *Store) SaveRegenerated(ctx context.Context, id int64, d Draft, instruct
 		out, err = queryPost(ctx, tx, `
 			UPDATE posts SET status = 'pending', proposed_response = $2, category = $3,
 				temperature = $4, presence_penalty = $5, frequency_penalty = $6, flags = $7, error = '',
-				persona_version = $8, review_score = $9, review_reason = $10, review_by = $11, updated_at = now()
+				persona_version = $8, review_score = $9, review_reason = $10, review_by = $11,
+				draft_version = draft_version + 1, updated_at = now()
 			WHERE id = $1 AND status IN ('pending', 'failed') RETURNING `+postColumns,
 			id, d.Response, d.Category, d.Temperature, d.PresencePenalty, d.FrequencyPenalty, flags,
 			nullInt(d.PersonaVersion), score, reason, by)

@@ -18,7 +18,7 @@ const postColumns = `id, platform, source, status, original_post_id, conversatio
 	category, likes_count, retweets_count, replies_count, reply_route, proposed_response,
 	temperature, presence_penalty, frequency_penalty,
 	approved_at, rejected_at, send_started_at, posted_at, response_post_id, error, updated_at, skip_reason, flags, guarded_at,
-	in_reply_to_id, quoted_id, context_note, persona_version, review_score, review_reason, review_by, review_waived`
+	in_reply_to_id, quoted_id, context_note, persona_version, review_score, review_reason, review_by, review_waived, draft_version`
 
 // postRow is a posts row as read by name through postColumns. It stays
 // private to the store, so the domain's Post carries no storage tags and
@@ -63,6 +63,7 @@ type postRow struct {
 	ReviewReason       string        `db:"review_reason"`
 	ReviewBy           string        `db:"review_by"`
 	ReviewWaived       bool          `db:"review_waived"`
+	DraftVersion       int           `db:"draft_version"`
 }
 
 // post is the row as the domain sees it; a missing platform id is empty.
@@ -80,6 +81,7 @@ func (r postRow) post() post.Post {
 		SkipReason: r.SkipReason, Flags: r.Flags, GuardedAt: r.GuardedAt,
 		InReplyToID: r.InReplyToID, QuotedID: r.QuotedID, ContextNote: r.ContextNote,
 		PersonaVersion: derefInt(r.PersonaVersion), Review: r.review(), ReviewWaived: r.ReviewWaived,
+		DraftVersion: r.DraftVersion,
 	}
 }
 
@@ -321,7 +323,8 @@ func (s *Store) saveDraft(ctx context.Context, id int64, d Draft, status post.St
 			UPDATE posts SET status = $9, proposed_response = $2, category = $3,
 				temperature = $4, presence_penalty = $5, frequency_penalty = $6,
 				draft_attempts = draft_attempts + 1, error = '', flags = $8, skip_reason = $10,
-				persona_version = $11, review_score = $12, review_reason = $13, review_by = $14, updated_at = now()
+				persona_version = $11, review_score = $12, review_reason = $13, review_by = $14,
+				draft_version = draft_version + 1, updated_at = now()
 			WHERE id = $1 AND status = $7
 			RETURNING id, proposed_response)
 		INSERT INTO post_versions (post_id, text, origin) SELECT id, proposed_response, 'writer' FROM saved`,
@@ -348,7 +351,7 @@ func (s *Store) FailDraft(ctx context.Context, id int64, reason string) error {
 // post.CheckResponse (a *post.LengthError, ErrInvalid); a post in any other
 // state gets a *post.StateError (ErrConflict).
 func (s *Store) Approve(ctx context.Context, id int64, edited *string) (post.Post, error) {
-	return s.ApproveChecked(ctx, id, edited, nil)
+	return s.ApproveWith(ctx, id, Approval{Edited: edited, By: post.ByWeb})
 }
 
 // ApproveCheck judges the text about to be approved while the post's row is
@@ -356,16 +359,34 @@ func (s *Store) Approve(ctx context.Context, id int64, edited *string) (post.Pos
 // the approval (returned as it is).
 type ApproveCheck func(p post.Post, text string) (flags []string, err error)
 
-// ApproveChecked is Approve with check run on the post and the text to be
-// approved, inside the transaction, so that the text judged is the text
-// approved; the flags it returns replace the post's. A nil check keeps the
-// post's flags.
-func (s *Store) ApproveChecked(ctx context.Context, id int64, edited *string, check ApproveCheck) (post.Post, error) {
+// Approval is one approval of a post under review.
+type Approval struct {
+	// Edited, when not nil, replaces the draft before approval.
+	Edited *string
+	// Check, when not nil, runs on the post and the text to be approved,
+	// inside the transaction, so that the text judged is the text approved;
+	// the flags it returns replace the post's.
+	Check ApproveCheck
+	// Shown is the draft version the administrator saw; nil approves the
+	// current one. Another version is refused with a *post.VersionError.
+	Shown *int
+	// By is the channel the approval came through, kept in the history.
+	By post.Channel
+	// Detail is kept with the decision (the autopilot rule that matched).
+	Detail map[string]any
+}
+
+// ApproveWith carries out a: it moves a pending (or failed) post to
+// approved, or to awaiting_manual for a hand-posted route, as Approve
+// does, and records the decision; all under the post's row lock, so two
+// approvals of one post approve it once (the second gets a
+// *post.StateError).
+func (s *Store) ApproveWith(ctx context.Context, id int64, a Approval) (post.Post, error) {
 	var out post.Post
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
-		p, err := queryPost(ctx, tx, `SELECT `+postColumns+` FROM posts WHERE id = $1 FOR UPDATE`, id)
+		p, err := lockPost(ctx, tx, id, "approve")
 		if err != nil {
-			return notFound(err, fmt.Sprintf("approve post %d", id))
+			return err
 		}
 		to := post.StatusApproved
 		if p.ReplyRoute == post.RouteManual {
@@ -374,32 +395,38 @@ func (s *Store) ApproveChecked(ctx context.Context, id int64, edited *string, ch
 		if !post.CanMove(p.Status, to) {
 			return fmt.Errorf("store: approve post %d: %w", id, &post.StateError{ID: id, Have: p.Status, Want: usual(to)})
 		}
+		if err := post.CheckShown(p, a.Shown); err != nil {
+			return fmt.Errorf("store: approve post %d: %w", id, err)
+		}
 		text := p.ProposedResponse
-		if edited != nil {
-			text = *edited
+		if a.Edited != nil {
+			text = *a.Edited
 		}
 		if err := post.CheckResponse(text); err != nil {
 			return fmt.Errorf("store: approve post %d: %w", id, err)
 		}
 		flags := nonNil(p.Flags)
-		if check != nil {
-			if flags, err = check(p, text); err != nil {
+		if a.Check != nil {
+			if flags, err = a.Check(p, text); err != nil {
 				return fmt.Errorf("store: approve post %d: %w", id, err)
 			}
 		}
+		version := p.DraftVersion
 		if text != p.ProposedResponse {
 			if err := addVersion(ctx, tx, id, text, post.OriginAdmin, ""); err != nil {
 				return err
 			}
+			version++
 		}
 		// The row is locked, so the guard holds; it is kept so that no update skips the table.
 		out, err = queryPost(ctx, tx, `
-			UPDATE posts SET status = $4, proposed_response = $2, approved_at = now(), error = '', flags = $5, updated_at = now()
-			WHERE id = $1 AND status = ANY($3) RETURNING `+postColumns, id, text, from(to), to, nonNil(flags))
+			UPDATE posts SET status = $4, proposed_response = $2, approved_at = now(), error = '', flags = $5,
+				draft_version = $6, updated_at = now()
+			WHERE id = $1 AND status = ANY($3) RETURNING `+postColumns, id, text, from(to), to, nonNil(flags), version)
 		if err != nil {
 			return fmt.Errorf("store: approve post %d: %w", id, err)
 		}
-		return nil
+		return addDecision(ctx, tx, id, post.ActionApprove, a.By, version, a.Detail)
 	})
 	return out, err
 }
@@ -407,16 +434,91 @@ func (s *Store) ApproveChecked(ctx context.Context, id int64, edited *string, ch
 // Reject moves a pending (or failed) post to rejected; any other state gets
 // a *post.StateError (ErrConflict).
 func (s *Store) Reject(ctx context.Context, id int64) (post.Post, error) {
-	p, err := queryPost(ctx, s.pool, `
-		UPDATE posts SET status = 'rejected', rejected_at = now(), updated_at = now()
-		WHERE id = $1 AND status = ANY($2) RETURNING `+postColumns, id, from(post.StatusRejected))
-	if err == nil {
-		return p, nil
+	return s.RejectWith(ctx, id, nil, post.ByWeb)
+}
+
+// RejectWith rejects post id as Reject does, made on draft version shown
+// (nil: the current one; another is a *post.VersionError) through channel
+// by, and records the decision.
+func (s *Store) RejectWith(ctx context.Context, id int64, shown *int, by post.Channel) (post.Post, error) {
+	var out post.Post
+	err := s.inTx(ctx, func(tx pgx.Tx) error {
+		p, err := lockPost(ctx, tx, id, "reject")
+		if err != nil {
+			return err
+		}
+		if !post.CanMove(p.Status, post.StatusRejected) {
+			return fmt.Errorf("store: reject post %d: %w", id, &post.StateError{ID: id, Have: p.Status, Want: usual(post.StatusRejected)})
+		}
+		if err := post.CheckShown(p, shown); err != nil {
+			return fmt.Errorf("store: reject post %d: %w", id, err)
+		}
+		out, err = queryPost(ctx, tx, `
+			UPDATE posts SET status = 'rejected', rejected_at = now(), updated_at = now()
+			WHERE id = $1 RETURNING `+postColumns, id)
+		if err != nil {
+			return fmt.Errorf("store: reject post %d: %w", id, err)
+		}
+		return addDecision(ctx, tx, id, post.ActionReject, by, p.DraftVersion, nil)
+	})
+	return out, err
+}
+
+// SaveEdit stores text as the administrator's edit of a pending (or
+// failed) post's draft without approving it: a new admin version, the
+// draft version one higher, the flags check returns (nil keeps the
+// post's). It is made on draft version shown (nil: the current one); the
+// text must pass post.CheckResponse. A post in any other state gets a
+// *post.StateError.
+func (s *Store) SaveEdit(ctx context.Context, id int64, text string, shown *int, check ApproveCheck, by post.Channel) (post.Post, error) {
+	var out post.Post
+	err := s.inTx(ctx, func(tx pgx.Tx) error {
+		p, err := lockPost(ctx, tx, id, "edit")
+		if err != nil {
+			return err
+		}
+		if !post.Regenerable(p.Status) {
+			return fmt.Errorf("store: edit post %d: %w", id, &post.StateError{ID: id, Have: p.Status, Want: post.StatusPending})
+		}
+		if err := post.CheckShown(p, shown); err != nil {
+			return fmt.Errorf("store: edit post %d: %w", id, err)
+		}
+		if err := post.CheckResponse(text); err != nil {
+			return fmt.Errorf("store: edit post %d: %w", id, err)
+		}
+		flags := nonNil(p.Flags)
+		if check != nil {
+			if flags, err = check(p, text); err != nil {
+				return fmt.Errorf("store: edit post %d: %w", id, err)
+			}
+		}
+		if text == p.ProposedResponse {
+			// Nothing changed: the draft and its version stay.
+			out = p
+			return nil
+		}
+		if err := addVersion(ctx, tx, id, text, post.OriginAdmin, ""); err != nil {
+			return err
+		}
+		out, err = queryPost(ctx, tx, `
+			UPDATE posts SET status = 'pending', proposed_response = $2, flags = $3, error = '',
+				draft_version = draft_version + 1, updated_at = now()
+			WHERE id = $1 RETURNING `+postColumns, id, text, nonNil(flags))
+		if err != nil {
+			return fmt.Errorf("store: edit post %d: %w", id, err)
+		}
+		return addDecision(ctx, tx, id, post.ActionEdit, by, p.DraftVersion, nil)
+	})
+	return out, err
+}
+
+// lockPost reads post id for update inside tx; an unknown id is ErrNotFound.
+func lockPost(ctx context.Context, tx pgx.Tx, id int64, what string) (post.Post, error) {
+	p, err := queryPost(ctx, tx, `SELECT `+postColumns+` FROM posts WHERE id = $1 FOR UPDATE`, id)
+	if err != nil {
+		return post.Post{}, notFound(err, fmt.Sprintf("%s post %d", what, id))
 	}
-	if !errors.Is(err, pgx.ErrNoRows) {
-		return post.Post{}, fmt.Errorf("store: reject post %d: %w", id, err)
-	}
-	return post.Post{}, s.stateError(ctx, id, "reject post", usual(post.StatusRejected))
+	return p, nil
 }
 
 // BeginSend marks an approved post as being sent and returns it; started is

@@ -19,9 +19,25 @@ export function logoutEverywhere(): Promise<null> {
   return send<null>('/api/auth/logout-all');
 }
 
-/** Approve a draft; an edited response is sent along, and override approves a flagged text ("Approve anyway"). */
-export function approvePost(id: number, editedResponse?: string, override = false): Promise<Post> {
-  const body: { response?: string; override?: true } = editedResponse === undefined ? {} : { response: editedResponse };
+/**
+ * The draft version to send with a decision: the one shown. A post never
+ * drafted is at 0, which the server does not take (it wants 1 or more):
+ * then none is sent, and the decision applies to the post as it is.
+ */
+function shownVersion(draftVersion: number): { draft_version?: number } {
+  return draftVersion >= 1 ? { draft_version: draftVersion } : {};
+}
+
+/**
+ * Approve the draft shown (draftVersion); an edited response is sent along,
+ * and override approves a flagged text ("Approve anyway"). A draft changed
+ * since is refused with a 409 naming the current version.
+ */
+export function approvePost(id: number, draftVersion: number, editedResponse?: string, override = false): Promise<Post> {
+  const body: { response?: string; override?: true; draft_version?: number } = {
+    ...shownVersion(draftVersion),
+    ...(editedResponse === undefined ? {} : { response: editedResponse }),
+  };
   if (override) body.override = true;
   return send<Post>(`/api/posts/${id}/approve`, body);
 }
@@ -31,8 +47,9 @@ export function draftAnyway(id: number): Promise<Post> {
   return send<Post>(`/api/posts/${id}/draft-anyway`, {});
 }
 
-export function rejectPost(id: number): Promise<Post> {
-  return send<Post>(`/api/posts/${id}/reject`, {});
+/** Reject the draft shown (draftVersion); a draft changed since is refused with a 409. */
+export function rejectPost(id: number, draftVersion: number): Promise<Post> {
+  return send<Post>(`/api/posts/${id}/reject`, shownVersion(draftVersion));
 }
 
 /** The drafted profile post (201), or the queued draft's id when the writer took longer (202). */
@@ -66,14 +83,21 @@ export function resumeOps(): Promise<{ resumed: boolean }> {
  * post with its new draft (200), or as it still is when the worker has not
  * answered in time (202; the new draft shows once written).
  */
-export function regeneratePost(id: number, instruction: string): Promise<Post> {
+export function regeneratePost(id: number, instruction: string, draftVersion: number): Promise<Post> {
   const wish = instruction.trim();
-  return send<Post>(`/api/posts/${id}/regenerate`, wish ? { instruction: wish } : {});
+  return send<Post>(`/api/posts/${id}/regenerate`, { ...shownVersion(draftVersion), ...(wish ? { instruction: wish } : {}) });
 }
 
-/** Approve or reject several posts at once: one result per id, in order. */
-export function bulkReview(ids: number[], action: BulkAction): Promise<{ results: BulkResult[] }> {
-  return send<{ results: BulkResult[] }>('/api/posts/bulk', { ids, action });
+/** One post of a bulk decision: its id and the draft version shown. */
+export interface BulkItem {
+  id: number;
+  draftVersion: number;
+}
+
+/** Approve or reject several posts at once, each on the draft shown: one result per post, in order (a stale one a 409). */
+export function bulkReview(items: readonly BulkItem[], action: BulkAction): Promise<{ results: BulkResult[] }> {
+  const sent = items.map((it) => ({ id: it.id, ...shownVersion(it.draftVersion) }));
+  return send<{ results: BulkResult[] }>('/api/posts/bulk', { items: sent, action });
 }
 
 /** Replace the settings; answers them as stored (normalised), or throws an ApiError naming the bad field. */

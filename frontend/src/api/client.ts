@@ -4,6 +4,13 @@
 
 export const TOKEN_KEY = 'token';
 
+/**
+ * The window event request() dispatches when the server refused the stored
+ * token (a 401 to a request that carried one): the token is already
+ * forgotten, and the admin area (useSessionGuard) goes to the login.
+ */
+export const SESSION_LOST_EVENT = 'infernal:session-lost';
+
 export function getToken(): string | null {
   try {
     return window.localStorage.getItem(TOKEN_KEY);
@@ -33,14 +40,17 @@ export class ApiError extends Error {
   readonly field?: string;
   /** The flags that refused an approval ({"error", "flags": [...]}, a 422), when named. */
   readonly flags?: string[];
+  /** The current draft version when a decision named a stale one ({"error", "draft_version"}, a 409). */
+  readonly draftVersion?: number;
 
-  constructor(status: number, serverMessage?: string, field?: string, flags?: string[]) {
+  constructor(status: number, serverMessage?: string, field?: string, flags?: string[], draftVersion?: number) {
     super(serverMessage || `HTTP ${status}`);
     this.name = 'ApiError';
     this.status = status;
     this.serverMessage = serverMessage;
     this.field = field;
     this.flags = flags;
+    this.draftVersion = draftVersion;
   }
 }
 
@@ -59,22 +69,34 @@ async function request<T>(method: string, url: string, body?: unknown): Promise<
     headers,
     body: body === undefined ? undefined : JSON.stringify(body),
   });
+  // The one place a refused session is handled, for every read and action alike.
+  if (res.status === 401 && token) {
+    clearToken();
+    window.dispatchEvent(new Event(SESSION_LOST_EVENT));
+  }
   if (!res.ok) {
     let message: string | undefined;
     let field: string | undefined;
     let flags: string[] | undefined;
+    let draftVersion: number | undefined;
     try {
       const data: unknown = await res.json();
       if (data && typeof data === 'object') {
-        const { error, field: namedField, flags: namedFlags } = data as { error?: unknown; field?: unknown; flags?: unknown };
+        const {
+          error,
+          field: namedField,
+          flags: namedFlags,
+          draft_version: version,
+        } = data as { error?: unknown; field?: unknown; flags?: unknown; draft_version?: unknown };
         if (typeof error === 'string') message = error;
         if (typeof namedField === 'string') field = namedField;
         if (Array.isArray(namedFlags) && namedFlags.every((f) => typeof f === 'string')) flags = namedFlags;
+        if (typeof version === 'number' && Number.isInteger(version)) draftVersion = version;
       }
     } catch {
       // Not JSON: keep the status alone.
     }
-    throw new ApiError(res.status, message, field, flags);
+    throw new ApiError(res.status, message, field, flags, draftVersion);
   }
   if (res.status === 204) return null as T;
   const text = await res.text();

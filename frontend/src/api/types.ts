@@ -378,6 +378,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/posts/{id}/edit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Save an edited draft of a pending or failed post without approving it. */
+        post: operations["edit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/posts/{id}/reject": {
         parameters: {
             query?: never;
@@ -474,6 +491,23 @@ export interface paths {
         put?: never;
         /** Lift an account-wide pause. */
         post: operations["resume"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/telegram": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The Telegram review channel's link. */
+        get: operations["telegram"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -619,6 +653,8 @@ export interface components {
             error: string;
             /** @description On a 400 about the request body, the JSON path of the bad value (an unknown member, a value of the wrong type); "" when the body as a whole is wrong (not one JSON object, not UTF-8). */
             field?: string;
+            /** @description On a 409 for a stale draft version, the current one. */
+            draft_version?: number;
         };
         /** @description The 400 of the settings and persona forms, which always names the field. */
         FieldError: {
@@ -738,7 +774,10 @@ export interface components {
             persona_version: number | null;
             /** @description The judge's verdict; null while unjudged or when the judge failed. */
             review: components["schemas"]["PostReview"] | null;
+            draft_version: components["schemas"]["DraftVersion"];
         };
+        /** @description Grows by one whenever the proposed text changes. A decision sends the version its card showed; a stale one is a 409 carrying the current one. */
+        DraftVersion: number;
         Pagination: {
             page: number;
             pageSize: number;
@@ -776,6 +815,18 @@ export interface components {
             response?: string;
             /** @description Approve a flagged text anyway. */
             override?: boolean;
+            draft_version?: components["schemas"]["ShownVersion"];
+        };
+        /** @description The draft version the card showed; the current one when left out. */
+        ShownVersion: number;
+        /** @description A decision on the draft version shown (reject). */
+        DecideRequest: {
+            draft_version?: components["schemas"]["ShownVersion"];
+        };
+        EditRequest: {
+            /** @description The administrator's text for the draft. */
+            response: string;
+            draft_version?: components["schemas"]["ShownVersion"];
         };
         MarkPostedRequest: {
             /** @description The hand-posted reply's id on X. */
@@ -788,9 +839,16 @@ export interface components {
         RegenerateRequest: {
             /** @description One line of at most 200 characters steering the voice. */
             instruction?: string;
+            draft_version?: components["schemas"]["ShownVersion"];
         };
+        /** @description The posts by `ids`, or by `items` naming the version shown; not both. */
         BulkRequest: {
-            ids: number[];
+            items?: {
+                /** Format: int64 */
+                id: number;
+                draft_version?: components["schemas"]["ShownVersion"];
+            }[];
+            ids?: number[];
             /** @enum {string} */
             action: "approve" | "reject";
             override?: boolean;
@@ -805,6 +863,8 @@ export interface components {
             status: number;
             /** @description Present only when ok. */
             post?: components["schemas"]["Post"];
+            /** @description The post's current draft version, only when the one shown was stale (a 409). */
+            draft_version?: number;
         };
         BulkAnswer: {
             results: components["schemas"]["BulkResult"][];
@@ -819,9 +879,39 @@ export interface components {
             instruction: string;
             at: components["schemas"]["Timestamp"];
         };
+        /** @enum {string} */
+        DecisionAction: "approve" | "reject" | "edit" | "regenerate" | "cancel";
+        /**
+         * @description The channel a decision came through.
+         * @enum {string}
+         */
+        DecisionChannel: "web" | "bulk" | "telegram" | "autopilot";
+        /** @description One decision on a post. */
+        Decision: {
+            action: components["schemas"]["DecisionAction"];
+            by: components["schemas"]["DecisionChannel"];
+            /** @description The draft version it was made on. */
+            draft_version: number;
+            /** @description What the channel adds. */
+            detail: Record<string, never>;
+            at: components["schemas"]["Timestamp"];
+        };
+        /** @description When the post reached each step; null for a step not reached. */
+        Timing: {
+            mention_at: components["schemas"]["Timestamp"];
+            /** Format: date-time */
+            drafted_at: string | null;
+            /** Format: date-time */
+            decided_at: string | null;
+            /** Format: date-time */
+            posted_at: string | null;
+        };
         History: {
             /** @description Oldest first. */
             versions: components["schemas"]["Version"][];
+            /** @description Oldest first. */
+            decisions: components["schemas"]["Decision"][];
+            timing: components["schemas"]["Timing"];
         };
         /**
          * @description How a post of a draft's conversation stands to the post answered.
@@ -1014,6 +1104,18 @@ export interface components {
                 cap_24h: number;
                 queued: number;
             };
+        };
+        /** @description The Telegram review channel as the worker running it keeps it. */
+        TelegramLink: {
+            /** @description false until a worker with TELEGRAM_BOT_TOKEN ran the channel. */
+            linked: boolean;
+            /** @description The bot's username. */
+            bot: string;
+            /** Format: date-time */
+            last_update_at: string | null;
+            last_error: string;
+            /** Format: date-time */
+            last_error_at: string | null;
         };
         Resumed: {
             /** @description true when an account-wide pause was lifted, false when none was in force. */
@@ -1214,7 +1316,7 @@ export interface components {
                 "application/json": components["schemas"]["ApiError"];
             };
         };
-        /** @description The post is not in a state that allows the change. */
+        /** @description The post is not in a state that allows the change, or the draft version shown is stale (with the current `draft_version`). */
         Conflict: {
             headers: {
                 [name: string]: unknown;
@@ -1321,6 +1423,7 @@ export type Flag = components['schemas']['Flag'];
 export type SortBy = components['schemas']['SortBy'];
 export type PostReview = components['schemas']['PostReview'];
 export type Post = components['schemas']['Post'];
+export type DraftVersion = components['schemas']['DraftVersion'];
 export type Pagination = components['schemas']['Pagination'];
 export type PostList = components['schemas']['PostList'];
 export type Count = components['schemas']['Count'];
@@ -1328,6 +1431,9 @@ export type AdminStats = components['schemas']['AdminStats'];
 export type Queued = components['schemas']['Queued'];
 export type QueuedPost = components['schemas']['QueuedPost'];
 export type ApproveRequest = components['schemas']['ApproveRequest'];
+export type ShownVersion = components['schemas']['ShownVersion'];
+export type DecideRequest = components['schemas']['DecideRequest'];
+export type EditRequest = components['schemas']['EditRequest'];
 export type MarkPostedRequest = components['schemas']['MarkPostedRequest'];
 export type GiveUpRequest = components['schemas']['GiveUpRequest'];
 export type RegenerateRequest = components['schemas']['RegenerateRequest'];
@@ -1336,6 +1442,10 @@ export type BulkResult = components['schemas']['BulkResult'];
 export type BulkAnswer = components['schemas']['BulkAnswer'];
 export type VersionOrigin = components['schemas']['VersionOrigin'];
 export type Version = components['schemas']['Version'];
+export type DecisionAction = components['schemas']['DecisionAction'];
+export type DecisionChannel = components['schemas']['DecisionChannel'];
+export type Decision = components['schemas']['Decision'];
+export type Timing = components['schemas']['Timing'];
 export type History = components['schemas']['History'];
 export type ConversationRelation = components['schemas']['ConversationRelation'];
 export type ConversationItem = components['schemas']['ConversationItem'];
@@ -1356,6 +1466,7 @@ export type Ceiling = components['schemas']['Ceiling'];
 export type Pause = components['schemas']['Pause'];
 export type TimelinePause = components['schemas']['TimelinePause'];
 export type Spend = components['schemas']['Spend'];
+export type TelegramLink = components['schemas']['TelegramLink'];
 export type Resumed = components['schemas']['Resumed'];
 export type LatestPost = components['schemas']['LatestPost'];
 export type PostedCategory = components['schemas']['PostedCategory'];
@@ -1916,6 +2027,33 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    edit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The post's id; anything but a positive integer is a 400 or 404. */
+                id: components["parameters"]["PostID"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EditRequest"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Post"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            422: components["responses"]["Unprocessable"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     reject: {
         parameters: {
             query?: never;
@@ -1926,10 +2064,10 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description Optional; none or `{}`. */
+        /** @description Optional; none, `{}` or the draft version shown. */
         requestBody?: {
             content: {
-                "application/json": components["schemas"]["Empty"];
+                "application/json": components["schemas"]["DecideRequest"];
             };
         };
         responses: {
@@ -2073,6 +2211,29 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["TooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    telegram: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The link as the worker running the channel keeps it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TelegramLink"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };

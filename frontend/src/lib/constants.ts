@@ -9,6 +9,9 @@ export const ADMIN_DASHBOARD_PATH = `${ADMIN_PREFIX}/dashboard`;
 /** The queue dashboard (asynqmon), served by the web binary. */
 export const OPS_PATH = `${ADMIN_PREFIX}/queues/`;
 
+/** The admin's lists, statistics and spend reload every 30 seconds. */
+export const ADMIN_REFRESH_MS = 30_000;
+
 /** The public logs page size; the offset is page index × this. */
 export const LOGS_PAGE_SIZE = 15;
 

@@ -5,6 +5,7 @@ import {
   instructionProblem,
   keptTo,
   MAX_INSTRUCTION,
+  decisionLabel,
   originLabel,
   selectAllToggled,
   toggled,
@@ -24,6 +25,22 @@ describe('instructionProblem', () => {
   ];
   for (const c of cases) {
     it(c.name, () => expect(instructionProblem(c.input)).toBe(c.want));
+  }
+});
+
+describe('decisionLabel', () => {
+  const cases = [
+    { d: { action: 'approve', by: 'telegram', draft_version: 2 }, want: 'Approved on Telegram, version 2' },
+    { d: { action: 'reject', by: 'web', draft_version: 1 }, want: 'Rejected on the web, version 1' },
+    { d: { action: 'approve', by: 'bulk', draft_version: 3 }, want: 'Approved in bulk, version 3' },
+    { d: { action: 'regenerate', by: 'web', draft_version: 1 }, want: 'New draft asked on the web, version 1' },
+    { d: { action: 'edit', by: 'telegram', draft_version: 4 }, want: 'Edited on Telegram, version 4' },
+    { d: { action: 'cancel', by: 'autopilot', draft_version: 5 }, want: 'Cancelled by the autopilot, version 5' },
+    { d: { action: 'summon', by: 'pigeon', draft_version: 1 }, want: 'summon by pigeon, version 1' },
+    { d: { action: 'toString', by: 'constructor', draft_version: 0 }, want: 'toString by constructor, version 0' },
+  ];
+  for (const c of cases) {
+    it(c.want, () => expect(decisionLabel(c.d)).toBe(c.want));
   }
 });
 

@@ -38,6 +38,43 @@ export function originLabel(origin: string): string {
   return ORIGIN_LABELS[origin as VersionOrigin] ?? origin;
 }
 
+/** One decision on a post, with the channel it came through (GET /api/posts/{id}/history). */
+export interface Decision {
+  /** approve, reject, edit, regenerate or cancel. */
+  action: string;
+  /** web, bulk, telegram or autopilot. */
+  by: string;
+  /** The draft version it was made on. */
+  draft_version: number;
+  /** RFC 3339. */
+  at: string;
+}
+
+const ACTION_LABELS: Record<string, string> = {
+  approve: 'Approved',
+  reject: 'Rejected',
+  edit: 'Edited',
+  regenerate: 'New draft asked',
+  cancel: 'Cancelled',
+};
+
+const CHANNEL_LABELS: Record<string, string> = {
+  web: 'on the web',
+  bulk: 'in bulk',
+  telegram: 'on Telegram',
+  autopilot: 'by the autopilot',
+};
+
+/**
+ * A decision as the history lists it, e.g. "Approved on Telegram, version 2";
+ * an unknown action or channel is shown as it is.
+ */
+export function decisionLabel(d: Pick<Decision, 'action' | 'by' | 'draft_version'>): string {
+  const action = Object.hasOwn(ACTION_LABELS, d.action) ? ACTION_LABELS[d.action] : d.action;
+  const channel = Object.hasOwn(CHANNEL_LABELS, d.by) ? CHANNEL_LABELS[d.by] : `by ${d.by}`;
+  return `${action} ${channel}, version ${d.draft_version}`;
+}
+
 /** The selection with id added when absent, removed when present. */
 export function toggled(selected: ReadonlySet<number>, id: number): Set<number> {
   const next = new Set(selected);
@@ -71,6 +108,8 @@ export interface BulkResult {
   /** Why it failed; null when ok. */
   error: string | null;
   status: number;
+  /** The post's current draft version, when the one shown was stale (status 409). */
+  draft_version?: number;
 }
 
 /** What a bulk action reports: the summary line, one line per post, and whether any failed. */
@@ -94,4 +133,33 @@ export function bulkReport(action: BulkAction, results: readonly BulkResult[]): 
         : `${posts(ok)} ${done}, ${failed} failed`;
   const lines = results.map((r) => (r.ok ? `#${r.id}: ${done}` : `#${r.id}: failed: ${r.error ?? `HTTP ${r.status}`}`));
   return { summary, lines, failed };
+}
+
+/** When a post reached each step, as GET /api/posts/{id}/history answers (null: not reached). */
+export interface Timing {
+  mention_at: string;
+  drafted_at: string | null;
+  decided_at: string | null;
+  posted_at: string | null;
+}
+
+/** A duration in seconds as the card shows it: "45 s", "3 min 4 s", "2 h 5 min". */
+export function formatSpan(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min ${s % 60} s`;
+  return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
+}
+
+/** The card's latencies: mention → draft and draft → decision, each when both ends are known. */
+export function timingSteps(t: Timing | undefined): string[] {
+  if (!t) return [];
+  const at = (v: string | null) => (v ? Date.parse(v) : NaN);
+  const steps: string[] = [];
+  const mention = at(t.mention_at);
+  const drafted = at(t.drafted_at);
+  const decided = at(t.decided_at);
+  if (Number.isFinite(mention) && Number.isFinite(drafted)) steps.push(`Mention → draft ${formatSpan((drafted - mention) / 1000)}`);
+  if (Number.isFinite(drafted) && Number.isFinite(decided)) steps.push(`Draft → decision ${formatSpan((decided - drafted) / 1000)}`);
+  return steps;
 }

@@ -63,6 +63,7 @@ export const REVIEW_MESSAGES = {
   regenerateQueued: 'The writer is still at it: the new draft will appear here shortly',
   regenerateFailed: 'Failed to regenerate draft',
   bulkFailed: 'Failed to review the selected posts',
+  stale: 'The draft changed since it was shown: its card now shows the new text, and nothing was posted.',
   resumed: 'Scanning and sending resumed',
   resumeFailed: 'Failed to resume',
 } as const;

@@ -1,9 +1,0 @@
-import useSWR from 'swr';
-import type { AdminStats } from './types';
-import { ADMIN_REFRESH_MS } from './useAdminPosts';
-
-export const ADMIN_STATS_KEY = '/api/posts/stats';
-
-export function useAdminStats() {
-  return useSWR<AdminStats>(ADMIN_STATS_KEY, { refreshInterval: ADMIN_REFRESH_MS });
-}

@@ -1,0 +1,73 @@
+import { useId, useState } from 'react';
+import { PagedList } from '../../components/PagedList';
+import { useQueued } from './useQueued';
+import { QUEUED_MESSAGES } from '../../lib/reviewQueues';
+import { PostOrigin } from './PostOrigin';
+
+interface Props {
+  now: number;
+}
+
+/**
+ * The approved posts that have not started sending, in approval order, the
+ * ones the send caps hold noted "queued: cap": approvals leave the review
+ * tabs, and this is where they stay visible until they go out. It sits
+ * below the review tabs, closed until the admin opens it.
+ */
+export function QueuedPanel({ now }: Props) {
+  const ids = useId();
+  const [open, setOpen] = useState(false);
+  const [page, setPage] = useState(1);
+  const list = useQueued(page, open);
+
+  return (
+    <section className="queued-panel" aria-labelledby={`${ids}-title`} data-testid="queued-panel">
+      <div className="queued-head">
+        <h2 id={`${ids}-title`} className="queued-title">
+          Waiting to send
+        </h2>
+        <button
+          type="button"
+          className="btn btn-ghost"
+          aria-expanded={open}
+          aria-controls={`${ids}-body`}
+          onClick={() => setOpen(!open)}
+        >
+          {open ? 'Hide waiting posts' : 'Show waiting posts'}
+        </button>
+      </div>
+      {open && (
+        <div id={`${ids}-body`}>
+          <p className="muted">Approved replies not sent yet, in approval order: the send caps serve them first come, first burned.</p>
+          <PagedList
+            items={list.data?.posts}
+            error={list.error}
+            page={page}
+            totalPages={list.data?.pagination.totalPages}
+            onPage={setPage}
+            errorText={QUEUED_MESSAGES.fetchFailed}
+            emptyText={QUEUED_MESSAGES.empty}
+            emptyTestId="queued-empty"
+            className="queued-list"
+            pagesLabel="Waiting pages"
+            statusTestId="queued-page-status"
+          >
+            {(p) => (
+              <li key={p.id} className="queued-card" data-testid="queued-card" data-post-id={p.id}>
+                <PostOrigin post={p} now={now} />
+                <p className="queued-response" data-testid="queued-response">
+                  {p.proposed_response}
+                </p>
+                <p className="queued-note" data-testid="queued-note">
+                  {p.queued
+                    ? `Approved, ${p.queued}: it goes out in approval order when the send cap allows.`
+                    : 'Approved: it goes out with the next send.'}
+                </p>
+              </li>
+            )}
+          </PagedList>
+        </div>
+      )}
+    </section>
+  );
+}

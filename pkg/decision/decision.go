@@ -1,0 +1,165 @@
+// Package decision carries out the administrator's decisions on a draft
+// (approve, reject, edit, regenerate), each made on the draft version that
+// was shown, for every channel: the web API, bulk, the Telegram chat and
+// autopilot call the same methods, so the channels cannot drift apart.
+package decision
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
+
+	"infernal/pkg/guard"
+	"infernal/pkg/post"
+	"infernal/pkg/store"
+)
+
+// ErrQueueDown marks work that could not be handed to Redis.
+var ErrQueueDown = errors.New("queue unavailable")
+
+// Store keeps the posts and their decisions; *store.Store is one.
+type Store interface {
+	// Post returns one post by id.
+	Post(ctx context.Context, id int64) (post.Post, error)
+	// ApproveWith approves a post under its row lock, recording the decision.
+	ApproveWith(ctx context.Context, id int64, a store.Approval) (post.Post, error)
+	// RejectWith rejects a post made on a draft version, recording the decision.
+	RejectWith(ctx context.Context, id int64, shown *int, by post.Channel) (post.Post, error)
+	// SaveEdit stores an edited draft without approving it.
+	SaveEdit(ctx context.Context, id int64, text string, shown *int, check store.ApproveCheck, by post.Channel) (post.Post, error)
+	// RecordDecision records a decision that changes nothing by itself.
+	RecordDecision(ctx context.Context, id int64, action post.Action, by post.Channel, version int) error
+}
+
+// Queue hands the work a decision starts to the workers; *tasks.Client is one.
+type Queue interface {
+	// EnqueueSend asks for an approved post to be sent.
+	EnqueueSend(ctx context.Context, id int64) error
+	// EnqueueRegenerate asks for a new draft of a post, written to instruction.
+	EnqueueRegenerate(ctx context.Context, id int64, instruction string) error
+}
+
+// Decider carries out decisions.
+type Decider struct {
+	store Store
+	queue Queue
+	// persona is the persona's handle, without the @: a reply that
+	// mentions it is flagged.
+	persona string
+	log     *slog.Logger
+}
+
+// New returns a Decider over st and q for the persona's handle.
+func New(st Store, q Queue, persona string, log *slog.Logger) *Decider {
+	if log == nil {
+		log = slog.Default()
+	}
+	return &Decider{store: st, queue: q, persona: persona, log: log}
+}
+
+// Approval is one approval.
+type Approval struct {
+	// Shown is the draft version the decision was made on; nil approves the
+	// current one.
+	Shown *int
+	// Edited, when not nil, is the text to post in place of the draft.
+	Edited *string
+	// Override approves a text the outbound check flags ("approve anyway").
+	Override bool
+	// By is the channel the decision came through.
+	By post.Channel
+	// Detail is kept with the decision (the autopilot rule that matched).
+	Detail map[string]any
+}
+
+// Approve approves post id: the text shown (or the edited one) passes the
+// length rule and the outbound check, and is what gets sent. An approved
+// post is recorded first, then handed to the workers to send; if Redis is
+// down the reconcile task sends it later. A stale Shown is a
+// *post.VersionError and changes nothing; a second approval of one post
+// is a *post.StateError.
+func (d *Decider) Approve(ctx context.Context, id int64, a Approval) (post.Post, error) {
+	if a.Edited != nil && strings.ContainsRune(*a.Edited, 0) {
+		return post.Post{}, fmt.Errorf("decision: approve post %d: %w", id, &post.ContentError{Reason: "the response must not contain NUL characters"})
+	}
+	p, err := d.store.ApproveWith(ctx, id, store.Approval{
+		Edited: a.Edited, Check: d.check(a.Override), Shown: a.Shown, By: a.By, Detail: a.Detail,
+	})
+	if err != nil {
+		return post.Post{}, err
+	}
+	if p.Status == post.StatusAwaitingManual {
+		// The API may not send it: the admin posts it through intent_url.
+		return p, nil
+	}
+	if err := d.queue.EnqueueSend(ctx, id); err != nil {
+		d.log.WarnContext(ctx, "approved post not queued yet; reconcile will send it", "post_id", id, "error", err)
+	}
+	return p, nil
+}
+
+// Reject rejects post id, made on draft version shown (nil: the current).
+func (d *Decider) Reject(ctx context.Context, id int64, shown *int, by post.Channel) (post.Post, error) {
+	return d.store.RejectWith(ctx, id, shown, by)
+}
+
+// Edit saves text as post id's draft without approving it, made on draft
+// version shown; the text passes the same length rule as an approval, and
+// its flags are stored for the card. Nothing is sent.
+func (d *Decider) Edit(ctx context.Context, id int64, text string, shown *int, by post.Channel) (post.Post, error) {
+	if strings.ContainsRune(text, 0) {
+		return post.Post{}, fmt.Errorf("decision: edit post %d: %w", id, &post.ContentError{Reason: "the response must not contain NUL characters"})
+	}
+	return d.store.SaveEdit(ctx, id, text, shown, func(p post.Post, text string) ([]string, error) {
+		return d.flags(p, text), nil
+	}, by)
+}
+
+// Regenerate asks the writer for a new draft of pending or failed post id,
+// to instruction (already checked by post.CheckInstruction), made on draft
+// version shown, and returns the post as it was. The new draft arrives
+// later with a higher draft version.
+func (d *Decider) Regenerate(ctx context.Context, id int64, instruction string, shown *int, by post.Channel) (post.Post, error) {
+	p, err := d.store.Post(ctx, id)
+	if err != nil {
+		return post.Post{}, err
+	}
+	if !post.Regenerable(p.Status) {
+		return post.Post{}, &post.StateError{ID: id, Have: p.Status, Want: post.StatusPending}
+	}
+	if err := post.CheckShown(p, shown); err != nil {
+		return post.Post{}, err
+	}
+	if err := d.queue.EnqueueRegenerate(ctx, id, instruction); err != nil {
+		return post.Post{}, fmt.Errorf("decision: regenerate %d: %w: %w", id, ErrQueueDown, err)
+	}
+	if err := d.store.RecordDecision(ctx, id, post.ActionRegenerate, by, p.DraftVersion); err != nil {
+		return post.Post{}, err
+	}
+	return p, nil
+}
+
+// check is the outbound check of an approval: the flags of the text
+// approved, refused without override. The pipeline's near-duplicate flag
+// stays on an unedited draft, shown on the card, but needs no override: it
+// says the persona repeats itself, not that the text is unsafe.
+func (d *Decider) check(override bool) store.ApproveCheck {
+	return func(p post.Post, text string) ([]string, error) {
+		flags := d.flags(p, text)
+		if len(flags) > 0 && !override {
+			return nil, &guard.OverrideError{Flags: flags}
+		}
+		if text == p.ProposedResponse && slices.Contains(p.Flags, string(guard.FlagNearDuplicate)) {
+			flags = append(flags, string(guard.FlagNearDuplicate))
+		}
+		return flags, nil
+	}
+}
+
+// flags are the outbound check's flags of text as a reply to p.
+func (d *Decider) flags(p post.Post, text string) []string {
+	return guard.Strings(guard.ReplyFlags(text, p.AuthorUsername, p.OriginalPostText, d.persona))
+}
