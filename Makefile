@@ -22,7 +22,7 @@ bin/%: FORCE
 
 FORCE:
 
-## bench: issue 10's benchmark against private Postgres and Redis, written to bench/RESULTS.md (SCALE=0.1 for a tenth of the data)
+## bench: the product's benchmark against private Postgres and Redis, written to bench/RESULTS.md (SCALE=0.1 for a tenth of the data)
 bench:
 	bench/run.sh
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# make bench: the benchmark of issue 10 against private throwaway PostgreSQL
+# make bench: the product's benchmark (a million posts, the public pages and the
+# pipeline) against private throwaway PostgreSQL
 # and Redis (started from the local binaries as scripts/test.sh does, and
 # removed afterwards). Writes bench/RESULTS.md.
 #
@@ -7,7 +8,7 @@
 #   DURATION=5s make bench    shorter load runs (default 10s each)
 #   PARTS=pipeline make bench the pipeline part alone (PARTS=burst: the burst of mentions alone;
 #                             PARTS=flood: the flood of the public statistics and its admin probe alone;
-#                             PARTS=model: issue 20's drafts through a rate-limited stand-in model alone;
+#                             PARTS=model: the drafts through a rate-limited stand-in model alone;
 #                             PARTS=readpath: the three public API pages alone;
 #                             PARTS=telegram: the time from a mention to its Telegram card alone;
 #                             PARTS=insights: issue 31's insights of 90 days computed alone)
@@ -64,7 +65,7 @@ if [ "${PARTS:-all}" = all ] || [ "${PARTS:-all}" = insights ]; then
 	} >>"${OUT:-bench/RESULTS.md}"
 fi
 if [ "${PARTS:-all}" = all ] || [ "${PARTS:-all}" = burst ]; then
-	# Issue 12's figure: one worker, the offline writer, a burst of 1,500 mentions
+	# The burst: one worker, the offline writer, a burst of 1,500 mentions
 	# from the scans to the admin's list (BenchmarkBurstOfMentionsDrafted).
 	echo "== burst of mentions"
 	burst=$(TEST_DATABASE_URL="$private_database_url" TEST_REDIS_URL="$private_redis_url" INFERNAL_REQUIRE_SERVERS=1 \
@@ -81,7 +82,7 @@ if [ "${PARTS:-all}" = all ] || [ "${PARTS:-all}" = burst ]; then
 	} >>"${OUT:-bench/RESULTS.md}"
 fi
 if [ "${PARTS:-all}" = all ] || [ "${PARTS:-all}" = telegram ]; then
-	# Issue 26's figure: at the shipped default schedules, the time from a mention on
+	# The Telegram leg: at the shipped default schedules, the time from a mention on
 	# X (a stand-in) to its card in Telegram (a stand-in), with the real binaries.
 	echo "== mention to Telegram"
 	latency=$(TEST_DATABASE_URL="$private_database_url" TEST_REDIS_URL="$private_redis_url" INFERNAL_REQUIRE_SERVERS=1 \
@@ -99,7 +100,7 @@ if [ "${PARTS:-all}" = all ] || [ "${PARTS:-all}" = telegram ]; then
 	} >>"${OUT:-bench/RESULTS.md}"
 fi
 if [ "${PARTS:-all}" = all ] || [ "${PARTS:-all}" = model ]; then
-	# Issue 20's figure: drafts at the model's speed, through a local OpenAI-compatible
+	# The model leg: drafts at the model's speed, through a local OpenAI-compatible
 	# stand-in answering in 1 s that allows R requests a minute and announces its window.
 	echo "== drafts through a rate-limited model"
 	mentions=${MODEL_MENTIONS:-600}

@@ -1047,7 +1047,7 @@ func startLive(t *testing.T, targets ...string) *liveSystem {
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	s := &system{t: t, store: st, queue: queue, redisURL: redisURL}
 	s.pipe = pipeline.New(pipeline.Config{
-		Store: st, Platform: xc, Writer: wr, Queue: queue, Log: log, Now: time.Now, Persona: persona,
+		Store: st, Platform: xc, Writer: wr, Queue: queue, Log: log, Now: time.Now, Handle: persona,
 		HandPosting: []post.Source{post.SourceConversation, post.SourceTargeted},
 	})
 	s.startWeb(log, "x")

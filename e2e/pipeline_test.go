@@ -107,7 +107,7 @@ func start(t *testing.T) *system {
 	plat := &crashAfterPublish{Platform: sb}
 	s := &system{t: t, store: st, queue: queue, redisURL: redisURL, plat: plat, sandbox: sb}
 	s.pipe = pipeline.New(pipeline.Config{
-		Store: st, Platform: plat, Writer: offline.New(persona), Queue: queue, Log: log, Now: time.Now, Persona: persona,
+		Store: st, Platform: plat, Writer: offline.New(persona), Queue: queue, Log: log, Now: time.Now, Handle: persona,
 		HandPosting: []post.Source{post.SourceConversation, post.SourceTargeted},
 	})
 	s.startWeb(log, "sandbox")
@@ -124,7 +124,7 @@ func (s *system) startWeb(log *slog.Logger, platformName string) {
 	if _, err := authn.Bootstrap(context.Background(), "admin", "hellfire666", log); err != nil {
 		s.t.Fatal(err)
 	}
-	s.web = httptest.NewServer(api.New(api.Config{Store: s.store, Auth: authn, Queue: s.queue, Log: log, Persona: persona, Platform: platformName}))
+	s.web = httptest.NewServer(api.New(api.Config{Store: s.store, Auth: authn, Queue: s.queue, Log: log, Handle: persona, Platform: platformName}))
 	s.t.Cleanup(s.web.Close)
 	s.token = s.login()
 }

@@ -23,7 +23,6 @@ import (
 	"infernal/pkg/persona"
 	"infernal/pkg/ratelimit"
 	"infernal/pkg/redisurl"
-	"infernal/pkg/spend"
 	"infernal/pkg/store"
 	"infernal/pkg/tasks"
 )
@@ -99,10 +98,10 @@ func run() error {
 	defer windows.Close()
 	handler := api.New(api.Config{
 		Store: st, Auth: authn, Queue: queue, Log: log, Now: time.Now,
-		Persona: cfg.PersonaHandle, Platform: cfg.Platform, StaticDir: cfg.StaticDir, TrustedProxies: cfg.TrustedProxies,
+		Handle: cfg.PersonaHandle, Platform: cfg.Platform, StaticDir: cfg.StaticDir, TrustedProxies: cfg.TrustedProxies,
 		Ops: ops, Metrics: metrics, PublicURL: cfg.PublicURL,
 		MetricsToken: cfg.MetricsToken, MediaHosts: cfg.MediaHosts,
-		Prices: spend.Prices(cfg.Prices), Budgets: spend.Budgets(cfg.Budgets), Windows: windows,
+		Prices: cfg.Prices, Budgets: cfg.Budgets, Windows: windows,
 		// A session's call counts as in flight until its request ends, at the latest at its deadline.
 		ModelCalls:   windows.Sessions(api.RequestTimeout),
 		BenchCeiling: cfg.BenchCeiling,

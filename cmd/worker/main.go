@@ -83,7 +83,7 @@ func run() error {
 	defer windows.Close()
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	meter := &spend.Meter{Ledger: st, Prices: spend.Prices(cfg.Prices), Counters: spend.NewCounters(reg), Log: log, Now: time.Now}
+	meter := &spend.Meter{Ledger: st, Prices: cfg.Prices, Counters: spend.NewCounters(reg), Log: log, Now: time.Now}
 
 	targets := cfg.TargetUsernames
 	var plat platform.Platform
@@ -92,7 +92,7 @@ func run() error {
 		plat, err = x.New(x.Config{BaseURL: cfg.XAPIBaseURL, APIKey: cfg.XAPIKey, APISecret: cfg.XAPISecret,
 			AccessToken: cfg.XAccessToken, AccessSecret: cfg.XAccessSecret,
 			Limiter: windows, Meter: meter, MaxResults: cfg.XMaxResults, RepliesSummon: cfg.Prices.RepliesSummon,
-			Namings: x.RedisNamings{Redis: client.Redis()}, Log: log})
+			Namings: client, Log: log})
 	default:
 		var entries []corpus.Entry
 		entries, err = corpus.Load()
@@ -143,10 +143,10 @@ func run() error {
 	}
 
 	pipe := pipeline.New(pipeline.Config{
-		Store: st, Platform: plat, Writer: w, Queue: client, Log: log, Now: time.Now, Persona: cfg.PersonaHandle,
+		Store: st, Platform: plat, Writer: w, Queue: client, Log: log, Now: time.Now, Handle: cfg.PersonaHandle,
 		ReplyPolicy: platform.ReplyPolicy(cfg.ReplyPolicy), HandPosting: handPosting(cfg.HandPosting),
 		HandPostedEvery: cfg.HandPostedInterval,
-		Spend:           meter, Budgets: spend.Budgets(cfg.Budgets),
+		Spend:           meter, Budgets: cfg.Budgets,
 	})
 	srv, err := tasks.NewServer(tasks.ServerConfig{
 		RedisURL: cfg.RedisURL, Register: pipe.Register, Log: log, Metrics: reg, RetryDelay: pipeline.RetryDelay,
@@ -173,7 +173,7 @@ func run() error {
 		channel := telegram.New(telegram.Config{
 			Messenger: tg, Store: st, Decider: decision.New(st, client, cfg.PersonaHandle, log), Leases: client, Windows: windows,
 			Admin: cfg.Telegram.AdminUserID, Chat: cfg.Telegram.ChatID, Burst: cfg.Telegram.Burst, PublicURL: cfg.PublicURL,
-			Persona: cfg.PersonaHandle, Prices: spend.Prices(cfg.Prices), Log: log,
+			Handle: cfg.PersonaHandle, Prices: cfg.Prices, Log: log,
 		})
 		done := make(chan struct{})
 		go func() { defer close(done); channel.Run(ctx) }()

@@ -70,9 +70,9 @@ func setup(t testing.TB) *env {
 	if _, err := authn.Bootstrap(context.Background(), "admin", password, log); err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(api.New(api.Config{
+	srv := newServer(t, api.New(api.Config{
 		Store: st, Auth: authn, Queue: queue, Log: log, Now: clk.Now,
-		Persona: "devil", Platform: "sandbox", GenerateWait: 300 * time.Millisecond,
+		Handle: "devil", Platform: "sandbox", GenerateWait: 300 * time.Millisecond,
 		Metrics: tasks.MetricsHandler(queue.Inspector()),
 	}))
 	t.Cleanup(srv.Close)
@@ -674,7 +674,7 @@ func TestReadyzReportsRedisDown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(api.New(api.Config{Store: st, Auth: authn, Queue: queue, Log: slog.New(slog.NewTextHandler(io.Discard, nil))}))
+	srv := newServer(t, api.New(api.Config{Store: st, Auth: authn, Queue: queue, Log: slog.New(slog.NewTextHandler(io.Discard, nil))}))
 	defer srv.Close()
 	resp, err := http.Get(srv.URL + "/readyz")
 	if err != nil {
@@ -727,8 +727,8 @@ func TestRedisDownDuringRequests(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(api.New(api.Config{Store: e.store, Auth: authn, Queue: dead,
-		Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Platform: "sandbox", Persona: "devil"}))
+	srv := newServer(t, api.New(api.Config{Store: e.store, Auth: authn, Queue: dead,
+		Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Platform: "sandbox", Handle: "devil"}))
 	defer srv.Close()
 	e.srv = srv
 	id := e.pending("1", post.SourceMention, 0, "burn")

@@ -17,9 +17,9 @@ func deployServer(t *testing.T, metricsToken string, mediaHosts []string) *httpt
 	t.Helper()
 	st := &fakeStore{}
 	metrics := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "up 1\n") })
-	srv := httptest.NewServer(api.New(api.Config{
+	srv := newServer(t, api.New(api.Config{
 		Store: st, Auth: fakeAuth{st}, Queue: fakeQueue{st},
-		Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Persona: "devil", Platform: "x",
+		Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Handle: "devil", Platform: "x",
 		Metrics: metrics, MetricsToken: metricsToken, MediaHosts: mediaHosts,
 	}))
 	t.Cleanup(srv.Close)

@@ -41,7 +41,7 @@ func hardenedEnv(t *testing.T, publicURL string, trusted []netip.Prefix) *httpte
 	ops.HandleFunc("/diaries666op/queues/", func(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.WriteString(w, "queues dashboard: "+r.Method) // a test double; the test reads what arrived
 	})
-	srv := httptest.NewServer(api.New(api.Config{Store: st, Auth: authn, Queue: queue, Log: log, Ops: ops,
+	srv := newServer(t, api.New(api.Config{Store: st, Auth: authn, Queue: queue, Log: log, Ops: ops,
 		Metrics: tasks.MetricsHandler(queue.Inspector()), PublicURL: publicURL, TrustedProxies: trusted}))
 	t.Cleanup(srv.Close)
 	return srv

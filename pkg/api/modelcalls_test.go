@@ -55,7 +55,7 @@ func TestPreviewAndRegenerateBounded(t *testing.T) {
 		t.Fatal(err)
 	}
 	// No worker runs: a regenerate waits out its RegenerateWait and answers 202, a preview its PreviewWait and 503.
-	srv := httptest.NewServer(api.New(api.Config{Store: e.store, Auth: authn, Queue: e.queue, Log: log, Persona: "devil", Platform: "sandbox",
+	srv := httptest.NewServer(api.New(api.Config{Store: e.store, Auth: authn, Queue: e.queue, Log: log, Handle: "devil", Platform: "sandbox",
 		RegenerateWait: 300 * time.Millisecond, PreviewWait: 50 * time.Millisecond, ModelCalls: calls}))
 	t.Cleanup(srv.Close)
 	id := e.pending("m1", post.SourceMention, 0, "Hell is warm.")

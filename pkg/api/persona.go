@@ -1,11 +1,8 @@
 package api
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 	"unicode/utf8"
@@ -98,7 +95,7 @@ func (req personaRequest) persona(prefix string) (persona.Persona, error) {
 // it; a bad body is a 400 naming its field, and stores nothing.
 func (s *Server) putPersona(w http.ResponseWriter, r *http.Request) error {
 	var req personaRequest
-	if err := decodeFields(r, &req); err != nil {
+	if err := decodeJSON(r, &req, false); err != nil {
 		return err
 	}
 	p, err := req.persona("")
@@ -133,7 +130,7 @@ type previewResponse struct {
 // dropped); so is a draft the budget holds back or the writer refuses.
 func (s *Server) previewPersona(w http.ResponseWriter, r *http.Request) error {
 	var req previewRequest
-	if err := decodeFields(r, &req); err != nil {
+	if err := decodeJSON(r, &req, false); err != nil {
 		return err
 	}
 	payload := tasks.PreviewPayload{}
@@ -183,39 +180,5 @@ func (s *Server) previewPersona(w http.ResponseWriter, r *http.Request) error {
 		return &Error{Status: http.StatusServiceUnavailable, Message: result.Error}
 	}
 	respondJSON(w, http.StatusOK, previewResponse{Response: result.Response, Category: result.Category})
-	return nil
-}
-
-// decodeFields is decodeJSON for the forms whose every 400 names a field
-// (*settings.FieldError): an unknown field or a value of the wrong type is
-// named; a body that is not one JSON object is field "", the body as a
-// whole.
-func decodeFields(r *http.Request, v any) error {
-	body, err := readBody(r)
-	if err != nil {
-		return err
-	}
-	whole := func(problem string) error { return &settings.FieldError{Field: "", Problem: problem} }
-	if !utf8.Valid(body) {
-		return whole("request body must be valid UTF-8")
-	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		var typeErr *json.UnmarshalTypeError
-		if errors.As(err, &typeErr) {
-			if typeErr.Field == "" {
-				return whole("request body must be a JSON object")
-			}
-			return &settings.FieldError{Field: typeErr.Field, Problem: "must be a " + typeErr.Type.String()}
-		}
-		if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
-			return &settings.FieldError{Field: strings.Trim(name, `"`), Problem: "is not a field of this request"}
-		}
-		return whole("request body must be a JSON object")
-	}
-	if err := dec.Decode(&struct{}{}); err != io.EOF {
-		return whole("request body must be one JSON object, with nothing after it")
-	}
 	return nil
 }

@@ -189,7 +189,7 @@ func TestPostNamesPersonaAndReview(t *testing.T) {
 // writer, on e's queue until the test ends.
 func startPreviewWorker(t *testing.T, e *env) {
 	t.Helper()
-	d := &pipeline.Drafter{Store: e.store, Writer: offline.New("devil"), Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Persona: "devil"}
+	d := &pipeline.Drafter{Store: e.store, Writer: offline.New("devil"), Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Handle: "devil"}
 	srv, err := tasks.NewServer(tasks.ServerConfig{
 		RedisURL: e.redisURL,
 		Register: func(mux *asynq.ServeMux) { mux.HandleFunc(tasks.TypePreviewPersona, d.Preview) },

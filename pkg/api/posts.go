@@ -431,7 +431,7 @@ func (s *Server) generateProfile(w http.ResponseWriter, r *http.Request) error {
 	if err := s.queue.Ping(ctx); err != nil {
 		return fmt.Errorf("generate profile: %w: %w", errQueueDown, err)
 	}
-	id, err := s.store.CreateProfileDraft(ctx, s.platform, s.persona)
+	id, err := s.store.CreateProfileDraft(ctx, s.platform, s.personaHandle)
 	if err != nil {
 		return err
 	}

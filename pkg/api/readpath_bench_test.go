@@ -26,7 +26,7 @@ func BenchmarkPublicReadPath(b *testing.B) {
 	st := &fakeStore{}
 	srv := api.New(api.Config{
 		Store: st, Auth: fakeAuth{st}, Queue: fakeQueue{st},
-		Log: slog.New(slog.NewJSONHandler(io.Discard, nil)).With("component", "web"), Persona: "devil", Platform: "sandbox",
+		Log: slog.New(slog.NewJSONHandler(io.Discard, nil)).With("component", "web"), Handle: "devil", Platform: "sandbox",
 	})
 	req := httptest.NewRequest(http.MethodGet, "/api/public/logs?offset=0", nil)
 	w := &discardWriter{h: http.Header{}}

@@ -56,8 +56,8 @@ func TestAccessLogLine(t *testing.T) {
 			st := &fakeStore{}
 			srv := api.New(api.Config{
 				Store: st, Auth: fakeAuth{st}, Queue: fakeQueue{st},
-				Log:     slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: tt.level})).With("component", "web"),
-				Persona: "devil", Platform: "sandbox",
+				Log:    slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: tt.level})).With("component", "web"),
+				Handle: "devil", Platform: "sandbox",
 			})
 			req := httptest.NewRequest(http.MethodGet, tt.path, nil)
 			if tt.requestID != "" {

@@ -20,6 +20,7 @@ import (
 	"infernal/pkg/persona"
 	"infernal/pkg/post"
 	"infernal/pkg/settings"
+	"infernal/pkg/spend"
 	"infernal/pkg/store"
 	"infernal/pkg/tasks"
 )
@@ -155,11 +156,11 @@ func (f *fakeStore) Logs(_ context.Context, offset, limit int) ([]store.Thread, 
 
 func (f *fakeStore) MarkManualPosted(_ context.Context, id int64, responseID string, _ time.Time) (post.Post, error) {
 	f.record("MarkManualPosted %d %q", id, responseID)
-	return post.Post{ID: id, Status: post.StatusPosted}, nil
+	return post.Post{ID: id, Source: post.SourceMention, Status: post.StatusPosted}, nil
 }
 func (f *fakeStore) GiveUp(_ context.Context, id int64, reason string) (post.Post, error) {
 	f.record("GiveUp %d %q", id, reason)
-	return post.Post{ID: id, Status: post.StatusRejected}, nil
+	return post.Post{ID: id, Source: post.SourceMention, Status: post.StatusRejected}, nil
 }
 func (f *fakeStore) ActivePause(context.Context, time.Time) (*store.Pause, error) {
 	f.record("ActivePause")
@@ -214,9 +215,9 @@ func (f *fakeStore) SendCounts(context.Context) (store.SendCounts, error) {
 	return store.SendCounts{}, nil
 }
 
-func (f *fakeStore) SpendTotals(_ context.Context, since time.Time) (store.SpendTotals, error) {
+func (f *fakeStore) SpendTotals(_ context.Context, since time.Time) (spend.Sums, error) {
 	f.record("SpendTotals %s", since.Format(time.DateOnly))
-	return store.SpendTotals{}, nil
+	return spend.Sums{}, nil
 }
 
 // fakeAuth takes fakeToken and refuses every login.
@@ -260,6 +261,10 @@ func (q fakeQueue) EnqueuePeriodic(_ context.Context, typ string) error {
 	return nil
 }
 func (q fakeQueue) Ping(context.Context) error { return nil }
+func (q fakeQueue) TimelinePauses(context.Context, time.Time) ([]tasks.TimelinePause, error) {
+	q.store.record("TimelinePauses")
+	return nil, nil
+}
 func (q fakeQueue) EnqueuePreview(_ context.Context, p tasks.PreviewPayload) (string, error) {
 	q.store.record("EnqueuePreview %q", p.PostText)
 	return "preview-1", nil
@@ -276,9 +281,9 @@ func (q fakeQueue) DropPreview(_ context.Context, id string) error {
 func fakeServer(t *testing.T) (*httptest.Server, *fakeStore) {
 	t.Helper()
 	st := &fakeStore{}
-	srv := httptest.NewServer(api.New(api.Config{
+	srv := newServer(t, api.New(api.Config{
 		Store: st, Auth: fakeAuth{st}, Queue: fakeQueue{st},
-		Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Persona: "devil", Platform: "sandbox",
+		Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Handle: "devil", Platform: "sandbox",
 	}))
 	t.Cleanup(srv.Close)
 	return srv, st

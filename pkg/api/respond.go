@@ -1,7 +1,6 @@
 package api
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,7 +10,6 @@ import (
 	"net/http"
 	"strconv"
 	"time"
-	"unicode/utf8"
 
 	"infernal/pkg/auth"
 	"infernal/pkg/guard"
@@ -69,9 +67,9 @@ func respondJSON(w http.ResponseWriter, status int, v any) {
 }
 
 // respondError answers {"error": message} (with "field", the JSON path of
-// a bad settings value, on a settings 400) with the status errorStatus maps
-// err to, and the headers that go with it. Unexpected errors are logged and
-// answered without detail.
+// the bad value, on a 400 about a value of the request) with the status
+// errorStatus maps err to, and the headers that go with it. Unexpected
+// errors are logged and answered without detail.
 func (s *Server) respondError(w http.ResponseWriter, r *http.Request, err error) {
 	status, msg := s.errorStatus(r, err)
 	var throttled *auth.ThrottledError
@@ -86,6 +84,7 @@ func (s *Server) respondError(w http.ResponseWriter, r *http.Request, err error)
 	}
 	body := map[string]any{"error": msg}
 	var fieldErr *settings.FieldError
+	var bodyErr *bodyError
 	var flagged *guard.OverrideError
 	var versionErr *post.VersionError
 	switch {
@@ -94,6 +93,8 @@ func (s *Server) respondError(w http.ResponseWriter, r *http.Request, err error)
 	case status == http.StatusBadRequest && errors.As(err, &fieldErr):
 		// The client shows the message beside the field it names.
 		body["field"] = fieldErr.Field
+	case status == http.StatusBadRequest && errors.As(err, &bodyErr):
+		body["field"] = bodyErr.Field
 	case status == http.StatusUnprocessableEntity && errors.As(err, &flagged):
 		body["flags"] = append([]string{}, flagged.Flags...)
 	}
@@ -114,10 +115,13 @@ func (s *Server) errorStatus(r *http.Request, err error) (int, string) {
 	var lengthErr *post.LengthError
 	var contentErr *post.ContentError
 	var fieldErr *settings.FieldError
+	var bodyErr *bodyError
 	var flagged *guard.OverrideError
 	switch {
 	case errors.As(err, &apiErr):
 		status, msg = apiErr.Status, apiErr.Message
+	case errors.As(err, &bodyErr):
+		status, msg = http.StatusBadRequest, bodyErr.Message
 	case errors.As(err, &tooBig):
 		status, msg = http.StatusRequestEntityTooLarge, errBodyTooLarge
 	case errors.As(err, &throttled):
@@ -168,40 +172,4 @@ func readBody(r *http.Request) ([]byte, error) {
 		return nil, fmt.Errorf("read request body: %w", err)
 	}
 	return body, nil
-}
-
-// decodeJSON reads one JSON value into v, refusing unknown fields, trailing
-// data and bodies over maxBody. An empty body leaves v as it is when
-// allowEmpty is set.
-func decodeJSON(r *http.Request, v any, allowEmpty bool) error {
-	body, err := readBody(r)
-	if err != nil {
-		return err
-	}
-	if !utf8.Valid(body) {
-		// encoding/json would silently turn the bad bytes into U+FFFD.
-		return badRequest("request body must be valid UTF-8")
-	}
-	if len(body) == 0 {
-		if allowEmpty {
-			return nil
-		}
-		return badRequest("request body must be a JSON object")
-	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		var typeErr *json.UnmarshalTypeError
-		if errors.As(err, &typeErr) {
-			if typeErr.Field == "" {
-				return badRequest("request body must be a JSON object")
-			}
-			return badRequest("field %q must be a %s", typeErr.Field, typeErr.Type)
-		}
-		return badRequest("malformed JSON: %v", err)
-	}
-	if err := dec.Decode(&struct{}{}); err != io.EOF {
-		return badRequest("malformed JSON: unexpected data after the object")
-	}
-	return nil
 }

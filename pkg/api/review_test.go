@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
-	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
@@ -27,8 +26,8 @@ func serveWaiting(t *testing.T, e *env, wait time.Duration) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(api.New(api.Config{Store: e.store, Auth: authn, Queue: e.queue,
-		Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Platform: "sandbox", Persona: "devil", RegenerateWait: wait, PreviewWait: wait}))
+	srv := newServer(t, api.New(api.Config{Store: e.store, Auth: authn, Queue: e.queue,
+		Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Platform: "sandbox", Handle: "devil", RegenerateWait: wait, PreviewWait: wait}))
 	t.Cleanup(srv.Close)
 	e.srv = srv
 }
@@ -36,7 +35,7 @@ func serveWaiting(t *testing.T, e *env, wait time.Duration) {
 // startWorker runs the worker's draft stages on e's queue until the test ends.
 func startWorker(t *testing.T, e *env) {
 	t.Helper()
-	d := &pipeline.Drafter{Store: e.store, Writer: offline.New("devil"), Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Persona: "devil"}
+	d := &pipeline.Drafter{Store: e.store, Writer: offline.New("devil"), Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Handle: "devil"}
 	srv, err := tasks.NewServer(tasks.ServerConfig{
 		RedisURL: e.redisURL,
 		Register: func(mux *asynq.ServeMux) {

@@ -74,7 +74,7 @@ type Store interface {
 	// Resume lifts the account-wide pause.
 	Resume(ctx context.Context) (bool, error)
 	// SpendTotals sums what X and the model cost from since, by endpoint and model.
-	SpendTotals(ctx context.Context, since time.Time) (store.SpendTotals, error)
+	SpendTotals(ctx context.Context, since time.Time) (spend.Sums, error)
 	// AllScanSkips tells, per timeline, what the scans left for later or gave up.
 	AllScanSkips(ctx context.Context) ([]store.ScanSkips, error)
 	// Settings returns the administrator's settings, the defaults before any were stored.
@@ -151,18 +151,21 @@ type Queue interface {
 	DropPreview(ctx context.Context, id string) error
 	// EnqueuePeriodic runs one of the periodic tasks now.
 	EnqueuePeriodic(ctx context.Context, typ string) error
+	// TimelinePauses lists the timelines whose scans are paused at now.
+	TimelinePauses(ctx context.Context, now time.Time) ([]tasks.TimelinePause, error)
 	// Ping checks that Redis answers.
 	Ping(ctx context.Context) error
 }
 
 // Config holds the Server's dependencies and settings.
 type Config struct {
-	Store   Store
-	Auth    Auth
-	Queue   Queue
-	Log     *slog.Logger
-	Now     func() time.Time
-	Persona string
+	Store Store
+	Auth  Auth
+	Queue Queue
+	Log   *slog.Logger
+	Now   func() time.Time
+	// Handle is the persona's handle, without the @.
+	Handle string
 	// Platform names the platform new profile posts are made for.
 	Platform string
 	// StaticDir holds the built frontend; empty or missing serves the API only.
@@ -229,16 +232,17 @@ type Server struct {
 	auth  Auth
 	queue Queue
 	// decide carries out the administrator's decisions, as every channel does.
-	decide       *decision.Decider
-	log          *slog.Logger
-	now          func() time.Time
-	persona      string
-	platform     string
-	prices       spend.Prices
-	budgets      spend.Budgets
-	windows      Windows
-	modelCalls   ModelCalls
-	generateWait time.Duration
+	decide *decision.Decider
+	log    *slog.Logger
+	now    func() time.Time
+	// personaHandle is the persona's handle, without the @.
+	personaHandle string
+	platform      string
+	prices        spend.Prices
+	budgets       spend.Budgets
+	windows       Windows
+	modelCalls    ModelCalls
+	generateWait  time.Duration
 	// regenerateWait bounds the wait for a regenerated draft.
 	regenerateWait time.Duration
 	// previewWait bounds the wait for a preview draft.
@@ -267,7 +271,7 @@ type Server struct {
 func New(cfg Config) *Server {
 	s := &Server{
 		store: cfg.Store, auth: cfg.Auth, queue: cfg.Queue, log: cfg.Log, now: cfg.Now,
-		persona: cfg.Persona, platform: cfg.Platform, generateWait: cfg.GenerateWait, regenerateWait: cfg.RegenerateWait,
+		personaHandle: cfg.Handle, platform: cfg.Platform, generateWait: cfg.GenerateWait, regenerateWait: cfg.RegenerateWait,
 		previewWait:    cfg.PreviewWait,
 		trustedProxies: cfg.TrustedProxies, prices: cfg.Prices, budgets: cfg.Budgets, windows: cfg.Windows,
 		modelCalls: cfg.ModelCalls,
@@ -288,7 +292,7 @@ func New(cfg Config) *Server {
 	if s.log == nil {
 		s.log = slog.Default()
 	}
-	s.decide = decision.New(cfg.Store, cfg.Queue, cfg.Persona, s.log)
+	s.decide = decision.New(cfg.Store, cfg.Queue, cfg.Handle, s.log)
 	ttl := cfg.PublicTTL
 	if ttl == 0 {
 		ttl = DefaultPublicTTL

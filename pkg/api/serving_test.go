@@ -64,7 +64,7 @@ func opsEnv(t *testing.T) (*httptest.Server, string) {
 	ops.HandleFunc("/diaries666op/queues/boom", func(http.ResponseWriter, *http.Request) {
 		panic("secret internal detail")
 	})
-	srv := httptest.NewServer(api.New(api.Config{Store: st, Auth: authn, Queue: queue, Log: log, StaticDir: dir, Ops: ops}))
+	srv := newServer(t, api.New(api.Config{Store: st, Auth: authn, Queue: queue, Log: log, StaticDir: dir, Ops: ops}))
 	t.Cleanup(srv.Close)
 	resp, err := http.Post(srv.URL+"/api/auth/login", "application/json", strings.NewReader(`{"username":"admin","password":"`+password+`"}`))
 	if err != nil {

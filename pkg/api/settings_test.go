@@ -59,12 +59,19 @@ func TestSettingsAPI(t *testing.T) {
 		{name: "threshold", body: `{"target_usernames":[],"search_topics":[],"blocked_authors":[],"blocked_phrases":[],"caps":{"near_duplicate":2}}`, wantField: "caps.near_duplicate"},
 		{name: "review score", body: `{"target_usernames":[],"search_topics":[],"blocked_authors":[],"blocked_phrases":[],"caps":{"min_review_score":6}}`, wantField: "caps.min_review_score"},
 		{name: "context depth", body: `{"target_usernames":[],"search_topics":[],"blocked_authors":[],"blocked_phrases":[],"caps":{"context_depth":21}}`, wantField: "caps.context_depth"},
+		{name: "missing field", body: `{"target_usernames":[],"search_topics":[],"blocked_authors":[],"caps":{}}`, wantField: "blocked_phrases"},
+		{name: "unknown field", body: `{"target_usernames":[],"search_topics":[],"blocked_authors":[],"blocked_phrases":[],"caps":{},"mood":"wrath"}`, wantField: "mood"},
+		{name: "unknown cap", body: `{"target_usernames":[],"search_topics":[],"blocked_authors":[],"blocked_phrases":[],"caps":{"sends_per_week":5}}`, wantField: "caps.sends_per_week"},
+		{name: "wrong type", body: `{"target_usernames":"sinner","search_topics":[],"blocked_authors":[],"blocked_phrases":[],"caps":{}}`, wantField: "target_usernames"},
+		{name: "cap of the wrong type", body: `{"target_usernames":[],"search_topics":[],"blocked_authors":[],"blocked_phrases":[],"caps":{"sends_per_day":"50"}}`, wantField: "caps.sends_per_day"},
+		{name: "not JSON", body: `target_usernames=sinner`, wantField: ""},
+		{name: "not an object", body: `[]`, wantField: ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			status, body := e.do("PUT", "/api/settings", e.token, tt.body)
-			var out struct{ Error, Field string }
-			if err := json.Unmarshal([]byte(body), &out); err != nil || status != 400 || out.Field != tt.wantField {
+			var out map[string]any
+			if err := json.Unmarshal([]byte(body), &out); err != nil || status != 400 || out["field"] != tt.wantField || out["error"] == "" {
 				t.Errorf("got %d %s, want 400 naming %s", status, body, tt.wantField)
 			}
 			if got := get(); !slices.Equal(got.TargetUsernames, []string{"sinner_1"}) || got.Caps != want {

@@ -73,7 +73,7 @@ func TestSlowBodyIs408(t *testing.T) {
 	st := &fakeStore{}
 	srv := httptest.NewUnstartedServer(api.New(api.Config{
 		Store: st, Auth: fakeAuth{st}, Queue: fakeQueue{st},
-		Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Persona: "devil", Platform: "x",
+		Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Handle: "devil", Platform: "x",
 	}))
 	// The deadline is what the test exercises, not what it measures: the
 	// client below sends part of its body and then nothing more.

@@ -51,6 +51,15 @@ type pauseView struct {
 
 // backlogView is what the scans of one timeline left for later (open gaps,
 // reads put off for the budget) or gave up (gaps the platform refused).
+// timelinePauseView is a pause of one timeline's scans.
+type timelinePauseView struct {
+	Platform string    `json:"platform"`
+	Timeline string    `json:"timeline"`
+	Reason   string    `json:"reason"`
+	Since    time.Time `json:"since"`
+	Until    time.Time `json:"until"`
+}
+
 type backlogView struct {
 	Platform     string `json:"platform"`
 	Timeline     string `json:"timeline"`
@@ -69,9 +78,12 @@ type spendView struct {
 	ByModel       []modelSpendView    `json:"by_model"`
 	Windows       []windowView        `json:"windows"`
 	Paused        *pauseView          `json:"paused"`
-	Backlog       []backlogView       `json:"backlog"`
-	Sends         sendsView           `json:"sends"`
-	Drafts        draftsView          `json:"drafts"`
+	// TimelinePauses are the timelines whose scans are paused (the
+	// platform rejects their request), each until it lapses.
+	TimelinePauses []timelinePauseView `json:"timeline_pauses"`
+	Backlog        []backlogView       `json:"backlog"`
+	Sends          sendsView           `json:"sends"`
+	Drafts         draftsView          `json:"drafts"`
 }
 
 // draftsView is how drafting stands: the first drafts of the last hour
@@ -112,19 +124,15 @@ func ceiling(usd float64) *float64 {
 func (s *Server) spend(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
 	now := s.now()
-	day, month := spend.Periods(now)
-	today, err := s.store.SpendTotals(ctx, day)
+	spent, err := spend.SpentAt(ctx, s.store, now)
 	if err != nil {
 		return err
 	}
-	mtd, err := s.store.SpendTotals(ctx, month)
-	if err != nil {
-		return err
-	}
+	mtd := spent.Month
 	out := spendView{
-		Today:         periodSpend{XUSD: today.XUSD, ModelUSD: today.ModelUSD},
+		Today:         periodSpend{XUSD: spent.Today.XUSD, ModelUSD: spent.Today.ModelUSD},
 		Month:         periodSpend{XUSD: mtd.XUSD, ModelUSD: mtd.ModelUSD},
-		ProjectionUSD: spend.Projection(mtd.XUSD+mtd.ModelUSD, now),
+		ProjectionUSD: spent.Projection(now),
 		Budget: budgetView{DailyUSD: ceiling(s.budgets.XDaily), MonthlyUSD: ceiling(s.budgets.XMonthly),
 			ModelDailyUSD: ceiling(s.budgets.ModelDaily), ModelMonthlyUSD: ceiling(s.budgets.ModelMonthly)},
 		ByEndpoint: []endpointSpendView{}, ByModel: []modelSpendView{}, Windows: []windowView{}, Backlog: []backlogView{},
@@ -158,6 +166,15 @@ func (s *Server) spend(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	out.Paused = viewPause(p)
+	timelines, err := s.queue.TimelinePauses(ctx, now)
+	if err != nil {
+		return err
+	}
+	out.TimelinePauses = make([]timelinePauseView, 0, len(timelines))
+	for _, tp := range timelines {
+		out.TimelinePauses = append(out.TimelinePauses, timelinePauseView{Platform: tp.Platform, Timeline: tp.Timeline,
+			Reason: tp.Reason, Since: tp.Since.UTC(), Until: tp.Until.UTC()})
+	}
 	sends, err := s.store.SendCounts(ctx)
 	if err != nil {
 		return err
@@ -179,7 +196,7 @@ func (s *Server) spend(w http.ResponseWriter, r *http.Request) error {
 		out.Drafts.Reason = draftsWaitCap
 	default:
 		// The budget's own words: "the daily model budget is spent".
-		out.Drafts.Reason = s.budgets.ModelBlocked(spend.Spent{Today: today, Month: mtd})
+		out.Drafts.Reason = s.budgets.ModelBlocked(spent)
 	}
 	respondJSON(w, http.StatusOK, out)
 	return nil

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"infernal/pkg/post"
+	"infernal/pkg/spend"
 	"infernal/pkg/store"
 )
 
@@ -123,7 +124,7 @@ func TestHandPostingRoutes(t *testing.T) {
 func TestSpendAndResume(t *testing.T) {
 	e := setup(t)
 	ctx := context.Background()
-	if _, err := e.store.RecordXCall(ctx, store.XCall{At: time.Now(), Endpoint: "GET /2/tweets/search/recent", Kind: "post_read",
+	if _, err := e.store.RecordXCall(ctx, spend.XCall{At: time.Now(), Endpoint: "GET /2/tweets/search/recent", Kind: "post_read",
 		ResourceIDs: []string{"1", "2", "1"}, UnitUSD: 0.005}); err != nil {
 		t.Fatal(err)
 	}
@@ -140,11 +141,20 @@ func TestSpendAndResume(t *testing.T) {
 	if err := e.store.CountSkippedReads(ctx, "x", "search:q", 2, "read budget"); err != nil {
 		t.Fatal(err)
 	}
+	// The platform rejected the mentions read as malformed: that timeline waits 6 hours.
+	pausedAt := time.Date(2026, 11, 26, 8, 0, 0, 0, time.UTC)
+	if _, err := e.queue.PauseTimeline(ctx, "x", "mentions", "the platform rejects the request", pausedAt, 6*time.Hour); err != nil {
+		t.Fatal(err)
+	}
 	status, body := e.do("GET", "/api/spend", e.token, "")
 	if status != 200 {
 		t.Fatalf("spend: %d %s", status, body)
 	}
 	var s struct {
+		TimelinePauses []struct {
+			Platform, Timeline, Reason string
+			Until                      time.Time
+		} `json:"timeline_pauses"`
 		Today struct {
 			XUSD float64 `json:"x_usd"`
 		} `json:"today"`
@@ -173,6 +183,10 @@ func TestSpendAndResume(t *testing.T) {
 	if len(s.Backlog) != 1 || s.Backlog[0].Timeline != "search:q" || s.Backlog[0].OpenGaps != 1 ||
 		s.Backlog[0].SkippedReads != 2 || s.Backlog[0].LastReason != "read budget" {
 		t.Errorf("backlog %+v, want the search gap and its 2 reads put off for the budget", s.Backlog)
+	}
+	if len(s.TimelinePauses) != 1 || s.TimelinePauses[0].Platform != "x" || s.TimelinePauses[0].Timeline != "mentions" ||
+		s.TimelinePauses[0].Reason != "the platform rejects the request" || !s.TimelinePauses[0].Until.Equal(pausedAt.Add(6*time.Hour)) {
+		t.Errorf("timeline pauses %+v, want mentions paused until 14:00", s.TimelinePauses)
 	}
 	for _, key := range []string{`"month"`, `"projection_usd"`, `"monthly_usd"`, `"by_model"`} {
 		if !strings.Contains(body, key) {

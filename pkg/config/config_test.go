@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"infernal/pkg/spend"
 )
 
 func env(m map[string]string) func(string) string {
@@ -500,16 +502,16 @@ func TestLoadBudgets(t *testing.T) {
 	tests := []struct {
 		name          string
 		env           map[string]string
-		want          Budgets
+		want          spend.Budgets
 		wantUnbounded []string
 	}{
-		{name: "defaults", env: nil, want: Budgets{XDaily: 2, XMonthly: 40, ModelDaily: 1, ModelMonthly: 20}},
+		{name: "defaults", env: nil, want: spend.Budgets{XDaily: 2, XMonthly: 40, ModelDaily: 1, ModelMonthly: 20}},
 		{name: "set", env: map[string]string{"X_DAILY_BUDGET_USD": "5.5", "MODEL_MONTHLY_BUDGET_USD": "3"},
-			want: Budgets{XDaily: 5.5, XMonthly: 40, ModelDaily: 1, ModelMonthly: 3}},
+			want: spend.Budgets{XDaily: 5.5, XMonthly: 40, ModelDaily: 1, ModelMonthly: 3}},
 		{name: "none written", env: map[string]string{"X_DAILY_BUDGET_USD": "none", "MODEL_DAILY_BUDGET_USD": "NONE"},
-			want: Budgets{XMonthly: 40, ModelMonthly: 20}, wantUnbounded: []string{"X_DAILY_BUDGET_USD", "MODEL_DAILY_BUDGET_USD"}},
+			want: spend.Budgets{XMonthly: 40, ModelMonthly: 20}, wantUnbounded: []string{"X_DAILY_BUDGET_USD", "MODEL_DAILY_BUDGET_USD"}},
 		{name: "zero is none too", env: map[string]string{"X_MONTHLY_BUDGET_USD": "0"},
-			want: Budgets{XDaily: 2, ModelDaily: 1, ModelMonthly: 20}, wantUnbounded: []string{"X_MONTHLY_BUDGET_USD"}},
+			want: spend.Budgets{XDaily: 2, ModelDaily: 1, ModelMonthly: 20}, wantUnbounded: []string{"X_MONTHLY_BUDGET_USD"}},
 		{name: "blank is the default", env: map[string]string{"X_DAILY_BUDGET_USD": "  "}, want: DefaultBudgets()},
 	}
 	for _, tt := range tests {

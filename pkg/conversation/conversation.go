@@ -164,7 +164,7 @@ type Fetcher interface {
 }
 
 // Reads decides whether a read of the platform may be spent
-// (pipeline.Budget is one: it refuses once the X budget is spent).
+// (spend.Gate is one: it refuses once the X budget is spent).
 type Reads interface {
 	Allow(ctx context.Context, endpoint string) bool
 }
@@ -183,8 +183,8 @@ type Gatherer struct {
 	PlatformName string
 	// Reads allows each read; nil allows every one.
 	Reads Reads
-	// Persona is the persona's handle, without the @.
-	Persona string
+	// Handle is the persona's handle, without the @.
+	Handle string
 }
 
 // Context is a post's gathered context.
@@ -218,7 +218,7 @@ func (g *Gatherer) Gather(ctx context.Context, p post.Post, depth int) (Context,
 	// under one reads nothing to find it.
 	for _, r := range persona {
 		if r.PlatformPostID != "" {
-			r.AuthorUsername = g.Persona
+			r.AuthorUsername = g.Handle
 			known[r.PlatformPostID] = r
 		}
 	}
@@ -271,7 +271,7 @@ func (g *Gatherer) Gather(ctx context.Context, p post.Post, depth int) (Context,
 			known[cp.PlatformPostID] = cp
 		}
 	}
-	out.Items = Assemble(p, known, persona, g.Persona, depth)
+	out.Items = Assemble(p, known, persona, g.Handle, depth)
 	return out, nil
 }
 

@@ -133,7 +133,7 @@ func TestGatherReadsOnceAndKeeps(t *testing.T) {
 		"12": {PlatformPostID: "12", InReplyToID: "11", Text: "decaf is the real sin", AuthorUsername: "near", CreatedAt: at(3)},
 		"q":  {PlatformPostID: "q", Text: "quoted words", AuthorUsername: "quoter", CreatedAt: at(0)},
 	}}
-	g := &conversation.Gatherer{Store: st, Fetch: plat, PlatformName: "x", Persona: "devil"}
+	g := &conversation.Gatherer{Store: st, Fetch: plat, PlatformName: "x", Handle: "devil"}
 	p := post.Post{ID: 1, Platform: "x", OriginalPostID: "13", InReplyToID: "12", QuotedID: "q", ConversationID: "10", Source: post.SourceMention}
 
 	got, err := g.Gather(ctx, p, 5)
@@ -165,7 +165,7 @@ func TestGatherDeletedParentIsNotAskedAgain(t *testing.T) {
 	st := storetest.New(t)
 	ctx := context.Background()
 	plat := &lookupPlatform{posts: map[string]store.ContextPost{}}
-	g := &conversation.Gatherer{Store: st, Fetch: plat, PlatformName: "x", Persona: "devil"}
+	g := &conversation.Gatherer{Store: st, Fetch: plat, PlatformName: "x", Handle: "devil"}
 	p := post.Post{ID: 1, Platform: "x", OriginalPostID: "13", InReplyToID: "12"}
 	for range 2 {
 		got, err := g.Gather(ctx, p, 5)
@@ -188,7 +188,7 @@ func TestGatherOverBudgetUsesWhatIsStored(t *testing.T) {
 		t.Fatal(err)
 	}
 	plat := &lookupPlatform{posts: map[string]store.ContextPost{"11": {PlatformPostID: "11"}}}
-	g := &conversation.Gatherer{Store: st, Fetch: plat, PlatformName: "x", Persona: "devil", Reads: budget{allow: false}}
+	g := &conversation.Gatherer{Store: st, Fetch: plat, PlatformName: "x", Handle: "devil", Reads: budget{allow: false}}
 	got, err := g.Gather(ctx, post.Post{ID: 1, Platform: "x", OriginalPostID: "13", InReplyToID: "12"}, 5)
 	if err != nil {
 		t.Fatal(err)
@@ -204,7 +204,7 @@ func TestGatherOverBudgetUsesWhatIsStored(t *testing.T) {
 func TestGatherPlatformFailureIsANote(t *testing.T) {
 	st := storetest.New(t)
 	plat := &lookupPlatform{err: errors.New("platform: 503 Service Unavailable")}
-	g := &conversation.Gatherer{Store: st, Fetch: plat, PlatformName: "x", Persona: "devil"}
+	g := &conversation.Gatherer{Store: st, Fetch: plat, PlatformName: "x", Handle: "devil"}
 	got, err := g.Gather(context.Background(), post.Post{ID: 1, Platform: "x", OriginalPostID: "13", InReplyToID: "12"}, 5)
 	if err != nil {
 		t.Fatalf("a platform failure must not fail the gather: %v", err)
@@ -232,7 +232,7 @@ func TestGatherPersonaFollowUp(t *testing.T) {
 	if err := st.MarkPosted(ctx, id, "21", *at(2)); err != nil {
 		t.Fatal(err)
 	}
-	g := &conversation.Gatherer{Store: st, PlatformName: "x", Persona: "devil"}
+	g := &conversation.Gatherer{Store: st, PlatformName: "x", Handle: "devil"}
 	got, err := g.Gather(ctx, post.Post{ID: id + 1, Platform: "x", OriginalPostID: "22", ConversationID: "c"}, 5)
 	if err != nil {
 		t.Fatal(err)

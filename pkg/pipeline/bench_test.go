@@ -17,7 +17,7 @@ import (
 // burst of 1,500 mentions from its scans to the admin's list: the scans are
 // asked for every 200 ms, as a scheduler would, and an op ends when all
 // 1,501 mentions are pending. It reports the seconds a burst took and the
-// drafts per second (issue 12 asks for the burst within two minutes on the
+// drafts per second (the burst must be drafted within two minutes on the
 // 2-core machine).
 func BenchmarkBurstOfMentionsDrafted(b *testing.B) {
 	const burst = 1_500

@@ -89,7 +89,7 @@ func TestDraftSeesItsConversation(t *testing.T) {
 	}}
 	w := &contextWriter{}
 	pipe := pipeline.New(pipeline.Config{Store: e.store, Platform: plat, Writer: w, Queue: e.queue,
-		Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Now: time.Now, Persona: "devil"})
+		Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Now: time.Now, Handle: "devil"})
 
 	thin, _, err := e.store.UpsertFound(ctx, post.Post{Platform: plat.Name(), Source: post.SourceMention, OriginalPostID: "102",
 		ConversationID: "100", InReplyToID: "101", QuotedID: "500", OriginalPostText: "@devil thoughts?", AuthorUsername: "asker", CreatedAt: ts(3)})

@@ -16,6 +16,7 @@ import (
 	"infernal/pkg/persona"
 	"infernal/pkg/post"
 	"infernal/pkg/settings"
+	"infernal/pkg/spend"
 	"infernal/pkg/store"
 	"infernal/pkg/tasks"
 	"infernal/pkg/writer"
@@ -26,10 +27,10 @@ type Drafter struct {
 	Store  *store.Store
 	Writer writer.Writer
 	Log    *slog.Logger
-	// Persona is the persona's handle, without the @.
-	Persona string
+	// Handle is the persona's handle, without the @.
+	Handle string
 	// Budget holds drafts back at a model spending ceiling; nil for none.
-	Budget *Budget
+	Budget *spend.Gate
 	// Settings keeps the settings between their changes; nil reads them
 	// for every draft.
 	Settings *store.SettingsCache
@@ -157,7 +158,7 @@ func (d *Drafter) DraftPost(ctx context.Context, t *asynq.Task) error {
 			return nil
 		}
 	}
-	why, err := d.Budget.modelBlocked(ctx)
+	why, err := d.Budget.ModelBlocked(ctx)
 	if err != nil {
 		return err
 	}
@@ -186,7 +187,7 @@ func (d *Drafter) DraftPost(ctx context.Context, t *asynq.Task) error {
 		return err
 	}
 	text := post.StorableText(draft.Text)
-	flags = append(guard.ReplyFlags(draft.Text, p.AuthorUsername, p.OriginalPostText, d.Persona), flags...)
+	flags = append(guard.ReplyFlags(draft.Text, p.AuthorUsername, p.OriginalPostText, d.Handle), flags...)
 	saved := store.Draft{
 		Response: text, Category: draft.Category,
 		Temperature: draft.Temperature, PresencePenalty: draft.PresencePenalty, FrequencyPenalty: draft.FrequencyPenalty,
@@ -246,9 +247,9 @@ func (d *Drafter) request(ctx context.Context, p post.Post, set settings.Setting
 		return writer.Request{}, err
 	}
 	if p.IsProfile() {
-		return writer.Request{Kind: writer.KindProfile, Persona: d.Persona, Character: character}, nil
+		return writer.Request{Kind: writer.KindProfile, Persona: d.Handle, Character: character}, nil
 	}
-	req := writer.Request{Kind: writer.KindReply, Persona: d.Persona, PostText: p.OriginalPostText, Author: p.AuthorUsername, Character: character}
+	req := writer.Request{Kind: writer.KindReply, Persona: d.Handle, PostText: p.OriginalPostText, Author: p.AuthorUsername, Character: character}
 	if gather == nil {
 		return req, nil
 	}
@@ -321,7 +322,7 @@ func (d *Drafter) storedContext() *conversation.Gatherer {
 // for, "" when it passed (and is now guarded). A post that left drafting
 // meanwhile gets ErrConflict.
 func (d *Drafter) guard(ctx context.Context, p post.Post, set settings.Settings) (string, error) {
-	if guard.SameHandle(p.AuthorUsername, d.Persona) {
+	if guard.SameHandle(p.AuthorUsername, d.Handle) {
 		return guard.ReasonOwnPost, d.Store.Skip(ctx, p.ID, guard.ReasonOwnPost)
 	}
 	if phrase, ok := guard.OptOut(p.OriginalPostText); ok {

@@ -58,7 +58,7 @@ func TestDraftPost(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := &pipeline.Drafter{Store: e.store, Writer: refusingWriter{},
-		Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Persona: "devil"}
+		Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Handle: "devil"}
 	if err := h.DraftPost(ctx, task(tasks.TypeDraftPost, tasks.PostPayload{PostID: refused})); err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +75,7 @@ func TestDraftDropsNULFromTheModel(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := &pipeline.Drafter{Store: e.store, Writer: nulWriter{},
-		Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Persona: "devil"}
+		Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Handle: "devil"}
 	if err := h.DraftPost(ctx, task(tasks.TypeDraftPost, tasks.PostPayload{PostID: id})); err != nil {
 		t.Fatalf("a NUL from the model must not fail the draft: %v", err)
 	}

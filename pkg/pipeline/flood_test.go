@@ -43,7 +43,7 @@ func TestFloodDraftsAtTheHourlyCapInOrder(t *testing.T) {
 	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	now := time.Now()
-	d := &pipeline.Drafter{Store: e.store, Writer: offline.New("devil"), Log: log, Persona: "devil",
+	d := &pipeline.Drafter{Store: e.store, Writer: offline.New("devil"), Log: log, Handle: "devil",
 		Now: func() time.Time { return now }}
 	// runAll runs every waiting post's draft task, newest first, as reconcile
 	// may queue them, and answers the ids drafted in this run, in id order.
@@ -98,7 +98,7 @@ func TestFloodDraftsAtTheHourlyCapInOrder(t *testing.T) {
 	now = now.Add(time.Hour + time.Minute)
 	meter := &spend.Meter{Ledger: e.store, Prices: spend.DefaultPrices(), Log: log, Now: time.Now}
 	meter.Usage(ctx, "gpt-4o-mini", 100000, 100000)
-	d.Budget = &pipeline.Budget{Meter: meter, Budgets: spend.Budgets{ModelDaily: 0.0001}}
+	d.Budget = &spend.Gate{Meter: meter, Budgets: spend.Budgets{ModelDaily: 0.0001}}
 	wantNext(runAll(), 0, 0, "budget spent")
 
 	// The budget raised: the hour's cap again, then the next hours, in order.

@@ -67,7 +67,7 @@ func TestGuardsSkipBeforeDrafting(t *testing.T) {
 		Caps: settings.Caps{PerConversation: 1000, PerAuthorPerDay: 1000},
 	})
 	w := &scriptWriter{}
-	d := &pipeline.Drafter{Store: e.store, Writer: w, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Persona: "devil"}
+	d := &pipeline.Drafter{Store: e.store, Writer: w, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Handle: "devil"}
 	tests := []struct {
 		name, author, text string
 		want               string // the skip reason, "" for drafted
@@ -221,7 +221,7 @@ func TestSameMentionTwiceGivesOnePost(t *testing.T) {
 		t.Fatalf("two rows %d and %d for one mention", a, b)
 	}
 	w := &scriptWriter{}
-	d := &pipeline.Drafter{Store: e.store, Writer: w, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Persona: "devil"}
+	d := &pipeline.Drafter{Store: e.store, Writer: w, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Handle: "devil"}
 	var wg sync.WaitGroup
 	for range 2 {
 		wg.Go(func() {
@@ -295,12 +295,12 @@ func TestNearDuplicateRedraftedThenFlagged(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			e := setup(t)
 			storetest.UncapReplies(t, e.store)
-			first := &pipeline.Drafter{Store: e.store, Writer: &scriptWriter{texts: []string{line}}, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Persona: "devil"}
+			first := &pipeline.Drafter{Store: e.store, Writer: &scriptWriter{texts: []string{line}}, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Handle: "devil"}
 			if p := draft(t, first, found(t, e.store, "first", "c1", "a", "@devil mondays")); p.ProposedResponse != line {
 				t.Fatalf("first draft %q", p.ProposedResponse)
 			}
 			w := &scriptWriter{texts: tt.texts}
-			d := &pipeline.Drafter{Store: e.store, Writer: w, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Persona: "devil"}
+			d := &pipeline.Drafter{Store: e.store, Writer: w, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Handle: "devil"}
 			p := draft(t, d, found(t, e.store, "second", "c2", "b", "@devil mondays again"))
 			if p.Status != post.StatusPending || p.ProposedResponse != tt.wantText || !slices.Equal(p.Flags, tt.wantFlags) {
 				t.Errorf("got %s %q %v, want pending %q %v", p.Status, p.ProposedResponse, p.Flags, tt.wantText, tt.wantFlags)
@@ -350,7 +350,7 @@ func TestOutboundCheckFlagsDrafts(t *testing.T) {
 	for i, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			d := &pipeline.Drafter{Store: e.store, Writer: &scriptWriter{texts: []string{tt.text}},
-				Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Persona: "devil"}
+				Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Handle: "devil"}
 			// The near-duplicate guard compares with drafts of the last week; each case stands alone.
 			if _, err := e.store.Pool().Exec(context.Background(), `UPDATE posts SET updated_at = now() - interval '8 days'`); err != nil {
 				t.Fatal(err)

@@ -119,7 +119,7 @@ func newHandEnv(t *testing.T) *handEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pipe := pipeline.New(pipeline.Config{Store: st, Platform: xc, Queue: queue, Now: time.Now, Persona: "devil",
+	pipe := pipeline.New(pipeline.Config{Store: st, Platform: xc, Queue: queue, Now: time.Now, Handle: "devil",
 		Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	return &handEnv{x: hx, maint: pipe.Maintainer, queue: queue}
 }

@@ -128,7 +128,7 @@ func TestLedgerCoversEveryDropPath(t *testing.T) {
 		t.Fatal(err)
 	}
 	d := &pipeline.Drafter{Store: e.store, Writer: ledgerWriter{}, Judge: ledgerJudge{},
-		Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Persona: "devil"}
+		Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Handle: "devil"}
 	for _, id := range []string{"103", "104", "105", "106", "107", "108"} {
 		f, err := e.store.LookupPost(ctx, "x", id)
 		if err != nil {

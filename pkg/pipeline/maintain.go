@@ -13,6 +13,7 @@ import (
 
 	"infernal/pkg/platform"
 	"infernal/pkg/post"
+	"infernal/pkg/spend"
 	"infernal/pkg/store"
 	"infernal/pkg/tasks"
 )
@@ -31,7 +32,7 @@ type Maintainer struct {
 	// replies, across every worker; DefaultHandPostedEvery when zero.
 	HandPostedEvery time.Duration
 	// Budget stops the metrics reads at an X spending ceiling; nil for none.
-	Budget *Budget
+	Budget *spend.Gate
 }
 
 // DefaultHandPostedEvery is the least time between two looks for
@@ -80,7 +81,7 @@ func (m *Maintainer) RefreshMetrics(ctx context.Context, t *asynq.Task) error {
 		// The insights show the time without metrics as a gap, not as zeros.
 		return m.Store.OpenMetricGap(ctx, "paused: "+pause.Reason, now)
 	}
-	why, err := m.Budget.scanBlocked(ctx)
+	why, err := m.Budget.ScanBlocked(ctx)
 	if err != nil {
 		return err
 	}

@@ -31,8 +31,8 @@ type Config struct {
 	Queue    *tasks.Client
 	Log      *slog.Logger
 	Now      func() time.Time
-	// Persona is the persona's handle, without the @.
-	Persona string
+	// Handle is the persona's handle, without the @.
+	Handle string
 	// Reads decides the gap reads of the search and targeted scans; nil
 	// leaves them to the X budget (Spend and Budgets).
 	Reads ReadBudget
@@ -53,65 +53,6 @@ type Config struct {
 	Judge writer.Judge
 }
 
-// Budget is the spending the stages measure before they spend.
-type Budget struct {
-	Meter   *spend.Meter
-	Budgets spend.Budgets
-}
-
-// spent is today's and this month's spending; ok is false without a meter
-// or when limited is false: without a ceiling to compare with, the four
-// sums of the ledger are not read (a draft or a send would otherwise pay
-// for them every time).
-func (b *Budget) spent(ctx context.Context, limited func(spend.Budgets) bool) (spent spend.Spent, ok bool, err error) {
-	if b == nil || b.Meter == nil || !limited(b.Budgets) {
-		return spend.Spent{}, false, nil
-	}
-	s, err := b.Meter.Spent(ctx)
-	return s, err == nil, err
-}
-
-// scanBlocked says why scans must stop for the X budget, "" when they may go on.
-func (b *Budget) scanBlocked(ctx context.Context) (string, error) {
-	s, ok, err := b.spent(ctx, spend.Budgets.LimitsX)
-	if !ok {
-		return "", err
-	}
-	return b.Budgets.ScanBlocked(s), nil
-}
-
-// modelBlocked says why drafts must wait for the model budget, "" when they may go on.
-func (b *Budget) modelBlocked(ctx context.Context) (string, error) {
-	s, ok, err := b.spent(ctx, spend.Budgets.LimitsModel)
-	if !ok {
-		return "", err
-	}
-	return b.Budgets.ModelBlocked(s), nil
-}
-
-// limitsX reports whether a ceiling of X spending is set, so that a send
-// must be priced before it goes.
-func (b *Budget) limitsX() bool {
-	return b != nil && b.Meter != nil && b.Budgets.LimitsX()
-}
-
-// sendFits reports whether a send costing usd fits the X budget.
-func (b *Budget) sendFits(ctx context.Context, usd float64) (bool, error) {
-	s, ok, err := b.spent(ctx, spend.Budgets.LimitsX)
-	if !ok {
-		return err == nil, err
-	}
-	return b.Budgets.SendFits(s, usd), nil
-}
-
-// Allow lets a scan spend a read of endpoint on closing a gap while the X
-// budget does not stop scans; it is the ReadBudget of the gap reads.
-func (b *Budget) Allow(ctx context.Context, endpoint string) bool {
-	why, err := b.scanBlocked(ctx)
-	// A meter that cannot be read allows nothing: the gap waits for the next scan.
-	return err == nil && why == ""
-}
-
 // recentTextsRefresh is how often a worker reads the persona's recent
 // texts again for the near-duplicate guard, besides adding its own drafts.
 const recentTextsRefresh = time.Second
@@ -129,7 +70,7 @@ type Pipeline struct {
 // share one Self, so the platform is asked for it once.
 func New(cfg Config) *Pipeline {
 	self := NewSelf(cfg.Platform)
-	budget := &Budget{Meter: cfg.Spend, Budgets: cfg.Budgets}
+	budget := &spend.Gate{Meter: cfg.Spend, Budgets: cfg.Budgets}
 	set := &store.SettingsCache{}
 	var reads ReadBudget = budget
 	if cfg.Reads != nil {
@@ -143,13 +84,13 @@ func New(cfg Config) *Pipeline {
 		Scanner: &Scanner{Store: cfg.Store, Platform: cfg.Platform, Queue: cfg.Queue, Log: cfg.Log, Self: self,
 			Policy: cfg.ReplyPolicy, HandPosting: cfg.HandPosting, Now: cfg.Now,
 			Budget: budget, Reads: reads},
-		Profiler: &Profiler{Store: cfg.Store, PlatformName: cfg.Platform.Name(), Queue: cfg.Queue, Log: cfg.Log, Persona: cfg.Persona},
-		Drafter: &Drafter{Store: cfg.Store, Writer: cfg.Writer, Log: cfg.Log, Persona: cfg.Persona, Budget: budget,
+		Profiler: &Profiler{Store: cfg.Store, PlatformName: cfg.Platform.Name(), Queue: cfg.Queue, Log: cfg.Log, Handle: cfg.Handle},
+		Drafter: &Drafter{Store: cfg.Store, Writer: cfg.Writer, Log: cfg.Log, Handle: cfg.Handle, Budget: budget,
 			Settings: set, Recent: NewRecentTexts(recentTextsRefresh), Judge: judge, Now: cfg.Now,
 			Context: &conversation.Gatherer{Store: cfg.Store, Fetch: lookupFetcher{platform: cfg.Platform}, PlatformName: cfg.Platform.Name(),
-				Reads: budget, Persona: cfg.Persona}},
+				Reads: budget, Handle: cfg.Handle}},
 		Sender: &Sender{Store: cfg.Store, Platform: cfg.Platform, Log: cfg.Log, Now: cfg.Now, Self: self,
-			Budget: budget, Prices: pricesOf(cfg.Spend), Settings: set, Persona: cfg.Persona},
+			Budget: budget, Prices: pricesOf(cfg.Spend), Settings: set, Handle: cfg.Handle},
 		Maintainer: &Maintainer{Store: cfg.Store, Platform: cfg.Platform, Queue: cfg.Queue, Log: cfg.Log, Now: cfg.Now, Self: self,
 			HandPostedEvery: cfg.HandPostedEvery, Budget: budget},
 	}

@@ -83,7 +83,7 @@ func setup(t testing.TB) *env {
 	plat := &faultyPlatform{Platform: sb}
 	return &env{store: st, queue: queue, redisURL: redisURL, plat: plat, pipe: pipeline.New(pipeline.Config{
 		Store: st, Platform: plat, Writer: offline.New("devil"), Queue: queue,
-		Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Now: time.Now, Persona: "devil",
+		Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Now: time.Now, Handle: "devil",
 		HandPosting: []post.Source{post.SourceConversation, post.SourceTargeted},
 	})}
 }

@@ -44,14 +44,14 @@ func (d *Drafter) Preview(ctx context.Context, t *asynq.Task) error {
 
 // preview writes the draft of payload; what stops it is the result's Error.
 func (d *Drafter) preview(ctx context.Context, payload tasks.PreviewPayload) (tasks.PreviewResult, error) {
-	why, err := d.Budget.modelBlocked(ctx)
+	why, err := d.Budget.ModelBlocked(ctx)
 	if err != nil {
 		return tasks.PreviewResult{}, err
 	}
 	if why != "" {
 		return tasks.PreviewResult{Error: "the model budget holds drafts back: " + why}, nil
 	}
-	req := writer.Request{Kind: writer.KindReply, Persona: d.Persona, PostText: payload.PostText}
+	req := writer.Request{Kind: writer.KindReply, Persona: d.Handle, PostText: payload.PostText}
 	if payload.Persona != nil {
 		// The web tier checked it; a task enqueued by other hands is checked again.
 		if req.Character, err = payload.Persona.Normalize(); err != nil {

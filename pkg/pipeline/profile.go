@@ -22,8 +22,8 @@ type Profiler struct {
 	PlatformName string
 	Queue        *tasks.Client
 	Log          *slog.Logger
-	// Persona is the persona's handle, without the @.
-	Persona string
+	// Handle is the persona's handle, without the @.
+	Handle string
 }
 
 // GenerateProfile makes a new profile post and asks for its draft, unless
@@ -40,7 +40,7 @@ func (p *Profiler) GenerateProfile(ctx context.Context, t *asynq.Task) error {
 		p.Log.InfoContext(ctx, "profile post skipped: drafts await review", "waiting", waiting)
 		return nil
 	}
-	id, err := p.Store.CreateProfileDraft(ctx, p.PlatformName, p.Persona)
+	id, err := p.Store.CreateProfileDraft(ctx, p.PlatformName, p.Handle)
 	if err != nil {
 		return err
 	}

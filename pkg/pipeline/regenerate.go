@@ -36,7 +36,7 @@ func (d *Drafter) Regenerate(ctx context.Context, t *asynq.Task) error {
 		d.Log.InfoContext(ctx, "regenerate dropped: the post was judged meanwhile", "post_id", id, "status", p.Status)
 		return nil
 	}
-	why, err := d.Budget.modelBlocked(ctx)
+	why, err := d.Budget.ModelBlocked(ctx)
 	if err != nil {
 		return err
 	}
@@ -65,7 +65,7 @@ func (d *Drafter) Regenerate(ctx context.Context, t *asynq.Task) error {
 		return err
 	}
 	text := post.StorableText(draft.Text)
-	flags := guard.ReplyFlags(text, p.AuthorUsername, p.OriginalPostText, d.Persona)
+	flags := guard.ReplyFlags(text, p.AuthorUsername, p.OriginalPostText, d.Handle)
 	// A regenerated draft is judged too (unless flagged), but never skipped: the reviewer asked for it.
 	_, err = d.Store.SaveRegenerated(ctx, id, store.Draft{
 		Response: text, Category: draft.Category,

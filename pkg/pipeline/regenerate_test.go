@@ -106,7 +106,7 @@ func TestRegenerateCases(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			d := &pipeline.Drafter{Store: e.store, Writer: tt.writer, Log: log, Persona: "devil"}
+			d := &pipeline.Drafter{Store: e.store, Writer: tt.writer, Log: log, Handle: "devil"}
 			err := regenerated(t, d, tt.id, "")
 			if tt.wantSkip != errors.Is(err, asynq.SkipRetry) || (!tt.wantSkip && err != nil) {
 				t.Fatalf("Regenerate = %v, want skip retry %v", err, tt.wantSkip)
@@ -140,8 +140,8 @@ func TestRegenerateWaitsForTheBudget(t *testing.T) {
 	}
 	meter := &spend.Meter{Ledger: e.store, Prices: spend.DefaultPrices(), Log: log, Now: time.Now}
 	meter.Usage(ctx, "gpt-4o-mini", 100000, 100000)
-	d := &pipeline.Drafter{Store: e.store, Writer: linkWriter{}, Log: log, Persona: "devil",
-		Budget: &pipeline.Budget{Meter: meter, Budgets: spend.Budgets{ModelDaily: 0.0001}}}
+	d := &pipeline.Drafter{Store: e.store, Writer: linkWriter{}, Log: log, Handle: "devil",
+		Budget: &spend.Gate{Meter: meter, Budgets: spend.Budgets{ModelDaily: 0.0001}}}
 	if err := regenerated(t, d, id, ""); !errors.Is(err, asynq.SkipRetry) {
 		t.Fatalf("Regenerate at the ceiling = %v, want SkipRetry", err)
 	}

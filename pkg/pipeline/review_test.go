@@ -89,7 +89,7 @@ func TestDraftsNamePersonaAndReview(t *testing.T) {
 	ctx := context.Background()
 	model := &modelStandIn{}
 	w := model.serve(t)
-	d := &pipeline.Drafter{Store: e.store, Writer: w, Judge: w, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Persona: "devil"}
+	d := &pipeline.Drafter{Store: e.store, Writer: w, Judge: w, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Handle: "devil"}
 	if _, err := e.store.SeedPersona(ctx, persona.Default()); err != nil {
 		t.Fatal(err)
 	}
@@ -195,7 +195,7 @@ func TestNoJudgeCallForAFlaggedDraft(t *testing.T) {
 	model := &modelStandIn{}
 	model.setJudge(http.StatusOK, `{"score": 4, "reason": "In character."}`)
 	w := model.serve(t)
-	d := &pipeline.Drafter{Store: e.store, Writer: w, Judge: w, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Persona: "devil"}
+	d := &pipeline.Drafter{Store: e.store, Writer: w, Judge: w, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Handle: "devil"}
 	tests := []struct {
 		name       string
 		draft      string

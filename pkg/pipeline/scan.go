@@ -15,6 +15,7 @@ import (
 	"infernal/pkg/platform"
 	"infernal/pkg/post"
 	"infernal/pkg/settings"
+	"infernal/pkg/spend"
 	"infernal/pkg/store"
 	"infernal/pkg/tasks"
 )
@@ -68,7 +69,7 @@ type Scanner struct {
 	// Now is the clock a pause is judged by.
 	Now func() time.Time
 	// Budget stops scans at an X spending ceiling; nil for none.
-	Budget *Budget
+	Budget *spend.Gate
 }
 
 // route decides, before drafting, how a reply to p would go out: through the
@@ -87,7 +88,7 @@ func (s *Scanner) route(p platform.Post, me platform.User, source post.Source) (
 	return post.RouteManual, slices.Contains(s.HandPosting, source)
 }
 
-// now is the scanner's clock.
+// now is the scanner's clock: Now, else the time.
 func (s *Scanner) now() time.Time {
 	if s.Now != nil {
 		return s.Now()
@@ -107,16 +108,16 @@ func (s *Scanner) paused(ctx context.Context, timeline string) (bool, error) {
 		s.Log.InfoContext(ctx, "scan skipped: paused", "timeline", timeline, "reason", p.Reason)
 		return true, nil
 	}
-	n, err := s.Queue.Redis().Exists(ctx, timelinePauseKey(s.Platform.Name(), timeline)).Result()
+	timelinePaused, err := s.Queue.TimelinePaused(ctx, s.Platform.Name(), timeline)
 	if err != nil {
-		return false, fmt.Errorf("scan %s: timeline pause: %w", timeline, err)
+		return false, fmt.Errorf("scan %s: %w", timeline, err)
 	}
-	if n > 0 {
+	if timelinePaused {
 		// Logged once, when the pause began (pauseTimeline).
 		s.Log.DebugContext(ctx, "scan skipped: timeline paused", "timeline", timeline)
 		return true, nil
 	}
-	why, err := s.Budget.scanBlocked(ctx)
+	why, err := s.Budget.ScanBlocked(ctx)
 	if err != nil {
 		return false, err
 	}
@@ -482,17 +483,11 @@ func (s *Scanner) readFailed(ctx context.Context, cursor string, err error) erro
 // can succeed, and one read an interval shows whether it has.
 const TimelinePause = 6 * time.Hour
 
-// timelinePauseKey is the Redis key that pauses a timeline's scans, shared
-// by every worker.
-func timelinePauseKey(platformName, cursor string) string {
-	return "infernal:scan:paused:" + platformName + ":" + cursor
-}
-
 // pauseTimeline pauses the scans of the timeline named cursor for
 // TimelinePause, in every worker, and logs why once: by the scan that
 // began the pause.
 func (s *Scanner) pauseTimeline(ctx context.Context, cursor string, r platform.Refusal, err error) error {
-	began, serr := s.Queue.Redis().SetNX(ctx, timelinePauseKey(s.Platform.Name(), cursor), r.Reason(), TimelinePause).Result()
+	began, serr := s.Queue.PauseTimeline(ctx, s.Platform.Name(), cursor, r.Reason(), s.now(), TimelinePause)
 	if serr != nil {
 		return errors.Join(err, fmt.Errorf("scan %s: pause timeline: %w", cursor, serr))
 	}

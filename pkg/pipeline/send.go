@@ -28,12 +28,12 @@ type Sender struct {
 	// Self is the persona's account, whose earlier replies a retry looks for.
 	Self *Self
 	// Budget holds a send back while it does not fit the X ceilings; nil for none.
-	Budget *Budget
+	Budget *spend.Gate
 	// Prices price a send against the budget.
 	Prices spend.Prices
-	// Persona is the persona's handle: a reply to a post naming it is a
+	// Handle is the persona's handle: a reply to a post naming it is a
 	// summoned reply, priced as one.
-	Persona string
+	Handle string
 	// Settings keeps the settings (the send caps) between their changes;
 	// nil reads them for every send.
 	Settings *store.SettingsCache
@@ -41,8 +41,8 @@ type Sender struct {
 
 // fits reports whether sending p stays within the X budget.
 func (s *Sender) fits(ctx context.Context, p post.Post) (bool, error) {
-	cost, _ := s.Prices.SendCost(p.ReplyRoute, p.Summoned(s.Persona), p.ProposedResponse)
-	return s.Budget.sendFits(ctx, cost)
+	cost, _ := s.Prices.SendCost(p.ReplyRoute, p.Summoned(s.Handle), p.ProposedResponse)
+	return s.Budget.SendFits(ctx, cost)
 }
 
 // fitsBudget reports whether post id may go within the X budget; one that
@@ -50,7 +50,7 @@ func (s *Sender) fits(ctx context.Context, p post.Post) (bool, error) {
 // fits). Only a ceiling of X spending needs the post read before its send
 // starts, to price it.
 func (s *Sender) fitsBudget(ctx context.Context, id int64) (bool, error) {
-	if !s.Budget.limitsX() {
+	if !s.Budget.LimitsX() {
 		return true, nil
 	}
 	p, err := s.Store.Post(ctx, id)
@@ -128,7 +128,7 @@ func (s *Sender) SendPost(ctx context.Context, t *asynq.Task) error {
 		}
 	}
 	pubCtx := ctx
-	if inReplyTo != "" && p.Summoned(s.Persona) {
+	if inReplyTo != "" && p.Summoned(s.Handle) {
 		// X bills a reply to a post that summoned the persona at the summoned price, under every policy.
 		pubCtx = platform.WithSummoned(ctx)
 	}

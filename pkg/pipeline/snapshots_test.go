@@ -25,10 +25,10 @@ import (
 type spentLedger struct {
 	spend.Ledger
 	mu    sync.Mutex
-	spent store.SpendTotals
+	spent spend.Sums
 }
 
-func (l *spentLedger) SpendTotals(context.Context, time.Time) (store.SpendTotals, error) {
+func (l *spentLedger) SpendTotals(context.Context, time.Time) (spend.Sums, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.spent, nil
@@ -37,7 +37,7 @@ func (l *spentLedger) SpendTotals(context.Context, time.Time) (store.SpendTotals
 func (l *spentLedger) set(usd float64) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.spent = store.SpendTotals{XUSD: usd}
+	l.spent = spend.Sums{XUSD: usd}
 }
 
 // metricsStandIn is X's GET /2/tweets for public metrics: every reply has
@@ -104,7 +104,7 @@ func TestSnapshotsOnScheduleWithinTheBudget(t *testing.T) {
 	now := posted
 	m := &pipeline.Maintainer{Store: e.store, Platform: c, Queue: e.queue, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Now: func() time.Time { return now }, Self: pipeline.NewSelf(c),
-		Budget: &pipeline.Budget{Meter: &spend.Meter{Ledger: ledger, Now: time.Now}, Budgets: spend.Budgets{XDaily: 1}}}
+		Budget: &spend.Gate{Meter: &spend.Meter{Ledger: ledger, Now: time.Now}, Budgets: spend.Budgets{XDaily: 1}}}
 	tests := []struct {
 		name      string
 		age       time.Duration

@@ -57,7 +57,7 @@ func TestSummonedReplyBilledAsSummonedUnderTheOpenPolicy(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := &pipeline.Sender{Store: e.store, Platform: c, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Now: time.Now,
-		Self: pipeline.NewSelf(c), Persona: "devil"}
+		Self: pipeline.NewSelf(c), Handle: "devil"}
 	tests := []struct {
 		name   string
 		source post.Source

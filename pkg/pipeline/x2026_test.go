@@ -295,7 +295,7 @@ func TestBudgetStopsScansAndSends(t *testing.T) {
 	ctx := context.Background()
 	id := e.approvedMention(t)
 	meter := &spend.Meter{Ledger: e.store, Prices: spend.DefaultPrices(), Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Now: time.Now}
-	budget := &pipeline.Budget{Meter: meter, Budgets: spend.Budgets{XDaily: 0.03}}
+	budget := &spend.Gate{Meter: meter, Budgets: spend.Budgets{XDaily: 0.03}}
 	e.pipe.Scanner.Budget, e.pipe.Sender.Budget = budget, budget
 	// Five post reads: $0.025 of $0.03. A scan goes on; a summoned reply of $0.010 does not fit.
 	meter.Bill(ctx, "GET /2/tweets/search/recent", []spend.Resources{{Kind: spend.KindPostRead, IDs: []string{"1", "2", "3", "4", "5"}}})

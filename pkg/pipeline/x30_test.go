@@ -66,13 +66,13 @@ func TestNewestNamingMentionsDraftedWithContext(t *testing.T) {
 	var refused, mentionReads atomic.Int32
 	srv := newestNamingX(t, &refused, &mentionReads)
 	c, err := x.New(x.Config{BaseURL: srv.URL, APIKey: "k", APISecret: "s", AccessToken: "t", AccessSecret: "ts",
-		Namings: x.RedisNamings{Redis: e.queue.Redis()}})
+		Namings: e.queue})
 	if err != nil {
 		t.Fatal(err)
 	}
 	w := &contextWriter{}
 	pipe := pipeline.New(pipeline.Config{Store: e.store, Platform: c, Writer: w, Queue: e.queue,
-		Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Now: time.Now, Persona: "devil"})
+		Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Now: time.Now, Handle: "devil"})
 	for range 2 {
 		if err := pipe.Scanner.ScanMentions(ctx, task(tasks.TypeScanMentions, struct{}{})); err != nil {
 			t.Fatalf("ScanMentions: %v", err)

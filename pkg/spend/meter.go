@@ -2,20 +2,25 @@ package spend
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"time"
-
-	"infernal/pkg/store"
 )
 
-// Ledger keeps the record of what was spent (*store.Store is one).
-type Ledger interface {
-	// RecordXCall records a billed call of X.
-	RecordXCall(ctx context.Context, c store.XCall) (store.XCallBilled, error)
-	// RecordModelUsage records the tokens of one answer of the model.
-	RecordModelUsage(ctx context.Context, u store.ModelUsage) error
+// Totals sums what was spent, the reading half of a Ledger (the web tier
+// reads the spending it never records).
+type Totals interface {
 	// SpendTotals sums what was spent from since.
-	SpendTotals(ctx context.Context, since time.Time) (store.SpendTotals, error)
+	SpendTotals(ctx context.Context, since time.Time) (Sums, error)
+}
+
+// Ledger keeps the record of what was spent (*Store is one).
+type Ledger interface {
+	Totals
+	// RecordXCall records a billed call of X.
+	RecordXCall(ctx context.Context, c XCall) (XCallBilled, error)
+	// RecordModelUsage records the tokens of one answer of the model.
+	RecordModelUsage(ctx context.Context, u ModelUsage) error
 }
 
 // Counters are the figures /metrics exports (see NewCounters).
@@ -47,13 +52,13 @@ type Resources struct {
 // resource is billed once per UTC day. A failure to record is logged: the
 // call went out either way.
 func (m *Meter) Bill(ctx context.Context, endpoint string, groups []Resources) {
-	call := store.XCall{At: m.Now(), Endpoint: endpoint}
+	call := XCall{At: m.Now(), Endpoint: endpoint}
 	for i, g := range groups {
 		if i == 0 {
 			call.Kind, call.ResourceIDs, call.UnitUSD = string(g.Kind), g.IDs, m.Prices.Unit(g.Kind)
 			continue
 		}
-		call.Also = append(call.Also, store.XResources{Kind: string(g.Kind), ResourceIDs: g.IDs, UnitUSD: m.Prices.Unit(g.Kind)})
+		call.Also = append(call.Also, XResources{Kind: string(g.Kind), ResourceIDs: g.IDs, UnitUSD: m.Prices.Unit(g.Kind)})
 	}
 	billed, err := m.Ledger.RecordXCall(ctx, call)
 	if err != nil {
@@ -69,7 +74,7 @@ func (m *Meter) Bill(ctx context.Context, endpoint string, groups []Resources) {
 // report), priced per million tokens.
 func (m *Meter) Usage(ctx context.Context, model string, promptTokens, completionTokens int) {
 	usd := m.Prices.ModelCost(promptTokens, completionTokens)
-	err := m.Ledger.RecordModelUsage(ctx, store.ModelUsage{
+	err := m.Ledger.RecordModelUsage(ctx, ModelUsage{
 		At: m.Now(), Model: model, PromptTokens: promptTokens, CompletionTokens: completionTokens, USD: usd,
 	})
 	if err != nil {
@@ -83,21 +88,32 @@ func (m *Meter) Usage(ctx context.Context, model string, promptTokens, completio
 
 // Spent is what was spent today and this month (UTC), on X and the model.
 type Spent struct {
-	Today, Month store.SpendTotals
+	Today, Month Sums
 }
 
 // Spent sums today's and this month's spending as of now.
 func (m *Meter) Spent(ctx context.Context) (Spent, error) {
-	day, month := Periods(m.Now())
-	today, err := m.Ledger.SpendTotals(ctx, day)
+	return SpentAt(ctx, m.Ledger, m.Now())
+}
+
+// SpentAt sums today's and this month's spending (UTC) in t as of now.
+func SpentAt(ctx context.Context, t Totals, now time.Time) (Spent, error) {
+	day, month := Periods(now)
+	today, err := t.SpendTotals(ctx, day)
 	if err != nil {
-		return Spent{}, err
+		return Spent{}, fmt.Errorf("spend: today: %w", err)
 	}
-	mtd, err := m.Ledger.SpendTotals(ctx, month)
+	mtd, err := t.SpendTotals(ctx, month)
 	if err != nil {
-		return Spent{}, err
+		return Spent{}, fmt.Errorf("spend: month: %w", err)
 	}
 	return Spent{Today: today, Month: mtd}, nil
+}
+
+// Projection extrapolates this month's spending, X and model together, to
+// the month's end as of now.
+func (s Spent) Projection(now time.Time) float64 {
+	return Projection(s.Month.XUSD+s.Month.ModelUSD, now)
 }
 
 // Periods are the starts of now's UTC day and month.

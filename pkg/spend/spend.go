@@ -1,6 +1,8 @@
-// Package spend is what the persona costs: X's pay-per-use unit prices and
-// the model's token prices, what sending a post will cost, and the budget
-// that stops the calls at its ceiling.
+// Package spend is what the persona costs, in one place: X's pay-per-use
+// unit prices and the model's token prices, what sending a post will cost,
+// the ledger's records (kept by pkg/store), the Meter that records every
+// billable call and sums them, and the Gate that holds scans, sends and
+// drafts back at the budgets' ceilings.
 package spend
 
 import (

@@ -6,44 +6,18 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"infernal/pkg/spend"
 )
-
-// XCall is one billable call of X.
-type XCall struct {
-	At       time.Time
-	Endpoint string
-	Kind     string
-	// ResourceIDs are the resources the call returned or made.
-	ResourceIDs []string
-	// UnitUSD is the price of one resource of Kind.
-	UnitUSD float64
-	// Also are the resources of other kinds the call returned (the users
-	// and posts of X's includes), billed with it.
-	Also []XResources
-}
-
-// XResources are resources of one kind a call returned, at UnitUSD each.
-type XResources struct {
-	Kind        string
-	ResourceIDs []string
-	UnitUSD     float64
-}
-
-// XCallBilled is what a recorded call added to the bill.
-type XCallBilled struct {
-	// Resources counts the resources not yet billed on the call's UTC day.
-	Resources int
-	USD       float64
-}
 
 // RecordXCall records a call and bills its resources (of Kind and of Also),
 // each once per UTC day and kind as X does: a resource already billed that
 // day adds nothing.
-func (s *Store) RecordXCall(ctx context.Context, c XCall) (XCallBilled, error) {
+func (s *Store) RecordXCall(ctx context.Context, c spend.XCall) (spend.XCallBilled, error) {
 	day := c.At.UTC().Format(time.DateOnly)
-	var out XCallBilled
+	var out spend.XCallBilled
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
-		for _, r := range append([]XResources{{Kind: c.Kind, ResourceIDs: c.ResourceIDs, UnitUSD: c.UnitUSD}}, c.Also...) {
+		for _, r := range append([]spend.XResources{{Kind: c.Kind, ResourceIDs: c.ResourceIDs, UnitUSD: c.UnitUSD}}, c.Also...) {
 			if len(r.ResourceIDs) == 0 {
 				continue
 			}
@@ -65,17 +39,8 @@ func (s *Store) RecordXCall(ctx context.Context, c XCall) (XCallBilled, error) {
 	return out, err
 }
 
-// ModelUsage is the tokens one answer of the model used, and their price.
-type ModelUsage struct {
-	At               time.Time
-	Model            string
-	PromptTokens     int
-	CompletionTokens int
-	USD              float64
-}
-
 // RecordModelUsage records one answer's usage.
-func (s *Store) RecordModelUsage(ctx context.Context, u ModelUsage) error {
+func (s *Store) RecordModelUsage(ctx context.Context, u spend.ModelUsage) error {
 	_, err := s.pool.Exec(ctx, `INSERT INTO model_usage (at, day, model, prompt_tokens, completion_tokens, usd)
 		VALUES ($1, $2::date, $3, $4, $5, $6)`, u.At, u.At.UTC().Format(time.DateOnly), u.Model, u.PromptTokens, u.CompletionTokens, u.USD)
 	if err != nil {
@@ -84,59 +49,35 @@ func (s *Store) RecordModelUsage(ctx context.Context, u ModelUsage) error {
 	return nil
 }
 
-// EndpointSpend is what one endpoint of X cost.
-type EndpointSpend struct {
-	Endpoint  string
-	Calls     int
-	Resources int
-	USD       float64
-}
-
-// ModelSpend is what one model cost.
-type ModelSpend struct {
-	Model            string
-	PromptTokens     int
-	CompletionTokens int
-	USD              float64
-}
-
-// SpendTotals sums spending over a period.
-type SpendTotals struct {
-	XUSD       float64
-	ModelUSD   float64
-	ByEndpoint []EndpointSpend
-	ByModel    []ModelSpend
-}
-
 // SpendTotals sums what X and the model cost from since (a UTC day's start).
-func (s *Store) SpendTotals(ctx context.Context, since time.Time) (SpendTotals, error) {
+func (s *Store) SpendTotals(ctx context.Context, since time.Time) (spend.Sums, error) {
 	day := since.UTC().Format(time.DateOnly)
-	out := SpendTotals{ByEndpoint: []EndpointSpend{}, ByModel: []ModelSpend{}}
+	out := spend.Sums{ByEndpoint: []spend.EndpointSpend{}, ByModel: []spend.ModelSpend{}}
 	rows, err := s.pool.Query(ctx, `SELECT endpoint, count(*), coalesce(sum(resources), 0), coalesce(sum(usd), 0)::float8
 		FROM x_calls WHERE day >= $1::date GROUP BY endpoint ORDER BY 4 DESC, endpoint`, day)
 	if err != nil {
-		return SpendTotals{}, fmt.Errorf("store: spend by endpoint: %w", err)
+		return spend.Sums{}, fmt.Errorf("store: spend by endpoint: %w", err)
 	}
-	out.ByEndpoint, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (EndpointSpend, error) {
-		var e EndpointSpend
+	out.ByEndpoint, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (spend.EndpointSpend, error) {
+		var e spend.EndpointSpend
 		err := r.Scan(&e.Endpoint, &e.Calls, &e.Resources, &e.USD)
 		return e, err
 	})
 	if err != nil {
-		return SpendTotals{}, fmt.Errorf("store: spend by endpoint: %w", err)
+		return spend.Sums{}, fmt.Errorf("store: spend by endpoint: %w", err)
 	}
 	rows, err = s.pool.Query(ctx, `SELECT model, coalesce(sum(prompt_tokens), 0), coalesce(sum(completion_tokens), 0), coalesce(sum(usd), 0)::float8
 		FROM model_usage WHERE day >= $1::date GROUP BY model ORDER BY 4 DESC, model`, day)
 	if err != nil {
-		return SpendTotals{}, fmt.Errorf("store: spend by model: %w", err)
+		return spend.Sums{}, fmt.Errorf("store: spend by model: %w", err)
 	}
-	out.ByModel, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (ModelSpend, error) {
-		var m ModelSpend
+	out.ByModel, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (spend.ModelSpend, error) {
+		var m spend.ModelSpend
 		err := r.Scan(&m.Model, &m.PromptTokens, &m.CompletionTokens, &m.USD)
 		return m, err
 	})
 	if err != nil {
-		return SpendTotals{}, fmt.Errorf("store: spend by model: %w", err)
+		return spend.Sums{}, fmt.Errorf("store: spend by model: %w", err)
 	}
 	for _, e := range out.ByEndpoint {
 		out.XUSD += e.USD

@@ -46,9 +46,6 @@ func (c *Client) Ping(ctx context.Context) error {
 // Inspector returns the asynq inspector on the same Redis.
 func (c *Client) Inspector() *asynq.Inspector { return c.inspector }
 
-// Redis returns the underlying Redis client, for the queue dashboard.
-func (c *Client) Redis() redis.UniversalClient { return c.redis }
-
 // EnqueueDraft asks for post id to be drafted. A draft task already queued or
 // kept for the post is not doubled.
 func (c *Client) EnqueueDraft(ctx context.Context, id int64) error {

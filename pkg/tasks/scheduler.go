@@ -98,7 +98,7 @@ func SchedulerHealthy(ctx context.Context, client *Client) error {
 	if err != nil {
 		return fmt.Errorf("tasks: scheduler health: %w", err)
 	}
-	rc := client.Redis()
+	rc := client.redis
 	if err := rc.Ping(ctx).Err(); err != nil {
 		return fmt.Errorf("tasks: scheduler health: redis: %w", err)
 	}
@@ -157,7 +157,7 @@ func uniqueFor(period time.Duration) time.Duration {
 
 // Run competes for leadership and schedules while it leads, until ctx ends.
 func (s *Scheduler) Run(ctx context.Context) error {
-	rc := s.client.Redis()
+	rc := s.client.redis
 	defer s.release(rc)
 	for {
 		s.beat(ctx, rc)

@@ -96,11 +96,11 @@ type Config struct {
 	Burst int
 	// PublicURL is the site's origin, for the cards' links; "" for none.
 	PublicURL string
-	// Persona is the persona's handle, for the links of posted replies.
-	Persona string
-	Prices  spend.Prices
-	Log     *slog.Logger
-	Now     func() time.Time
+	// Handle is the persona's handle, for the links of posted replies.
+	Handle string
+	Prices spend.Prices
+	Log    *slog.Logger
+	Now    func() time.Time
 }
 
 // Service runs the channel.
@@ -327,7 +327,7 @@ func (s *Service) sendCard(ctx context.Context, p post.Post) error {
 // card is what p's message shows: its thread as stored (never read from
 // the platform), the draft, its review and cost.
 func (s *Service) card(ctx context.Context, p post.Post) (Card, error) {
-	g := conversation.Gatherer{Store: s.cfg.Store, PlatformName: p.Platform, Persona: s.cfg.Persona}
+	g := conversation.Gatherer{Store: s.cfg.Store, PlatformName: p.Platform, Handle: s.cfg.Handle}
 	c, err := g.Gather(ctx, p, 2)
 	if err != nil {
 		return Card{}, err
@@ -382,7 +382,7 @@ func (s *Service) postURL(p post.Post) string {
 	if p.ResponsePostID == "" || p.Platform != "x" {
 		return ""
 	}
-	return "https://x.com/" + s.cfg.Persona + "/status/" + p.ResponsePostID
+	return "https://x.com/" + s.cfg.Handle + "/status/" + p.ResponsePostID
 }
 
 // send sends m to the chat, paced, after any window a 429 closed.

@@ -82,7 +82,7 @@ func setup(t *testing.T, burst int) *env {
 	logs := &syncBuffer{}
 	log := slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	cfg := telegram.Config{Messenger: client, Store: st, Decider: decision.New(st, queue, "devil", log), Leases: queue, Windows: windows,
-		Admin: admin, Burst: burst, PublicURL: "https://infernal.example", Persona: "devil", Prices: spend.DefaultPrices(), Log: log,
+		Admin: admin, Burst: burst, PublicURL: "https://infernal.example", Handle: "devil", Prices: spend.DefaultPrices(), Log: log,
 		// A few seconds ahead, so a relay pass finds every draft settled.
 		Now: func() time.Time { return time.Now().Add(3 * time.Second) }}
 	e := &env{t: t, store: st, queue: queue, tg: tg, svc: telegram.New(cfg), cfg: cfg, logs: logs, since: time.Now().Add(-time.Minute)}

@@ -1,298 +1,2445 @@
-// Shapes of docs/api.md (pkg/api/views.go): every field the server always
-// sends is required here. Where the spec has a page default what is missing
-// (the home figures to 0, the log samplings to 0.3, a thread without
-// messages), that page reads the answer through Lenient<T> instead.
-
-export type PostSource = 'conversation' | 'mention' | 'profile' | 'targeted';
-export type PostStatus =
-  | 'drafting'
-  | 'pending'
-  | 'approved'
-  | 'awaiting_manual'
-  | 'posted'
-  | 'rejected'
-  | 'failed'
-  | 'skipped';
-
-/** How an approved reply goes out: through the API, or posted by hand on X. */
-export type ReplyRoute = 'api' | 'manual';
-
-/** A post as the admin lists, approve and reject answer it. */
-export interface Post {
-  id: number;
-  /**
-   * Grows by one whenever proposed_response changes; a decision sends the one
-   * it was made on, and a stale one is refused with a 409.
-   */
-  draft_version: number;
-  source: PostSource;
-  status: PostStatus;
-  /** "" for a profile post. */
-  original_post_id: string;
-  original_post_text: string;
-  original_post_user: string;
-  /** Without the @. */
-  author_username: string;
-  /** May be "". */
-  author_profile_image: string;
-  created_at: string;
-  /** One of the seven sins, "" before drafting. */
-  category: string;
-  /** May be "". */
-  media_url: string;
-  likes_count: number;
-  retweets_count: number;
-  replies_count: number;
-  engagement_score: number;
-  age_seconds: number;
-  proposed_response: string;
-  is_mention: boolean;
-  is_profile_tweet: boolean;
-  temperature: number;
-  presence_penalty: number;
-  frequency_penalty: number;
-  /** RFC 3339 once posted. */
-  posted_at: string | null;
-  response_post_id: string;
-  /** The platform's or writer's message when failed, else "". */
-  error: string;
-  /** null for a profile post. */
-  reply_route: ReplyRoute | null;
-  /** What sending the response through the API costs; 0 for a hand-posted reply. */
-  estimated_cost_usd: number;
-  /** The response holds a link, which makes the post the dearer kind. */
-  response_has_link: boolean;
-  /** X's web intent for hand-posting, while awaiting_manual; else null. */
-  intent_url: string | null;
-  /** "queued: cap" while the send caps hold an approved post; else null (absent from older answers). */
-  queued?: string | null;
-  /** The outbound check's findings on the draft (link, foreign_mention, placeholder, secret, near_duplicate). */
-  flags: string[];
-  /** Which guard skipped the post; "" unless skipped. */
-  reason: string;
-  /** The persona version the draft was written with; null when unknown (drafted before versions, or not drafted). */
-  persona_version: number | null;
-  /** The judge's verdict on the draft; null while unjudged or when the judge failed. */
-  review: PostReview | null;
-}
-
-/** The judge's verdict on a draft. */
-export interface PostReview {
-  /** 1 (worst) to 5 (best). */
-  score: number;
-  /** One line. */
-  reason: string;
-  /** "offline" for the rule-based judge, else the model's name. */
-  by: string;
-}
-
-/** The reply, send and near-duplicate caps of the settings. */
-export interface SettingsCaps {
-  per_conversation: number;
-  per_author_per_day: number;
-  sends_per_3h: number;
-  sends_per_day: number;
-  near_duplicate: number;
-  /** How many posts up the thread a draft reads (1 to 20). */
-  context_depth: number;
-  /** Drafts the judge scores below it are skipped with its reason (0 = off, up to 5). */
-  min_review_score: number;
-  /** The most first drafts in any rolling hour; the posts beyond wait undrafted, in order. */
-  drafts_per_hour: number;
-}
-
-/** Whom the persona answers and how often (GET and PUT /api/settings). */
-export interface Settings {
-  target_usernames: string[];
-  search_topics: string[];
-  blocked_authors: string[];
-  blocked_phrases: string[];
-  caps: SettingsCaps;
-}
-
-/** The persona's fields as the admin edits them (PUT /api/persona, and a preview's unsaved persona). */
-export interface PersonaInput {
-  name: string;
-  bio: string;
-  voice: string;
-  examples: string[];
-  avoid_topics: string[];
-}
-
-/** One stored version of the persona (GET and PUT /api/persona). */
-export interface Persona extends PersonaInput {
-  version: number;
-  /** RFC 3339. */
-  updated_at: string;
-}
-
-/** Every stored version, newest first (GET /api/persona/versions). */
-export interface PersonaVersions {
-  versions: Persona[];
-}
-
-/** What the writer would answer a post with (POST /api/persona/preview). */
-export interface PersonaPreview {
-  response: string;
-  category: string;
-}
-
-/** How a post of a draft's conversation stands to the post answered. */
-export type ConversationRelation = 'ancestor' | 'parent' | 'quoted' | 'persona';
-
-/** One post of the conversation a draft read. */
-export interface ConversationItem {
-  relation: ConversationRelation;
-  /** Without the @. */
-  author_username: string;
-  text: string;
-  /** RFC 3339, or null when unknown. */
-  created_at: string | null;
-  platform_post_id: string;
-}
-
-/** The conversation of a post (GET /api/posts/{id}/context): the thread oldest first, the quoted post last. */
-export interface Conversation {
-  items: ConversationItem[];
-  /** What the draft could not see, as a sentence; "" when it saw everything. */
-  note: string;
-}
-
-/** What the persona costs (GET /api/spend). */
-export interface Spend {
-  today: { x_usd: number; model_usd: number };
-  month: { x_usd: number; model_usd: number };
-  projection_usd: number;
-  /** Ceilings in USD; null when none. */
-  budget: {
-    daily_usd: number | null;
-    monthly_usd: number | null;
-    model_daily_usd: number | null;
-    model_monthly_usd: number | null;
-  };
-  by_endpoint: { endpoint: string; calls: number; resources: number; usd: number }[];
-  by_model: { model: string; prompt_tokens: number; completion_tokens: number; usd: number }[];
-  windows: { endpoint: string; limit: number; remaining: number; reset_at: string; open: boolean }[];
-  paused: { reason: string; since: string; until: string | null } | null;
-  /** Per timeline: what the scans left for later (open gaps, reads put off for the budget) or gave up. */
-  backlog: {
-    platform: string;
-    timeline: string;
-    open_gaps: number;
-    skipped_reads: number;
-    dropped_gaps: number;
-    last_reason: string;
-  }[];
-  /** How the send caps stand: sends of the last 3 and 24 hours, the caps, and the approvals they hold (absent from older servers). */
-  sends?: { last_3h: number; last_24h: number; cap_3h: number; cap_24h: number; queued: number };
-}
-
-/** A successful login. */
-export interface LoginAnswer {
-  token: string;
-  expires_at: string;
-}
-
-/** The answer of a request the workers will carry out (202). */
-export interface Queued {
-  status: 'queued';
-}
-
-/** The featured latest posted response (GET /api/public/latest). */
-export interface LatestPost {
-  id: number;
-  proposed_response: string;
-  original_post_text: string;
-  original_post_user: string;
-  author_username: string;
-  category: string;
-  is_mention: boolean;
-  is_profile_tweet: boolean;
-  posted_at: string | null;
-}
-
-/** One page of an admin list. */
-export interface PostList {
-  posts: Post[];
-  pagination: { page: number; pageSize: number; total: number; totalPages: number };
-}
-
-export interface AdminStats {
-  pending: { count: number };
-  posted: { count: number };
-  rejected: { count: number };
-  mentions: { count: number };
-}
-
-export interface PostedCategory {
-  category: string;
-  count: number;
-  last_24h: number;
-}
-
-export interface PendingCategory {
-  category: string;
-  count: number;
-}
-
-export interface HomeStats {
-  posted_sins: number;
-  pending_sins: number;
-  success_rate: number;
-  categories: { posted: PostedCategory[]; pending: PendingCategory[] };
-  /** timestamp is absent before the first metrics refresh. */
-  engagement: { total: number; likes: number; retweets: number; replies: number; timestamp?: string };
-  mortal_interactions: {
-    total_mentions: number;
-    total_replies: number;
-    mentions_24h: number;
-    replies_24h: number;
-  };
-}
-
-export interface PublicStats {
-  stats: HomeStats;
-  memorable_quotes: string[];
-}
-
-/** One posted reply (or broadcast) of a log thread. */
-export interface LogMessage {
-  id: number;
-  /** "" for a broadcast. */
-  original_post_id: string;
-  original_post_text: string;
-  original_post_user: string;
-  author_username: string;
-  proposed_response: string;
-  category: string;
-  timestamp: string;
-  temperature: number;
-  presence_penalty: number;
-  frequency_penalty: number;
-}
-
-export type ThreadType = 'MORTAL_INTERACTION' | 'CONSCIOUSNESS_BROADCAST';
-
-export interface LogThread {
-  id: number;
-  type: ThreadType;
-  latestTimestamp: string;
-  messages: LogMessage[];
-}
-
-export interface LogsPage {
-  threads: LogThread[];
-  pagination: { offset: number; limit: number; hasMore: boolean };
-}
-
-export type SortBy = 'date' | 'engagement' | 'likes' | 'retweets' | 'replies';
-
 /**
- * T with every field, at any depth, possibly missing: how a page reads an
- * answer whose missing values the spec tells it to default.
+ * This file was auto-generated by openapi-typescript.
+ * Do not make direct changes to the file.
  */
-export type Lenient<T> = T extends (infer E)[]
-  ? Lenient<E>[]
-  : T extends object
-    ? { [K in keyof T]?: Lenient<T[K]> }
-    : T;
+
+export interface paths {
+    "/healthz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The process is up. */
+        get: operations["healthz"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** PostgreSQL and Redis both answer. */
+        get: operations["readyz"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The home page's figures. */
+        get: operations["publicStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/latest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The latest posted response. */
+        get: operations["publicLatest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/logs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One page of the public log, newest thread first. */
+        get: operations["publicLogs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Exchange the administrator's name and password for a bearer token. */
+        post: operations["login"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Revoke this session. */
+        post: operations["logout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/logout-all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Revoke every session of the administrator. */
+        post: operations["logoutAll"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/posts/pending": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The conversation posts awaiting the administrator. */
+        get: operations["listPending"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/posts/mentions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The mentions awaiting the administrator. */
+        get: operations["listMentions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/posts/profile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The profile posts awaiting the administrator. */
+        get: operations["listProfile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/posts/targeted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The targeted accounts' posts awaiting the administrator. */
+        get: operations["listTargeted"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/posts/skipped": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The Skipped and failed view, every source. */
+        get: operations["listSkipped"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/posts/queued": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The approved posts that have not started sending, in approval order. */
+        get: operations["listQueued"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/posts/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The admin header's counts. */
+        get: operations["adminStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/posts/profile/generate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Draft a new profile post, waiting a little for it. */
+        post: operations["generateProfile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/posts/targeted/generate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Run the targeted scan now. */
+        post: operations["generateTargeted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/posts/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Approve or reject up to 100 posts, each as its single route would. */
+        post: operations["bulk"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/posts/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every text the draft has had, oldest first. */
+        get: operations["history"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/posts/{id}/context": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The conversation the draft was written from, from the database only. */
+        get: operations["conversation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/posts/{id}/regenerate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ask a worker for a new draft of a pending or failed post. */
+        post: operations["regenerate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/posts/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Approve a pending or failed post, possibly with an edited response. */
+        post: operations["approve"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/posts/{id}/edit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Save an edited draft of a pending or failed post without approving it. */
+        post: operations["edit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/posts/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reject a pending or failed post. */
+        post: operations["reject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/posts/{id}/draft-anyway": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Draft a skipped post without running the guards again. */
+        post: operations["draftAnyway"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/posts/{id}/mark-posted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Record a hand-posted reply as posted. */
+        post: operations["markPosted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/posts/{id}/give-up": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Give up a reply awaiting hand-posting. */
+        post: operations["giveUp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/spend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What the persona costs, the ceilings, windows, pauses and send caps. */
+        get: operations["spend"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ops/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Lift an account-wide pause. */
+        post: operations["resume"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/telegram": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The Telegram review channel's link. */
+        get: operations["telegram"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whom the persona answers and how often. */
+        get: operations["getSettings"];
+        /** Replace the settings; every field present (`caps` may be `{}`). */
+        put: operations["putSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/persona": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The persona in use, its newest version. */
+        get: operations["getPersona"];
+        /** Store a new version of the persona. */
+        put: operations["putPersona"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/persona/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every stored version, newest first. */
+        get: operations["personaVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/persona/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** One draft answering a post, with the stored or a given persona. */
+        post: operations["previewPersona"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/bench/ceiling/{size}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Served only when api.Config.BenchCeiling is set (the benchmark's build).
+         * @description `size` bytes of a constant body through the same router and middleware as the public pages, with a cached answer's headers.
+         */
+        get: operations["benchCeiling"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/diaries666op/queues/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The queue dashboard (asynqmon), and every path under it.
+         * @description An HTML application with its own JSON API under this prefix. Needs the session cookie login sets; without it a browser is sent to the login page and a script gets 401. A change (not GET, HEAD or OPTIONS) without a bearer header needs `Sec-Fetch-Site: same-origin` or the site's own `Origin`, else 403.
+         */
+        get: operations["queues"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Prometheus metrics.
+         * @description With the session cookie like the queue dashboard, or with `Authorization: Bearer <METRICS_TOKEN>` when that is configured.
+         */
+        get: operations["metrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        /** @description Every error answer. */
+        ApiError: {
+            error: string;
+            /** @description On a 400 about the request body, the JSON path of the bad value (an unknown member, a value of the wrong type); "" when the body as a whole is wrong (not one JSON object, not UTF-8). */
+            field?: string;
+            /** @description On a 409 for a stale draft version, the current one. */
+            draft_version?: number;
+        };
+        /** @description The 400 of the settings and persona forms, which always names the field. */
+        FieldError: {
+            error: string;
+            /** @description The JSON path of the bad value, e.g. `search_topics[7]`; "" for the body as a whole. */
+            field: string;
+        };
+        /** @description A 422; `flags` when the outbound check flagged the text approved. */
+        FlaggedError: {
+            error: string;
+            flags?: components["schemas"]["Flag"][];
+        };
+        StatusOK: {
+            /** @constant */
+            status: "ok";
+        };
+        NotReady: {
+            /** @constant */
+            status: "unavailable";
+            error: string;
+            /** @description Each dependency down, with why. */
+            down: {
+                [key: string]: string;
+            };
+        };
+        /** @description An empty object; the body may also be left out. */
+        Empty: Record<string, never>;
+        /**
+         * Format: date-time
+         * @description RFC 3339, UTC.
+         */
+        Timestamp: string;
+        /** @enum {string} */
+        PostSource: "conversation" | "mention" | "profile" | "targeted";
+        /** @enum {string} */
+        PostStatus: "drafting" | "pending" | "approved" | "awaiting_manual" | "posted" | "rejected" | "failed" | "skipped";
+        /**
+         * @description How an approved reply goes out - through the API, or posted by hand on X.
+         * @enum {string}
+         */
+        ReplyRoute: "api" | "manual";
+        /**
+         * @description One finding of the outbound check.
+         * @enum {string}
+         */
+        Flag: "link" | "foreign_mention" | "placeholder" | "secret" | "near_duplicate";
+        /**
+         * @default date
+         * @enum {string}
+         */
+        SortBy: "date" | "engagement" | "likes" | "retweets" | "replies";
+        /** @description The judge's verdict on a draft. */
+        PostReview: {
+            /** @description 1 (do not post) to 5 (post as it is). */
+            score: number;
+            /** @description One line. */
+            reason: string;
+            /** @description "offline" for the rule-based judge, else the model's name. */
+            by: string;
+        };
+        /** @description A post as the admin lists, approve and reject answer it. */
+        Post: {
+            /** Format: int64 */
+            id: number;
+            source: components["schemas"]["PostSource"];
+            status: components["schemas"]["PostStatus"];
+            /** @description "" for a profile post. */
+            original_post_id: string;
+            original_post_text: string;
+            original_post_user: string;
+            /** @description Without the @. */
+            author_username: string;
+            /** @description May be "". */
+            author_profile_image: string;
+            /** @description When the original post was made (a profile post - when drafted). */
+            created_at: components["schemas"]["Timestamp"];
+            /** @description One of the seven sins, "" before drafting. */
+            category: string;
+            /** @description May be "". */
+            media_url: string;
+            likes_count: number;
+            retweets_count: number;
+            replies_count: number;
+            /** @description likes + 2 retweets + 2 replies. */
+            engagement_score: number;
+            /** Format: int64 */
+            age_seconds: number;
+            proposed_response: string;
+            is_mention: boolean;
+            is_profile_tweet: boolean;
+            temperature: number;
+            presence_penalty: number;
+            frequency_penalty: number;
+            /**
+             * Format: date-time
+             * @description Set once posted.
+             */
+            posted_at: string | null;
+            response_post_id: string;
+            /** @description The platform's or writer's message when failed, else "". */
+            error: string;
+            /** @description null for a profile post. */
+            reply_route: components["schemas"]["ReplyRoute"] | null;
+            /** @description What sending the response through the API costs; 0 for a hand-posted reply. */
+            estimated_cost_usd: number;
+            /** @description The response holds a link, which makes the post the dearer kind. */
+            response_has_link: boolean;
+            /** @description X's web intent for hand-posting, while awaiting_manual; else null. */
+            intent_url: string | null;
+            /** @description "queued: cap" while the send caps hold an approved post; else null. */
+            queued: string | null;
+            /** @description The outbound check's findings on the draft. */
+            flags: components["schemas"]["Flag"][];
+            /** @description Which guard skipped the post, or a failed post's error; "" otherwise. */
+            reason: string;
+            /** @description The persona version the draft was written in; null when unknown. */
+            persona_version: number | null;
+            /** @description The judge's verdict; null while unjudged or when the judge failed. */
+            review: components["schemas"]["PostReview"] | null;
+            draft_version: components["schemas"]["DraftVersion"];
+        };
+        /** @description Grows by one whenever the proposed text changes. A decision sends the version its card showed; a stale one is a 409 carrying the current one. */
+        DraftVersion: number;
+        Pagination: {
+            page: number;
+            pageSize: number;
+            total: number;
+            totalPages: number;
+        };
+        /** @description One page of an admin list. */
+        PostList: {
+            posts: components["schemas"]["Post"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        Count: {
+            count: number;
+        };
+        AdminStats: {
+            pending: components["schemas"]["Count"];
+            posted: components["schemas"]["Count"];
+            rejected: components["schemas"]["Count"];
+            mentions: components["schemas"]["Count"];
+        };
+        /** @description The answer of a request the workers will carry out (202). */
+        Queued: {
+            /** @constant */
+            status: "queued";
+        };
+        /** @description A profile post a worker is drafting. */
+        QueuedPost: {
+            /** @constant */
+            status: "queued";
+            /** Format: int64 */
+            id: number;
+        };
+        ApproveRequest: {
+            /** @description The edited text; the draft as it is when left out. */
+            response?: string;
+            /** @description Approve a flagged text anyway. */
+            override?: boolean;
+            draft_version?: components["schemas"]["ShownVersion"];
+        };
+        /** @description The draft version the card showed; the current one when left out. */
+        ShownVersion: number;
+        /** @description A decision on the draft version shown (reject). */
+        DecideRequest: {
+            draft_version?: components["schemas"]["ShownVersion"];
+        };
+        EditRequest: {
+            /** @description The administrator's text for the draft. */
+            response: string;
+            draft_version?: components["schemas"]["ShownVersion"];
+        };
+        MarkPostedRequest: {
+            /** @description The hand-posted reply's id on X. */
+            response_post_id?: string;
+        };
+        GiveUpRequest: {
+            /** @description 1 to 500 characters; default "Given up - not posted by hand". */
+            reason?: string;
+        };
+        RegenerateRequest: {
+            /** @description One line of at most 200 characters steering the voice. */
+            instruction?: string;
+            draft_version?: components["schemas"]["ShownVersion"];
+        };
+        /** @description The posts by `ids`, or by `items` naming the version shown; not both. */
+        BulkRequest: {
+            items?: {
+                /** Format: int64 */
+                id: number;
+                draft_version?: components["schemas"]["ShownVersion"];
+            }[];
+            ids?: number[];
+            /** @enum {string} */
+            action: "approve" | "reject";
+            override?: boolean;
+        };
+        BulkResult: {
+            /** Format: int64 */
+            id: number;
+            ok: boolean;
+            /** @description The single route's message; null when ok. */
+            error: string | null;
+            /** @description What the single route would have answered. */
+            status: number;
+            /** @description Present only when ok. */
+            post?: components["schemas"]["Post"];
+            /** @description The post's current draft version, only when the one shown was stale (a 409). */
+            draft_version?: number;
+        };
+        BulkAnswer: {
+            results: components["schemas"]["BulkResult"][];
+        };
+        /** @enum {string} */
+        VersionOrigin: "writer" | "regenerate" | "admin";
+        /** @description One text a draft has had. */
+        Version: {
+            text: string;
+            origin: components["schemas"]["VersionOrigin"];
+            /** @description The reviewer's instruction of a regenerate; "" otherwise. */
+            instruction: string;
+            at: components["schemas"]["Timestamp"];
+        };
+        /** @enum {string} */
+        DecisionAction: "approve" | "reject" | "edit" | "regenerate" | "cancel";
+        /**
+         * @description The channel a decision came through.
+         * @enum {string}
+         */
+        DecisionChannel: "web" | "bulk" | "telegram" | "autopilot";
+        /** @description One decision on a post. */
+        Decision: {
+            action: components["schemas"]["DecisionAction"];
+            by: components["schemas"]["DecisionChannel"];
+            /** @description The draft version it was made on. */
+            draft_version: number;
+            /** @description What the channel adds. */
+            detail: Record<string, never>;
+            at: components["schemas"]["Timestamp"];
+        };
+        /** @description When the post reached each step; null for a step not reached. */
+        Timing: {
+            mention_at: components["schemas"]["Timestamp"];
+            /** Format: date-time */
+            drafted_at: string | null;
+            /** Format: date-time */
+            decided_at: string | null;
+            /** Format: date-time */
+            posted_at: string | null;
+        };
+        History: {
+            /** @description Oldest first. */
+            versions: components["schemas"]["Version"][];
+            /** @description Oldest first. */
+            decisions: components["schemas"]["Decision"][];
+            timing: components["schemas"]["Timing"];
+        };
+        /**
+         * @description How a post of a draft's conversation stands to the post answered.
+         * @enum {string}
+         */
+        ConversationRelation: "ancestor" | "parent" | "quoted" | "persona";
+        /** @description One post of the conversation a draft read. */
+        ConversationItem: {
+            relation: components["schemas"]["ConversationRelation"];
+            /** @description Without the @. */
+            author_username: string;
+            text: string;
+            /**
+             * Format: date-time
+             * @description null when the platform did not say.
+             */
+            created_at: string | null;
+            platform_post_id: string;
+        };
+        /** @description The thread oldest first, the quoted post last. */
+        Conversation: {
+            items: components["schemas"]["ConversationItem"][];
+            /** @description What the draft could not see, as a sentence; "" when it saw everything. */
+            note: string;
+        };
+        LoginRequest: {
+            username: string;
+            password: string;
+        };
+        /** @description A successful login. */
+        LoginAnswer: {
+            token: string;
+            expires_at: components["schemas"]["Timestamp"];
+        };
+        /** @description The reply, send and near-duplicate caps; 0 or left out takes the default. */
+        SettingsCaps: {
+            per_conversation: number;
+            per_author_per_day: number;
+            sends_per_3h: number;
+            sends_per_day: number;
+            /** @description The similarity (0, 1] from which a draft is a near-duplicate. */
+            near_duplicate: number;
+            /** @description How many posts up the thread a draft reads (1 to 20). */
+            context_depth: number;
+            /** @description Drafts the judge scores below it are skipped (0 = off, up to 5). */
+            min_review_score: number;
+        };
+        /** @description Caps as sent; each left out or 0 takes its default. */
+        SettingsCapsInput: {
+            per_conversation?: number;
+            per_author_per_day?: number;
+            sends_per_3h?: number;
+            sends_per_day?: number;
+            near_duplicate?: number;
+            context_depth?: number;
+            min_review_score?: number;
+        };
+        /** @description Whom the persona answers and how often. */
+        Settings: {
+            target_usernames: string[];
+            search_topics: string[];
+            blocked_authors: string[];
+            blocked_phrases: string[];
+            caps: components["schemas"]["SettingsCaps"];
+        };
+        /** @description The settings as PUT; every field present. */
+        SettingsInput: {
+            target_usernames: string[];
+            search_topics: string[];
+            blocked_authors: string[];
+            blocked_phrases: string[];
+            caps: components["schemas"]["SettingsCapsInput"];
+        };
+        /** @description The persona's fields as the admin edits them. */
+        PersonaInput: {
+            /** @description One line, at most 50 characters. */
+            name: string;
+            /** @description At most 1,000 characters. */
+            bio: string;
+            /** @description Required, at most 4,000 characters. */
+            voice: string;
+            /** @description At most 20, each at most 280 weighted characters. */
+            examples: string[];
+            /** @description At most 50, each one line of at most 100 characters. */
+            avoid_topics: string[];
+        };
+        /** @description One stored version of the persona. */
+        Persona: {
+            version: number;
+            name: string;
+            bio: string;
+            voice: string;
+            examples: string[];
+            avoid_topics: string[];
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        PersonaVersions: {
+            /** @description Newest first. */
+            versions: components["schemas"]["Persona"][];
+        };
+        PreviewRequest: {
+            /** @description 1 to 2,000 characters. */
+            post_text: string;
+            /** @description An unsaved persona to write with; the stored one when left out. */
+            persona?: components["schemas"]["PersonaInput"];
+        };
+        /** @description What the writer would answer the post with. */
+        PersonaPreview: {
+            response: string;
+            category: string;
+        };
+        PeriodSpend: {
+            x_usd: number;
+            model_usd: number;
+        };
+        /** @description A ceiling in USD; null when none is set. */
+        Ceiling: number | null;
+        /** @description An account-wide pause; `until` null means until resumed. */
+        Pause: {
+            reason: string;
+            since: components["schemas"]["Timestamp"];
+            /** Format: date-time */
+            until: string | null;
+        };
+        /** @description A pause of one timeline's scans. */
+        TimelinePause: {
+            platform: string;
+            /** @description The scan's timeline (mentions, search, …). */
+            timeline: string;
+            /** @description Why, for the administrator; "" when unknown. */
+            reason: string;
+            since: components["schemas"]["Timestamp"];
+            /** @description When the scans of the timeline resume by themselves. */
+            until: components["schemas"]["Timestamp"];
+        };
+        /** @description What the persona costs, as recorded by the workers. */
+        Spend: {
+            /** @description Since 00:00 UTC. */
+            today: components["schemas"]["PeriodSpend"];
+            /** @description Since the 1st, 00:00 UTC. */
+            month: components["schemas"]["PeriodSpend"];
+            /** @description Month to date (X + model) extrapolated to the month's end. */
+            projection_usd: number;
+            budget: {
+                daily_usd: components["schemas"]["Ceiling"];
+                monthly_usd: components["schemas"]["Ceiling"];
+                model_daily_usd: components["schemas"]["Ceiling"];
+                model_monthly_usd: components["schemas"]["Ceiling"];
+            };
+            /** @description This month, per X endpoint. */
+            by_endpoint: {
+                endpoint: string;
+                calls: number;
+                resources: number;
+                usd: number;
+            }[];
+            /** @description This month, per model. */
+            by_model: {
+                model: string;
+                prompt_tokens: number;
+                completion_tokens: number;
+                usd: number;
+            }[];
+            /** @description The rate-limit windows X last announced. */
+            windows: {
+                endpoint: string;
+                limit: number;
+                remaining: number;
+                reset_at: components["schemas"]["Timestamp"];
+                open: boolean;
+            }[];
+            /** @description The account-wide pause in force, or null. */
+            paused: components["schemas"]["Pause"] | null;
+            /** @description The timelines whose scans are paused, each until it lapses: the platform rejected their request as malformed (a 400), which reading again cannot mend; the other timelines go on. */
+            timeline_pauses: components["schemas"]["TimelinePause"][];
+            /** @description Per timeline - what the scans left for later (open gaps, reads put off for the budget) or gave up. */
+            backlog: {
+                platform: string;
+                timeline: string;
+                open_gaps: number;
+                skipped_reads: number;
+                dropped_gaps: number;
+                last_reason: string;
+            }[];
+            /** @description Sends of the rolling 3 and 24 hours, the send caps, and the approvals they hold. */
+            sends: {
+                last_3h: number;
+                last_24h: number;
+                cap_3h: number;
+                cap_24h: number;
+                queued: number;
+            };
+        };
+        /** @description The Telegram review channel as the worker running it keeps it. */
+        TelegramLink: {
+            /** @description false until a worker with TELEGRAM_BOT_TOKEN ran the channel. */
+            linked: boolean;
+            /** @description The bot's username. */
+            bot: string;
+            /** Format: date-time */
+            last_update_at: string | null;
+            last_error: string;
+            /** Format: date-time */
+            last_error_at: string | null;
+        };
+        Resumed: {
+            /** @description true when an account-wide pause was lifted, false when none was in force. */
+            resumed: boolean;
+        };
+        /** @description The featured latest posted response. */
+        LatestPost: {
+            /** Format: int64 */
+            id: number;
+            proposed_response: string;
+            original_post_text: string;
+            original_post_user: string;
+            author_username: string;
+            category: string;
+            is_mention: boolean;
+            is_profile_tweet: boolean;
+            /** Format: date-time */
+            posted_at: string | null;
+        };
+        PostedCategory: {
+            category: string;
+            count: number;
+            last_24h: number;
+        };
+        PendingCategory: {
+            category: string;
+            count: number;
+        };
+        HomeStats: {
+            posted_sins: number;
+            pending_sins: number;
+            /** @description posted / (posted + rejected) x 100, one decimal. */
+            success_rate: number;
+            categories: {
+                posted: components["schemas"]["PostedCategory"][];
+                pending: components["schemas"]["PendingCategory"][];
+            };
+            engagement: {
+                total: number;
+                likes: number;
+                retweets: number;
+                replies: number;
+                /** @description Absent before the first metrics refresh. */
+                timestamp?: components["schemas"]["Timestamp"];
+            };
+            mortal_interactions: {
+                total_mentions: number;
+                total_replies: number;
+                mentions_24h: number;
+                replies_24h: number;
+            };
+        };
+        PublicStats: {
+            stats: components["schemas"]["HomeStats"];
+            memorable_quotes: string[];
+        };
+        /** @description One posted reply (or broadcast) of a log thread. */
+        LogMessage: {
+            /** Format: int64 */
+            id: number;
+            /** @description "" for a broadcast. */
+            original_post_id: string;
+            original_post_text: string;
+            original_post_user: string;
+            author_username: string;
+            /** @description What the persona posted. */
+            proposed_response: string;
+            category: string;
+            /** @description When the persona posted it. */
+            timestamp: components["schemas"]["Timestamp"];
+            temperature: number;
+            presence_penalty: number;
+            frequency_penalty: number;
+        };
+        /** @enum {string} */
+        ThreadType: "MORTAL_INTERACTION" | "CONSCIOUSNESS_BROADCAST";
+        LogThread: {
+            /** Format: int64 */
+            id: number;
+            type: components["schemas"]["ThreadType"];
+            latestTimestamp: components["schemas"]["Timestamp"];
+            messages: components["schemas"]["LogMessage"][];
+        };
+        LogsPage: {
+            /** @description Up to 15, newest first. */
+            threads: components["schemas"]["LogThread"][];
+            pagination: {
+                offset: number;
+                limit: number;
+                hasMore: boolean;
+            };
+        };
+    };
+    responses: {
+        /** @description Up. */
+        StatusOK: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["StatusOK"];
+            };
+        };
+        /** @description Done; no body. */
+        Done: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /** @description The answer the client holds (its `If-None-Match`) is still current; no body. */
+        NotModified: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /** @description The post after the change. */
+        Post: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Post"];
+            };
+        };
+        /** @description One page of a list. */
+        PostList: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PostList"];
+            };
+        };
+        /** @description The settings as stored (normalised). */
+        Settings: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Settings"];
+            };
+        };
+        /** @description A stored version of the persona. */
+        Persona: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Persona"];
+            };
+        };
+        /** @description A bad parameter or a malformed body. */
+        BadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /** @description A bad value, named by `field` (the JSON path; "" when the body is not one JSON object). */
+        FieldError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["FieldError"];
+            };
+        };
+        /** @description A missing, bad, expired or revoked token, or bad credentials at login. */
+        Unauthorized: {
+            headers: {
+                /** @description `Bearer realm="diaries666op"` when no valid session was given. */
+                "WWW-Authenticate"?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /** @description A cross-site change to an ops page. */
+        Forbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /** @description An unknown id, or nothing to show. */
+        NotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /** @description The post is not in a state that allows the change, or the draft version shown is stale (with the current `draft_version`). */
+        Conflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /** @description A body over 64 KiB. */
+        TooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /** @description Login without `Content-Type application/json`. */
+        UnsupportedMediaType: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /** @description A text the platform would refuse (over 280, empty), or a flagged text approved without `override` (with its `flags`). */
+        Unprocessable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["FlaggedError"];
+            };
+        };
+        /** @description Too many failed logins, or too many in progress. */
+        Throttled: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /** @description The writer could not draft. */
+        BadGateway: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /** @description An unexpected failure, logged; the answer gives no detail. */
+        Internal: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /** @description A dependency (PostgreSQL, Redis) is down, or no worker answered a call that waits for one. */
+        Unavailable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+    };
+    parameters: {
+        /** @description 1 or more; default 1. Anything else is a 400 naming `page`. */
+        Page: number;
+        /** @description The list's order; default `date` (newest first), the others highest first. */
+        SortBy: components["schemas"]["SortBy"];
+        /** @description 0 or more; default 0. */
+        Offset: number;
+        /** @description The post's id; anything but a positive integer is a 400 or 404. */
+        PostID: number;
+    };
+    requestBodies: never;
+    headers: {
+        /** @description The validator; `If-None-Match` with it gets 304 and no body. */
+        ETag: string;
+        /** @description Seconds until a retry can succeed. */
+        RetryAfter: number;
+    };
+    pathItems: never;
+}
+export type ApiError = components['schemas']['ApiError'];
+export type FieldError = components['schemas']['FieldError'];
+export type FlaggedError = components['schemas']['FlaggedError'];
+export type StatusOk = components['schemas']['StatusOK'];
+export type NotReady = components['schemas']['NotReady'];
+export type Empty = components['schemas']['Empty'];
+export type Timestamp = components['schemas']['Timestamp'];
+export type PostSource = components['schemas']['PostSource'];
+export type PostStatus = components['schemas']['PostStatus'];
+export type ReplyRoute = components['schemas']['ReplyRoute'];
+export type Flag = components['schemas']['Flag'];
+export type SortBy = components['schemas']['SortBy'];
+export type PostReview = components['schemas']['PostReview'];
+export type Post = components['schemas']['Post'];
+export type DraftVersion = components['schemas']['DraftVersion'];
+export type Pagination = components['schemas']['Pagination'];
+export type PostList = components['schemas']['PostList'];
+export type Count = components['schemas']['Count'];
+export type AdminStats = components['schemas']['AdminStats'];
+export type Queued = components['schemas']['Queued'];
+export type QueuedPost = components['schemas']['QueuedPost'];
+export type ApproveRequest = components['schemas']['ApproveRequest'];
+export type ShownVersion = components['schemas']['ShownVersion'];
+export type DecideRequest = components['schemas']['DecideRequest'];
+export type EditRequest = components['schemas']['EditRequest'];
+export type MarkPostedRequest = components['schemas']['MarkPostedRequest'];
+export type GiveUpRequest = components['schemas']['GiveUpRequest'];
+export type RegenerateRequest = components['schemas']['RegenerateRequest'];
+export type BulkRequest = components['schemas']['BulkRequest'];
+export type BulkResult = components['schemas']['BulkResult'];
+export type BulkAnswer = components['schemas']['BulkAnswer'];
+export type VersionOrigin = components['schemas']['VersionOrigin'];
+export type Version = components['schemas']['Version'];
+export type DecisionAction = components['schemas']['DecisionAction'];
+export type DecisionChannel = components['schemas']['DecisionChannel'];
+export type Decision = components['schemas']['Decision'];
+export type Timing = components['schemas']['Timing'];
+export type History = components['schemas']['History'];
+export type ConversationRelation = components['schemas']['ConversationRelation'];
+export type ConversationItem = components['schemas']['ConversationItem'];
+export type Conversation = components['schemas']['Conversation'];
+export type LoginRequest = components['schemas']['LoginRequest'];
+export type LoginAnswer = components['schemas']['LoginAnswer'];
+export type SettingsCaps = components['schemas']['SettingsCaps'];
+export type SettingsCapsInput = components['schemas']['SettingsCapsInput'];
+export type Settings = components['schemas']['Settings'];
+export type SettingsInput = components['schemas']['SettingsInput'];
+export type PersonaInput = components['schemas']['PersonaInput'];
+export type Persona = components['schemas']['Persona'];
+export type PersonaVersions = components['schemas']['PersonaVersions'];
+export type PreviewRequest = components['schemas']['PreviewRequest'];
+export type PersonaPreview = components['schemas']['PersonaPreview'];
+export type PeriodSpend = components['schemas']['PeriodSpend'];
+export type Ceiling = components['schemas']['Ceiling'];
+export type Pause = components['schemas']['Pause'];
+export type TimelinePause = components['schemas']['TimelinePause'];
+export type Spend = components['schemas']['Spend'];
+export type TelegramLink = components['schemas']['TelegramLink'];
+export type Resumed = components['schemas']['Resumed'];
+export type LatestPost = components['schemas']['LatestPost'];
+export type PostedCategory = components['schemas']['PostedCategory'];
+export type PendingCategory = components['schemas']['PendingCategory'];
+export type HomeStats = components['schemas']['HomeStats'];
+export type PublicStats = components['schemas']['PublicStats'];
+export type LogMessage = components['schemas']['LogMessage'];
+export type ThreadType = components['schemas']['ThreadType'];
+export type LogThread = components['schemas']['LogThread'];
+export type LogsPage = components['schemas']['LogsPage'];
+export type ResponseStatusOk = components['responses']['StatusOK'];
+export type ResponseDone = components['responses']['Done'];
+export type ResponseNotModified = components['responses']['NotModified'];
+export type ResponsePost = components['responses']['Post'];
+export type ResponsePostList = components['responses']['PostList'];
+export type ResponseSettings = components['responses']['Settings'];
+export type ResponsePersona = components['responses']['Persona'];
+export type ResponseBadRequest = components['responses']['BadRequest'];
+export type ResponseFieldError = components['responses']['FieldError'];
+export type ResponseUnauthorized = components['responses']['Unauthorized'];
+export type ResponseForbidden = components['responses']['Forbidden'];
+export type ResponseNotFound = components['responses']['NotFound'];
+export type ResponseConflict = components['responses']['Conflict'];
+export type ResponseTooLarge = components['responses']['TooLarge'];
+export type ResponseUnsupportedMediaType = components['responses']['UnsupportedMediaType'];
+export type ResponseUnprocessable = components['responses']['Unprocessable'];
+export type ResponseThrottled = components['responses']['Throttled'];
+export type ResponseBadGateway = components['responses']['BadGateway'];
+export type ResponseInternal = components['responses']['Internal'];
+export type ResponseUnavailable = components['responses']['Unavailable'];
+export type ParameterPage = components['parameters']['Page'];
+export type ParameterSortBy = components['parameters']['SortBy'];
+export type ParameterOffset = components['parameters']['Offset'];
+export type ParameterPostId = components['parameters']['PostID'];
+export type HeaderETag = components['headers']['ETag'];
+export type HeaderRetryAfter = components['headers']['RetryAfter'];
+export type $defs = Record<string, never>;
+export interface operations {
+    healthz: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["StatusOK"];
+        };
+    };
+    readyz: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["StatusOK"];
+            /** @description A dependency is down. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReady"];
+                };
+            };
+        };
+    };
+    publicStats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The figures, cached (ETag, `Cache-Control public, max-age=10`). */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicStats"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    publicLatest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The latest posted response, cached like the stats. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LatestPost"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    publicLogs: {
+        parameters: {
+            query?: {
+                /** @description 0 or more; default 0. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Up to 15 threads; cached up to offset 74. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LogsPage"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    login: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LoginRequest"];
+            };
+        };
+        responses: {
+            /** @description Signed in. Also sets the HttpOnly, SameSite=Strict session cookie the ops pages and /metrics read. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LoginAnswer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["Throttled"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    logout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Done"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    logoutAll: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Done"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listPending: {
+        parameters: {
+            query?: {
+                /** @description 1 or more; default 1. Anything else is a 400 naming `page`. */
+                page?: components["parameters"]["Page"];
+                /** @description The list's order; default `date` (newest first), the others highest first. */
+                sortBy?: components["parameters"]["SortBy"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["PostList"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listMentions: {
+        parameters: {
+            query?: {
+                /** @description 1 or more; default 1. Anything else is a 400 naming `page`. */
+                page?: components["parameters"]["Page"];
+                /** @description The list's order; default `date` (newest first), the others highest first. */
+                sortBy?: components["parameters"]["SortBy"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["PostList"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listProfile: {
+        parameters: {
+            query?: {
+                /** @description 1 or more; default 1. Anything else is a 400 naming `page`. */
+                page?: components["parameters"]["Page"];
+                /** @description The list's order; default `date` (newest first), the others highest first. */
+                sortBy?: components["parameters"]["SortBy"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["PostList"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listTargeted: {
+        parameters: {
+            query?: {
+                /** @description 1 or more; default 1. Anything else is a 400 naming `page`. */
+                page?: components["parameters"]["Page"];
+                /** @description The list's order; default `date` (newest first), the others highest first. */
+                sortBy?: components["parameters"]["SortBy"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["PostList"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listSkipped: {
+        parameters: {
+            query?: {
+                /** @description 1 or more; default 1. Anything else is a 400 naming `page`. */
+                page?: components["parameters"]["Page"];
+                /** @description The list's order; default `date` (newest first), the others highest first. */
+                sortBy?: components["parameters"]["SortBy"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["PostList"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listQueued: {
+        parameters: {
+            query?: {
+                /** @description 1 or more; default 1. Anything else is a 400 naming `page`. */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["PostList"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    adminStats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The counts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminStats"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    generateProfile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Drafted in time. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Post"];
+                };
+            };
+            /** @description Queued; a worker is drafting it. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QueuedPost"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["Internal"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    generateTargeted: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Queued"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    bulk: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkRequest"];
+            };
+        };
+        responses: {
+            /** @description One result per id, in the order given. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkAnswer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["TooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    history: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The post's id; anything but a positive integer is a 400 or 404. */
+                id: components["parameters"]["PostID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The versions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["History"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    conversation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The post's id; anything but a positive integer is a 400 or 404. */
+                id: components["parameters"]["PostID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The conversation. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Conversation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    regenerate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The post's id; anything but a positive integer is a 400 or 404. */
+                id: components["parameters"]["PostID"];
+            };
+            cookie?: never;
+        };
+        /** @description Optional; an empty body is `{}`. */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RegenerateRequest"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Post"];
+            /** @description The worker did not answer in time; the post as it is. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Post"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    approve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The post's id; anything but a positive integer is a 400 or 404. */
+                id: components["parameters"]["PostID"];
+            };
+            cookie?: never;
+        };
+        /** @description Optional; an empty body is `{}`. */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ApproveRequest"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Post"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            422: components["responses"]["Unprocessable"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    edit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The post's id; anything but a positive integer is a 400 or 404. */
+                id: components["parameters"]["PostID"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EditRequest"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Post"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            422: components["responses"]["Unprocessable"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    reject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The post's id; anything but a positive integer is a 400 or 404. */
+                id: components["parameters"]["PostID"];
+            };
+            cookie?: never;
+        };
+        /** @description Optional; none, `{}` or the draft version shown. */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["DecideRequest"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Post"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    draftAnyway: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The post's id; anything but a positive integer is a 400 or 404. */
+                id: components["parameters"]["PostID"];
+            };
+            cookie?: never;
+        };
+        /** @description Optional; none or `{}`. */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["Empty"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Post"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    markPosted: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The post's id; anything but a positive integer is a 400 or 404. */
+                id: components["parameters"]["PostID"];
+            };
+            cookie?: never;
+        };
+        /** @description Optional; none, `{}` or the reply's id. */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["MarkPostedRequest"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Post"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    giveUp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The post's id; anything but a positive integer is a 400 or 404. */
+                id: components["parameters"]["PostID"];
+            };
+            cookie?: never;
+        };
+        /** @description Optional; none, `{}` or a reason. */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["GiveUpRequest"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Post"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    spend: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The spend report. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Spend"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    resume: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Optional; none or `{}`. */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["Empty"];
+            };
+        };
+        responses: {
+            /** @description Whether a pause was in force and lifted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Resumed"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["TooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    telegram: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The link as the worker running the channel keeps it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TelegramLink"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Settings"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    putSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SettingsInput"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Settings"];
+            400: components["responses"]["FieldError"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["TooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getPersona: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Persona"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    putPersona: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PersonaInput"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Persona"];
+            400: components["responses"]["FieldError"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["TooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    personaVersions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The versions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PersonaVersions"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    previewPersona: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PreviewRequest"];
+            };
+        };
+        responses: {
+            /** @description The draft; nothing is stored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PersonaPreview"];
+                };
+            };
+            400: components["responses"]["FieldError"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["TooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    benchCeiling: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                size: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Spaces, labelled JSON. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+        };
+    };
+    queues: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The dashboard. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not signed in, from a browser; sent to the login page. */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    metrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The Prometheus text exposition format. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description Not signed in, from a browser; sent to the login page. */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+}

@@ -1,5 +1,6 @@
 import useSWR from 'swr';
-import type { Lenient, PublicStats } from './types';
+import type { Lenient } from './lenient';
+import type { PublicStats } from './types';
 
 /** The home page refreshes every 5 minutes. */
 export const HOME_REFRESH_MS = 300_000;

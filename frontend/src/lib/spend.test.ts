@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { budgetLevel, formatUSD } from './spend';
+import type { TimelinePause } from '../api/types';
+import { budgetLevel, formatUSD, timelinePauseText } from './spend';
+import { formatTimestamp } from './time';
 
 describe('budgetLevel', () => {
   it.each([
@@ -23,5 +25,24 @@ describe('formatUSD', () => {
     { name: 'not a number', usd: Number.NaN, want: '$0.00' },
   ])('$name', ({ usd, want }) => {
     expect(formatUSD(usd)).toBe(want);
+  });
+});
+
+describe('timelinePauseText', () => {
+  const until = '2026-11-26T14:00:00Z';
+  const at = formatTimestamp(until, 'en-GB');
+  it.each<{ name: string; pause: TimelinePause; want: string }>([
+    {
+      name: 'a timeline paused after a 400',
+      pause: { platform: 'x', timeline: 'mentions', reason: 'the platform rejects the request', since: '2026-11-26T08:00:00Z', until },
+      want: `Scans of x mentions are paused until ${at}: the platform rejects the request. The other timelines go on.`,
+    },
+    {
+      name: 'no reason known',
+      pause: { platform: '', timeline: 'x:search', reason: '', since: '2026-11-26T08:00:00Z', until },
+      want: `Scans of x:search are paused until ${at}. The other timelines go on.`,
+    },
+  ])('$name', ({ pause, want }) => {
+    expect(timelinePauseText(pause, 'en-GB')).toBe(want);
   });
 });

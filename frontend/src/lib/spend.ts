@@ -1,5 +1,8 @@
 // Pure helpers of the Spend panel and the review cards' costs.
 
+import type { TimelinePause } from '../api/types';
+import { formatTimestamp } from './time';
+
 /** A budget's state: no ceiling, under 80 %, at 80 % or more, spent. */
 export type BudgetLevel = 'none' | 'ok' | 'warn' | 'over';
 
@@ -18,4 +21,13 @@ export function formatUSD(usd: number): string {
   if (!Number.isFinite(usd)) return '$0.00';
   const digits = Math.abs(usd) < 1 && usd !== 0 ? 3 : 2;
   return `$${usd.toFixed(digits)}`;
+}
+
+/**
+ * The banner of a timeline whose scans are paused: which, until when, and
+ * why (the platform rejected its request); the other timelines go on.
+ */
+export function timelinePauseText(p: TimelinePause, locale?: string): string {
+  const why = p.reason ? `: ${p.reason}` : '';
+  return `Scans of ${p.platform ? `${p.platform} ` : ''}${p.timeline} are paused until ${formatTimestamp(p.until, locale)}${why}. The other timelines go on.`;
 }

@@ -1,4 +1,5 @@
-import type { Lenient, LogMessage, LogsPage, LogThread, ThreadType } from '../api/types';
+import type { Lenient } from '../api/lenient';
+import type { LogMessage, LogsPage, LogThread, ThreadType } from '../api/types';
 import { DEFAULT_SAMPLING, LOGS_PAGE_SIZE } from './constants';
 
 /**

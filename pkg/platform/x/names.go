@@ -1,12 +1,6 @@
 package x
 
-import (
-	"context"
-	"errors"
-	"fmt"
-
-	"github.com/redis/go-redis/v9"
-)
+import "context"
 
 // The names the client asks X for, kept in this one file. X's
 // documentation (2026) names them tweet.fields, referenced_tweets and
@@ -102,35 +96,4 @@ type Namings interface {
 	Naming(ctx context.Context) (string, error)
 	// SetNaming keeps name.
 	SetNaming(ctx context.Context, name string) error
-}
-
-// NamingKey is the Redis key RedisNamings keeps the naming under.
-const NamingKey = "infernal:x:naming"
-
-// RedisNamings keeps the naming in Redis, under NamingKey, for every
-// process.
-type RedisNamings struct {
-	// Redis is the shared Redis.
-	Redis redis.UniversalClient
-}
-
-// Naming returns the naming kept, "" when none is.
-func (r RedisNamings) Naming(ctx context.Context) (string, error) {
-	v, err := r.Redis.Get(ctx, NamingKey).Result()
-	if errors.Is(err, redis.Nil) {
-		return "", nil
-	}
-	if err != nil {
-		return "", fmt.Errorf("x: naming: %w", err)
-	}
-	return v, nil
-}
-
-// SetNaming keeps name, with no expiry: X's naming changes rarely, and a
-// refusal switches it back at once.
-func (r RedisNamings) SetNaming(ctx context.Context, name string) error {
-	if err := r.Redis.Set(ctx, NamingKey, name, 0).Err(); err != nil {
-		return fmt.Errorf("x: set naming: %w", err)
-	}
-	return nil
 }

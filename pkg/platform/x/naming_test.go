@@ -8,9 +8,8 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/redis/go-redis/v9"
-
 	"infernal/pkg/platform"
+	"infernal/pkg/tasks"
 	"infernal/pkg/tasks/taskstest"
 )
 
@@ -111,13 +110,16 @@ func TestLookupAsksForAuthors(t *testing.T) {
 // One process's discovery is every process's: a second client sharing
 // the Redis naming asks in the newest naming from its first call.
 func TestNamingSharedAcrossClients(t *testing.T) {
-	rdb := redis.NewClient(mustRedisOptions(t))
-	t.Cleanup(func() { _ = rdb.Close() })
+	shared, err := tasks.NewClient(taskstest.RedisURL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = shared.Close() })
 	var refused atomic.Int32
 	f := newestOnly(t, &refused)
 	mk := func() *Client {
 		c, err := New(Config{BaseURL: f.srv.URL, APIKey: testKey, APISecret: testSecret, AccessToken: testToken, AccessSecret: testTokenSecret,
-			Namings: RedisNamings{Redis: rdb}})
+			Namings: shared})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -126,7 +128,7 @@ func TestNamingSharedAcrossClients(t *testing.T) {
 	if _, err := mk().Mentions(t.Context(), "42", platform.Range{}); err != nil {
 		t.Fatal(err)
 	}
-	if got, err := (RedisNamings{Redis: rdb}).Naming(t.Context()); err != nil || got != NamingPosts {
+	if got, err := shared.Naming(t.Context()); err != nil || got != NamingPosts {
 		t.Fatalf("shared naming %q, %v; want %q", got, err, NamingPosts)
 	}
 	if _, err := mk().Mentions(t.Context(), "42", platform.Range{}); err != nil {
@@ -168,14 +170,6 @@ func TestNamingOf(t *testing.T) {
 	}
 }
 
-func mustRedisOptions(t *testing.T) *redis.Options {
-	t.Helper()
-	opt, err := redis.ParseURL(taskstest.RedisURL(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return opt
-}
 
 // A handle that breaks X's syntax, as a forged answer would carry, is
 // blanked where the post comes in and logged; valid ones are kept.

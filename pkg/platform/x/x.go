@@ -74,7 +74,7 @@ type Config struct {
 	// 0 means 100.
 	MaxResults int
 	// Namings, when set, keeps the field naming X accepts for every
-	// process (RedisNamings is one); unset, each client keeps its own.
+	// process (*tasks.Client is one); unset, each client keeps its own.
 	Namings Namings
 	// Log, when set, is told of a naming change and of a failure to share it.
 	Log *slog.Logger

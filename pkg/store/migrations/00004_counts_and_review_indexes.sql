@@ -1,5 +1,5 @@
 -- +goose Up
--- Performance at a million posts (issue 10).
+-- Counts and indexes that keep the lists and statistics fast at a million posts.
 
 -- post_counts: how many posts there are of each source, status and category,
 -- kept by the triggers below in the transaction of every change, so the

@@ -1,6 +1,6 @@
 -- +goose Up
--- X in 2026 (issue 8): reply eligibility and hand-posting, account-wide
--- pauses, and the spend meter.
+-- X's 2026 rules: reply eligibility and hand-posting, account-wide pauses,
+-- and the spend meter.
 
 -- reply_route: how an approved reply goes out: 'api', or 'manual' (posted by
 -- hand through X's web intent, since the API may not reply to the post);

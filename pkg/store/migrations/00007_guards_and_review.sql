@@ -1,5 +1,5 @@
 -- +goose Up
--- Issue 11: guards before drafting, reviewer control, managed settings.
+-- Guards before drafting, reviewer control, managed settings.
 
 -- A post a guard stopped before drafting is 'skipped', with its reason.
 ALTER TABLE posts DROP CONSTRAINT posts_status_check;

@@ -1,5 +1,5 @@
 -- +goose Up
--- Issue 11: the approvals waiting for their first send, in approval order,
+-- The approvals waiting for their first send, in approval order,
 -- for the admin's "Waiting to send" list and the send caps' queue position.
 -- The order is the one the send caps serve (coalesce covers approvals
 -- recorded before approved_at was set).

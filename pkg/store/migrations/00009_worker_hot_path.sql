@@ -1,6 +1,6 @@
 -- +goose Up
--- Issue 10, after issue 11's guards: what a worker reads for every draft and
--- every send, kept to a row or two.
+-- What a worker reads for every draft and every send (the guards' settings,
+-- the send caps' counts), kept to a row or two.
 
 -- settings_version: moved on by the triggers below in the transaction of
 -- every change to the settings, the blocked authors or the blocked phrases,

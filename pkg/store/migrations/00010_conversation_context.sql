@@ -1,5 +1,5 @@
 -- +goose Up
--- Issue 18: the conversation a post belongs to, read once and kept.
+-- The conversation a post belongs to, read once and kept.
 
 -- context_posts: posts of the platform read as some draft's context (a parent,
 -- an ancestor, a quoted post), one row per platform post. Later drafts,

@@ -1,5 +1,5 @@
 -- +goose Up
--- Issue 18: the sandbox has conversations. Its mortals answer each other and
+-- The sandbox has conversations. Its mortals answer each other and
 -- quote posts; a post the world makes keeps its turn (the clock's seq), so
 -- that a later turn can answer or quote it.
 ALTER TABLE sandbox_posts

@@ -1,6 +1,6 @@
 -- +goose Up
--- Issue 19: the persona as data the operator edits, and a second opinion on
--- every draft.
+-- The persona as data the operator edits, and a second opinion on every
+-- draft.
 
 -- persona_versions: every version of the persona, the newest the one in
 -- use. A PUT adds a version; none is ever changed. The first process to

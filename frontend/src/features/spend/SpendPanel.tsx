@@ -1,5 +1,5 @@
 import type { Spend } from '../../api/types';
-import { budgetLevel, formatUSD, type BudgetLevel } from '../../lib/spend';
+import { budgetLevel, formatUSD, timelinePauseText, type BudgetLevel } from '../../lib/spend';
 import { formatTimestamp } from '../../lib/time';
 
 interface Props {
@@ -20,7 +20,7 @@ const LEVEL_TEXT: Record<Exclude<BudgetLevel, 'none' | 'ok'>, string> = {
   over: 'is spent: scans are paused, and sends go out only while they fit',
 };
 
-/** The banners above the dashboard: an account-wide pause, and each budget at 80 % or spent. */
+/** The banners above the dashboard: an account-wide pause, each timeline paused, and each budget at 80 % or spent. */
 export function SpendBanners({ spend, onResume, resuming }: Props) {
   if (!spend) return null;
   const ceilings: Ceiling[] = [
@@ -42,6 +42,11 @@ export function SpendBanners({ spend, onResume, resuming }: Props) {
           </button>
         </div>
       )}
+      {spend.timeline_pauses.map((p) => (
+        <p key={`${p.platform}:${p.timeline}`} className="banner banner-warning" role="status" data-testid="banner-timeline-paused">
+          {timelinePauseText(p)}
+        </p>
+      ))}
       {ceilings.map((c) => {
         const level = budgetLevel(c.spent, c.ceiling);
         if (level === 'none' || level === 'ok') return null;

@@ -1,4 +1,4 @@
-package pipeline
+package spend_test
 
 import (
 	"context"
@@ -6,25 +6,24 @@ import (
 	"time"
 
 	"infernal/pkg/spend"
-	"infernal/pkg/store"
 )
 
 // countingLedger counts the sums read from it; it records nothing.
 type countingLedger struct {
 	spend.Ledger
 	reads int
-	spent store.SpendTotals
+	spent spend.Sums
 }
 
-func (l *countingLedger) SpendTotals(context.Context, time.Time) (store.SpendTotals, error) {
+func (l *countingLedger) SpendTotals(context.Context, time.Time) (spend.Sums, error) {
 	l.reads++
 	return l.spent, nil
 }
 
 // The ledger is read only where a ceiling is set: without one, a draft or a
 // send goes on and costs no query; with one, the ceiling still decides.
-func TestBudgetReadsTheLedgerOnlyUnderACeiling(t *testing.T) {
-	spent := store.SpendTotals{XUSD: 5, ModelUSD: 5}
+func TestGateReadsTheLedgerOnlyUnderACeiling(t *testing.T) {
+	spent := spend.Sums{XUSD: 5, ModelUSD: 5}
 	tests := []struct {
 		name          string
 		budgets       spend.Budgets
@@ -41,19 +40,19 @@ func TestBudgetReadsTheLedgerOnlyUnderACeiling(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			ledger := &countingLedger{spent: spent}
-			b := &Budget{Meter: &spend.Meter{Ledger: ledger, Now: time.Now}, Budgets: tt.budgets}
+			b := &spend.Gate{Meter: &spend.Meter{Ledger: ledger, Now: time.Now}, Budgets: tt.budgets}
 			ctx := context.Background()
-			why, err := b.modelBlocked(ctx)
+			why, err := b.ModelBlocked(ctx)
 			if err != nil || (why != "") != tt.wantModelWhy {
-				t.Errorf("modelBlocked = %q, %v; want a reason: %v", why, err, tt.wantModelWhy)
+				t.Errorf("ModelBlocked = %q, %v; want a reason: %v", why, err, tt.wantModelWhy)
 			}
-			fits, err := b.sendFits(ctx, 0.01)
+			fits, err := b.SendFits(ctx, 0.01)
 			if err != nil || fits != tt.wantSendFits {
-				t.Errorf("sendFits = %v, %v; want %v", fits, err, tt.wantSendFits)
+				t.Errorf("SendFits = %v, %v; want %v", fits, err, tt.wantSendFits)
 			}
-			why, err = b.scanBlocked(ctx)
+			why, err = b.ScanBlocked(ctx)
 			if err != nil || (why != "") != tt.wantScanWhy {
-				t.Errorf("scanBlocked = %q, %v; want a reason: %v", why, err, tt.wantScanWhy)
+				t.Errorf("ScanBlocked = %q, %v; want a reason: %v", why, err, tt.wantScanWhy)
 			}
 			if ledger.reads != tt.wantReadsOver {
 				t.Errorf("ledger read %d times, want %d", ledger.reads, tt.wantReadsOver)
