@@ -117,7 +117,7 @@ func ValidateAppPassword(raw string) error {
 		return errors.New("is not an app password (xxxx-xxxx-xxxx-xxxx): create one in Bluesky's settings, never use the account password")
 	}
 	for _, p := range parts {
-		if len(p) != 4 || strings.IndexFunc(p, func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9') }) >= 0 {
+		if len(p) != 4 || strings.IndexFunc(p, func(r rune) bool { return (r < 'a' || r > 'z') && (r < '0' || r > '9') }) >= 0 {
 			return errors.New("is not an app password (xxxx-xxxx-xxxx-xxxx): create one in Bluesky's settings, never use the account password")
 		}
 	}
@@ -358,6 +358,7 @@ func translate(h http.Header) http.Header {
 	return out
 }
 
+// RoundTrip sends req unless its window is closed, and records the answer's window.
 func (t *limitTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	endpoint := endpointOf(req)
 	if t.limiter != nil {

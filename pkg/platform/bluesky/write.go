@@ -179,8 +179,9 @@ func LinkSpans(text string) []Span {
 	var out []Span
 	for _, m := range linkRe.FindAllStringIndex(text, -1) {
 		link := strings.TrimRight(text[m[0]:m[1]], ".,;:!?")
-		if strings.HasSuffix(link, ")") && !strings.Contains(link, "(") {
-			link = strings.TrimSuffix(link, ")")
+		// A closing parenthesis the link does not open closes the text around it.
+		for strings.HasSuffix(link, ")") && strings.Count(link, ")") > strings.Count(link, "(") {
+			link = strings.TrimRight(strings.TrimSuffix(link, ")"), ".,;:!?")
 		}
 		out = append(out, Span{Start: m[0], End: m[0] + len(link), Value: link})
 	}

@@ -135,13 +135,17 @@ func Start(t testing.TB) *Network {
 		if err := stdin.Close(); err != nil {
 			t.Logf("devnet: close stdin: %v", err)
 		}
+		var err error
 		select {
-		case <-done:
+		case err = <-done:
 		case <-time.After(30 * time.Second):
 			cancel()
-			<-done
+			err = <-done
 		}
 		cancel()
+		if err != nil {
+			t.Logf("devnet: stopped: %v; stderr:\n%s", err, stderr.String())
+		}
 	})
 
 	lines := make(chan string, 1)
