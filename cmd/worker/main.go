@@ -22,6 +22,7 @@ import (
 	"infernal/pkg/persona"
 	"infernal/pkg/pipeline"
 	"infernal/pkg/platform"
+	"infernal/pkg/platform/bluesky"
 	"infernal/pkg/platform/sandbox"
 	"infernal/pkg/platform/sandbox/corpus"
 	"infernal/pkg/platform/x"
@@ -83,8 +84,15 @@ func run() error {
 	meter := &spend.Meter{Ledger: st, Prices: spend.Prices(cfg.Prices), Counters: spend.NewCounters(reg), Log: log, Now: time.Now}
 
 	targets := cfg.TargetUsernames
+	replyPolicy := platform.ReplyPolicy(cfg.ReplyPolicy)
 	var plat platform.Platform
 	switch cfg.Platform {
+	case config.PlatformBluesky:
+		plat, err = bluesky.New(bluesky.Config{PDSURL: cfg.BlueskyPDSURL, Handle: cfg.BlueskyHandle, AppPassword: cfg.BlueskyAppPassword,
+			Limiter: windows})
+		// X's summoned-only rule is X's: on Bluesky any post may be answered,
+		// within its threadgate (which the client reads before each reply).
+		replyPolicy = platform.ReplyOpen
 	case config.PlatformX:
 		plat, err = x.New(x.Config{BaseURL: cfg.XAPIBaseURL, APIKey: cfg.XAPIKey, APISecret: cfg.XAPISecret,
 			AccessToken: cfg.XAccessToken, AccessSecret: cfg.XAccessSecret,
@@ -139,7 +147,7 @@ func run() error {
 
 	pipe := pipeline.New(pipeline.Config{
 		Store: st, Platform: plat, Writer: w, Queue: client, Log: log, Now: time.Now, Persona: cfg.PersonaHandle,
-		ReplyPolicy: platform.ReplyPolicy(cfg.ReplyPolicy), HandPosting: handPosting(cfg.HandPosting),
+		ReplyPolicy: replyPolicy, HandPosting: handPosting(cfg.HandPosting),
 		HandPostedEvery: cfg.HandPostedInterval,
 		Spend:           meter, Budgets: spend.Budgets(cfg.Budgets),
 	})

@@ -345,7 +345,7 @@ func (s *Store) FailDraft(ctx context.Context, id int64, reason string) error {
 // response first when edited is not nil (as an admin version when it
 // changes the text); a post whose reply the API may not
 // send (post.RouteManual) moves to awaiting_manual instead, for hand-posting. The response must pass
-// post.CheckResponse (a *post.LengthError, ErrInvalid); a post in any other
+// post.CheckResponseFor its platform (a *post.LengthError, ErrInvalid); a post in any other
 // state gets a *post.StateError (ErrConflict).
 func (s *Store) Approve(ctx context.Context, id int64, edited *string) (post.Post, error) {
 	return s.ApproveChecked(ctx, id, edited, nil)
@@ -378,7 +378,7 @@ func (s *Store) ApproveChecked(ctx context.Context, id int64, edited *string, ch
 		if edited != nil {
 			text = *edited
 		}
-		if err := post.CheckResponse(text); err != nil {
+		if err := post.CheckResponseFor(p.Platform, text); err != nil {
 			return fmt.Errorf("store: approve post %d: %w", id, err)
 		}
 		flags := nonNil(p.Flags)
