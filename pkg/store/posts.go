@@ -640,3 +640,18 @@ func (s *Store) DeleteDraft(ctx context.Context, id int64) error {
 	}
 	return nil
 }
+
+// SendKey returns the key the send of post id writes under: the one an
+// earlier attempt stored, or else candidate, stored now, before the
+// platform is called, so that every attempt of the send uses the same key.
+func (s *Store) SendKey(ctx context.Context, id int64, candidate string) (string, error) {
+	if candidate == "" {
+		return "", fmt.Errorf("store: send key of post %d: %w: empty key", id, ErrInvalid)
+	}
+	var key string
+	err := s.pool.QueryRow(ctx, `UPDATE posts SET send_key = COALESCE(send_key, $2) WHERE id = $1 RETURNING send_key`, id, candidate).Scan(&key)
+	if err != nil {
+		return "", notFound(err, fmt.Sprintf("send key of post %d", id))
+	}
+	return key, nil
+}

@@ -267,7 +267,7 @@ func TestAgainstDevnet(t *testing.T) {
 		}
 		eventually(t, "the gate is indexed", func() bool {
 			_, err = c.Publish(ctx, "Gates mean nothing below.", gated.URI)
-			return platform.Classify(err) == platform.RefusalReplyNotAllowed
+			return platform.Classify(err) == platform.RefusalReplyGated
 		})
 	})
 

@@ -129,11 +129,11 @@ func (c *Client) replyRef(ctx context.Context, parentURI string) (*bsky.FeedPost
 	}
 	if blocked(v.Author.Viewer) {
 		return nil, &platform.Error{Status: http.StatusForbidden, Title: "BlockedActor",
-			Detail: "reply to this conversation is not allowed: its author and the persona block each other"}
+			Detail: "its author and the persona block each other"}
 	}
 	if v.Viewer != nil && v.Viewer.ReplyDisabled != nil && *v.Viewer.ReplyDisabled {
 		return nil, &platform.Error{Status: http.StatusForbidden, Title: "ReplyNotAllowed",
-			Detail: "reply to this conversation is not allowed by its threadgate"}
+			Detail: "the thread's gate (threadgate) does not let the persona reply"}
 	}
 	parent := &comatproto.RepoStrongRef{Uri: v.Uri, Cid: v.Cid}
 	root := parent
