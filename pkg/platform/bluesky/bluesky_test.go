@@ -162,7 +162,7 @@ func (p *pds) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		newTokens()
 		_ = json.NewEncoder(w).Encode(map[string]string{"accessJwt": p.access, "refreshJwt": p.refresh, "did": "did:plc:persona"})
-	case "/xrpc/app.bsky.actor.getProfile":
+	case "/xrpc/app.bsky.actor.getProfile", "/xrpc/app.bsky.notification.listNotifications":
 		p.profiles++
 		p.lastAuthorization = r.Header.Get("Authorization")
 		if p.expired[bearer] || bearer != p.access {

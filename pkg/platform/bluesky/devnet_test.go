@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +13,9 @@ import (
 	"infernal/pkg/platform"
 	"infernal/pkg/platform/bluesky"
 	"infernal/pkg/platform/bluesky/devnet"
+	"infernal/pkg/platform/platformtest"
+	"infernal/pkg/ratelimit"
+	"infernal/pkg/tasks/taskstest"
 )
 
 // ref is a strong reference to a record.
@@ -87,10 +92,11 @@ func TestAgainstDevnet(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	me, err := c.Me(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	var me platform.User
+	eventually(t, "the AppView indexes the persona's profile", func() bool {
+		me, err = c.Me(ctx)
+		return err == nil
+	})
 	if me.ID != persona.DID || me.Username != "infernal.test" {
 		t.Fatalf("Me = %+v, want %s infernal.test", me, persona.DID)
 	}
@@ -298,9 +304,89 @@ func TestAgainstDevnet(t *testing.T) {
 		}
 	})
 
+	t.Run("contract", func(t *testing.T) {
+		platformtest.Run(t, contractHarness(t, n, c, mortal, dids))
+	})
+
 	t.Run("one session", func(t *testing.T) {
 		if got := c.SessionsCreated(); got != 1 {
 			t.Fatalf("sessions created = %d, want 1", got)
 		}
 	})
+}
+
+// contractHarness lets the platform contract act on the development network
+// as mortal, and meet Bluesky's rate limits through a stand-in PDS (the
+// development network enforces none).
+func contractHarness(t *testing.T, n *devnet.Network, c *bluesky.Client, mortal poster, dids map[string]string) platformtest.Harness {
+	refs := map[string]ref{}  // every post made, by uri
+	roots := map[string]ref{} // the thread root of each post made
+	write := func(t *testing.T, text, parent string) string {
+		t.Helper()
+		if parent == "" {
+			r := mortal.post(t, text, dids, nil, nil, nil)
+			refs[r.URI], roots[r.URI] = r, r
+			return r.URI
+		}
+		p, root := refs[parent], roots[parent]
+		r := mortal.post(t, text, dids, &root, &p, nil)
+		refs[r.URI], roots[r.URI] = r, root
+		return r.URI
+	}
+	return platformtest.Harness{
+		Platform: c,
+		Post:     func(t *testing.T, text string) string { return write(t, text, "") },
+		Mention:  write,
+		Delete: func(t *testing.T, id string) {
+			rkey := id[strings.LastIndex(id, "/")+1:]
+			if err := n.XRPC(context.Background(), mortal.acct.AccessJWT, http.MethodPost, "com.atproto.repo.deleteRecord",
+				map[string]any{"repo": mortal.acct.DID, "collection": "app.bsky.feed.post", "rkey": rkey}, nil); err != nil {
+				t.Fatal(err)
+			}
+		},
+		Eventually: eventually,
+		RateLimited: func(t *testing.T, kind platformtest.RateLimitKind) platform.Platform {
+			reset := time.Now().Add(10 * time.Minute)
+			p := &pds{expired: map[string]bool{}}
+			cfg := bluesky.Config{Handle: "infernal.test", AppPassword: appPassword}
+			switch kind {
+			case platformtest.LimitAnswered:
+				p.status = http.StatusTooManyRequests
+				p.headers = http.Header{"Ratelimit-Limit": {"3000"}, "Ratelimit-Remaining": {"0"}, "Ratelimit-Reset": {strconv.FormatInt(reset.Unix(), 10)}}
+			case platformtest.LimitWindowClosed:
+				windows, err := ratelimit.Open(taskstest.RedisURL(t), 1)
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { _ = windows.Close() })
+				// Another process was told the window is used up.
+				if err := windows.Record(context.Background(), "bluesky app.bsky.notification.listNotifications", http.Header{
+					"X-Rate-Limit-Limit": {"3000"}, "X-Rate-Limit-Remaining": {"0"}, "X-Rate-Limit-Reset": {strconv.FormatInt(reset.Unix(), 10)},
+				}); err != nil {
+					t.Fatal(err)
+				}
+				cfg.Limiter = windows
+			}
+			srv := httptest.NewServer(p)
+			t.Cleanup(srv.Close)
+			cfg.PDSURL = srv.URL
+			limited, err := bluesky.New(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The stand-in's persona is did:plc:persona; the contract asks for the real one.
+			return personaAs{Client: limited, did: "did:plc:persona"}
+		},
+	}
+}
+
+// personaAs is a client whose Mentions reads the stand-in persona's
+// notifications, whatever user id the contract names.
+type personaAs struct {
+	*bluesky.Client
+	did string
+}
+
+func (p personaAs) Mentions(ctx context.Context, _ string, r platform.Range) (platform.Page, error) {
+	return p.Client.Mentions(ctx, p.did, r)
 }
