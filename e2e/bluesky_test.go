@@ -1,0 +1,199 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"infernal/pkg/platform/bluesky/devnet"
+	"infernal/pkg/post"
+	"infernal/pkg/store"
+	"infernal/pkg/store/storetest"
+	"infernal/pkg/tasks"
+	"infernal/pkg/tasks/taskstest"
+)
+
+// blueskyWait bounds every poll of the Bluesky flow: the AppView indexes a
+// write within about 0.1 s, a scan and a draft take a moment more.
+const blueskyWait = 60 * time.Second
+
+// atRef is a strong reference to a record.
+type atRef struct {
+	URI string `json:"uri"`
+	CID string `json:"cid"`
+}
+
+// The real worker binary with PLATFORM=bluesky, against Bluesky's
+// development network: a mortal's thread and a thin mention under it are
+// scanned and drafted with the thread as context; the approved reply is
+// posted once, under the key stored before the send, with the right root
+// and parent references.
+func TestBlueskyMentionToPostedReply(t *testing.T) {
+	n := devnet.Start(t)
+	persona := n.CreateAccount(t, "infernal.test")
+	mortal := n.CreateAccount(t, "mortal.test")
+	ctx := context.Background()
+	dbURL, redisURL := storetest.NewDatabase(t), taskstest.RedisURL(t)
+	st, err := store.Open(ctx, dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(st.Close)
+	queue, err := tasks.NewClient(redisURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = queue.Close() })
+
+	postAs := func(text string, facets []any, reply map[string]any) atRef {
+		t.Helper()
+		rec := map[string]any{"$type": "app.bsky.feed.post", "text": text, "createdAt": time.Now().UTC().Format(time.RFC3339Nano)}
+		if facets != nil {
+			rec["facets"] = facets
+		}
+		if reply != nil {
+			rec["reply"] = reply
+		}
+		var out atRef
+		if err := n.XRPC(ctx, mortal.AccessJWT, http.MethodPost, "com.atproto.repo.createRecord",
+			map[string]any{"repo": mortal.DID, "collection": "app.bsky.feed.post", "record": rec}, &out); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	rootText := "My cat knocked my coffee onto the keyboard during the board meeting."
+	root := postAs(rootText, nil, nil)
+	thinText := "@infernal.test thoughts?"
+	thin := postAs(thinText, []any{map[string]any{
+		"index":    map[string]any{"byteStart": 0, "byteEnd": len("@infernal.test")},
+		"features": []any{map[string]any{"$type": "app.bsky.richtext.facet#mention", "did": persona.DID}},
+	}}, map[string]any{"root": root, "parent": root})
+
+	// The persona's profile is indexed before the worker asks who it is.
+	deadline := time.Now().Add(blueskyWait)
+	for n.XRPC(ctx, "", http.MethodGet, "com.atproto.identity.resolveHandle", map[string]any{"handle": "infernal.test"}, nil) != nil {
+		if time.Now().After(deadline) {
+			t.Fatal("the persona's handle never resolved")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+
+	var logs bytes.Buffer
+	cmd := exec.Command(buildBinary(t, "worker"))
+	cmd.Env = append(os.Environ(),
+		"DATABASE_URL="+dbURL, "REDIS_URL="+redisURL, "METRICS_ADDR=127.0.0.1:0", "PERSONA_HANDLE=infernal",
+		"PLATFORM=bluesky", "BLUESKY_PDS_URL="+n.PDS, "BLUESKY_HANDLE="+persona.Handle, "BLUESKY_APP_PASSWORD="+persona.AppPassword,
+		"WRITER=offline",
+	)
+	cmd.Stdout, cmd.Stderr = &logs, &logs
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	t.Cleanup(func() {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		if err := <-exited; err != nil {
+			t.Errorf("the worker did not stop cleanly: %v", err)
+		}
+		if t.Failed() {
+			t.Logf("worker output:\n%s", logs.String())
+		}
+		if strings.Contains(logs.String(), persona.AppPassword) {
+			t.Errorf("the worker logged the app password")
+		}
+	})
+
+	// Scans run until the AppView has the mention (a scan that found nothing
+	// moves no cursor).
+	var id int64
+	deadline = time.Now().Add(blueskyWait)
+	for id == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the worker never drafted the mention")
+		}
+		if err := queue.EnqueuePeriodic(ctx, tasks.TypeScanMentions); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(500 * time.Millisecond)
+		list, _, err := st.ListPending(ctx, post.SourceMention, post.SortDate, 1, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range list {
+			if p.OriginalPostID == thin.URI && p.Status == post.StatusPending {
+				id = p.ID
+			}
+		}
+	}
+	p, err := st.Post(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Platform != "bluesky" || p.AuthorUsername != "mortal.test" || p.ConversationID != root.URI || p.ProposedResponse == "" {
+		t.Fatalf("the draft = %+v", p)
+	}
+	// The thread's root was read with the mention: it is known as context.
+	known, err := st.ContextPosts(ctx, "bluesky", []string{root.URI})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if known[root.URI].Text != rootText {
+		t.Fatalf("the root is not kept as context: %+v", known)
+	}
+
+	if _, err := st.Approve(ctx, id, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := queue.EnqueueSend(ctx, id); err != nil {
+		t.Fatal(err)
+	}
+	deadline = time.Now().Add(blueskyWait)
+	for p.Status != post.StatusPosted {
+		if time.Now().After(deadline) {
+			t.Fatalf("the reply was never posted: %s %q", p.Status, p.Error)
+		}
+		time.Sleep(200 * time.Millisecond)
+		if p, err = st.Post(ctx, id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	key, err := st.SendKey(ctx, id, "unused")
+	if err != nil || !strings.HasSuffix(p.ResponsePostID, "/"+key) {
+		t.Fatalf("posted as %s; stored key %q (%v)", p.ResponsePostID, key, err)
+	}
+	var rec struct {
+		Value struct {
+			Text  string `json:"text"`
+			Reply struct {
+				Root, Parent atRef
+			} `json:"reply"`
+		} `json:"value"`
+	}
+	if err := n.XRPC(ctx, "", http.MethodGet, "com.atproto.repo.getRecord",
+		map[string]any{"repo": persona.DID, "collection": "app.bsky.feed.post", "rkey": key}, &rec); err != nil {
+		t.Fatal(err)
+	}
+	if rec.Value.Reply.Root != root || rec.Value.Reply.Parent != thin || rec.Value.Text != p.ProposedResponse {
+		t.Fatalf("the reply = %+v; want root %+v, parent %+v, text %q", rec.Value, root, thin, p.ProposedResponse)
+	}
+	var feed struct {
+		Feed []struct {
+			Post struct {
+				URI string `json:"uri"`
+			} `json:"post"`
+		} `json:"feed"`
+	}
+	if err := n.XRPC(ctx, persona.AccessJWT, http.MethodGet, "app.bsky.feed.getAuthorFeed", map[string]any{"actor": persona.DID}, &feed); err != nil {
+		t.Fatal(err)
+	}
+	if len(feed.Feed) > 1 {
+		t.Fatalf("the persona posted %d times, want once", len(feed.Feed))
+	}
+}
