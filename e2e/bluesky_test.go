@@ -3,14 +3,21 @@ package e2e
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"os/exec"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	"infernal/pkg/platform"
+	"infernal/pkg/platform/bluesky"
 	"infernal/pkg/platform/bluesky/devnet"
 	"infernal/pkg/post"
 	"infernal/pkg/store"
@@ -84,19 +91,35 @@ func TestBlueskyMentionToPostedReply(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 	}
 
-	var logs bytes.Buffer
-	cmd := exec.Command(buildBinary(t, "worker"))
-	cmd.Env = append(os.Environ(),
-		"DATABASE_URL="+dbURL, "REDIS_URL="+redisURL, "METRICS_ADDR=127.0.0.1:0", "PERSONA_HANDLE=infernal",
-		"PLATFORM=bluesky", "BLUESKY_PDS_URL="+n.PDS, "BLUESKY_HANDLE="+persona.Handle, "BLUESKY_APP_PASSWORD="+persona.AppPassword,
-		"WRITER=offline",
-	)
-	cmd.Stdout, cmd.Stderr = &logs, &logs
-	if err := cmd.Start(); err != nil {
+	// The worker reaches the PDS through a proxy that can let a reply's
+	// write through and then hold its answer, as a worker killed mid-send
+	// never hears it.
+	pds, err := url.Parse(n.PDS)
+	if err != nil {
 		t.Fatal(err)
 	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
+	front := &holdingProxy{next: httputil.NewSingleHostReverseProxy(pds), pds: n.PDS, written: make(chan string, 1), release: make(chan struct{})}
+	proxy := httptest.NewServer(front)
+	t.Cleanup(proxy.Close)
+	t.Cleanup(front.releaseAll)
+	bin := buildBinary(t, "worker")
+	var logs bytes.Buffer
+	startWorker := func() (*exec.Cmd, chan error) {
+		cmd := exec.Command(bin)
+		cmd.Env = append(os.Environ(),
+			"DATABASE_URL="+dbURL, "REDIS_URL="+redisURL, "METRICS_ADDR=127.0.0.1:0", "PERSONA_HANDLE=infernal",
+			"PLATFORM=bluesky", "BLUESKY_PDS_URL="+proxy.URL, "BLUESKY_HANDLE="+persona.Handle, "BLUESKY_APP_PASSWORD="+persona.AppPassword,
+			"WRITER=offline",
+		)
+		cmd.Stdout, cmd.Stderr = &logs, &logs
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		exited := make(chan error, 1)
+		go func() { exited <- cmd.Wait() }()
+		return cmd, exited
+	}
+	cmd, exited := startWorker()
 	t.Cleanup(func() {
 		_ = cmd.Process.Signal(syscall.SIGTERM)
 		if err := <-exited; err != nil {
@@ -112,26 +135,34 @@ func TestBlueskyMentionToPostedReply(t *testing.T) {
 
 	// Scans run until the AppView has the mention (a scan that found nothing
 	// moves no cursor).
-	var id int64
-	deadline = time.Now().Add(blueskyWait)
-	for id == 0 {
-		if time.Now().After(deadline) {
-			t.Fatal("the worker never drafted the mention")
-		}
-		if err := queue.EnqueuePeriodic(ctx, tasks.TypeScanMentions); err != nil {
-			t.Fatal(err)
-		}
-		time.Sleep(500 * time.Millisecond)
-		list, _, err := st.ListPending(ctx, post.SourceMention, post.SortDate, 1, 10)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, p := range list {
-			if p.OriginalPostID == thin.URI && p.Status == post.StatusPending {
-				id = p.ID
+	drafted := func(uri string) int64 {
+		t.Helper()
+		deadline := time.Now().Add(blueskyWait)
+		for {
+			if time.Now().After(deadline) {
+				var raw json.RawMessage
+				err := n.XRPC(ctx, persona.AccessJWT, http.MethodGet, "app.bsky.notification.listNotifications", map[string]any{"limit": 10}, &raw)
+				cursor, cerr := st.Cursor(ctx, "bluesky", "mentions")
+				c, _ := bluesky.New(bluesky.Config{PDSURL: n.PDS, Handle: persona.Handle, AppPassword: persona.AppPassword})
+				page, perr := c.Mentions(ctx, persona.DID, platform.Range{SinceID: cursor})
+				t.Fatalf("the worker never drafted %s; cursor %q (%v), a read since it: %+v (%v); the persona's notifications: %s (%v)", uri, cursor, cerr, page, perr, raw, err)
+			}
+			if err := queue.EnqueuePeriodic(ctx, tasks.TypeScanMentions); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(500 * time.Millisecond)
+			list, _, err := st.ListPending(ctx, post.SourceMention, post.SortDate, 1, 10)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range list {
+				if p.OriginalPostID == uri && p.Status == post.StatusPending {
+					return p.ID
+				}
 			}
 		}
 	}
+	id := drafted(thin.URI)
 	p, err := st.Post(ctx, id)
 	if err != nil {
 		t.Fatal(err)
@@ -196,4 +227,121 @@ func TestBlueskyMentionToPostedReply(t *testing.T) {
 	if len(feed.Feed) > 1 {
 		t.Fatalf("the persona posted %d times, want once", len(feed.Feed))
 	}
+
+	// A second mention; its send is written, then the worker is killed
+	// (SIGKILL) before it hears the answer. Once asynq hands the dead
+	// worker's task back (its lease lapses after 30 s, the recoverer waits
+	// 30 s more), a new worker sends again under the stored key: one post.
+	// A thread of its own: the persona answers once per conversation.
+	second := postAs("@infernal.test and what of mondays?", []any{map[string]any{
+		"index":    map[string]any{"byteStart": 0, "byteEnd": len("@infernal.test")},
+		"features": []any{map[string]any{"$type": "app.bsky.richtext.facet#mention", "did": persona.DID}},
+	}}, nil)
+	id2 := drafted(second.URI)
+	if _, err := st.Approve(ctx, id2, nil); err != nil {
+		t.Fatal(err)
+	}
+	front.holdNext()
+	if err := queue.EnqueueSend(ctx, id2); err != nil {
+		t.Fatal(err)
+	}
+	var written string
+	select {
+	case written = <-front.written:
+	case <-time.After(blueskyWait):
+		t.Fatal("the worker never wrote the second reply")
+	}
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("worker killed mid-send: %v", <-exited)
+	killed := time.Now()
+	front.releaseAll()
+	if p2, err := st.Post(ctx, id2); err != nil || p2.Status != post.StatusApproved {
+		t.Fatalf("after the kill the post is %s (%v), want approved", p2.Status, err)
+	}
+	time.Sleep(time.Until(killed.Add(62 * time.Second)))
+	cmd, exited = startWorker()
+	deadline = time.Now().Add(blueskyWait)
+	p2, err := st.Post(ctx, id2)
+	for err == nil && p2.Status != post.StatusPosted {
+		if time.Now().After(deadline) {
+			t.Fatalf("the retried send never finished: %s %q", p2.Status, p2.Error)
+		}
+		time.Sleep(200 * time.Millisecond)
+		p2, err = st.Post(ctx, id2)
+	}
+	if err != nil || p2.ResponsePostID != written {
+		t.Fatalf("posted as %q (%v), want the record the dead worker wrote, %s", p2.ResponsePostID, err, written)
+	}
+	var thread struct {
+		Thread struct {
+			Replies []json.RawMessage `json:"replies"`
+		} `json:"thread"`
+	}
+	deadline = time.Now().Add(blueskyWait)
+	for len(thread.Thread.Replies) == 0 && time.Now().Before(deadline) {
+		if err := n.XRPC(ctx, persona.AccessJWT, http.MethodGet, "app.bsky.feed.getPostThread", map[string]any{"uri": second.URI}, &thread); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if len(thread.Thread.Replies) != 1 {
+		t.Fatalf("the second mention has %d replies, want 1", len(thread.Thread.Replies))
+	}
+}
+
+// holdingProxy passes every request on to the PDS; once told to hold, it
+// lets the next putRecord through to the PDS, reports the uri written, and
+// holds its answer until released.
+type holdingProxy struct {
+	next    http.Handler
+	pds     string
+	mu      sync.Mutex
+	hold    bool
+	written chan string
+	release chan struct{}
+	once    sync.Once
+}
+
+func (h *holdingProxy) holdNext() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.hold = true
+}
+
+func (h *holdingProxy) releaseAll() { h.once.Do(func() { close(h.release) }) }
+
+func (h *holdingProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h.mu.Lock()
+	hold := h.hold && r.URL.Path == "/xrpc/com.atproto.repo.putRecord"
+	if hold {
+		h.hold = false
+	}
+	h.mu.Unlock()
+	if !hold {
+		h.next.ServeHTTP(w, r)
+		return
+	}
+	req, err := http.NewRequestWithContext(context.Background(), r.Method, h.pds+r.URL.RequestURI(), r.Body)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadGateway)
+		return
+	}
+	req.Header = r.Header.Clone()
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadGateway)
+		return
+	}
+	var out atRef
+	err = json.NewDecoder(resp.Body).Decode(&out)
+	_ = resp.Body.Close()
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadGateway)
+		return
+	}
+	h.written <- out.URI
+	<-h.release
+	http.Error(w, "held", http.StatusServiceUnavailable)
 }
