@@ -289,6 +289,55 @@ func TestBlueskyMentionToPostedReply(t *testing.T) {
 	if len(thread.Thread.Replies) != 1 {
 		t.Fatalf("the second mention has %d replies, want 1", len(thread.Thread.Replies))
 	}
+
+	// The mortal opts out ("stop", after a handle that is a domain), then
+	// changes handle: the opt-out holds, kept by the DID.
+	mention := func(text string) string {
+		t.Helper()
+		return postAs(text, []any{map[string]any{
+			"index":    map[string]any{"byteStart": 0, "byteEnd": len("@infernal.test")},
+			"features": []any{map[string]any{"$type": "app.bsky.richtext.facet#mention", "did": persona.DID}},
+		}}, nil).URI
+	}
+	settled := func(uri string) post.Post {
+		t.Helper()
+		deadline := time.Now().Add(blueskyWait)
+		for time.Now().Before(deadline) {
+			if err := queue.EnqueuePeriodic(ctx, tasks.TypeScanMentions); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(500 * time.Millisecond)
+			// A fresh database numbers its posts from 1.
+			for rowID := int64(1); rowID <= 10; rowID++ {
+				if p, err := st.Post(ctx, rowID); err == nil && p.OriginalPostID == uri && p.Status != post.StatusDrafting {
+					return p
+				}
+			}
+		}
+		t.Fatalf("%s was never scanned and judged", uri)
+		return post.Post{}
+	}
+	stop := settled(mention("@infernal.test stop"))
+	if stop.Status != post.StatusSkipped || stop.SkipReason != `opt-out: "stop"` || stop.AuthorID != mortal.DID {
+		t.Fatalf("the opt-out: %s %q by %q", stop.Status, stop.SkipReason, stop.AuthorID)
+	}
+	if err := n.XRPC(ctx, mortal.AccessJWT, http.MethodPost, "com.atproto.identity.updateHandle", map[string]any{"handle": "renamed.test"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	var renamed struct {
+		Handle string `json:"handle"`
+	}
+	deadline = time.Now().Add(blueskyWait)
+	for renamed.Handle != "renamed.test" && time.Now().Before(deadline) {
+		if err := n.XRPC(ctx, persona.AccessJWT, http.MethodGet, "app.bsky.actor.getProfile", map[string]any{"actor": mortal.DID}, &renamed); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	again := settled(mention("@infernal.test hello again, it is me"))
+	if again.Status != post.StatusSkipped || again.SkipReason != "blocked author: @mortal.test" || again.AuthorUsername != "renamed.test" {
+		t.Fatalf("after the rename: %s %q by @%s, want skipped as the blocked author", again.Status, again.SkipReason, again.AuthorUsername)
+	}
 }
 
 // holdingProxy passes every request on to the PDS; once told to hold, it
