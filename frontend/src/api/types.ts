@@ -18,10 +18,17 @@ export type PostStatus =
 export type ReplyRoute = 'api' | 'manual';
 
 /** A post as the admin lists, approve and reject answer it. */
+/** Where a post lives. */
+export type Platform = 'x' | 'bluesky' | 'sandbox';
+
 export interface Post {
   id: number;
   source: PostSource;
   status: PostStatus;
+  /** Where the post lives; absent from answers of servers older than Bluesky support (then X's rules). */
+  platform?: Platform;
+  /** The response's limit there: 280 weighted characters (x, sandbox), 300 graphemes (bluesky). */
+  max_length?: number;
   /** "" for a profile post. */
   original_post_id: string;
   original_post_text: string;

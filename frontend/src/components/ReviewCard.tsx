@@ -2,7 +2,7 @@ import { useId, useState, type KeyboardEvent } from 'react';
 import type { Post } from '../api/types';
 import { flagLabel, flagSummary, needsOverride, NEAR_DUPLICATE } from '../lib/flags';
 import { isLowScore, personaVersionLabel, reviewBadge, reviewDetail } from '../lib/judgement';
-import { isTooLong, weightedLength } from '../lib/length';
+import { isTooLong, responseLength, responseLimit } from '../lib/length';
 import { instructionProblem, MAX_INSTRUCTION } from '../lib/review';
 import { formatUSD } from '../lib/spend';
 import { formatAge, formatTimestamp, relativeTime } from '../lib/time';
@@ -79,8 +79,10 @@ export function ReviewCard({
   const problem = instructionProblem(instruction);
   const [avatarFailed, setAvatarFailed] = useState(false);
   const ids = useId();
-  const length = weightedLength(draft);
-  const tooLong = isTooLong(length);
+  // Each platform counts against its own limit: 280 weighted on X, 300 graphemes on Bluesky.
+  const limit = responseLimit(post);
+  const length = responseLength(draft, post.platform);
+  const tooLong = isTooLong(length, limit);
   const empty = draft.trim() === '';
   const edited = draft !== original;
   const handle = post.author_username ? `@${post.author_username}` : '';
@@ -166,6 +168,11 @@ export function ReviewCard({
           </p>
         </div>
         <ul className="badges" aria-label="Tags">
+          {post.platform && post.platform !== 'sandbox' && (
+            <li className={`badge badge-platform is-${post.platform}`} data-testid="platform-badge">
+              {post.platform === 'bluesky' ? 'Bluesky' : 'X'}
+            </li>
+          )}
           {post.category && <li className="badge badge-sin">{post.category}</li>}
           {review && (
             <li
@@ -282,7 +289,7 @@ export function ReviewCard({
           aria-invalid={tooLong || undefined}
         />
       </div>
-      <CharCounter length={length} id={`${ids}-count`} />
+      <CharCounter length={length} limit={limit} id={`${ids}-count`} />
       <p className={`review-cost${post.response_has_link ? ' is-dear' : ''}`} data-testid="send-cost">
         {manual
           ? 'Posted by hand: no API cost'
