@@ -72,6 +72,12 @@ if [ "$bench_only" = 1 ]; then
 	exit 0
 fi
 
+echo "== Bluesky's development network (e2e/atproto)"
+# The Bluesky client's tests run against a real AT Protocol network on
+# loopback (@atproto/dev-env on Node 22 from npm); installed once, in about
+# 3 minutes on 2 cores, then reused while package-lock.json is unchanged.
+bash e2e/atproto/install.sh
+
 echo "== go test -race"
 # e2e runs real binaries and server topologies one after another (the
 # failover test alone starts seven servers); on a 2-core machine under the

@@ -23,6 +23,7 @@ import (
 	"infernal/pkg/persona"
 	"infernal/pkg/pipeline"
 	"infernal/pkg/platform"
+	"infernal/pkg/platform/bluesky"
 	"infernal/pkg/platform/sandbox"
 	"infernal/pkg/platform/sandbox/corpus"
 	"infernal/pkg/platform/x"
@@ -86,8 +87,15 @@ func run() error {
 	meter := &spend.Meter{Ledger: st, Prices: cfg.Prices, Counters: spend.NewCounters(reg), Log: log, Now: time.Now}
 
 	targets := cfg.TargetUsernames
+	replyPolicy := platform.ReplyPolicy(cfg.ReplyPolicy)
 	var plat platform.Platform
 	switch cfg.Platform {
+	case config.PlatformBluesky:
+		plat, err = bluesky.New(bluesky.Config{PDSURL: cfg.BlueskyPDSURL, Handle: cfg.BlueskyHandle, AppPassword: cfg.BlueskyAppPassword,
+			Limiter: windows})
+		// X's summoned-only rule is X's: on Bluesky any post may be answered,
+		// within its threadgate (which the client reads before each reply).
+		replyPolicy = platform.ReplyOpen
 	case config.PlatformX:
 		plat, err = x.New(x.Config{BaseURL: cfg.XAPIBaseURL, APIKey: cfg.XAPIKey, APISecret: cfg.XAPISecret,
 			AccessToken: cfg.XAccessToken, AccessSecret: cfg.XAccessSecret,
@@ -144,7 +152,7 @@ func run() error {
 
 	pipe := pipeline.New(pipeline.Config{
 		Store: st, Platform: plat, Writer: w, Queue: client, Log: log, Now: time.Now, Handle: cfg.PersonaHandle,
-		ReplyPolicy: platform.ReplyPolicy(cfg.ReplyPolicy), HandPosting: handPosting(cfg.HandPosting),
+		ReplyPolicy: replyPolicy, HandPosting: handPosting(cfg.HandPosting),
 		HandPostedEvery: cfg.HandPostedInterval,
 		Spend:           meter, Budgets: cfg.Budgets,
 	})

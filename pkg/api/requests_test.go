@@ -517,6 +517,8 @@ func TestStoreRefusals(t *testing.T) {
 			wantStatus: 409, wantError: "it is rejected, not pending"},
 		{name: "too long", err: fmt.Errorf("store: approve post 7: %w", &post.LengthError{Length: 282, Max: post.MaxLength}),
 			wantStatus: 422, wantError: fmt.Sprintf("the response is 282 characters; it must be 1 to %d", post.MaxLength)},
+		{name: "too long for bluesky", err: fmt.Errorf("store: approve post 7: %w", &post.LengthError{Length: 301, Max: post.MaxLengthBluesky, Unit: "graphemes"}),
+			wantStatus: 422, wantError: "the response is 301 graphemes; it must be 1 to 300"},
 		{name: "empty", err: fmt.Errorf("store: approve post 7: %w", &post.LengthError{Length: 0, Max: post.MaxLength}),
 			wantStatus: 422, wantError: fmt.Sprintf("the response is 0 characters; it must be 1 to %d", post.MaxLength)},
 		{name: "not found", err: fmt.Errorf("store: approve post 7: %w", store.ErrNotFound), wantStatus: 404, wantError: "not found"},

@@ -138,7 +138,11 @@ func (s *Server) errorStatus(r *http.Request, err error) (int, string) {
 	case errors.As(err, &stateErr):
 		status, msg = http.StatusConflict, fmt.Sprintf("it is %s, not %s", stateErr.Have, stateErr.Want)
 	case errors.As(err, &lengthErr):
-		status, msg = http.StatusUnprocessableEntity, fmt.Sprintf("the response is %d characters; it must be 1 to %d", lengthErr.Length, lengthErr.Max)
+		unit := lengthErr.Unit
+		if unit == "" {
+			unit = "characters"
+		}
+		status, msg = http.StatusUnprocessableEntity, fmt.Sprintf("the response is %d %s; it must be 1 to %d", lengthErr.Length, unit, lengthErr.Max)
 	case errors.As(err, &contentErr):
 		status, msg = http.StatusUnprocessableEntity, contentErr.Reason
 	case errors.As(err, &fieldErr):

@@ -11,9 +11,14 @@ import (
 
 // postView is a post as the admin dashboard reads it.
 type postView struct {
-	ID                 int64      `json:"id"`
-	Source             string     `json:"source"`
-	Status             string     `json:"status"`
+	ID     int64  `json:"id"`
+	Source string `json:"source"`
+	Status string `json:"status"`
+	// Platform is where the post lives: "x", "bluesky" or "sandbox".
+	Platform string `json:"platform"`
+	// MaxLength is the response's limit there: 280 weighted characters on
+	// X and the sandbox, 300 graphemes on Bluesky.
+	MaxLength          int        `json:"max_length"`
 	OriginalPostID     string     `json:"original_post_id"`
 	OriginalPostText   string     `json:"original_post_text"`
 	OriginalPostUser   string     `json:"original_post_user"`
@@ -91,7 +96,7 @@ func basePostView(p post.Post, now time.Time) postView {
 	httpOK := p.Platform == post.SandboxPlatform
 	p.AuthorProfileImage, p.MediaURL = post.SafeURL(p.AuthorProfileImage, httpOK), post.SafeURL(p.MediaURL, httpOK)
 	return postView{
-		ID: p.ID, Source: string(p.Source), Status: string(p.Status),
+		ID: p.ID, Source: string(p.Source), Status: string(p.Status), Platform: p.Platform, MaxLength: post.MaxLengthFor(p.Platform),
 		OriginalPostID: p.OriginalPostID, OriginalPostText: p.OriginalPostText, OriginalPostUser: p.OriginalPostUser,
 		AuthorUsername: p.AuthorUsername, AuthorProfileImage: p.AuthorProfileImage, CreatedAt: p.CreatedAt.UTC(),
 		Category: string(p.Category), MediaURL: p.MediaURL,

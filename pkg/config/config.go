@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"infernal/pkg/platform/bluesky"
 	"infernal/pkg/spend"
 )
 
@@ -17,6 +18,7 @@ import (
 const (
 	PlatformSandbox = "sandbox"
 	PlatformX       = "x"
+	PlatformBluesky = "bluesky"
 	WriterOffline   = "offline"
 	WriterOpenAI    = "openai"
 )
@@ -37,6 +39,10 @@ const (
 // DefaultMediaHostsX are the hosts X serves avatars and media from, the
 // images the admin may load when PLATFORM=x and MEDIA_HOSTS is unset.
 var DefaultMediaHostsX = []string{"pbs.twimg.com", "abs.twimg.com", "video.twimg.com"}
+
+// DefaultMediaHostsBluesky is where Bluesky's AppView serves avatars and
+// images, the admin's image hosts when PLATFORM=bluesky and MEDIA_HOSTS is unset.
+var DefaultMediaHostsBluesky = []string{"cdn.bsky.app"}
 
 // Config is every setting of the web, worker and scheduler processes.
 type Config struct {
@@ -78,6 +84,12 @@ type Config struct {
 	XAPISecret    string
 	XAccessToken  string
 	XAccessSecret string
+	// BlueskyHandle is the persona's Bluesky handle (a domain) or DID,
+	// BlueskyAppPassword an app password of that account, BlueskyPDSURL its
+	// PDS (worker only, PLATFORM=bluesky).
+	BlueskyHandle      string
+	BlueskyAppPassword string
+	BlueskyPDSURL      string
 	// SandboxPace is how often the sandbox's mortals post something new.
 	SandboxPace time.Duration
 
@@ -272,7 +284,7 @@ func Load(proc Process, getenv func(string) string) (Config, error) {
 
 	// Every process agrees on the platform: it is named, never guessed from
 	// credentials that only the worker is given.
-	c.Platform = r.oneOf("PLATFORM", PlatformSandbox, PlatformSandbox, PlatformX)
+	c.Platform = r.platform("PLATFORM")
 	c.loadDeployment(proc, &r)
 	if c.AdminUsername == "" {
 		r.fail("ADMIN_USERNAME", "must not be empty")
@@ -300,8 +312,11 @@ func (c *Config) loadDeployment(proc Process, r *reader) {
 			r.fail("METRICS_TOKEN", "must be at least 16 characters")
 		}
 		var def []string
-		if c.Platform == PlatformX {
+		switch c.Platform {
+		case PlatformX:
 			def = DefaultMediaHostsX
+		case PlatformBluesky:
+			def = DefaultMediaHostsBluesky
 		}
 		c.MediaHosts = r.hosts("MEDIA_HOSTS", def)
 		c.AsynqmonReadOnly = r.oneOf("ASYNQMON_READ_ONLY", "true", "true", "false") == "true"
@@ -324,6 +339,7 @@ func (c *Config) loadDeployment(proc Process, r *reader) {
 				}
 			}
 		}
+		c.loadBluesky(r)
 		c.OpenAIBaseURL = r.url("OPENAI_BASE_URL", "", "http", "https")
 		c.OpenAIAPIKey = r.str("OPENAI_API_KEY", "")
 		c.OpenAIModel = r.str("OPENAI_MODEL", "gpt-4o-mini")
@@ -337,6 +353,46 @@ func (c *Config) loadDeployment(proc Process, r *reader) {
 	default:
 		r.fail("process", "%q is not one of web, worker, scheduler", string(proc))
 	}
+}
+
+// loadBluesky reads the worker's Bluesky settings: required, and checked,
+// when PLATFORM=bluesky; credentials without PLATFORM stop the start, as X's do.
+func (c *Config) loadBluesky(r *reader) {
+	c.BlueskyHandle = strings.TrimPrefix(r.str("BLUESKY_HANDLE", ""), "@")
+	c.BlueskyAppPassword = r.str("BLUESKY_APP_PASSWORD", "")
+	c.BlueskyPDSURL = strings.TrimRight(r.str("BLUESKY_PDS_URL", bluesky.DefaultPDSURL), "/")
+	if (c.BlueskyHandle != "" || c.BlueskyAppPassword != "") && r.str("PLATFORM", "") == "" {
+		r.fail("PLATFORM", "must be set (bluesky, x or sandbox) when Bluesky credentials are given; the web tier is told the platform by name too")
+	}
+	if err := bluesky.ValidatePDSURL(c.BlueskyPDSURL); err != nil {
+		r.fail("BLUESKY_PDS_URL", "must be the PDS's address: %v", err)
+	}
+	if c.Platform != PlatformBluesky {
+		return
+	}
+	if c.BlueskyHandle == "" {
+		r.fail("BLUESKY_HANDLE", "is required when PLATFORM=bluesky (the persona's handle, like infernal.bsky.social)")
+	} else if err := bluesky.ValidateHandle(c.BlueskyHandle); err != nil {
+		r.fail("BLUESKY_HANDLE", "must be a handle (a domain) or a DID: %q is neither", c.BlueskyHandle)
+	}
+	if c.BlueskyAppPassword == "" {
+		r.fail("BLUESKY_APP_PASSWORD", "is required when PLATFORM=bluesky (an app password, never the account password)")
+	} else if err := bluesky.ValidateAppPassword(c.BlueskyAppPassword); err != nil {
+		// The value itself is never repeated: it is a secret.
+		r.fail("BLUESKY_APP_PASSWORD", "%v", err)
+	}
+}
+
+// platform reads PLATFORM: sandbox, x or bluesky. A list of several
+// (x,bluesky) is refused with its own message: one process runs one
+// platform.
+func (r *reader) platform(name string) string {
+	v := r.str(name, PlatformSandbox)
+	if strings.Contains(v, ",") {
+		r.fail(name, "names one platform per deployment for now (sandbox, x or bluesky), got %q: run a second deployment for the other one", v)
+		return PlatformSandbox
+	}
+	return r.oneOf(name, PlatformSandbox, PlatformSandbox, PlatformX, PlatformBluesky)
 }
 
 // Worker concurrency bounds.

@@ -38,6 +38,7 @@ func TestLoadChoices(t *testing.T) {
 		wantWriter   string
 	}{
 		{name: "x named with credentials", env: map[string]string{"PLATFORM": "x", "X_API_KEY": "k", "X_API_SECRET": "s", "X_ACCESS_TOKEN": "t", "X_ACCESS_SECRET": "a"}, wantPlatform: PlatformX, wantWriter: WriterOffline},
+		{name: "bluesky named with credentials", env: map[string]string{"PLATFORM": "bluesky", "BLUESKY_HANDLE": "@infernal.bsky.social", "BLUESKY_APP_PASSWORD": "abcd-efgh-ijkl-mnop"}, wantPlatform: PlatformBluesky, wantWriter: WriterOffline},
 		{name: "explicit sandbox wins over credentials", env: map[string]string{"PLATFORM": "sandbox", "X_API_KEY": "k"}, wantPlatform: PlatformSandbox, wantWriter: WriterOffline},
 		{name: "openai key picks openai", env: map[string]string{"OPENAI_API_KEY": "sk"}, wantPlatform: PlatformSandbox, wantWriter: WriterOpenAI},
 		{name: "base url alone picks openai (ollama)", env: map[string]string{"OPENAI_BASE_URL": "http://127.0.0.1:11434/v1"}, wantPlatform: PlatformSandbox, wantWriter: WriterOpenAI},
@@ -115,6 +116,13 @@ func TestLoadRejectsGarbage(t *testing.T) {
 		{name: "platform", env: map[string]string{"PLATFORM": "myspace"}, want: "PLATFORM"},
 		{name: "writer", env: map[string]string{"WRITER": "gpt"}, want: "WRITER"},
 		{name: "x without credentials", env: map[string]string{"PLATFORM": "x"}, want: "X_API_KEY"},
+		{name: "a list of platforms", env: map[string]string{"PLATFORM": "x,bluesky"}, want: "PLATFORM names one platform"},
+		{name: "bluesky without handle", env: map[string]string{"PLATFORM": "bluesky", "BLUESKY_APP_PASSWORD": "abcd-efgh-ijkl-mnop"}, want: "BLUESKY_HANDLE is required"},
+		{name: "bluesky handle not a domain", env: map[string]string{"PLATFORM": "bluesky", "BLUESKY_HANDLE": "infernal", "BLUESKY_APP_PASSWORD": "abcd-efgh-ijkl-mnop"}, want: "BLUESKY_HANDLE must be"},
+		{name: "bluesky without password", env: map[string]string{"PLATFORM": "bluesky", "BLUESKY_HANDLE": "infernal.bsky.social"}, want: "BLUESKY_APP_PASSWORD is required"},
+		{name: "bluesky account password", env: map[string]string{"PLATFORM": "bluesky", "BLUESKY_HANDLE": "infernal.bsky.social", "BLUESKY_APP_PASSWORD": "correct horse battery"}, want: "BLUESKY_APP_PASSWORD is not an app password"},
+		{name: "bluesky pds url", env: map[string]string{"PLATFORM": "bluesky", "BLUESKY_HANDLE": "infernal.bsky.social", "BLUESKY_APP_PASSWORD": "abcd-efgh-ijkl-mnop", "BLUESKY_PDS_URL": "bsky.social"}, want: "BLUESKY_PDS_URL"},
+		{name: "bluesky credentials without a platform", env: map[string]string{"BLUESKY_HANDLE": "infernal.bsky.social", "BLUESKY_APP_PASSWORD": "abcd-efgh-ijkl-mnop"}, want: "PLATFORM must be set (bluesky"},
 		{name: "cron", env: map[string]string{"SCHEDULE_MENTIONS": "every two minutes"}, want: "SCHEDULE_MENTIONS"},
 		{name: "cron fields", env: map[string]string{"SCHEDULE_RECONCILE": "* * *"}, want: "SCHEDULE_RECONCILE"},
 		{name: "ttl", env: map[string]string{"SESSION_TTL": "forever"}, want: "SESSION_TTL"},
@@ -379,6 +387,7 @@ func TestLoadMediaHosts(t *testing.T) {
 	}{
 		{name: "sandbox has none", env: nil, want: ""},
 		{name: "x defaults to its media hosts", env: map[string]string{"PLATFORM": "x"}, want: "pbs.twimg.com abs.twimg.com video.twimg.com"},
+		{name: "bluesky defaults to its cdn", env: map[string]string{"PLATFORM": "bluesky"}, want: "cdn.bsky.app"},
 		{name: "set wins", env: map[string]string{"PLATFORM": "x", "MEDIA_HOSTS": " PBS.twimg.com, *.cdn.example:8443 ,"}, want: "pbs.twimg.com *.cdn.example:8443"},
 	}
 	for _, tt := range tests {

@@ -135,7 +135,8 @@ func clauseBreak(r rune) bool {
 
 // tokens splits a canonical text into words: runs of letters, digits and
 // marks; single characters of unspaced scripts; single symbols (emoji); and
-// @handles (an @ followed by letters, digits and underscores) as one token.
+// @handles (an @ followed by letters, digits and underscores, and the dots
+// and hyphens inside a domain handle) as one token.
 // Everything else separates tokens.
 func tokens(s string) []token {
 	var out []token
@@ -146,8 +147,19 @@ func tokens(s string) []token {
 		switch {
 		case r == '@' && i+1 < len(rs) && (wordRune(rs[i+1]) || rs[i+1] == '_') && !unspaced(rs[i+1]):
 			j := i + 1
-			for j < len(rs) && (wordRune(rs[j]) || rs[j] == '_') && !unspaced(rs[j]) {
-				j++
+			for j < len(rs) && !unspaced(rs[j]) {
+				if wordRune(rs[j]) || rs[j] == '_' {
+					j++
+					continue
+				}
+				// A handle that is a domain (Bluesky's @infernal.bsky.social)
+				// goes on past a dot or hyphen followed by more of it; a
+				// dot ending the sentence is left to end the clause.
+				if (rs[j] == '.' || rs[j] == '-') && j+1 < len(rs) && wordRune(rs[j+1]) && !unspaced(rs[j+1]) {
+					j++
+					continue
+				}
+				break
 			}
 			// A reply's leading @handles do not start its first clause: in
 			// "@persona go away", "go" still does.

@@ -13,6 +13,11 @@ func TestOptOut(t *testing.T) {
 		{name: "stop alone", text: "stop", want: "stop", wantOK: true},
 		{name: "STOP with mention and shouting", text: "@infernal STOP!!!", want: "stop", wantOK: true},
 		{name: "please stop", text: "@infernal please stop.", want: "stop", wantOK: true},
+		// Bluesky's handles are domains: the whole handle is the mention.
+		{name: "domain handle then stop", text: "@infernal.test stop", want: "stop", wantOK: true},
+		{name: "long domain handle then stop it", text: "@infernal.bsky.social stop it", want: "stop it", wantOK: true},
+		{name: "two domain handles then please stop", text: "@a-b.example.com @infernal.test please stop!!", want: "stop", wantOK: true},
+		{name: "a sentence's dot after a domain handle", text: "thanks @infernal.test. the bus stop is near", want: "", wantOK: false},
 		{name: "stop it now", text: "stop it now", want: "stop it", wantOK: true},
 		{name: "stop as its own sentence", text: "Stop. You are a bot and I don't care.", want: "stop", wantOK: true},
 		{name: "leave me alone", text: "@infernal just leave me alone", want: "leave me alone", wantOK: true},

@@ -327,12 +327,22 @@ func (d *Drafter) guard(ctx context.Context, p post.Post, set settings.Settings)
 	}
 	if phrase, ok := guard.OptOut(p.OriginalPostText); ok {
 		reason := fmt.Sprintf("%s: %q", guard.ReasonOptOut, phrase)
-		if err := d.Store.BlockAuthor(ctx, strings.ToLower(strings.TrimPrefix(p.AuthorUsername, "@")), reason, p.ID); err != nil {
+		if err := d.Store.BlockAuthor(ctx, strings.ToLower(strings.TrimPrefix(p.AuthorUsername, "@")), p.AuthorID, reason, p.ID); err != nil {
 			return "", err
 		}
 		return reason, d.Store.Skip(ctx, p.ID, reason)
 	}
-	if handle, ok := guard.BlockedAuthor(p.AuthorUsername, set.BlockedAuthors); ok {
+	// Blocked authors are matched by their stable id where it is known: a
+	// renamed author stays blocked, and the next owner of a blocked handle
+	// is not.
+	handle, blocked, err := d.Store.AuthorBlocked(ctx, p.AuthorID, func(blocked string) bool {
+		_, ok := guard.BlockedAuthor(p.AuthorUsername, []string{blocked})
+		return ok
+	})
+	if err != nil {
+		return "", err
+	}
+	if blocked {
 		reason := fmt.Sprintf("%s: @%s", guard.ReasonBlockedAuthor, strings.TrimPrefix(handle, "@"))
 		return reason, d.Store.Skip(ctx, p.ID, reason)
 	}

@@ -424,7 +424,7 @@ func (s *Scanner) record(ctx context.Context, tl timeline, page platform.Page, s
 		}
 		id, created, err := s.Store.UpsertFound(ctx, post.Post{
 			ReplyRoute: route,
-			Platform:   name, Source: tl.source, OriginalPostID: p.ID, ConversationID: p.ConversationID,
+			Platform:   name, AuthorID: p.Author.ID, Source: tl.source, OriginalPostID: p.ID, ConversationID: p.ConversationID,
 			OriginalPostText: post.StorableText(p.Text), OriginalPostUser: post.StorableText(p.Author.Name),
 			// The admin renders these as an image and a link: only http(s) URLs are kept.
 			AuthorUsername: post.StorableText(p.Author.Username), AuthorProfileImage: post.SafeURL(p.Author.ProfileImage, name == post.SandboxPlatform),

@@ -113,6 +113,9 @@ func (s *Sender) SendPost(ctx context.Context, t *asynq.Task) error {
 	if p.IsProfile() {
 		inReplyTo = ""
 	}
+	if kp, ok := s.Platform.(platform.KeyedPublisher); ok {
+		return s.sendKeyed(ctx, kp, id, p, inReplyTo)
+	}
 	if started != nil {
 		me, err := s.Self.User(ctx)
 		if err != nil {
@@ -140,6 +143,26 @@ func (s *Sender) SendPost(ctx context.Context, t *asynq.Task) error {
 		return err
 	}
 	s.Log.InfoContext(ctx, "posted", "post_id", id, "response_id", sent.ID)
+	return nil
+}
+
+// sendKeyed posts p through a platform whose sends are keyed: the key is
+// stored with the post before the first attempt (or read back, on a retry),
+// so that however often the send is retried, even after a crash between
+// the platform's answer and MarkPosted, the platform makes one post.
+func (s *Sender) sendKeyed(ctx context.Context, kp platform.KeyedPublisher, id int64, p post.Post, inReplyTo string) error {
+	key, err := s.Store.SendKey(ctx, id, kp.NewPublishKey())
+	if err != nil {
+		return err
+	}
+	sent, err := kp.PublishKeyed(ctx, key, p.ProposedResponse, inReplyTo)
+	if err != nil {
+		return s.sendFailed(ctx, id, err)
+	}
+	if err := s.Store.MarkPosted(ctx, id, sent.ID, orNow(sent.CreatedAt, s.Now())); err != nil {
+		return err
+	}
+	s.Log.InfoContext(ctx, "posted", "post_id", id, "response_id", sent.ID, "send_key", key)
 	return nil
 }
 

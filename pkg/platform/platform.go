@@ -176,6 +176,17 @@ type Platform interface {
 	Lookup(ctx context.Context, ids []string) ([]Post, error)
 }
 
+// KeyedPublisher is a Platform whose sends are made exactly-once by a key
+// the caller chooses before the first attempt and stores with the send
+// (Bluesky's record key): every retry under the same key gives the same
+// post, never a second one.
+type KeyedPublisher interface {
+	// NewPublishKey chooses a fresh key for a send.
+	NewPublishKey() string
+	// PublishKeyed is Publish under key.
+	PublishKeyed(ctx context.Context, key, text, inReplyToID string) (Post, error)
+}
+
 // Error is a refusal from the platform, with what it said.
 type Error struct {
 	// Status is the HTTP status, 0 for a network failure.
@@ -251,6 +262,10 @@ const (
 	// exclusion the client asks for as invalid: the client's request no
 	// longer fits the platform's API, and asking again cannot help.
 	RefusalBadRequestConfig Refusal = "bad_request_config"
+	// RefusalReplyGated is Bluesky's refusal of a reply its thread's gate
+	// (threadgate) does not allow, or that a block between the author and
+	// the persona forbids: no one may post it, by hand neither.
+	RefusalReplyGated Refusal = "reply_gated"
 )
 
 // AccountWide reports whether r stops every call of the account, not only
@@ -274,6 +289,8 @@ func (r Refusal) Reason() string {
 		return "the X API's prepaid credits ran out (402)"
 	case RefusalUsageCapped:
 		return "the X API's monthly usage cap is reached (429 usage-capped)"
+	case RefusalReplyGated:
+		return "Bluesky does not let the persona reply here: the thread's gate or a block between its author and the persona forbids it"
 	case RefusalBadRequestConfig:
 		return "X rejects a field or expansion the client asks for (400): the client's request names no longer fit X's API; this timeline's scans pause until the client is updated"
 	}
@@ -305,6 +322,8 @@ func Classify(err error) Refusal {
 		return ""
 	case pe.Status == 400 && slices.ContainsFunc(pe.Invalid, shapeParameter):
 		return RefusalBadRequestConfig
+	case strings.Contains(text, "the thread's gate"), strings.Contains(text, "block each other"):
+		return RefusalReplyGated
 	case strings.Contains(text, "duplicate content"):
 		return RefusalDuplicate
 	case strings.Contains(text, "only reply to or quote posts where you are mentioned"),

@@ -159,6 +159,9 @@ func SuccessRate(posted, rejected int) float64 {
 type Post struct {
 	ID       int64
 	Platform string
+	// AuthorID is the platform's stable id of the found post's author (the
+	// X user id, the Bluesky DID), "" where unknown; the handle is for display.
+	AuthorID string
 	Source   Source
 	Status   Status
 

@@ -106,11 +106,17 @@ type LengthError struct {
 	Length int
 	// Max is the longest weighted length allowed.
 	Max int
+	// Unit is what Length counts, "characters" when empty ("graphemes" on Bluesky).
+	Unit string
 }
 
 // Error says how long the response is and how long it may be.
 func (e *LengthError) Error() string {
-	return fmt.Sprintf("%v: the response is %d characters; it must be 1 to %d", ErrInvalid, e.Length, e.Max)
+	unit := e.Unit
+	if unit == "" {
+		unit = "characters"
+	}
+	return fmt.Sprintf("%v: the response is %d %s; it must be 1 to %d", ErrInvalid, e.Length, unit, e.Max)
 }
 
 // Unwrap makes errors.Is(err, ErrInvalid) hold.
@@ -134,6 +140,22 @@ func (e *ContentError) Unwrap() error { return ErrInvalid }
 // MaxLength, a *ContentError when it is only whitespace or holds a character
 // the platform refuses.
 func CheckResponse(text string) error {
+	return CheckResponseFor("", text)
+}
+
+// CheckResponseFor is CheckResponse with platform's own length rule
+// (LengthFor, MaxLengthFor): on Bluesky 1 to 300 graphemes.
+func CheckResponseFor(platform, text string) error {
+	if platform == BlueskyPlatform {
+		n := LengthFor(platform, text)
+		switch {
+		case n == 0 || n > MaxLengthBluesky:
+			return &LengthError{Length: n, Max: MaxLengthBluesky, Unit: "graphemes"}
+		case strings.TrimSpace(text) == "":
+			return &ContentError{Reason: "the response must not be only whitespace"}
+		}
+		return nil
+	}
 	n := WeightedLength(text)
 	switch {
 	case n == 0 || n > MaxLength:

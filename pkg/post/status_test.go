@@ -178,3 +178,41 @@ func TestStateError(t *testing.T) {
 		t.Errorf("Error() = %q, want %q", err.Error(), want)
 	}
 }
+
+func TestCheckResponseForBluesky(t *testing.T) {
+	tests := []struct {
+		name       string
+		text       string
+		wantLength int // the length a refusal reports, 0 for none
+	}{
+		{name: "300 graphemes of two weights each on X", text: strings.Repeat("🔥", MaxLengthBluesky)},
+		{name: "300 flags (two code points each)", text: strings.Repeat("🇫🇷", MaxLengthBluesky)},
+		{name: "301 graphemes", text: strings.Repeat("é", MaxLengthBluesky+1), wantLength: MaxLengthBluesky + 1},
+		{name: "empty", text: "", wantLength: -1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := CheckResponseFor(BlueskyPlatform, tt.text)
+			if tt.wantLength == 0 {
+				if err != nil {
+					t.Fatalf("CheckResponseFor: %v, want nil", err)
+				}
+				return
+			}
+			var lengthErr *LengthError
+			if !errors.As(err, &lengthErr) || lengthErr.Max != MaxLengthBluesky || lengthErr.Unit != "graphemes" {
+				t.Fatalf("CheckResponseFor: %v, want a *LengthError of at most 300 graphemes", err)
+			}
+			if tt.wantLength > 0 && lengthErr.Length != tt.wantLength {
+				t.Fatalf("Length = %d, want %d", lengthErr.Length, tt.wantLength)
+			}
+		})
+	}
+	// The same text is over X's limit: each platform counts against its own.
+	if err := CheckResponseFor("x", strings.Repeat("🔥", MaxLengthBluesky)); err == nil {
+		t.Fatal("300 emoji pass X's weighted limit")
+	}
+	if MaxLengthFor("x") != 280 || MaxLengthFor("sandbox") != 280 || MaxLengthFor(BlueskyPlatform) != 300 {
+		t.Fatal("MaxLengthFor")
+	}
+}

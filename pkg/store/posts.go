@@ -18,7 +18,7 @@ const postColumns = `id, platform, source, status, original_post_id, conversatio
 	category, likes_count, retweets_count, replies_count, reply_route, proposed_response,
 	temperature, presence_penalty, frequency_penalty,
 	approved_at, rejected_at, send_started_at, posted_at, response_post_id, error, updated_at, skip_reason, flags, guarded_at,
-	in_reply_to_id, quoted_id, context_note, persona_version, review_score, review_reason, review_by, review_waived, draft_version`
+	in_reply_to_id, quoted_id, context_note, persona_version, review_score, review_reason, review_by, review_waived, draft_version, author_id`
 
 // postRow is a posts row as read by name through postColumns. It stays
 // private to the store, so the domain's Post carries no storage tags and
@@ -26,6 +26,7 @@ const postColumns = `id, platform, source, status, original_post_id, conversatio
 type postRow struct {
 	ID                 int64         `db:"id"`
 	Platform           string        `db:"platform"`
+	AuthorID           string        `db:"author_id"`
 	Source             post.Source   `db:"source"`
 	Status             post.Status   `db:"status"`
 	OriginalPostID     *string       `db:"original_post_id"`
@@ -69,7 +70,7 @@ type postRow struct {
 // post is the row as the domain sees it; a missing platform id is empty.
 func (r postRow) post() post.Post {
 	return post.Post{
-		ID: r.ID, Platform: r.Platform, Source: r.Source, Status: r.Status,
+		ID: r.ID, Platform: r.Platform, AuthorID: r.AuthorID, Source: r.Source, Status: r.Status,
 		OriginalPostID: deref(r.OriginalPostID), ConversationID: deref(r.ConversationID),
 		OriginalPostText: r.OriginalPostText, OriginalPostUser: r.OriginalPostUser, AuthorUsername: r.AuthorUsername,
 		AuthorProfileImage: r.AuthorProfileImage, MediaURL: r.MediaURL, CreatedAt: r.CreatedAt,
@@ -179,15 +180,15 @@ func (s *Store) UpsertFound(ctx context.Context, p post.Post) (id int64, created
 	err = s.pool.QueryRow(ctx, `
 		INSERT INTO posts (platform, source, original_post_id, conversation_id, original_post_text, original_post_user,
 			author_username, author_profile_image, media_url, created_at, likes_count, retweets_count, replies_count,
-			temperature, presence_penalty, frequency_penalty, reply_route, in_reply_to_id, quoted_id)
-		VALUES ($1, $2, $3, nullif($4, ''), $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14, $14, $15, $16, $17)
+			temperature, presence_penalty, frequency_penalty, reply_route, in_reply_to_id, quoted_id, author_id)
+		VALUES ($1, $2, $3, nullif($4, ''), $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14, $14, $15, $16, $17, $18)
 		ON CONFLICT (platform, original_post_id) DO UPDATE
 			SET likes_count = excluded.likes_count, retweets_count = excluded.retweets_count,
 			    replies_count = excluded.replies_count, updated_at = now()
 		RETURNING id, (xmax = 0)`,
 		p.Platform, p.Source, p.OriginalPostID, p.ConversationID, p.OriginalPostText, p.OriginalPostUser,
 		p.AuthorUsername, p.AuthorProfileImage, p.MediaURL, p.CreatedAt, p.Likes, p.Retweets, p.Replies,
-		post.DefaultLLMParameter, routeOf(p.ReplyRoute), p.InReplyToID, p.QuotedID,
+		post.DefaultLLMParameter, routeOf(p.ReplyRoute), p.InReplyToID, p.QuotedID, post.StorableText(p.AuthorID),
 	).Scan(&id, &created)
 	if err != nil {
 		return 0, false, fmt.Errorf("store: upsert post: %w", err)
@@ -348,7 +349,7 @@ func (s *Store) FailDraft(ctx context.Context, id int64, reason string) error {
 // response first when edited is not nil (as an admin version when it
 // changes the text); a post whose reply the API may not
 // send (post.RouteManual) moves to awaiting_manual instead, for hand-posting. The response must pass
-// post.CheckResponse (a *post.LengthError, ErrInvalid); a post in any other
+// post.CheckResponseFor its platform (a *post.LengthError, ErrInvalid); a post in any other
 // state gets a *post.StateError (ErrConflict).
 func (s *Store) Approve(ctx context.Context, id int64, edited *string) (post.Post, error) {
 	return s.ApproveWith(ctx, id, Approval{Edited: edited, By: post.ByWeb})
@@ -402,7 +403,7 @@ func (s *Store) ApproveWith(ctx context.Context, id int64, a Approval) (post.Pos
 		if a.Edited != nil {
 			text = *a.Edited
 		}
-		if err := post.CheckResponse(text); err != nil {
+		if err := post.CheckResponseFor(p.Platform, text); err != nil {
 			return fmt.Errorf("store: approve post %d: %w", id, err)
 		}
 		flags := nonNil(p.Flags)
@@ -743,4 +744,19 @@ func (s *Store) DeleteDraft(ctx context.Context, id int64) error {
 		return s.stateError(ctx, id, "delete draft", post.StatusDrafting)
 	}
 	return nil
+}
+
+// SendKey returns the key the send of post id writes under: the one an
+// earlier attempt stored, or else candidate, stored now, before the
+// platform is called, so that every attempt of the send uses the same key.
+func (s *Store) SendKey(ctx context.Context, id int64, candidate string) (string, error) {
+	if candidate == "" {
+		return "", fmt.Errorf("store: send key of post %d: %w: empty key", id, ErrInvalid)
+	}
+	var key string
+	err := s.pool.QueryRow(ctx, `UPDATE posts SET send_key = COALESCE(send_key, $2) WHERE id = $1 RETURNING send_key`, id, candidate).Scan(&key)
+	if err != nil {
+		return "", notFound(err, fmt.Sprintf("send key of post %d", id))
+	}
+	return key, nil
 }

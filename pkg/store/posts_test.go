@@ -357,3 +357,36 @@ func TestNewPostsCarryTheDefaultParameters(t *testing.T) {
 		})
 	}
 }
+
+// A Bluesky post is approved against Bluesky's limit, 300 graphemes, not X's.
+func TestApproveCountsAgainstItsPlatform(t *testing.T) {
+	s := storetest.New(t)
+	ctx := context.Background()
+	for _, tt := range []struct {
+		name, text string
+		wantLen    int // 0 when approved
+	}{
+		{name: "300 emoji", text: strings.Repeat("🔥", 300)},
+		{name: "301 graphemes", text: strings.Repeat("é", 301), wantLen: 301},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			p := found("at://did:plc:mortal/app.bsky.feed.post/"+tt.name, post.SourceMention)
+			p.Platform = post.BlueskyPlatform
+			id, _, err := s.UpsertFound(ctx, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := s.SaveDraft(ctx, id, store.Draft{Response: "draft", Category: "wrath"}); err != nil {
+				t.Fatal(err)
+			}
+			_, err = s.Approve(ctx, id, &tt.text)
+			var lengthErr *post.LengthError
+			switch {
+			case tt.wantLen == 0 && err != nil:
+				t.Fatalf("Approve: %v", err)
+			case tt.wantLen != 0 && (!errors.As(err, &lengthErr) || lengthErr.Length != tt.wantLen || lengthErr.Max != 300):
+				t.Fatalf("Approve: %v, want a length error of %d over 300", err, tt.wantLen)
+			}
+		})
+	}
+}

@@ -135,19 +135,69 @@ func nonNil(list []string) []string {
 	return list
 }
 
-// BlockAuthor adds username (lower-case, without @) to the blocked authors
-// with reason and the post that gave it (0 for none); an author blocked
-// before keeps the first reason.
-func (s *Store) BlockAuthor(ctx context.Context, username, reason string, postID int64) error {
+// BlockAuthor adds the author of authorID (its stable id: the X user id,
+// the Bluesky DID; "" when unknown) and username (lower-case, without @) to
+// the blocked authors, with reason and the post that gave it (0 for none).
+// An author blocked before keeps the first reason; an entry known by that
+// handle only takes the id.
+func (s *Store) BlockAuthor(ctx context.Context, username, authorID, reason string, postID int64) error {
 	var post *int64
 	if postID != 0 {
 		post = &postID
 	}
-	if _, err := s.pool.Exec(ctx, `INSERT INTO blocked_authors (username, reason, post_id) VALUES ($1, $2, $3)
-		ON CONFLICT (username) DO NOTHING`, username, reason, post); err != nil {
+	err := s.inTx(ctx, func(tx pgx.Tx) error {
+		if authorID != "" {
+			if _, err := tx.Exec(ctx, `UPDATE blocked_authors SET author_id = $2
+				WHERE username = $1 AND author_id IS NULL AND NOT EXISTS (SELECT 1 FROM blocked_authors WHERE author_id = $2)`,
+				username, authorID); err != nil {
+				return err
+			}
+		}
+		// Either unique key (the handle, the id) already held means the author is blocked already.
+		_, err := tx.Exec(ctx, `INSERT INTO blocked_authors (username, author_id, reason, post_id) VALUES ($1, nullif($2, ''), $3, $4)
+			ON CONFLICT DO NOTHING`, username, authorID, reason, post)
+		return err
+	})
+	if err != nil {
 		return fmt.Errorf("store: block author %s: %w", username, err)
 	}
 	return nil
+}
+
+// AuthorBlocked reports whether the author of authorID (its stable id, ""
+// when unknown) is blocked, and the handle it was blocked under. An entry
+// that knows the author's id matches that id only, whatever the author's
+// handle has become, and never the next owner of its old handle; an entry
+// known by handle only (from before ids were kept, or named by handle in the
+// settings) matches when handleMatches says its handle is the author's, and
+// takes the id as its own now that the author is seen.
+func (s *Store) AuthorBlocked(ctx context.Context, authorID string, handleMatches func(blocked string) bool) (blockedAs string, blocked bool, err error) {
+	if authorID != "" {
+		err := s.pool.QueryRow(ctx, `SELECT username FROM blocked_authors WHERE author_id = $1`, authorID).Scan(&blockedAs)
+		if err == nil {
+			return blockedAs, true, nil
+		}
+		if !errors.Is(err, pgx.ErrNoRows) {
+			return "", false, fmt.Errorf("store: is %s blocked: %w", authorID, err)
+		}
+	}
+	handles, err := s.column(ctx, `SELECT username FROM blocked_authors WHERE author_id IS NULL ORDER BY created_at, username`)
+	if err != nil {
+		return "", false, fmt.Errorf("store: blocked handles: %w", err)
+	}
+	for _, h := range handles {
+		if !handleMatches(h) {
+			continue
+		}
+		if authorID != "" {
+			if _, err := s.pool.Exec(ctx, `UPDATE blocked_authors SET author_id = $2
+				WHERE username = $1 AND author_id IS NULL AND NOT EXISTS (SELECT 1 FROM blocked_authors WHERE author_id = $2)`, h, authorID); err != nil {
+				return "", false, fmt.Errorf("store: keep the id of blocked %s: %w", h, err)
+			}
+		}
+		return h, true, nil
+	}
+	return "", false, nil
 }
 
 // SettingsCache keeps the settings a process read last and the

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -33,7 +34,7 @@ func TestSettingsSeedPutAndBlock(t *testing.T) {
 	if seeded, err := s.SeedSettings(ctx, seed); err != nil || !seeded {
 		t.Fatalf("first seed = %v, %v; want true", seeded, err)
 	}
-	if err := s.BlockAuthor(ctx, "quietplease", `opt-out: "stop"`, 0); err != nil {
+	if err := s.BlockAuthor(ctx, "quietplease", "", `opt-out: "stop"`, 0); err != nil {
 		t.Fatal(err)
 	}
 	edited := seed
@@ -90,14 +91,14 @@ func TestCachedSettings(t *testing.T) {
 		{name: "nothing stored yet", change: func() error { return nil }},
 		{name: "seeded", change: func() error { _, err := s.SeedSettings(ctx, base); return err }},
 		{name: "unchanged", change: func() error { return nil }},
-		{name: "an opt-out blocks an author", change: func() error { return s.BlockAuthor(ctx, "quietone", "opt-out", 0) }},
+		{name: "an opt-out blocks an author", change: func() error { return s.BlockAuthor(ctx, "quietone", "", "opt-out", 0) }},
 		{name: "caps and phrases put", change: func() error {
 			next := base
 			next.BlockedPhrases, next.Caps.SendsPerDay = []string{}, 7
 			next.BlockedAuthors = []string{"quietone"}
 			return s.PutSettings(ctx, next)
 		}},
-		{name: "changed by another process", change: func() error { return other.BlockAuthor(ctx, "loudone", "added", 0) }},
+		{name: "changed by another process", change: func() error { return other.BlockAuthor(ctx, "loudone", "", "added", 0) }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -135,5 +136,50 @@ func TestCachedSettings(t *testing.T) {
 	}
 	if pause, _, err := s.PauseWithSettings(ctx, time.Now(), &pauseCache); err != nil || pause == nil || pause.Reason != "cap" {
 		t.Errorf("PauseWithSettings during a pause = %+v, %v; want it", pause, err)
+	}
+}
+
+// Blocked authors are kept by their stable id: a renamed author stays
+// blocked, the next owner of the handle is not, and an entry known by handle
+// only takes the id of the author who is next seen with it.
+func TestAuthorBlockedByStableID(t *testing.T) {
+	s := storetest.New(t)
+	ctx := context.Background()
+	if err := s.BlockAuthor(ctx, "alice.test", "did:plc:alice", "opt-out", 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.BlockAuthor(ctx, "bob", "", "set by hand", 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.BlockAuthor(ctx, "carol", "", "set by hand", 0); err != nil {
+		t.Fatal(err)
+	}
+	// Alice, renamed, opts out again: still one entry.
+	if err := s.BlockAuthor(ctx, "alice2.test", "did:plc:alice", "opt-out again", 0); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name, id, handle string
+		wantAs           string // "" when not blocked
+	}{
+		{name: "the author, renamed", id: "did:plc:alice", handle: "alice-renamed.test", wantAs: "alice.test"},
+		{name: "the next owner of the handle", id: "did:plc:mallory", handle: "alice.test"},
+		{name: "a handle-only entry takes the id of the author seen with it", id: "100", handle: "@Bob", wantAs: "bob"},
+		{name: "then another account with that handle is not blocked", id: "200", handle: "bob"},
+		{name: "while the author is, renamed", id: "100", handle: "robert", wantAs: "bob"},
+		{name: "an author of unknown id matches by handle", id: "", handle: "carol", wantAs: "carol"},
+		{name: "nobody", id: "300", handle: "dave"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			as, blocked, err := s.AuthorBlocked(ctx, tt.id, func(b string) bool {
+				return strings.EqualFold(b, strings.TrimPrefix(tt.handle, "@"))
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if blocked != (tt.wantAs != "") || as != tt.wantAs {
+				t.Fatalf("AuthorBlocked(%q, %q) = %q %v, want %q", tt.id, tt.handle, as, blocked, tt.wantAs)
+			}
+		})
 	}
 }

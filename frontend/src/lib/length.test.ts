@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { counterLevel, fillPercent, isTooLong, RESPONSE_LIMIT, weightedLength } from './length';
+import { BLUESKY_LIMIT, counterLevel, fillPercent, graphemeLength, isTooLong, RESPONSE_LIMIT, responseLength, responseLimit, weightedLength } from './length';
 
 describe('weightedLength', () => {
   it('counts plain Latin text one per character', () => {
@@ -87,5 +87,30 @@ describe('weightedLength on twitter-text conformance cases', () => {
     for (const { description, text, weightedLength: want } of cases) {
       expect(weightedLength(text), description).toBe(want);
     }
+  });
+});
+
+describe('Bluesky lengths', () => {
+  it('counts graphemes, whatever their code points', () => {
+    expect(graphemeLength('')).toBe(0);
+    expect(graphemeLength('hello')).toBe(5);
+    expect(graphemeLength('👨‍👩‍👧')).toBe(1);
+    expect(graphemeLength('🇫🇷🇩🇪')).toBe(2);
+    expect(graphemeLength('e\u0301')).toBe(1);
+  });
+
+  it('counts a response by its platform', () => {
+    const fire = '🔥'.repeat(BLUESKY_LIMIT);
+    expect(responseLength(fire, 'bluesky')).toBe(300);
+    expect(responseLength(fire, 'x')).toBe(600);
+    expect(responseLength(fire)).toBe(600);
+    expect(isTooLong(responseLength(fire, 'bluesky'), BLUESKY_LIMIT)).toBe(false);
+  });
+
+  it('takes the limit from the post', () => {
+    expect(responseLimit({ platform: 'bluesky', max_length: 300 })).toBe(300);
+    expect(responseLimit({ platform: 'bluesky' })).toBe(BLUESKY_LIMIT);
+    expect(responseLimit({ platform: 'x', max_length: 280 })).toBe(280);
+    expect(responseLimit({})).toBe(RESPONSE_LIMIT);
   });
 });

@@ -2,7 +2,7 @@ import { useId, useState } from 'react';
 import type { Post } from '../../api/types';
 import { flagSummary, needsOverride } from '../../lib/flags';
 import { isLowScore, reviewDetail } from '../../lib/judgement';
-import { isTooLong, weightedLength } from '../../lib/length';
+import { isTooLong, responseLength, responseLimit } from '../../lib/length';
 import { instructionProblem, MAX_INSTRUCTION } from '../../lib/review';
 import { formatUSD } from '../../lib/spend';
 import { formatAge } from '../../lib/time';
@@ -70,8 +70,10 @@ export function ReviewCard({
   const [historyOpen, setHistoryOpen] = useState(false);
   const problem = instructionProblem(instruction);
   const ids = useId();
-  const length = weightedLength(draft);
-  const tooLong = isTooLong(length);
+  // Each platform counts against its own limit: 280 weighted on X, 300 graphemes on Bluesky.
+  const limit = responseLimit(post);
+  const length = responseLength(draft, post.platform);
+  const tooLong = isTooLong(length, limit);
   const empty = draft.trim() === '';
   const edited = draft !== original;
   const awaitingManual = post.status === 'awaiting_manual';
@@ -212,7 +214,7 @@ export function ReviewCard({
           data-shortcut="edit"
         />
       </div>
-      <CharCounter length={length} id={`${ids}-count`} />
+      <CharCounter length={length} limit={limit} id={`${ids}-count`} />
       <p className={`review-cost${post.response_has_link ? ' is-dear' : ''}`} data-testid="send-cost">
         {manual
           ? 'Posted by hand: no API cost'

@@ -71,6 +71,11 @@ export function ReviewCardHead({ post, now, flags, ids, reviewable, selected, on
         </p>
       </div>
       <ul className="badges" aria-label="Tags">
+        {post.platform && post.platform !== 'sandbox' && (
+          <li className={`badge badge-platform is-${post.platform}`} data-testid="platform-badge">
+            {post.platform === 'bluesky' ? 'Bluesky' : 'X'}
+          </li>
+        )}
         {post.category && <li className="badge badge-sin">{post.category}</li>}
         {review && (
           <li
