@@ -41,6 +41,9 @@ type Drafter struct {
 	Context *conversation.Gatherer
 	// Judge gives the second opinion on every draft; nil judges none.
 	Judge writer.Judge
+	// Autopilot approves the new pending drafts its rules let through; nil
+	// leaves every draft to the administrator.
+	Autopilot *Autopilot
 }
 
 // RecentTexts keeps the persona's drafts and posts of the near-duplicate
@@ -187,7 +190,9 @@ func (d *Drafter) DraftPost(ctx context.Context, t *asynq.Task) error {
 		Flags:          guard.Strings(append(guard.ReplyFlags(draft.Text, p.AuthorUsername, p.OriginalPostText, d.Persona), flags...)),
 		PersonaVersion: req.Character.Version, Review: d.review(ctx, id, req, text),
 	}
-	if reason := lowReview(saved.Review, set.Caps.MinReviewScore, p.ReviewWaived); reason != "" {
+	reason := lowReview(saved.Review, set.Caps.MinReviewScore, p.ReviewWaived)
+	pending := reason == ""
+	if !pending {
 		err = d.Store.SkipDraft(ctx, id, saved, reason)
 		if err == nil {
 			d.Log.InfoContext(ctx, "post skipped", "post_id", id, "reason", reason)
@@ -203,6 +208,10 @@ func (d *Drafter) DraftPost(ctx context.Context, t *asynq.Task) error {
 		return err
 	}
 	d.Recent.add(text)
+	if pending {
+		// Only a draft that has just become pending, while the autopilot is on.
+		d.Autopilot.Consider(ctx, id, set)
+	}
 	return nil
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/hibiken/asynq"
 
 	"infernal/pkg/conversation"
+	"infernal/pkg/decision"
 	"infernal/pkg/platform"
 	"infernal/pkg/post"
 	"infernal/pkg/spend"
@@ -135,6 +136,11 @@ func New(cfg Config) *Pipeline {
 	if cfg.Reads != nil {
 		reads = cfg.Reads
 	}
+	var pilot *Autopilot
+	if cfg.Queue != nil {
+		pilot = &Autopilot{Store: cfg.Store, Decider: decision.New(cfg.Store, cfg.Queue, cfg.Persona, cfg.Log),
+			Log: cfg.Log, Now: cfg.Now, Budget: budget, Prices: pricesOf(cfg.Spend)}
+	}
 	judge := cfg.Judge
 	if judge == nil {
 		judge, _ = cfg.Writer.(writer.Judge)
@@ -145,7 +151,7 @@ func New(cfg Config) *Pipeline {
 			Budget: budget, Reads: reads},
 		Profiler: &Profiler{Store: cfg.Store, PlatformName: cfg.Platform.Name(), Queue: cfg.Queue, Log: cfg.Log, Persona: cfg.Persona},
 		Drafter: &Drafter{Store: cfg.Store, Writer: cfg.Writer, Log: cfg.Log, Persona: cfg.Persona, Budget: budget,
-			Settings: set, Recent: NewRecentTexts(recentTextsRefresh), Judge: judge,
+			Settings: set, Recent: NewRecentTexts(recentTextsRefresh), Judge: judge, Autopilot: pilot,
 			Context: &conversation.Gatherer{Store: cfg.Store, Fetch: lookupFetcher{platform: cfg.Platform}, PlatformName: cfg.Platform.Name(),
 				Reads: budget, Persona: cfg.Persona}},
 		Sender: &Sender{Store: cfg.Store, Platform: cfg.Platform, Log: cfg.Log, Now: cfg.Now, Self: self,
