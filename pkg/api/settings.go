@@ -48,12 +48,11 @@ func (s *Server) putSettings(w http.ResponseWriter, r *http.Request) error {
 			return &settings.FieldError{Field: f.name, Problem: "is required"}
 		}
 	}
-	if req.Autopilot == nil {
-		stored, err := s.store.Settings(r.Context())
-		if err != nil {
-			return err
-		}
-		req.Autopilot = &stored.Autopilot
+	keep := req.Autopilot == nil
+	if keep {
+		// Checked with the default; the stored one, already normalised, replaces it below.
+		def := settings.DefaultAutopilot()
+		req.Autopilot = &def
 	}
 	v, err := settings.Settings{
 		TargetUsernames: *req.TargetUsernames, SearchTopics: *req.SearchTopics,
@@ -62,6 +61,13 @@ func (s *Server) putSettings(w http.ResponseWriter, r *http.Request) error {
 	}.Normalize()
 	if err != nil {
 		return err
+	}
+	if keep {
+		stored, err := s.store.Settings(r.Context())
+		if err != nil {
+			return err
+		}
+		v.Autopilot = stored.Autopilot
 	}
 	if err := s.store.PutSettings(r.Context(), v); err != nil {
 		return err
