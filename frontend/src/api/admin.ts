@@ -31,6 +31,11 @@ export function draftAnyway(id: number): Promise<Post> {
   return send<Post>(`/api/posts/${id}/draft-anyway`, {});
 }
 
+/** Withdraw an auto-approval in its grace window: the draft is pending again (409 once the send has started). */
+export function cancelPost(id: number): Promise<Post> {
+  return send<Post>(`/api/posts/${id}/cancel`, {});
+}
+
 export function rejectPost(id: number): Promise<Post> {
   return send<Post>(`/api/posts/${id}/reject`, {});
 }

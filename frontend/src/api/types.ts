@@ -61,6 +61,8 @@ export interface Post {
   intent_url: string | null;
   /** "queued: cap" while the send caps hold an approved post; else null (absent from older answers). */
   queued?: string | null;
+  /** While an auto-approval waits out its grace window: when it goes out (RFC 3339); else null (absent from older answers). */
+  send_after?: string | null;
   /** The outbound check's findings on the draft (link, foreign_mention, placeholder, secret, near_duplicate). */
   flags: string[];
   /** Which guard skipped the post; "" unless skipped. */

@@ -2,6 +2,7 @@ import { useEffect, useId, useState } from 'react';
 import { statusOf } from '../api/client';
 import { useQueued } from '../api/useQueued';
 import { QUEUED_MESSAGES } from '../lib/reviewQueues';
+import { AutoPostingNote } from './AutoPostingNote';
 import { PostOrigin } from './PostOrigin';
 
 interface Props {
@@ -65,11 +66,15 @@ export function QueuedPanel({ now, onUnauthorized }: Props) {
                 <li key={p.id} className="queued-card" data-testid="queued-card" data-post-id={p.id}>
                   <PostOrigin post={p} now={now} />
                   <p className="queued-response" data-testid="queued-response">{p.proposed_response}</p>
-                  <p className="queued-note" data-testid="queued-note">
-                    {p.queued
-                      ? `Approved, ${p.queued}: it goes out in approval order when the send cap allows.`
-                      : 'Approved: it goes out with the next send.'}
-                  </p>
+                  {p.send_after ? (
+                    <AutoPostingNote post={p} onSettled={() => void list.mutate()} />
+                  ) : (
+                    <p className="queued-note" data-testid="queued-note">
+                      {p.queued
+                        ? `Approved, ${p.queued}: it goes out in approval order when the send cap allows.`
+                        : 'Approved: it goes out with the next send.'}
+                    </p>
+                  )}
                 </li>
               ))}
             </ul>
