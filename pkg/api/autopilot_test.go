@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"infernal/pkg/decision"
 	"infernal/pkg/post"
 	"infernal/pkg/settings"
 	"infernal/pkg/store"
@@ -166,5 +167,16 @@ func TestCancelAutoApproval(t *testing.T) {
 	status, body = e.do("POST", "/api/posts/"+id(d)+"/edit", e.token, `{"response":"the administrator's words"}`)
 	if status != 200 || e.status(d) != post.StatusPending {
 		t.Errorf("edit in the window: %d %s, status %s; want 200 and pending", status, body, e.status(d))
+	}
+
+	// So does a regenerate, through the one decision package.
+	g := e.pending("5", post.SourceMention, 0, "to be redrafted")
+	e.autoApprove(g, time.Minute)
+	if _, err := decision.New(e.store, e.queue, "devil", nil).Regenerate(ctx, g, "", nil, post.ByWeb); err != nil {
+		t.Fatal(err)
+	}
+	ds, err := e.store.Decisions(ctx, g)
+	if err != nil || e.status(g) != post.StatusPending || len(ds) != 3 || ds[1].Action != post.ActionCancel || ds[2].Action != post.ActionRegenerate {
+		t.Errorf("regenerate in the window: status %s, decisions %+v, %v; want pending after approve, cancel, regenerate", e.status(g), ds, err)
 	}
 }

@@ -139,6 +139,9 @@ func (d *Decider) Regenerate(ctx context.Context, id int64, instruction string, 
 	if err != nil {
 		return post.Post{}, err
 	}
+	if !post.Regenerable(p.Status) && !post.InGrace(p) {
+		return post.Post{}, &post.StateError{ID: id, Have: p.Status, Want: post.StatusPending}
+	}
 	if err := post.CheckShown(p, shown); err != nil {
 		return post.Post{}, err
 	}
@@ -147,9 +150,6 @@ func (d *Decider) Regenerate(ctx context.Context, id int64, instruction string, 
 		if p, err = d.store.CancelAutoApproval(ctx, id, by); err != nil {
 			return post.Post{}, err
 		}
-	}
-	if !post.Regenerable(p.Status) {
-		return post.Post{}, &post.StateError{ID: id, Have: p.Status, Want: post.StatusPending}
 	}
 	if err := d.queue.EnqueueRegenerate(ctx, id, instruction); err != nil {
 		return post.Post{}, fmt.Errorf("decision: regenerate %d: %w: %w", id, ErrQueueDown, err)

@@ -148,3 +148,43 @@ func TestCancelRacingTheSend(t *testing.T) {
 	}
 	t.Logf("%d cancels won, %d sends won", cancels, sends)
 }
+
+// A draft the administrator edited, or decided on, is a human decision:
+// the autopilot never approves it.
+func TestAutoApproveNeverTakesAHumanDraft(t *testing.T) {
+	s := storetest.New(t)
+	ctx := context.Background()
+	edited := pending(t, s, "1", post.SourceMention, "writer's words")
+	if _, err := s.SaveEdit(ctx, edited, "the administrator's words", nil, nil, post.ByWeb); err != nil {
+		t.Fatal(err)
+	}
+	regenerated := pending(t, s, "2", post.SourceMention, "first words")
+	if err := s.RecordDecision(ctx, regenerated, post.ActionRegenerate, post.ByTelegram, 1); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []int64{edited, regenerated} {
+		_, err := s.ApproveWith(ctx, id, store.Approval{By: post.ByAutopilot, Auto: &store.Auto{MaxPerHour: 100}})
+		if !errors.Is(err, store.ErrAutopilotDeclined) {
+			t.Errorf("post %d: %v, want ErrAutopilotDeclined", id, err)
+		}
+		if _, human, err := s.AutopilotCounts(ctx, id); err != nil || !human {
+			t.Errorf("post %d: AutopilotCounts human = %v, %v; want true", id, human, err)
+		}
+		if p, _ := s.Post(ctx, id); p.Status != post.StatusPending {
+			t.Errorf("post %d is %s, want pending", id, p.Status)
+		}
+	}
+	// An edit in the grace window withdraws the auto-approval, recorded as a cancel then the edit.
+	auto := pending(t, s, "3", post.SourceMention, "sure words")
+	if _, err := s.ApproveWith(ctx, auto, store.Approval{By: post.ByAutopilot, Auto: &store.Auto{Grace: time.Minute, MaxPerHour: 100}}); err != nil {
+		t.Fatal(err)
+	}
+	p, err := s.SaveEdit(ctx, auto, "other words", nil, nil, post.ByWeb)
+	if err != nil || p.Status != post.StatusPending || p.SendAfter != nil || p.ProposedResponse != "other words" {
+		t.Fatalf("edit in the window: %+v, %v; want pending with the new text", p, err)
+	}
+	ds, err := s.Decisions(ctx, auto)
+	if err != nil || len(ds) != 3 || ds[1].Action != post.ActionCancel || ds[2].Action != post.ActionEdit {
+		t.Errorf("decisions = %+v, %v; want approve, cancel, edit", ds, err)
+	}
+}
