@@ -96,6 +96,22 @@ export interface SettingsCaps {
   min_review_score: number;
 }
 
+/** The autopilot's rules: approving a new pending draft without a person (off by default). */
+export interface Autopilot {
+  enabled: boolean;
+  /** 1 to 5; an unjudged draft never qualifies. */
+  min_review_score: number;
+  /** Trusted handles. */
+  authors: string[];
+  any_author: boolean;
+  /** Among the seven sins; empty: any. */
+  categories: string[];
+  /** 0 to 100 auto-approvals in any hour, cancelled ones included. */
+  max_per_hour: number;
+  /** 0 to 3600: the wait before the send, in which it may be cancelled. */
+  grace_seconds: number;
+}
+
 /** Whom the persona answers and how often (GET and PUT /api/settings). */
 export interface Settings {
   target_usernames: string[];
@@ -103,6 +119,8 @@ export interface Settings {
   blocked_authors: string[];
   blocked_phrases: string[];
   caps: SettingsCaps;
+  /** Absent from a PUT: the stored rules stay. */
+  autopilot?: Autopilot;
 }
 
 /** The persona's fields as the admin edits them (PUT /api/persona, and a preview's unsaved persona). */

@@ -13,6 +13,7 @@ import { PageShell } from '../components/PageShell';
 import { Pagination } from '../components/Pagination';
 import { ReviewCard } from '../components/ReviewCard';
 import { panelElementId, ReviewTabs, tabElementId } from '../components/ReviewTabs';
+import { AutopilotPanel } from '../components/AutopilotPanel';
 import { PersonaPanel } from '../components/PersonaPanel';
 import { SettingsPanel } from '../components/SettingsPanel';
 import { QueuedPanel } from '../components/QueuedPanel';
@@ -160,6 +161,7 @@ export default function AdminDashboard() {
         <StatsPanel stats={stats.data} />
         <SpendPanel spend={spend.data} />
         <SettingsPanel onUnauthorized={signOut} />
+        <AutopilotPanel onUnauthorized={signOut} />
         <PersonaPanel onUnauthorized={signOut} />
 
         <ReviewTabs tab={tab} onChange={changeTab} />
