@@ -49,6 +49,16 @@ func startTelegramSystem(t *testing.T, workers int, mentionsEvery string) *tgSys
 	tg := telegramtest.New(tgToken, "infernal_review_bot")
 	t.Cleanup(tg.Close)
 	s := &tgSystem{t: t, f: f, tg: tg}
+	// Registered before the processes start, so it runs after each has
+	// stopped (cleanups run last first): their logs are complete and no
+	// longer written.
+	t.Cleanup(func() {
+		for _, p := range s.procs {
+			if strings.Contains(p.logs.String(), tgToken) || strings.Contains(p.logs.String(), strings.Split(tgToken, ":")[1]) {
+				t.Errorf("%s logged the Telegram token", p.name)
+			}
+		}
+	})
 	common := []string{"DATABASE_URL=" + f.dbURL, "REDIS_URL=" + f.redisURL, "PERSONA_HANDLE=" + persona, "PLATFORM=x",
 		"LOG_LEVEL=debug", "PUBLIC_URL=https://infernal.example"}
 	for i := range workers {
@@ -78,13 +88,6 @@ func startTelegramSystem(t *testing.T, workers int, mentionsEvery string) *tgSys
 	s.waitFor("the Telegram link", func() bool {
 		st, err := f.st.Telegram(t.Context())
 		return err == nil && st != nil
-	})
-	t.Cleanup(func() {
-		for _, p := range s.procs {
-			if strings.Contains(p.logs.String(), tgToken) || strings.Contains(p.logs.String(), strings.Split(tgToken, ":")[1]) {
-				t.Errorf("%s logged the Telegram token", p.name)
-			}
-		}
 	})
 	return s
 }

@@ -970,6 +970,48 @@ describe('admin', () => {
     stack.db(`UPDATE settings SET caps = '{"sends_per_3h": 1000, "sends_per_day": 1000}'`);
   });
 
+  it('autopilot: an auto-approval waits in "Waiting to send" counting down, explained, and Cancel puts it back to review', { timeout: 60_000 }, async () => {
+    const id = Number(stack.db(`SELECT id FROM posts WHERE status = 'pending' ORDER BY id LIMIT 1`));
+    // As the worker's autopilot approves: send_after ahead, the decision with its rule.
+    stack.db(`UPDATE posts SET status = 'approved', approved_at = now(), send_after = now() + interval '10 minutes' WHERE id = ${id}`);
+    stack.db(`INSERT INTO post_decisions (post_id, action, by, draft_version, detail)
+      VALUES (${id}, 'approve', 'autopilot', 1, '{"summary": "Auto-approved: trusted author @x, review 5/5"}')`);
+    // Run alone (--test-name-pattern), the page has not signed in yet.
+    if (pathOf(page) === '/diaries666op/dashboard') await page.reload();
+    else await login(page);
+    const waiting = page.getByTestId('queued-panel');
+    await waiting.getByRole('button', { name: 'Show waiting posts', exact: true }).click();
+    const auto = waiting.locator(`[data-testid="queued-card"][data-post-id="${id}"]`);
+    await eventually(async () => assert.match(await text(auto.getByTestId('auto-posting-countdown')), /^Auto-posting in (10:00|9:[0-5]\d)$/));
+    await expectText(auto.getByTestId('auto-approved'), 'Auto-approved: trusted author @x, review 5/5');
+    await auto.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await eventually(async () => assert.equal(statusOf(id), 'pending'));
+    assert.equal(stack.db(`SELECT send_after IS NULL FROM posts WHERE id = ${id}`), 't');
+    await expectCount(waiting.locator(`[data-testid="queued-card"][data-post-id="${id}"]`), 0);
+
+    // The rules are edited in the Autopilot panel: a bad value names its field, a good one is stored.
+    const panel = page.getByTestId('autopilot-panel');
+    await panel.locator('summary').click();
+    await panel.getByLabel('Enabled').check();
+    await panel.getByLabel('Trusted authors').fill('@Old_Friend\n\nneighbour');
+    await panel.getByLabel('sloth').check();
+    await panel.getByLabel('Grace before sending (seconds)').fill('3601');
+    await panel.getByRole('button', { name: 'Save Autopilot', exact: true }).click();
+    await expectText(panel.getByTestId('autopilot-error'), 'autopilot.grace_seconds: 3601 is out of range 0 to 3600');
+    assert.notEqual(stack.db(`SELECT autopilot->>'enabled' FROM settings`), 'true', 'a refused save changed nothing');
+    await panel.getByLabel('Grace before sending (seconds)').fill('90');
+    await panel.getByRole('button', { name: 'Save Autopilot', exact: true }).click();
+    await expectText(panel.getByTestId('autopilot-saved'), 'Autopilot saved: it applies to drafts from now on');
+    assert.equal(stack.db(`SELECT autopilot->>'enabled' FROM settings`), 'true');
+    assert.equal(stack.db(`SELECT autopilot->>'grace_seconds' FROM settings`), '90');
+    assert.equal(stack.db(`SELECT array_to_string(ARRAY(SELECT jsonb_array_elements_text(autopilot->'authors')), '|') FROM settings`), 'old_friend|neighbour');
+    assert.equal(stack.db(`SELECT autopilot->'categories'->>0 FROM settings`), 'sloth');
+    // Off again: no worker runs here, but the tests after this one expect it off.
+    await panel.getByLabel('Enabled').uncheck();
+    await panel.getByRole('button', { name: 'Save Autopilot', exact: true }).click();
+    await eventually(async () => assert.equal(stack.db(`SELECT autopilot->>'enabled' FROM settings`), 'false'));
+  });
+
   it('persona: the panel loads the stored persona, errors show beside their field, a save adds a version, an old version is re-saved as new, a preview without a worker is a 503', { timeout: 120_000 }, async () => {
     const seedVoice = 'Dry, theatrical and brief. Mock the sin, never the sinner\'s pain. Never more than two sentences.';
     await openSection(page, 'Persona');

@@ -356,6 +356,26 @@ func (s *Server) reject(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+// cancel withdraws an auto-approval in its grace window: the post is
+// pending again, its approval still counted toward the autopilot's hourly
+// most. Once the send has started it is a 409 that says so; a post that is
+// not auto-approved is a 409 too.
+func (s *Server) cancel(w http.ResponseWriter, r *http.Request) error {
+	id, err := postID(r)
+	if err != nil {
+		return err
+	}
+	if err := decodeJSON(r, &struct{}{}, true); err != nil {
+		return err
+	}
+	p, err := s.decide.Cancel(r.Context(), id, post.ByWeb)
+	if err != nil {
+		return err
+	}
+	respondJSON(w, http.StatusOK, viewPost(p, s.now(), s.prices))
+	return nil
+}
+
 type markPostedRequest struct {
 	// ResponsePostID is the hand-posted reply's id on the platform, when known.
 	ResponsePostID *string `json:"response_post_id"`

@@ -105,6 +105,10 @@ func (f *fakeStore) RejectWith(_ context.Context, id int64, _ *int, _ post.Chann
 	f.record("Reject %d", id)
 	return post.Post{}, f.approveErr
 }
+func (f *fakeStore) CancelAutoApproval(_ context.Context, id int64, _ post.Channel) (post.Post, error) {
+	f.record("Cancel %d", id)
+	return post.Post{}, f.approveErr
+}
 func (f *fakeStore) History(_ context.Context, id int64) ([]post.Version, error) {
 	f.record("History %d", id)
 	return nil, nil

@@ -117,6 +117,7 @@ func (s *Server) errorStatus(r *http.Request, err error) (int, string) {
 	var fieldErr *settings.FieldError
 	var bodyErr *bodyError
 	var flagged *guard.OverrideError
+	var started *store.SendStartedError
 	switch {
 	case errors.As(err, &apiErr):
 		status, msg = apiErr.Status, apiErr.Message
@@ -135,6 +136,9 @@ func (s *Server) errorStatus(r *http.Request, err error) (int, string) {
 	case errors.As(err, &versionErr):
 		// The card shows the new text; the phrase is the API's contract.
 		status, msg = http.StatusConflict, "the draft changed since it was shown"
+	case errors.As(err, &started):
+		// The cancel lost the race: the reply is going out.
+		status, msg = http.StatusConflict, "the send has started"
 	case errors.As(err, &stateErr):
 		status, msg = http.StatusConflict, fmt.Sprintf("it is %s, not %s", stateErr.Have, stateErr.Want)
 	case errors.As(err, &lengthErr):

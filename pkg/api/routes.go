@@ -54,6 +54,7 @@ func (s *Server) routes(staticDir string, ops, metrics http.Handler) http.Handle
 				r.Post("/{id}/regenerate", s.handle(s.regenerate))
 				r.Post("/{id}/approve", s.handle(s.approve))
 				r.Post("/{id}/reject", s.handle(s.reject))
+				r.Post("/{id}/cancel", s.handle(s.cancel))
 				r.Post("/{id}/edit", s.handle(s.edit))
 				r.Post("/{id}/draft-anyway", s.handle(s.draftAnyway))
 				r.Post("/{id}/mark-posted", s.handle(s.markPosted))

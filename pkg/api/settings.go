@@ -45,13 +45,16 @@ func (s *Server) getSettings(w http.ResponseWriter, r *http.Request) error {
 }
 
 // settingsRequest is PUT /api/settings' body: every field is required, so
-// that a client that forgets one does not empty it by accident.
+// that a client that forgets one does not empty it by accident; but for
+// autopilot, which an absent field leaves as stored (an older client keeps
+// it as it was).
 type settingsRequest struct {
-	TargetUsernames *[]string      `json:"target_usernames"`
-	SearchTopics    *[]string      `json:"search_topics"`
-	BlockedAuthors  *[]string      `json:"blocked_authors"`
-	BlockedPhrases  *[]string      `json:"blocked_phrases"`
-	Caps            *settings.Caps `json:"caps"`
+	Autopilot       *settings.Autopilot `json:"autopilot"`
+	TargetUsernames *[]string           `json:"target_usernames"`
+	SearchTopics    *[]string           `json:"search_topics"`
+	BlockedAuthors  *[]string           `json:"blocked_authors"`
+	BlockedPhrases  *[]string           `json:"blocked_phrases"`
+	Caps            *settings.Caps      `json:"caps"`
 }
 
 // putSettings replaces the settings with the body, normalised (a bad value
@@ -72,12 +75,26 @@ func (s *Server) putSettings(w http.ResponseWriter, r *http.Request) error {
 			return &settings.FieldError{Field: f.name, Problem: "is required"}
 		}
 	}
+	keep := req.Autopilot == nil
+	if keep {
+		// Checked with the default; the stored one, already normalised, replaces it below.
+		def := settings.DefaultAutopilot()
+		req.Autopilot = &def
+	}
 	v, err := settings.Settings{
 		TargetUsernames: *req.TargetUsernames, SearchTopics: *req.SearchTopics,
 		BlockedAuthors: *req.BlockedAuthors, BlockedPhrases: *req.BlockedPhrases, Caps: *req.Caps,
+		Autopilot: *req.Autopilot,
 	}.Normalize()
 	if err != nil {
 		return err
+	}
+	if keep {
+		stored, err := s.store.Settings(r.Context())
+		if err != nil {
+			return err
+		}
+		v.Autopilot = stored.Autopilot
 	}
 	if err := s.store.PutSettings(r.Context(), v); err != nil {
 		return err

@@ -67,6 +67,10 @@ type postView struct {
 	// DraftVersion grows whenever the proposed response changes; a decision
 	// sends the one it was made on.
 	DraftVersion int `json:"draft_version"`
+	// SendAfter is when an auto-approved post goes out: the end of its
+	// grace window, in which POST /api/posts/{id}/cancel withdraws it;
+	// null otherwise.
+	SendAfter *time.Time `json:"send_after"`
 }
 
 func viewPost(p post.Post, now time.Time, prices spend.Prices) postView {
@@ -107,6 +111,7 @@ func basePostView(p post.Post, now time.Time) postView {
 		PostedAt: utc(p.PostedAt), ResponsePostID: p.ResponsePostID, Error: p.Error,
 		Flags: append([]string{}, p.Flags...), Reason: reasonOf(p),
 		PersonaVersion: personaVersion(p.PersonaVersion), Review: p.Review, DraftVersion: p.DraftVersion,
+		SendAfter: utc(p.SendAfter),
 	}
 }
 

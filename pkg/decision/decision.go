@@ -30,6 +30,8 @@ type Store interface {
 	RejectWith(ctx context.Context, id int64, shown *int, by post.Channel) (post.Post, error)
 	// SaveEdit stores an edited draft without approving it.
 	SaveEdit(ctx context.Context, id int64, text string, shown *int, check store.ApproveCheck, by post.Channel) (post.Post, error)
+	// CancelAutoApproval puts an auto-approved post not yet sending back to pending.
+	CancelAutoApproval(ctx context.Context, id int64, by post.Channel) (post.Post, error)
 	// RecordDecision records a decision that changes nothing by itself.
 	RecordDecision(ctx context.Context, id int64, action post.Action, by post.Channel, version int) error
 }
@@ -73,6 +75,9 @@ type Approval struct {
 	By post.Channel
 	// Detail is kept with the decision (the autopilot rule that matched).
 	Detail map[string]any
+	// Auto, when not nil, makes it an autopilot approval: sent after its
+	// grace window, within the hourly most (store.Auto).
+	Auto *store.Auto
 }
 
 // Approve approves post id: the text shown (or the edited one) passes the
@@ -86,7 +91,7 @@ func (d *Decider) Approve(ctx context.Context, id int64, a Approval) (post.Post,
 		return post.Post{}, fmt.Errorf("decision: approve post %d: %w", id, &post.ContentError{Reason: "the response must not contain NUL characters"})
 	}
 	p, err := d.store.ApproveWith(ctx, id, store.Approval{
-		Edited: a.Edited, Check: d.check(a.Override), Shown: a.Shown, By: a.By, Detail: a.Detail,
+		Edited: a.Edited, Check: d.check(a.Override), Shown: a.Shown, By: a.By, Detail: a.Detail, Auto: a.Auto,
 	})
 	if err != nil {
 		return post.Post{}, err
@@ -99,6 +104,12 @@ func (d *Decider) Approve(ctx context.Context, id int64, a Approval) (post.Post,
 		d.log.WarnContext(ctx, "approved post not queued yet; reconcile will send it", "post_id", id, "error", err)
 	}
 	return p, nil
+}
+
+// Cancel withdraws post id's auto-approval in its grace window: it is
+// pending again. Once its send has started it is a *store.SendStartedError.
+func (d *Decider) Cancel(ctx context.Context, id int64, by post.Channel) (post.Post, error) {
+	return d.store.CancelAutoApproval(ctx, id, by)
 }
 
 // Reject rejects post id, made on draft version shown (nil: the current).
@@ -121,17 +132,24 @@ func (d *Decider) Edit(ctx context.Context, id int64, text string, shown *int, b
 // Regenerate asks the writer for a new draft of pending or failed post id,
 // to instruction (already checked by post.CheckInstruction), made on draft
 // version shown, and returns the post as it was. The new draft arrives
-// later with a higher draft version.
+// later with a higher draft version. An auto-approval in its grace window
+// is withdrawn first.
 func (d *Decider) Regenerate(ctx context.Context, id int64, instruction string, shown *int, by post.Channel) (post.Post, error) {
 	p, err := d.store.Post(ctx, id)
 	if err != nil {
 		return post.Post{}, err
 	}
-	if !post.Regenerable(p.Status) {
+	if !post.Regenerable(p.Status) && !post.InGrace(p) {
 		return post.Post{}, &post.StateError{ID: id, Have: p.Status, Want: post.StatusPending}
 	}
 	if err := post.CheckShown(p, shown); err != nil {
 		return post.Post{}, err
+	}
+	if post.InGrace(p) {
+		// A new text withdraws the auto-approval.
+		if p, err = d.store.CancelAutoApproval(ctx, id, by); err != nil {
+			return post.Post{}, err
+		}
 	}
 	if err := d.queue.EnqueueRegenerate(ctx, id, instruction); err != nil {
 		return post.Post{}, fmt.Errorf("decision: regenerate %d: %w: %w", id, ErrQueueDown, err)

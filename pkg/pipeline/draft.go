@@ -44,6 +44,9 @@ type Drafter struct {
 	Judge writer.Judge
 	// Now is the clock of the hour's draft cap; nil is time.Now.
 	Now func() time.Time
+	// Autopilot approves the new pending drafts its rules let through; nil
+	// leaves every draft to the administrator.
+	Autopilot *Autopilot
 }
 
 // RecentTexts keeps the persona's drafts and posts of the near-duplicate
@@ -194,7 +197,9 @@ func (d *Drafter) DraftPost(ctx context.Context, t *asynq.Task) error {
 		Flags:          guard.Strings(flags),
 		PersonaVersion: req.Character.Version, Review: d.review(ctx, id, req, text, flags),
 	}
-	if reason := lowReview(saved.Review, set.Caps.MinReviewScore, p.ReviewWaived); reason != "" {
+	reason := lowReview(saved.Review, set.Caps.MinReviewScore, p.ReviewWaived)
+	pending := reason == ""
+	if !pending {
 		err = d.Store.SkipDraft(ctx, id, saved, reason)
 		if err == nil {
 			d.Log.InfoContext(ctx, "post skipped", "post_id", id, "reason", reason)
@@ -210,6 +215,10 @@ func (d *Drafter) DraftPost(ctx context.Context, t *asynq.Task) error {
 		return err
 	}
 	d.Recent.add(text)
+	if pending {
+		// Only a draft that has just become pending, while the autopilot is on.
+		d.Autopilot.Consider(ctx, id, set)
+	}
 	return nil
 }
 

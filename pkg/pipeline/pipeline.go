@@ -15,6 +15,7 @@ import (
 	"github.com/hibiken/asynq"
 
 	"infernal/pkg/conversation"
+	"infernal/pkg/decision"
 	"infernal/pkg/platform"
 	"infernal/pkg/post"
 	"infernal/pkg/spend"
@@ -76,6 +77,11 @@ func New(cfg Config) *Pipeline {
 	if cfg.Reads != nil {
 		reads = cfg.Reads
 	}
+	var pilot *Autopilot
+	if cfg.Queue != nil {
+		pilot = &Autopilot{Store: cfg.Store, Decider: decision.New(cfg.Store, cfg.Queue, cfg.Handle, cfg.Log),
+			Log: cfg.Log, Now: cfg.Now, Budget: budget, Prices: pricesOf(cfg.Spend)}
+	}
 	judge := cfg.Judge
 	if judge == nil {
 		judge, _ = cfg.Writer.(writer.Judge)
@@ -86,7 +92,7 @@ func New(cfg Config) *Pipeline {
 			Budget: budget, Reads: reads},
 		Profiler: &Profiler{Store: cfg.Store, PlatformName: cfg.Platform.Name(), Queue: cfg.Queue, Log: cfg.Log, Handle: cfg.Handle},
 		Drafter: &Drafter{Store: cfg.Store, Writer: cfg.Writer, Log: cfg.Log, Handle: cfg.Handle, Budget: budget,
-			Settings: set, Recent: NewRecentTexts(recentTextsRefresh), Judge: judge, Now: cfg.Now,
+			Settings: set, Recent: NewRecentTexts(recentTextsRefresh), Judge: judge, Now: cfg.Now, Autopilot: pilot,
 			Context: &conversation.Gatherer{Store: cfg.Store, Fetch: lookupFetcher{platform: cfg.Platform}, PlatformName: cfg.Platform.Name(),
 				Reads: budget, Handle: cfg.Handle}},
 		Sender: &Sender{Store: cfg.Store, Platform: cfg.Platform, Log: cfg.Log, Now: cfg.Now, Self: self,

@@ -97,9 +97,15 @@ func (s *Sender) SendPost(ctx context.Context, t *asynq.Task) error {
 		return &SendHeld{ID: id, Until: next}
 	})
 	var held *SendHeld
+	var early *store.SendEarlyError
 	switch {
 	case errors.As(err, &held):
 		return s.hold(ctx, held)
+	case errors.As(err, &early):
+		// Its grace window: the task comes back at its end (RetryDelay), a
+		// restart's reconcile queues it again, and it is held again until then.
+		s.Log.InfoContext(ctx, "send waits for its grace window", "post_id", id, "send_after", early.Until)
+		return &SendHeld{ID: id, Until: early.Until}
 	case errors.Is(err, store.ErrNotFound):
 		return fmt.Errorf("send %d: %w: %w", id, err, asynq.SkipRetry)
 	case errors.Is(err, store.ErrConflict):

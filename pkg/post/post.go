@@ -227,6 +227,9 @@ type Post struct {
 	// draft, a regenerate, a redraft, a saved edit); a decision names the
 	// version it was made on.
 	DraftVersion int
+	// SendAfter is when an auto-approved post may be sent: the end of its
+	// grace window, in which it may be cancelled; nil for a human approval.
+	SendAfter *time.Time
 }
 
 // Review is a judge's second opinion on a draft.

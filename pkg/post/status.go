@@ -47,6 +47,9 @@ func Moves() []Move {
 		{From: StatusFailed, To: StatusApproved},
 		{From: StatusPending, To: StatusRejected},
 		{From: StatusFailed, To: StatusRejected},
+		// An auto-approval was cancelled in its grace window, or withdrawn
+		// when its text changed: the draft awaits review again.
+		{From: StatusApproved, To: StatusPending},
 		// The response went out, or the platform refused it for good.
 		{From: StatusApproved, To: StatusPosted},
 		{From: StatusApproved, To: StatusFailed},
@@ -197,4 +200,10 @@ func CheckShown(p Post, shown *int) error {
 		return &VersionError{ID: p.ID, Have: p.DraftVersion, Shown: *shown}
 	}
 	return nil
+}
+
+// InGrace reports whether p is auto-approved and its send has not
+// started: what a cancel, or a change of its text, withdraws.
+func InGrace(p Post) bool {
+	return p.Status == StatusApproved && p.SendAfter != nil && p.SendStartedAt == nil
 }

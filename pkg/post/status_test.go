@@ -22,6 +22,7 @@ func TestCanMove(t *testing.T) {
 		{name: "approve a failed post again", from: StatusFailed, to: StatusApproved, want: true},
 		{name: "reject", from: StatusPending, to: StatusRejected, want: true},
 		{name: "reject a failed post", from: StatusFailed, to: StatusRejected, want: true},
+		{name: "auto-approval cancelled or withdrawn", from: StatusApproved, to: StatusPending, want: true},
 		{name: "posted", from: StatusApproved, to: StatusPosted, want: true},
 		{name: "send failed", from: StatusApproved, to: StatusFailed, want: true},
 		{name: "approve for hand-posting", from: StatusPending, to: StatusAwaitingManual, want: true},
@@ -67,8 +68,8 @@ func TestMovesAreExactlyTheListedOnes(t *testing.T) {
 			}
 		}
 	}
-	if allowed != 16 || len(Moves()) != 16 {
-		t.Errorf("%d allowed pairs, %d moves in the table; want the 16 of TestCanMove", allowed, len(Moves()))
+	if allowed != 17 || len(Moves()) != 17 {
+		t.Errorf("%d allowed pairs, %d moves in the table; want the 17 of TestCanMove", allowed, len(Moves()))
 	}
 	for _, m := range Moves() {
 		if !m.From.Valid() || !m.To.Valid() || m.From == m.To {
@@ -85,7 +86,7 @@ func TestFrom(t *testing.T) {
 	}{
 		{name: "drafting, again only after a skip", to: StatusDrafting, want: []Status{StatusSkipped}},
 		{name: "skipped", to: StatusSkipped, want: []Status{StatusDrafting}},
-		{name: "pending, usually from drafting", to: StatusPending, want: []Status{StatusDrafting, StatusFailed}},
+		{name: "pending, usually from drafting", to: StatusPending, want: []Status{StatusDrafting, StatusFailed, StatusApproved}},
 		{name: "approved, usually from pending", to: StatusApproved, want: []Status{StatusPending, StatusFailed}},
 		{name: "rejected, usually from pending", to: StatusRejected, want: []Status{StatusPending, StatusFailed, StatusAwaitingManual}},
 		{name: "posted", to: StatusPosted, want: []Status{StatusApproved, StatusAwaitingManual}},

@@ -26,6 +26,8 @@ type Settings struct {
 	BlockedPhrases []string `json:"blocked_phrases"`
 	// Caps bound how often the persona replies and sends.
 	Caps Caps `json:"caps"`
+	// Autopilot are the rules for approving a draft without a person.
+	Autopilot Autopilot `json:"autopilot"`
 }
 
 // Caps are the reply, send and near-duplicate limits; every field is set
@@ -132,7 +134,8 @@ func (e *FieldError) Error() string {
 // Normalize returns s cleaned for storage, or the first bad value as a
 // *FieldError: handles lose a leading @ and are lower-cased, entries are
 // trimmed, empty entries dropped, duplicates (ignoring case) kept once,
-// nil lists made empty, and zero caps take their defaults. The topics must
+// nil lists made empty, zero caps take their defaults, and an autopilot never
+// set takes DefaultAutopilot (off). The topics must
 // make a search X accepts (SearchQuery).
 func (s Settings) Normalize() (Settings, error) {
 	var err error
@@ -153,6 +156,12 @@ func (s Settings) Normalize() (Settings, error) {
 		return Settings{}, err
 	}
 	if s.Caps, err = s.Caps.normalize(); err != nil {
+		return Settings{}, err
+	}
+	if s.Autopilot.isZero() {
+		s.Autopilot = DefaultAutopilot()
+	}
+	if s.Autopilot, err = s.Autopilot.Normalize(); err != nil {
 		return Settings{}, err
 	}
 	return s, nil

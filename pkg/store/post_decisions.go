@@ -66,3 +66,21 @@ func (s *Store) Decisions(ctx context.Context, id int64) ([]post.Decision, error
 	}
 	return out, nil
 }
+
+// AutopilotCounts returns how many autopilot approvals were made in the
+// hour before the database's now (cancelled ones included), and whether a
+// person edited or decided on post id: what the autopilot asks before it
+// approves. The approval itself checks both again under its lock.
+func (s *Store) AutopilotCounts(ctx context.Context, id int64) (recent int, human bool, err error) {
+	if err := s.pool.QueryRow(ctx, autopilotCountsSQL, id, post.OriginAdmin, post.ByAutopilot, post.ActionApprove).Scan(&human, &recent); err != nil {
+		return 0, false, fmt.Errorf("store: autopilot counts for post %d: %w", id, err)
+	}
+	return recent, human, nil
+}
+
+// autopilotCountsSQL answers whether a person edited (an admin version) or
+// decided on post $1, and the autopilot approvals of the last hour.
+const autopilotCountsSQL = `SELECT
+	EXISTS (SELECT 1 FROM post_versions WHERE post_id = $1 AND origin = $2)
+	OR EXISTS (SELECT 1 FROM post_decisions WHERE post_id = $1 AND by <> $3),
+	(SELECT count(*) FROM post_decisions WHERE by = $3 AND action = $4 AND at > now() - interval '1 hour')`

@@ -18,7 +18,7 @@ const postColumns = `id, platform, source, status, original_post_id, conversatio
 	category, likes_count, retweets_count, replies_count, reply_route, proposed_response,
 	temperature, presence_penalty, frequency_penalty,
 	approved_at, rejected_at, send_started_at, posted_at, response_post_id, error, updated_at, skip_reason, flags, guarded_at,
-	in_reply_to_id, quoted_id, context_note, persona_version, review_score, review_reason, review_by, review_waived, draft_version, author_id`
+	in_reply_to_id, quoted_id, context_note, persona_version, review_score, review_reason, review_by, review_waived, draft_version, author_id, send_after`
 
 // postRow is a posts row as read by name through postColumns. It stays
 // private to the store, so the domain's Post carries no storage tags and
@@ -65,6 +65,7 @@ type postRow struct {
 	ReviewBy           string        `db:"review_by"`
 	ReviewWaived       bool          `db:"review_waived"`
 	DraftVersion       int           `db:"draft_version"`
+	SendAfter          *time.Time    `db:"send_after"`
 }
 
 // post is the row as the domain sees it; a missing platform id is empty.
@@ -82,7 +83,7 @@ func (r postRow) post() post.Post {
 		SkipReason: r.SkipReason, Flags: r.Flags, GuardedAt: r.GuardedAt,
 		InReplyToID: r.InReplyToID, QuotedID: r.QuotedID, ContextNote: r.ContextNote,
 		PersonaVersion: derefInt(r.PersonaVersion), Review: r.review(), ReviewWaived: r.ReviewWaived,
-		DraftVersion: r.DraftVersion,
+		DraftVersion: r.DraftVersion, SendAfter: r.SendAfter,
 	}
 }
 
@@ -375,6 +376,17 @@ type Approval struct {
 	By post.Channel
 	// Detail is kept with the decision (the autopilot rule that matched).
 	Detail map[string]any
+	// Auto, when not nil, makes it an autopilot approval under its limits.
+	Auto *Auto
+}
+
+// Auto are the limits of an autopilot approval, checked under the
+// autopilot lock, so that two workers never both take the last one.
+type Auto struct {
+	// Grace is how long the post waits (send_after) before it may be sent.
+	Grace time.Duration
+	// MaxPerHour is the most autopilot approvals in any hour, cancelled ones included.
+	MaxPerHour int
 }
 
 // ApproveWith carries out a: it moves a pending (or failed) post to
@@ -399,6 +411,14 @@ func (s *Store) ApproveWith(ctx context.Context, id int64, a Approval) (post.Pos
 		if err := post.CheckShown(p, a.Shown); err != nil {
 			return fmt.Errorf("store: approve post %d: %w", id, err)
 		}
+		var grace *float64
+		if a.Auto != nil {
+			if err := autoAllowed(ctx, tx, p, *a.Auto); err != nil {
+				return fmt.Errorf("store: approve post %d: %w", id, err)
+			}
+			secs := a.Auto.Grace.Seconds()
+			grace = &secs
+		}
 		text := p.ProposedResponse
 		if a.Edited != nil {
 			text = *a.Edited
@@ -422,10 +442,10 @@ func (s *Store) ApproveWith(ctx context.Context, id int64, a Approval) (post.Pos
 		// The row is locked, so the guard holds; it is kept so that no update skips the table.
 		out, err = queryPost(ctx, tx, `
 			UPDATE posts SET status = $4, proposed_response = $2, approved_at = now(), error = '', flags = $5,
-				draft_version = $6, updated_at = now(),
+				draft_version = $6, send_after = now() + make_interval(secs => $7), updated_at = now(),
 				-- Edited: the administrator changed the text, now or in an edit saved before.
 				edited = EXISTS (SELECT 1 FROM post_versions v WHERE v.post_id = $1 AND v.origin = 'admin')
-			WHERE id = $1 AND status = ANY($3) RETURNING `+postColumns, id, text, from(to), to, nonNil(flags), version)
+			WHERE id = $1 AND status = ANY($3) RETURNING `+postColumns, id, text, from(to), to, nonNil(flags), version, grace)
 		if err != nil {
 			return fmt.Errorf("store: approve post %d: %w", id, err)
 		}
@@ -479,6 +499,12 @@ func (s *Store) SaveEdit(ctx context.Context, id int64, text string, shown *int,
 		p, err := lockPost(ctx, tx, id, "edit")
 		if err != nil {
 			return err
+		}
+		if post.InGrace(p) && text != p.ProposedResponse {
+			// A changed text withdraws the auto-approval: the edit is the administrator's to approve.
+			if p, err = withdraw(ctx, tx, p, by); err != nil {
+				return err
+			}
 		}
 		if !post.Regenerable(p.Status) {
 			return fmt.Errorf("store: edit post %d: %w", id, &post.StateError{ID: id, Have: p.Status, Want: post.StatusPending})
@@ -534,7 +560,7 @@ func (s *Store) BeginSend(ctx context.Context, id int64) (p post.Post, started *
 	p, err = queryPost(ctx, s.pool, `
 		UPDATE posts SET send_started_at = coalesce(old.prior_start, now()), updated_at = now()
 		FROM (SELECT id AS old_id, send_started_at AS prior_start FROM posts WHERE id = $1 AND status = $2 FOR UPDATE) old
-		WHERE posts.id = old.old_id
+		WHERE posts.id = old.old_id AND (posts.send_after IS NULL OR posts.send_after <= now())
 		RETURNING `+strings.Replace(postColumns, "send_started_at", "old.prior_start AS send_started_at", 1), id, post.StatusApproved)
 	if errors.Is(err, pgx.ErrNoRows) {
 		// Sending is no move of its own: it happens while the post stays approved.

@@ -42,6 +42,9 @@ type SendQueue struct {
 // without asking allow; otherwise the queue holds the most recent sends
 // and approvals ahead that caps can tell apart (SendCaps.Bounds), so a
 // start reads at most a few hundred rows however many posts went out.
+//
+// An auto-approved post's first send does not start before its
+// send_after: that is a *SendEarlyError, the post left approved.
 func (s *Store) BeginSendWithin(ctx context.Context, id int64, caps guard.SendCaps, allow func(SendQueue) error) (p post.Post, started *time.Time, err error) {
 	least, most, longest := caps.Bounds()
 	p, err = s.beginSendWithRoom(ctx, id, least, longest)
@@ -63,6 +66,16 @@ func (s *Store) BeginSendWithin(ctx context.Context, id int64, caps guard.SendCa
 			return fmt.Errorf("store: begin send %d: %w", id, &post.StateError{ID: id, Have: p.Status, Want: post.StatusApproved})
 		}
 		started = p.SendStartedAt
+		if started == nil && p.SendAfter != nil {
+			var early bool
+			// The database's clock, the one send_after was set by.
+			if err := tx.QueryRow(ctx, `SELECT $1::timestamptz > now()`, *p.SendAfter).Scan(&early); err != nil {
+				return fmt.Errorf("store: begin send %d: %w", id, err)
+			}
+			if early {
+				return &SendEarlyError{ID: id, Until: *p.SendAfter}
+			}
+		}
 		if started == nil {
 			q, err := sendQueue(ctx, tx, p, most, longest)
 			if err != nil {
@@ -89,7 +102,7 @@ func (s *Store) BeginSendWithin(ctx context.Context, id int64, caps guard.SendCa
 // there is not that much room, or the post is not approved or started before.
 const beginSendWithRoomSQL = `UPDATE posts SET send_started_at = now(),
 		error = CASE WHEN error = $3 THEN '' ELSE error END, updated_at = now()
-	WHERE id = $1 AND status = 'approved' AND send_started_at IS NULL
+	WHERE id = $1 AND status = 'approved' AND send_started_at IS NULL AND (send_after IS NULL OR send_after <= now())
 		AND (SELECT coalesce(sum(sends), 0) FROM send_days WHERE day >= ((now() - $4::interval) AT TIME ZONE 'UTC')::date)
 			+ (SELECT coalesce(sum(n), 0) FROM post_counts WHERE status = 'approved') <= $2
 	RETURNING ` + postColumns

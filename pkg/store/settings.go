@@ -16,9 +16,9 @@ import (
 // Settings returns the administrator's settings; before SeedSettings or
 // PutSettings has stored any, empty lists and the default caps.
 func (s *Store) Settings(ctx context.Context) (settings.Settings, error) {
-	out := settings.Settings{Caps: settings.DefaultCaps()}
-	var caps []byte
-	err := s.pool.QueryRow(ctx, `SELECT target_usernames, search_topics, caps FROM settings`).Scan(&out.TargetUsernames, &out.SearchTopics, &caps)
+	out := settings.Settings{Caps: settings.DefaultCaps(), Autopilot: settings.DefaultAutopilot()}
+	var caps, autopilot []byte
+	err := s.pool.QueryRow(ctx, `SELECT target_usernames, search_topics, caps, autopilot FROM settings`).Scan(&out.TargetUsernames, &out.SearchTopics, &caps, &autopilot)
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
 		out.TargetUsernames, out.SearchTopics = []string{}, []string{}
@@ -28,6 +28,10 @@ func (s *Store) Settings(ctx context.Context) (settings.Settings, error) {
 		// Caps stored by an older version lack newer fields, which keep their defaults.
 		if err := json.Unmarshal(caps, &out.Caps); err != nil {
 			return settings.Settings{}, fmt.Errorf("store: settings caps: %w", err)
+		}
+		// The stored '{}' of a database from before the autopilot keeps the default: off.
+		if err := json.Unmarshal(autopilot, &out.Autopilot); err != nil {
+			return settings.Settings{}, fmt.Errorf("store: settings autopilot: %w", err)
 		}
 	}
 	if out.BlockedAuthors, err = s.column(ctx, `SELECT username FROM blocked_authors ORDER BY created_at, username`); err != nil {
@@ -82,15 +86,19 @@ func (s *Store) putSettings(ctx context.Context, v settings.Settings, onlyFirst 
 	if err != nil {
 		return fmt.Errorf("store: settings caps: %w", err)
 	}
+	autopilot, err := json.Marshal(v.Autopilot)
+	if err != nil {
+		return fmt.Errorf("store: settings autopilot: %w", err)
+	}
 	err = s.inTx(ctx, func(tx pgx.Tx) error {
-		upsert := `INSERT INTO settings (id, target_usernames, search_topics, caps) VALUES (true, $1, $2, $3)
+		upsert := `INSERT INTO settings (id, target_usernames, search_topics, caps, autopilot) VALUES (true, $1, $2, $3, $4)
 			ON CONFLICT (id) DO UPDATE SET target_usernames = excluded.target_usernames,
-				search_topics = excluded.search_topics, caps = excluded.caps, updated_at = now()`
+				search_topics = excluded.search_topics, caps = excluded.caps, autopilot = excluded.autopilot, updated_at = now()`
 		if onlyFirst {
-			upsert = `INSERT INTO settings (id, target_usernames, search_topics, caps) VALUES (true, $1, $2, $3)
+			upsert = `INSERT INTO settings (id, target_usernames, search_topics, caps, autopilot) VALUES (true, $1, $2, $3, $4)
 				ON CONFLICT (id) DO NOTHING`
 		}
-		tag, err := tx.Exec(ctx, upsert, nonNil(v.TargetUsernames), nonNil(v.SearchTopics), caps)
+		tag, err := tx.Exec(ctx, upsert, nonNil(v.TargetUsernames), nonNil(v.SearchTopics), caps, autopilot)
 		if err != nil {
 			return err
 		}

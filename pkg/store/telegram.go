@@ -76,11 +76,13 @@ func (s *Store) SetTelegramError(ctx context.Context, msg string) error {
 
 // UnsentDrafts returns up to limit pending posts whose current draft
 // version has not reached Telegram, oldest first, among those that became
-// pending since.
+// pending since; auto-approvals in their grace window count as pending, so
+// that the administrator sees them and may cancel them.
 func (s *Store) UnsentDrafts(ctx context.Context, since time.Time, limit int) ([]post.Post, error) {
 	ps, err := queryPosts(ctx, s.pool, `
 		SELECT `+postColumns+` FROM posts p
-		WHERE status = 'pending' AND updated_at >= $1
+		WHERE (status = 'pending' OR (status = 'approved' AND send_after IS NOT NULL AND send_started_at IS NULL))
+			AND updated_at >= $1
 			AND NOT EXISTS (SELECT 1 FROM telegram_drafts d WHERE d.post_id = p.id AND d.draft_version = p.draft_version)
 		ORDER BY updated_at, id LIMIT $2`, since, limit)
 	if err != nil {
@@ -158,9 +160,9 @@ func (s *Store) AddTelegramMessage(ctx context.Context, m TelegramMessage) error
 		postID = &m.PostID
 	}
 	if _, err := s.pool.Exec(ctx, `
-		INSERT INTO telegram_messages (chat_id, message_id, kind, post_id, draft_version, open, text)
-		VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`,
-		m.ChatID, m.MessageID, m.Kind, postID, m.DraftVersion, m.Open, m.Text); err != nil {
+		INSERT INTO telegram_messages (chat_id, message_id, kind, post_id, draft_version, open, text, outcome)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING`,
+		m.ChatID, m.MessageID, m.Kind, postID, m.DraftVersion, m.Open, m.Text, m.Outcome); err != nil {
 		return fmt.Errorf("store: telegram message: %w", err)
 	}
 	return nil

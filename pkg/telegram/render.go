@@ -29,6 +29,13 @@ const (
 	TextAlreadyDecided = "Already decided"
 	// TextRegenerating answers a Regenerate press.
 	TextRegenerating = "Drafting anew…"
+	// TextAutoApproved ends a card the autopilot approved, once sent.
+	TextAutoApproved = "Auto-approved"
+	// TextCancelled answers a Cancel press that withdrew an auto-approval,
+	// and ends its card; a fresh card follows.
+	TextCancelled = "Cancelled: back to review"
+	// TextSendStarted answers a Cancel press that came too late.
+	TextSendStarted = "Too late: the send has started"
 )
 
 // Actions of the card's buttons, the first field of their callback data.
@@ -37,6 +44,7 @@ const (
 	actReject     = "r"
 	actRegenerate = "g"
 	actEdit       = "e"
+	actCancel     = "c"
 )
 
 // maxPostRunes and maxThreadRunes shorten the mortal's post and the thread
@@ -122,6 +130,19 @@ func (c Card) Render() Message {
 	return Message{Text: strings.TrimRight(b.String(), "\n"), Buttons: rows}
 }
 
+// AutoPosting is the card of an auto-approval in its grace window, which
+// lasts grace: "Auto-posting in 1:42", shown with a Cancel button.
+func AutoPosting(grace time.Duration) string {
+	secs := max(int(grace.Round(time.Second).Seconds()), 0)
+	return fmt.Sprintf("Auto-posting in %d:%02d", secs/60, secs%60)
+}
+
+// Cancellable is the card's text with outcome (AutoPosting) and a Cancel
+// button for post id's draft version.
+func Cancellable(card, outcome string, id int64, version int) Message {
+	return Message{Text: card + "\n\n" + outcome, Buttons: [][]Button{{{Text: "Cancel", Data: callbackData(actCancel, id, version)}}}}
+}
+
 // Closed is the card's text with outcome in place of its buttons.
 func Closed(card string, outcome string) Message {
 	return Message{Text: card + "\n\n" + outcome}
@@ -153,7 +174,7 @@ func parseData(data string) (action string, id int64, version int, err error) {
 		return "", 0, 0, errBadData
 	}
 	switch parts[0] {
-	case actApprove, actReject, actRegenerate, actEdit:
+	case actApprove, actReject, actRegenerate, actEdit, actCancel:
 	default:
 		return "", 0, 0, errBadData
 	}
@@ -201,7 +222,10 @@ func Outcome(p post.Post, by post.Channel, cardVersion int, postURL string) (tex
 		return TextReplaced, true
 	case by != post.ByTelegram && by != "" && p.Status != post.StatusPending:
 		if by == post.ByAutopilot {
-			return "Auto-approved", p.Status != post.StatusApproved
+			if post.InGrace(p) && p.ApprovedAt != nil {
+				return AutoPosting(p.SendAfter.Sub(*p.ApprovedAt)), false
+			}
+			return TextAutoApproved, p.Status != post.StatusApproved
 		}
 		return TextDecidedInWeb, true
 	}

@@ -313,12 +313,18 @@ func (s *Service) sendCard(ctx context.Context, p post.Post) error {
 		return err
 	}
 	m := card.Render()
+	text, outcome := m.Text, ""
+	if post.InGrace(p) && p.ApprovedAt != nil {
+		// An auto-approval in its grace window: its card offers Cancel alone.
+		outcome = AutoPosting(p.SendAfter.Sub(*p.ApprovedAt))
+		m = Cancellable(text, outcome, p.ID, p.DraftVersion)
+	}
 	id, err := s.send(ctx, m)
 	if err != nil {
 		return err
 	}
 	if err := s.cfg.Store.AddTelegramMessage(ctx, store.TelegramMessage{ChatID: s.cfg.Chat, MessageID: id, Kind: "card",
-		PostID: p.ID, DraftVersion: p.DraftVersion, Open: true, Text: m.Text}); err != nil {
+		PostID: p.ID, DraftVersion: p.DraftVersion, Open: true, Text: text, Outcome: outcome}); err != nil {
 		return err
 	}
 	return s.cfg.Store.MarkDraftsSent(ctx, []store.DraftRef{{PostID: p.ID, Version: p.DraftVersion}}, "card")
@@ -367,7 +373,11 @@ func (s *Service) Sync(ctx context.Context) error {
 		if text == "" || (text == c.Message.Outcome && !final) {
 			continue
 		}
-		if err := s.edit(ctx, c.Message.ChatID, c.Message.MessageID, Closed(c.Message.Text, text)); err != nil {
+		m := Closed(c.Message.Text, text)
+		if !final && c.By == post.ByAutopilot && post.InGrace(c.Post) {
+			m = Cancellable(c.Message.Text, text, c.Post.ID, c.Post.DraftVersion)
+		}
+		if err := s.edit(ctx, c.Message.ChatID, c.Message.MessageID, m); err != nil {
 			return err
 		}
 		if err := s.cfg.Store.SetTelegramOutcome(ctx, c.Message.ChatID, c.Message.MessageID, text, !final); err != nil {

@@ -52,11 +52,36 @@ func (s *Service) press(ctx context.Context, q *CallbackQuery) {
 	case actEdit:
 		err = s.askEdit(ctx, id, version, q.Message)
 		answer = "Send the new text as a reply"
+	case actCancel:
+		err = s.cancel(ctx, id, q.Message)
+		answer = TextCancelled
 	}
 	if err != nil {
 		answer = s.refusal(ctx, id, err)
 	}
 	s.answer(ctx, q.ID, answer)
+}
+
+// cancel withdraws post id's auto-approval, closes its card (the one
+// pressed) and sends a fresh card of the draft, back in review.
+func (s *Service) cancel(ctx context.Context, id int64, card *InMessage) error {
+	p, err := s.cfg.Decider.Cancel(ctx, id, post.ByTelegram)
+	if err != nil {
+		return err
+	}
+	if card != nil {
+		m, err := s.cfg.Store.TelegramMessageByID(ctx, card.Chat.ID, card.ID)
+		if err == nil {
+			if err := s.edit(ctx, m.ChatID, m.MessageID, Closed(m.Text, TextCancelled)); err != nil {
+				return err
+			}
+			err = s.cfg.Store.SetTelegramOutcome(ctx, m.ChatID, m.MessageID, TextCancelled, false)
+		}
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			return err
+		}
+	}
+	return s.sendCard(ctx, p)
 }
 
 // askEdit asks for the new text of post id's draft version, checking first
@@ -93,7 +118,10 @@ func (s *Service) refusal(ctx context.Context, id int64, err error) string {
 	var length *post.LengthError
 	var content *post.ContentError
 	var flagged *guard.OverrideError
+	var started *store.SendStartedError
 	switch {
+	case errors.As(err, &started):
+		return TextSendStarted
 	case errors.As(err, &stale):
 		if p, perr := s.cfg.Store.Post(ctx, id); perr == nil && p.Status == post.StatusPending {
 			if cerr := s.sendCard(ctx, p); cerr != nil {

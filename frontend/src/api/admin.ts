@@ -47,6 +47,11 @@ export function draftAnyway(id: number): Promise<Post> {
   return send<Post>(`/api/posts/${id}/draft-anyway`, {});
 }
 
+/** Withdraw an auto-approval in its grace window: the draft is pending again (409 once the send has started). */
+export function cancelPost(id: number): Promise<Post> {
+  return send<Post>(`/api/posts/${id}/cancel`, {});
+}
+
 /** Reject the draft shown (draftVersion); a draft changed since is refused with a 409. */
 export function rejectPost(id: number, draftVersion: number): Promise<Post> {
   return send<Post>(`/api/posts/${id}/reject`, shownVersion(draftVersion));

@@ -2,6 +2,7 @@ import { useId, useState } from 'react';
 import { PagedList } from '../../components/PagedList';
 import { useQueued } from './useQueued';
 import { QUEUED_MESSAGES } from '../../lib/reviewQueues';
+import { AutoPostingNote } from './AutoPostingNote';
 import { PostOrigin } from './PostOrigin';
 
 interface Props {
@@ -58,11 +59,15 @@ export function QueuedPanel({ now }: Props) {
                 <p className="queued-response" data-testid="queued-response">
                   {p.proposed_response}
                 </p>
-                <p className="queued-note" data-testid="queued-note">
-                  {p.queued
-                    ? `Approved, ${p.queued}: it goes out in approval order when the send cap allows.`
-                    : 'Approved: it goes out with the next send.'}
-                </p>
+                {p.send_after ? (
+                  <AutoPostingNote post={p} onSettled={() => void list.mutate()} />
+                ) : (
+                  <p className="queued-note" data-testid="queued-note">
+                    {p.queued
+                      ? `Approved, ${p.queued}: it goes out in approval order when the send cap allows.`
+                      : 'Approved: it goes out with the next send.'}
+                  </p>
+                )}
               </li>
             )}
           </PagedList>
