@@ -170,7 +170,6 @@ func TestNamingOf(t *testing.T) {
 	}
 }
 
-
 // A handle that breaks X's syntax, as a forged answer would carry, is
 // blanked where the post comes in and logged; valid ones are kept.
 func TestHostileHandlesBlanked(t *testing.T) {
