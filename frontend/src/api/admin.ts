@@ -1,7 +1,7 @@
 // The admin's actions. Reads go through the SWR hooks; these are the writes.
 import type { BulkAction, BulkResult } from '../lib/review';
 import { put, send } from './client';
-import type { LoginAnswer, Persona, PersonaInput, PersonaPreview, Post, Queued, Settings } from './types';
+import type { LoginAnswer, Persona, PersonaInput, PersonaPreview, Post, Queued, Settings, SettingsInput } from './types';
 
 /** The session token for the admin's credentials; throws on any failure. */
 export async function login(username: string, password: string): Promise<string> {
@@ -106,7 +106,7 @@ export function bulkReview(items: readonly BulkItem[], action: BulkAction): Prom
 }
 
 /** Replace the settings; answers them as stored (normalised), or throws an ApiError naming the bad field. */
-export function saveSettings(settings: Settings): Promise<Settings> {
+export function saveSettings(settings: SettingsInput): Promise<Settings> {
   return put<Settings>('/api/settings', settings);
 }
 

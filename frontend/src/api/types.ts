@@ -480,6 +480,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/insights": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What became of the posts the scans returned in the last days, and what the replies earned.
+         * @description Served from the figures the worker computes at every metrics refresh when they are at most 15 minutes old, else computed for the request.
+         */
+        get: operations["insights"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mentions/lookup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What became of one post, by its id or its address on X. */
+        get: operations["lookupMention"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/ops/resume": {
         parameters: {
             query?: never;
@@ -958,6 +995,8 @@ export interface components {
             context_depth: number;
             /** @description Drafts the judge scores below it are skipped (0 = off, up to 5). */
             min_review_score: number;
+            /** @description The most first drafts written in any rolling hour, of every source (1 to 100000; default 120); the posts beyond wait undrafted, oldest drafted first. */
+            drafts_per_hour: number;
         };
         /** @description Caps as sent; each left out or 0 takes its default. */
         SettingsCapsInput: {
@@ -968,6 +1007,7 @@ export interface components {
             near_duplicate?: number;
             context_depth?: number;
             min_review_score?: number;
+            drafts_per_hour?: number;
         };
         /** @description Whom the persona answers and how often. */
         Settings: {
@@ -976,6 +1016,8 @@ export interface components {
             blocked_authors: string[];
             blocked_phrases: string[];
             caps: components["schemas"]["SettingsCaps"];
+            /** @description Answers only, never sent: the targeted usernames the platform answered it does not know (X's 404), each looked up again at most once an hour, or at the first scan after a settings change (a PUT empties the list). */
+            targets_not_found: string[];
         };
         /** @description The settings as PUT; every field present. */
         SettingsInput: {
@@ -1104,6 +1146,17 @@ export interface components {
                 cap_24h: number;
                 queued: number;
             };
+            /** @description How drafting stands: the first drafts of the last hour against `caps.drafts_per_hour`, the posts waiting for their draft, and why they wait. */
+            drafts: {
+                /** @description First drafts written in the rolling hour. */
+                last_hour: number;
+                /** @description `caps.drafts_per_hour`. */
+                per_hour: number;
+                /** @description Posts waiting for their first draft. */
+                waiting: number;
+                /** @description Why they wait: the hour's draft cap, the model budget in its own words ("the daily model budget is spent"), or "" while they are simply being drafted (or none waits). */
+                reason: string;
+            };
         };
         /** @description The Telegram review channel as the worker running it keeps it. */
         TelegramLink: {
@@ -1120,6 +1173,168 @@ export interface components {
         Resumed: {
             /** @description true when an account-wide pause was lifted, false when none was in force. */
             resumed: boolean;
+        };
+        /**
+         * @description A source of answered posts; "" is every one.
+         * @enum {string}
+         */
+        InsightsSource: "" | "conversation" | "mention" | "targeted";
+        /**
+         * @description What became of a post the scans returned, each post at exactly one: not drafted yet (`waiting`), dropped, skipped by a guard or its draft failed (`skipped`), awaiting the administrator (`pending`), rejected or given up (`rejected`), approved and not posted yet (`sending`), `posted`, approved to be posted by hand (`awaiting_hand_post`), or refused by the platform for good (`failed`).
+         * @enum {string}
+         */
+        Fate: "waiting" | "skipped" | "pending" | "rejected" | "sending" | "posted" | "awaiting_hand_post" | "failed";
+        /** @description The posts the scans returned in the range, each once at its current fate. Seen = waiting + the skipped + drafted; drafted = pending + approved + rejected; approved = sending + posted + awaiting_hand_post + failed; edited and approved_by_autopilot are parts of approved. */
+        Funnel: {
+            seen: number;
+            waiting: number;
+            /** @description Per reason: the start of the skip reason before its colon (`opt-out`), a drop before recording (`retweet`, `own post`, `not summoned`), `draft failed`, or `unspecified`. */
+            skipped: {
+                [key: string]: number;
+            };
+            drafted: number;
+            pending: number;
+            /** @description The approved replies, posted or not. */
+            approved: number;
+            /** @description The part of approved no administrator approved; 0 until approvals record who made them. */
+            approved_by_autopilot: number;
+            /** @description The part of approved whose text the administrator changed. */
+            edited: number;
+            rejected: number;
+            sending: number;
+            posted: number;
+            awaiting_hand_post: number;
+            failed: number;
+        };
+        /** @description A share from 0 to 1; null when there is nothing to divide by. */
+        Rate: number | null;
+        /** @description The p50 and p95 of the seconds between two steps, null when none was measured; `n` the posts measured. */
+        Latency: {
+            p50: number | null;
+            p95: number | null;
+            n: number;
+        };
+        /** @description The drafts of one persona version in the range. */
+        PersonaVersionFigures: {
+            version: number;
+            drafts: number;
+            approved: number;
+            rejected: number;
+            /** @description approved / (approved + rejected). */
+            approval_rate: components["schemas"]["Rate"];
+            /** @description The approved whose text the administrator changed, over approved. */
+            edit_rate: components["schemas"]["Rate"];
+            /** @description The judge's mean score of its drafts, null when none was judged. */
+            mean_review_score: number | null;
+            /** @description The posted replies with a 24-hour snapshot of their metrics. */
+            measured: number;
+            /** @description Their mean engagement, null when none was measured. */
+            mean_engagement: number | null;
+        };
+        /** @description The drafts the judge gave one score in the range. */
+        JudgeFigures: {
+            score: number;
+            drafts: number;
+            approved: number;
+            rejected: number;
+            /** @description approved / (approved + rejected). */
+            approved_share: components["schemas"]["Rate"];
+            measured: number;
+            mean_engagement: number | null;
+        };
+        /** @description Per weekday (Monday first), per hour (0 to 23). */
+        WeekCounts: number[][];
+        /** @description The posts seen and the replies' engagement per hour of the week, in the time zone `tz`. */
+        Heatmap: {
+            tz: string;
+            seen: components["schemas"]["WeekCounts"];
+            /** @description The mean engagement of the replies posted in each hour, null where none was measured. */
+            engagement: (number | null)[][];
+            measured: components["schemas"]["WeekCounts"];
+            /** @description The rows' names, Mon to Sun. */
+            weekdays: string[];
+            /** @description The columns, 0 to 23. */
+            hours: number[];
+        };
+        /** @description One day of the range, in the time zone asked for. */
+        DayFigures: {
+            /** Format: date */
+            day: string;
+            /** @description The posts the scans returned that day. */
+            mentions: number;
+            posted: number;
+            x_usd: number;
+            model_usd: number;
+            /** @description (x_usd + model_usd) / posted, null on a day nothing was posted. */
+            cost_per_post: number | null;
+            /** @description The replies posted that day with a 24-hour snapshot; likes, reposts and replies sum those. */
+            measured: number;
+            likes: number;
+            reposts: number;
+            replies: number;
+        };
+        /** @description A period when the replies' metrics could not be read. */
+        MetricGap: {
+            /** @description Why - a budget pause, an account pause, a rate limit. */
+            reason: string;
+            from: components["schemas"]["Timestamp"];
+            /**
+             * Format: date-time
+             * @description null while the gap lasts.
+             */
+            to: string | null;
+        };
+        /** @description The Insights of the posts the scans returned between `from` and `to`. */
+        Insights: {
+            /** @enum {integer} */
+            days: 7 | 30 | 90;
+            from: components["schemas"]["Timestamp"];
+            to: components["schemas"]["Timestamp"];
+            source: components["schemas"]["InsightsSource"];
+            tz: string;
+            funnel: components["schemas"]["Funnel"];
+            /** @description Seconds between a post's steps. */
+            latency: {
+                mention_to_draft: components["schemas"]["Latency"];
+                draft_to_decision: components["schemas"]["Latency"];
+                decision_to_posted: components["schemas"]["Latency"];
+                mention_to_posted: components["schemas"]["Latency"];
+            };
+            persona_versions: components["schemas"]["PersonaVersionFigures"][];
+            /** @description One row per score, 1 to 5, drafted or not. */
+            judge: components["schemas"]["JudgeFigures"][];
+            heatmap: components["schemas"]["Heatmap"];
+            /** @description Every day of the range, oldest first. */
+            daily: components["schemas"]["DayFigures"][];
+            gaps: components["schemas"]["MetricGap"][];
+        };
+        /** @description A post a scan returned, and its fate. */
+        MentionSeen: {
+            /** @constant */
+            seen: true;
+            platform_post_id: string;
+            status: components["schemas"]["Fate"];
+            /** @description Why it was skipped or failed; "" otherwise. */
+            reason: string;
+            seen_at: components["schemas"]["Timestamp"];
+            /**
+             * Format: int64
+             * @description The post's id, null for a post dropped before it was recorded.
+             */
+            post_id: number | null;
+        };
+        /** @description A post no scan returned (or whose ledger entry was pruned), and the last mentions scan. */
+        MentionUnseen: {
+            /** @constant */
+            seen: false;
+            platform_post_id: string;
+            /**
+             * Format: date-time
+             * @description null before any mentions scan.
+             */
+            last_scan_at: string | null;
+            /** @description The newest post id the mentions scans covered; "" before any. */
+            newest_id: string;
         };
         /** @description The featured latest posted response. */
         LatestPost: {
@@ -1334,6 +1549,15 @@ export interface components {
                 "application/json": components["schemas"]["ApiError"];
             };
         };
+        /** @description The request body did not arrive within the server's read timeout (15 s): `{"error": "the request body did not arrive in time"}`. */
+        SlowBody: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
         /** @description Login without `Content-Type application/json`. */
         UnsupportedMediaType: {
             headers: {
@@ -1354,6 +1578,16 @@ export interface components {
         };
         /** @description Too many failed logins, or too many in progress. */
         Throttled: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /** @description The session already has a preview or regenerate in flight, or made its 10 of the minute; `Retry-After` says when to try again. */
+        ModelCallsThrottled: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
@@ -1468,6 +1702,20 @@ export type TimelinePause = components['schemas']['TimelinePause'];
 export type Spend = components['schemas']['Spend'];
 export type TelegramLink = components['schemas']['TelegramLink'];
 export type Resumed = components['schemas']['Resumed'];
+export type InsightsSource = components['schemas']['InsightsSource'];
+export type Fate = components['schemas']['Fate'];
+export type Funnel = components['schemas']['Funnel'];
+export type Rate = components['schemas']['Rate'];
+export type Latency = components['schemas']['Latency'];
+export type PersonaVersionFigures = components['schemas']['PersonaVersionFigures'];
+export type JudgeFigures = components['schemas']['JudgeFigures'];
+export type WeekCounts = components['schemas']['WeekCounts'];
+export type Heatmap = components['schemas']['Heatmap'];
+export type DayFigures = components['schemas']['DayFigures'];
+export type MetricGap = components['schemas']['MetricGap'];
+export type Insights = components['schemas']['Insights'];
+export type MentionSeen = components['schemas']['MentionSeen'];
+export type MentionUnseen = components['schemas']['MentionUnseen'];
 export type LatestPost = components['schemas']['LatestPost'];
 export type PostedCategory = components['schemas']['PostedCategory'];
 export type PendingCategory = components['schemas']['PendingCategory'];
@@ -1491,9 +1739,11 @@ export type ResponseForbidden = components['responses']['Forbidden'];
 export type ResponseNotFound = components['responses']['NotFound'];
 export type ResponseConflict = components['responses']['Conflict'];
 export type ResponseTooLarge = components['responses']['TooLarge'];
+export type ResponseSlowBody = components['responses']['SlowBody'];
 export type ResponseUnsupportedMediaType = components['responses']['UnsupportedMediaType'];
 export type ResponseUnprocessable = components['responses']['Unprocessable'];
 export type ResponseThrottled = components['responses']['Throttled'];
+export type ResponseModelCallsThrottled = components['responses']['ModelCallsThrottled'];
 export type ResponseBadGateway = components['responses']['BadGateway'];
 export type ResponseInternal = components['responses']['Internal'];
 export type ResponseUnavailable = components['responses']['Unavailable'];
@@ -1638,6 +1888,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            408: components["responses"]["SlowBody"];
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["Throttled"];
@@ -1902,6 +2153,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            408: components["responses"]["SlowBody"];
             413: components["responses"]["TooLarge"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -1993,8 +2245,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            408: components["responses"]["SlowBody"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
+            429: components["responses"]["ModelCallsThrottled"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -2020,6 +2274,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            408: components["responses"]["SlowBody"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
             422: components["responses"]["Unprocessable"];
@@ -2047,6 +2302,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            408: components["responses"]["SlowBody"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
             422: components["responses"]["Unprocessable"];
@@ -2075,6 +2331,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            408: components["responses"]["SlowBody"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
             500: components["responses"]["Internal"];
@@ -2102,6 +2359,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            408: components["responses"]["SlowBody"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
             500: components["responses"]["Internal"];
@@ -2129,6 +2387,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            408: components["responses"]["SlowBody"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
             500: components["responses"]["Internal"];
@@ -2156,6 +2415,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            408: components["responses"]["SlowBody"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
             500: components["responses"]["Internal"];
@@ -2180,6 +2440,64 @@ export interface operations {
                     "application/json": components["schemas"]["Spend"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    insights: {
+        parameters: {
+            query?: {
+                /** @description The range, in days; 7 when absent. Anything else is a 400. */
+                days?: 7 | 30 | 90;
+                /** @description Only the posts of one source; every one when absent or empty. Anything else is a 400. */
+                source?: components["schemas"]["InsightsSource"];
+                /** @description The IANA time zone the days and hours are counted in (e.g. Europe/Paris); UTC when absent or empty. Anything else (`Local` included) is a 400. */
+                tz?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The insights of the range. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Insights"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    lookupMention: {
+        parameters: {
+            query: {
+                /** @description The post's id (digits), or its address on X or Twitter (https://x.com/<user>/status/<id>, with or without the scheme, with any tail or query). Anything else is a 400. */
+                q: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `seen` true with the post's fate for a post a scan returned; `seen` false with the last mentions scan for one no scan returned (or whose entry the ledger pruned). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MentionSeen"] | components["schemas"]["MentionUnseen"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -2210,6 +2528,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            408: components["responses"]["SlowBody"];
             413: components["responses"]["TooLarge"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -2269,6 +2588,7 @@ export interface operations {
             200: components["responses"]["Settings"];
             400: components["responses"]["FieldError"];
             401: components["responses"]["Unauthorized"];
+            408: components["responses"]["SlowBody"];
             413: components["responses"]["TooLarge"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -2305,6 +2625,7 @@ export interface operations {
             200: components["responses"]["Persona"];
             400: components["responses"]["FieldError"];
             401: components["responses"]["Unauthorized"];
+            408: components["responses"]["SlowBody"];
             413: components["responses"]["TooLarge"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -2357,7 +2678,9 @@ export interface operations {
             };
             400: components["responses"]["FieldError"];
             401: components["responses"]["Unauthorized"];
+            408: components["responses"]["SlowBody"];
             413: components["responses"]["TooLarge"];
+            429: components["responses"]["ModelCallsThrottled"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };

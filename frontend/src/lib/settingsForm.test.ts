@@ -1,18 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import type { Settings } from '../api/types';
+import type { Settings, SettingsCaps, SettingsInput } from '../api/types';
 import { CAP_FIELDS, CAP_RANGES, fieldKey, fromForm, toForm, type CapField } from './settingsForm';
 
-const settings: Settings = {
+const caps: SettingsCaps = { per_conversation: 1, per_author_per_day: 3, sends_per_3h: 10, sends_per_day: 50, near_duplicate: 0.8, context_depth: 5, min_review_score: 3, drafts_per_hour: 120 };
+/** The settings as sent. */
+const sent: SettingsInput = {
   target_usernames: ['sinner_1', 'sinner_2'],
   search_topics: ['monday', 'cold brew'],
   blocked_authors: [],
   blocked_phrases: ['scam coin'],
-  caps: { per_conversation: 1, per_author_per_day: 3, sends_per_3h: 10, sends_per_day: 50, near_duplicate: 0.8, context_depth: 5, min_review_score: 3, drafts_per_hour: 120 },
+  caps,
 };
+/** The settings as answered: targets_not_found is never sent. */
+const settings: Settings = { ...sent, caps, targets_not_found: ['ghost'] };
 
 describe('toForm and fromForm', () => {
   it('round-trips the settings', () => {
-    expect(fromForm(toForm(settings))).toEqual({ settings });
+    expect(fromForm(toForm(settings))).toEqual({ settings: sent });
   });
 
   it.each([
@@ -27,12 +31,12 @@ describe('toForm and fromForm', () => {
   });
 
   it.each([
-    { name: 'an empty cap takes the default', raw: '', want: { settings: { ...settings, caps: { ...settings.caps, sends_per_day: 0 } } } },
+    { name: 'an empty cap takes the default', raw: '', want: { settings: { ...sent, caps: { ...sent.caps, sends_per_day: 0 } } } },
     { name: 'a word is refused', raw: 'lots', want: { error: { field: 'caps.sends_per_day', message: 'caps.sends_per_day: "lots" is not a number' } } },
-    { name: 'an empty context depth takes the default', field: 'context_depth', raw: ' ', want: { settings: { ...settings, caps: { ...settings.caps, context_depth: 0 } } } },
-    { name: 'a context depth is a number', field: 'context_depth', raw: '12', want: { settings: { ...settings, caps: { ...settings.caps, context_depth: 12 } } } },
-    { name: 'an empty minimum review score is off', field: 'min_review_score', raw: '', want: { settings: { ...settings, caps: { ...settings.caps, min_review_score: 0 } } } },
-    { name: 'a minimum review score is a number', field: 'min_review_score', raw: '4', want: { settings: { ...settings, caps: { ...settings.caps, min_review_score: 4 } } } },
+    { name: 'an empty context depth takes the default', field: 'context_depth', raw: ' ', want: { settings: { ...sent, caps: { ...sent.caps, context_depth: 0 } } } },
+    { name: 'a context depth is a number', field: 'context_depth', raw: '12', want: { settings: { ...sent, caps: { ...sent.caps, context_depth: 12 } } } },
+    { name: 'an empty minimum review score is off', field: 'min_review_score', raw: '', want: { settings: { ...sent, caps: { ...sent.caps, min_review_score: 0 } } } },
+    { name: 'a minimum review score is a number', field: 'min_review_score', raw: '4', want: { settings: { ...sent, caps: { ...sent.caps, min_review_score: 4 } } } },
     { name: 'a word for the context depth is refused', field: 'context_depth', raw: 'deep', want: { error: { field: 'caps.context_depth', message: 'caps.context_depth: "deep" is not a number' } } },
     { name: 'infinity is refused', raw: 'Infinity', want: { error: { field: 'caps.sends_per_day', message: 'caps.sends_per_day: "Infinity" is not a number' } } },
   ] as { name: string; field?: CapField; raw: string; want: unknown }[])('$name', ({ field = 'sends_per_day', raw, want }) => {

@@ -1,6 +1,6 @@
 // Pure helpers of the settings editor: the settings as form text and back,
 // and which field a server error names.
-import type { Settings, SettingsCaps } from '../api/types';
+import type { Settings, SettingsCaps, SettingsInput } from '../api/types';
 
 /** The four lists the editor shows, one entry a line. */
 export const LIST_FIELDS = ['target_usernames', 'search_topics', 'blocked_authors', 'blocked_phrases'] as const;
@@ -55,11 +55,12 @@ export interface FormError {
 }
 
 /**
- * The settings to send: each list one entry a line, blank lines dropped
+ * The settings to send (a SettingsInput: targets_not_found is answered,
+ * never sent): each list one entry a line, blank lines dropped
  * (the server trims and checks the rest); each cap a number, an empty one 0
  * (the default). A cap that is not a number is a FormError.
  */
-export function fromForm(form: SettingsForm): { settings: Settings } | { error: FormError } {
+export function fromForm(form: SettingsForm): { settings: SettingsInput } | { error: FormError } {
   const lists = {} as Record<ListField, string[]>;
   for (const f of LIST_FIELDS) {
     lists[f] = form.lists[f]
