@@ -160,11 +160,11 @@ func (f *fakeStore) Logs(_ context.Context, offset, limit int) ([]store.Thread, 
 
 func (f *fakeStore) MarkManualPosted(_ context.Context, id int64, responseID string, _ time.Time) (post.Post, error) {
 	f.record("MarkManualPosted %d %q", id, responseID)
-	return post.Post{ID: id, Source: post.SourceMention, Status: post.StatusPosted}, nil
+	return post.Post{ID: id, Platform: "sandbox", Source: post.SourceMention, Status: post.StatusPosted}, nil
 }
 func (f *fakeStore) GiveUp(_ context.Context, id int64, reason string) (post.Post, error) {
 	f.record("GiveUp %d %q", id, reason)
-	return post.Post{ID: id, Source: post.SourceMention, Status: post.StatusRejected}, nil
+	return post.Post{ID: id, Platform: "sandbox", Source: post.SourceMention, Status: post.StatusRejected}, nil
 }
 func (f *fakeStore) ActivePause(context.Context, time.Time) (*store.Pause, error) {
 	f.record("ActivePause")
@@ -179,7 +179,7 @@ func (f *fakeStore) AllScanSkips(context.Context) ([]store.ScanSkips, error) {
 func (f *fakeStore) Settings(context.Context) (settings.Settings, error) {
 	f.record("Settings")
 	return settings.Settings{TargetUsernames: []string{}, SearchTopics: []string{}, BlockedAuthors: []string{}, BlockedPhrases: []string{},
-		Caps: settings.DefaultCaps()}, nil
+		Caps: settings.DefaultCaps(), Autopilot: settings.DefaultAutopilot()}, nil
 }
 
 // DraftCounts is not recorded: it goes with the spend report.

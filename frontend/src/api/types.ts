@@ -395,6 +395,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/posts/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Withdraw an auto-approval in its grace window.
+         * @description The draft is pending again, and the cancel is kept in its history; a send already started is a 409 "the send has started".
+         */
+        post: operations["cancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/posts/{id}/reject": {
         parameters: {
             query?: never;
@@ -756,6 +776,15 @@ export interface components {
         Post: {
             /** Format: int64 */
             id: number;
+            /**
+             * @description The platform the post lives on.
+             * @enum {string}
+             */
+            platform: "x" | "bluesky" | "sandbox";
+            /** @description The response's limit there: 280 weighted characters on X and the sandbox, 300 graphemes on Bluesky; approving a text over it is a 422. */
+            max_length: number;
+            /** @description While an auto-approval waits out its grace window: when it goes out (it may be cancelled until then); null otherwise. */
+            send_after: string | null;
             source: components["schemas"]["PostSource"];
             status: components["schemas"]["PostStatus"];
             /** @description "" for a profile post. */
@@ -812,6 +841,21 @@ export interface components {
             /** @description The judge's verdict; null while unjudged or when the judge failed. */
             review: components["schemas"]["PostReview"] | null;
             draft_version: components["schemas"]["DraftVersion"];
+        };
+        /** @description The rules by which a draft that becomes pending is approved without a person, then sent after grace_seconds in which it may be cancelled. */
+        Autopilot: {
+            enabled: boolean;
+            /** @description The least review score (1 to 5); an unjudged draft never qualifies. */
+            min_review_score: number;
+            /** @description The trusted authors' handles. */
+            authors: string[];
+            any_author: boolean;
+            /** @description The sins it may approve; empty is any. */
+            categories: string[];
+            /** @description The most auto-approvals in any hour (0 to 100), cancelled ones included. */
+            max_per_hour: number;
+            /** @description How long an auto-approval waits before it is sent (0 to 3600). */
+            grace_seconds: number;
         };
         /** @description Grows by one whenever the proposed text changes. A decision sends the version its card showed; a stale one is a 409 carrying the current one. */
         DraftVersion: number;
@@ -1011,6 +1055,7 @@ export interface components {
         };
         /** @description Whom the persona answers and how often. */
         Settings: {
+            autopilot: components["schemas"]["Autopilot"];
             target_usernames: string[];
             search_topics: string[];
             blocked_authors: string[];
@@ -1019,8 +1064,9 @@ export interface components {
             /** @description Answers only, never sent: the targeted usernames the platform answered it does not know (X's 404), each looked up again at most once an hour, or at the first scan after a settings change (a PUT empties the list). */
             targets_not_found: string[];
         };
-        /** @description The settings as PUT; every field present. */
+        /** @description The settings as PUT; every field present but autopilot, which keeps the stored rules when absent. */
         SettingsInput: {
+            autopilot?: components["schemas"]["Autopilot"];
             target_usernames: string[];
             search_topics: string[];
             blocked_authors: string[];
@@ -1657,6 +1703,7 @@ export type Flag = components['schemas']['Flag'];
 export type SortBy = components['schemas']['SortBy'];
 export type PostReview = components['schemas']['PostReview'];
 export type Post = components['schemas']['Post'];
+export type Autopilot = components['schemas']['Autopilot'];
 export type DraftVersion = components['schemas']['DraftVersion'];
 export type Pagination = components['schemas']['Pagination'];
 export type PostList = components['schemas']['PostList'];
@@ -2306,6 +2353,34 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
             422: components["responses"]["Unprocessable"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    cancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The post's id; anything but a positive integer is a 400 or 404. */
+                id: components["parameters"]["PostID"];
+            };
+            cookie?: never;
+        };
+        /** @description Optional; none or `{}`. */
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            200: components["responses"]["Post"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["SlowBody"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };

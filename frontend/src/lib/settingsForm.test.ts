@@ -12,7 +12,12 @@ const sent: SettingsInput = {
   caps,
 };
 /** The settings as answered: targets_not_found is never sent. */
-const settings: Settings = { ...sent, caps, targets_not_found: ['ghost'] };
+const settings: Settings = {
+  ...sent,
+  caps,
+  targets_not_found: ['ghost'],
+  autopilot: { enabled: false, min_review_score: 5, authors: [], any_author: false, categories: [], max_per_hour: 5, grace_seconds: 120 },
+};
 
 describe('toForm and fromForm', () => {
   it('round-trips the settings', () => {

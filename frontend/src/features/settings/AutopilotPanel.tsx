@@ -59,7 +59,7 @@ export function AutopilotPanel() {
   );
 }
 
-interface EditorProps extends Props {
+interface EditorProps {
   stored: Settings;
   onSaved: (saved: Settings) => void;
   onEdit: () => void;
