@@ -200,7 +200,7 @@ func viewInsights(rng insightsRange, from, to time.Time, in store.Insights) insi
 		if fate == insights.FateSkipped && reason == "" {
 			reason = unspecifiedReason
 		}
-		out.Funnel.Add(fate, reason, f.N, f.Edited)
+		out.Funnel.Add(fate, reason, f.N, f.Edited, f.Autopilot)
 	}
 	pct := func(p store.Percentiles) latencyView { return latencyView(p) }
 	out.Latency = latenciesView{MentionToDraft: pct(in.Latency.MentionToDraft), DraftToDecision: pct(in.Latency.DraftToDecision),

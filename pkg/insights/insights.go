@@ -96,7 +96,7 @@ type Funnel struct {
 	// Approved counts the approved replies, posted or not.
 	Approved int64 `json:"approved"`
 	// ApprovedByAutopilot is the part of Approved no administrator
-	// approved; 0 until approvals record who made them.
+	// approved: its last approval was the autopilot's (post_decisions).
 	ApprovedByAutopilot int64 `json:"approved_by_autopilot"`
 	// Edited is the part of Approved whose text the administrator changed.
 	Edited           int64 `json:"edited"`
@@ -111,9 +111,10 @@ type Funnel struct {
 func NewFunnel() Funnel { return Funnel{Skipped: map[string]int64{}} }
 
 // Add counts n posts at fate (skipped ones for reason), of which edited
-// had their text changed before approval. A fate it does not know counts
-// as waiting, so that Seen still adds up.
-func (f *Funnel) Add(fate, reason string, n, edited int64) {
+// had their text changed before approval and autopilot were approved by
+// the autopilot. A fate it does not know counts as waiting, so that Seen
+// still adds up.
+func (f *Funnel) Add(fate, reason string, n, edited, autopilot int64) {
 	if f.Skipped == nil {
 		f.Skipped = map[string]int64{}
 	}
@@ -129,6 +130,7 @@ func (f *Funnel) Add(fate, reason string, n, edited int64) {
 	case FateSending, FatePosted, FateAwaitingHandPost, FateFailed:
 		f.Approved += n
 		f.Edited += edited
+		f.ApprovedByAutopilot += autopilot
 		switch fate {
 		case FateSending:
 			f.Sending += n

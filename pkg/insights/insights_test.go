@@ -44,7 +44,7 @@ func TestFunnelSumsAgree(t *testing.T) {
 	var total int64
 	for i, fate := range fates {
 		n := int64(i*7 + 1)
-		f.Add(fate, "reason"+fate, n, n/2)
+		f.Add(fate, "reason"+fate, n, n/2, n/3)
 		total += n
 		if !f.Check() {
 			t.Fatalf("after %s: sums disagree: %+v", fate, f)
@@ -54,7 +54,7 @@ func TestFunnelSumsAgree(t *testing.T) {
 		t.Errorf("seen %d, want %d", f.Seen, total)
 	}
 	var zero insights.Funnel
-	zero.Add(insights.FateSkipped, "retweet", 2, 0)
+	zero.Add(insights.FateSkipped, "retweet", 2, 0, 0)
 	if !zero.Check() || zero.Skipped["retweet"] != 2 {
 		t.Errorf("a zero funnel: %+v", zero)
 	}

@@ -189,7 +189,7 @@ func TestLedgerCoversEveryDropPath(t *testing.T) {
 	f := insights.NewFunnel()
 	for _, fc := range in.Fates {
 		fate, reason := insights.FateOf(post.Status(fc.Status), fc.Reason, "", fc.Approved)
-		f.Add(fate, reason, fc.N, fc.Edited)
+		f.Add(fate, reason, fc.N, fc.Edited, fc.Autopilot)
 	}
 	if !f.Check() || f.Seen != int64(len(tests)) || f.Drafted != 1 || len(f.Skipped) != len(tests)-1 {
 		t.Errorf("funnel %+v: want %d posts seen, 1 drafted, one per other reason, and its sums to agree", f, len(tests))

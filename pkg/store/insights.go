@@ -28,6 +28,8 @@ type FateCount struct {
 	Approved bool  `json:"approved"`
 	N        int64 `json:"n"`
 	Edited   int64 `json:"edited"`
+	// Autopilot is the part of N the autopilot approved.
+	Autopilot int64 `json:"autopilot"`
 }
 
 // Percentiles are the p50 and p95 of some seconds, nil when none were measured.
@@ -230,7 +232,10 @@ const insightsSQL = `
 WITH r AS MATERIALIZED (
 	SELECT p.status, p.skip_reason, p.approved_at IS NOT NULL OR p.send_started_at IS NOT NULL AS approved,
 		p.approved_at, p.rejected_at, p.posted_at, p.created_at, p.inserted_at, p.drafted_at,
-		p.persona_version, p.review_score, p.edited, p.likes_24h, p.retweets_24h, p.replies_24h
+		p.persona_version, p.review_score, p.edited, p.likes_24h, p.retweets_24h, p.replies_24h,
+		-- Approved by the autopilot: its last approval's channel (post_decisions_post_idx).
+		p.approved_at IS NOT NULL AND (SELECT d.by FROM post_decisions d
+			WHERE d.post_id = p.id AND d.action = 'approve' ORDER BY d.id DESC LIMIT 1) = 'autopilot' AS autopiloted
 	FROM posts p
 	WHERE p.source <> 'profile' AND p.inserted_at >= $1 AND p.inserted_at < $2 AND ($3 = '' OR p.source = $3)
 ),
@@ -266,12 +271,14 @@ lat AS (
 SELECT json_build_object(
 	'fates', (SELECT coalesce(json_agg(f), '[]') FROM (
 		-- Grouped by the whole reason first: few distinct ones, each split once.
-		SELECT status, split_part(skip_reason, ':', 1) AS reason, approved, sum(n) AS n, sum(edited) AS edited
-		FROM (SELECT status, skip_reason, approved, count(*) AS n, count(*) FILTER (WHERE edited) AS edited
+		SELECT status, split_part(skip_reason, ':', 1) AS reason, approved, sum(n) AS n, sum(edited) AS edited,
+			sum(autopilot) AS autopilot
+		FROM (SELECT status, skip_reason, approved, count(*) AS n, count(*) FILTER (WHERE edited) AS edited,
+				count(*) FILTER (WHERE autopiloted) AS autopilot
 			FROM r GROUP BY 1, 2, 3) g
 		GROUP BY 1, 2, 3
 		UNION ALL
-		SELECT 'skipped', reason, false, count(*), 0 FROM dropped GROUP BY 2) f),
+		SELECT 'skipped', reason, false, count(*), 0, 0 FROM dropped GROUP BY 2) f),
 	'latency', (SELECT json_build_object(
 		'mention_to_draft', json_build_object('p50', d[1], 'p95', d[2], 'n', nd),
 		'draft_to_decision', json_build_object('p50', c[1], 'p95', c[2], 'n', nc),
