@@ -40,3 +40,13 @@ func BenchmarkNearDuplicateWords(b *testing.B) {
 		NearDuplicateWords(draft, recent, DefaultNearDuplicateThreshold)
 	}
 }
+
+// BenchmarkParseConfusables parses the embedded confusables table: the
+// one-time cost of the first Skeleton in a process.
+func BenchmarkParseConfusables(b *testing.B) {
+	for b.Loop() {
+		if _, err := parseConfusables(confusablesData); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

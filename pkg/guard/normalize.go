@@ -61,14 +61,16 @@ func invisible(r rune) bool {
 // alike ("раураl" with Cyrillic letters and "paypal") have the same
 // skeleton. The mapping is Unicode's confusables.txt of version
 // ConfusablesVersion, as the npm package unhomoglyph 1.0.6 ships it,
-// generated into confusables_gen.go by scripts/confusables/gen.mjs.
+// written to confusables.txt by scripts/confusables/gen.mjs and embedded;
+// the table is parsed once, on first use.
 // Skeletons are for comparison, not for reading: "m" becomes "rn".
 func Skeleton(s string) string {
 	s = norm.NFD.String(s)
+	table := confusables()
 	var b strings.Builder
 	b.Grow(len(s))
 	for _, r := range s {
-		if p, ok := prototype(r); ok {
+		if p, ok := table[r]; ok {
 			b.WriteString(p)
 			continue
 		}

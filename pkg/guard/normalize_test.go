@@ -75,6 +75,14 @@ func TestConfusablesTable(t *testing.T) {
 		{name: "MATHEMATICAL BOLD SMALL A", r: 0x1D41A, want: "a"},
 		{name: "LATIN SMALL LETTER M", r: 'm', want: "rn"},
 		{name: "DIGIT ZERO", r: '0', want: "O"},
+		{name: "CYRILLIC CAPITAL LETTER A", r: 0x0410, want: "A"},
+		{name: "FULLWIDTH LATIN SMALL LETTER A", r: 0xFF41, want: "a"},
+		{name: "FULLWIDTH LATIN CAPITAL LETTER A", r: 0xFF21, want: "A"},
+		{name: "HYPHEN", r: 0x2010, want: "-"},
+		{name: "QUOTATION MARK", r: '"', want: "''"},
+		{name: "PERCENT SIGN", r: '%', want: "\u00BA/\u2080"},
+		{name: "NO-BREAK SPACE", r: 0x00A0, want: " "},
+		{name: "CJK COMPATIBILITY IDEOGRAPH-2FA1D", r: 0x2FA1D, want: "\U0002A600"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -86,11 +94,56 @@ func TestConfusablesTable(t *testing.T) {
 	if _, ok := prototype('a'); ok {
 		t.Error("prototype('a'): a prototype maps to itself, want no entry")
 	}
-	if confusablesCount != 6311 {
-		t.Errorf("confusablesCount = %d, want the 6311 mappings of confusables.txt 13.0.0", confusablesCount)
+	if n := len(confusables()); n != 6311 {
+		t.Errorf("len(confusables()) = %d, want the 6311 mappings of confusables.txt 13.0.0", n)
 	}
 	if ConfusablesVersion != "13.0.0" {
 		t.Errorf("ConfusablesVersion = %q, want 13.0.0", ConfusablesVersion)
+	}
+	table, err := parseConfusables(confusablesData)
+	if err != nil {
+		t.Fatalf("parseConfusables(confusables.txt): %v", err)
+	}
+	if table.version != ConfusablesVersion {
+		t.Errorf("confusables.txt Version = %q, want ConfusablesVersion %q", table.version, ConfusablesVersion)
+	}
+	for r, p := range table.prototypes {
+		if p == "" || p == string(r) {
+			t.Errorf("confusables.txt maps %U to %q, want another, non-empty prototype", r, p)
+		}
+	}
+}
+
+func TestParseConfusables(t *testing.T) {
+	const header = "# Version: 13.0.0\n# Entries: 2\n"
+	t.Run("valid", func(t *testing.T) {
+		got, err := parseConfusables(header + "\n0430 ; 0061\n  0025 ;\t00BA 002F 2080  \n# a comment\n")
+		if err != nil {
+			t.Fatalf("parseConfusables: %v", err)
+		}
+		if got.version != "13.0.0" || len(got.prototypes) != 2 || got.prototypes[0x0430] != "a" || got.prototypes['%'] != "\u00BA/\u2080" {
+			t.Errorf("parseConfusables = %+v, want version 13.0.0, U+0430 to a and %% to \u00BA/\u2080", got)
+		}
+	})
+	bad := []struct {
+		name, data string
+	}{
+		{name: "no version", data: "# Entries: 1\n0430 ; 0061\n"},
+		{name: "count differs", data: header + "0430 ; 0061\n"},
+		{name: "no entries line", data: "# Version: 13.0.0\n0430 ; 0061\n"},
+		{name: "no separator", data: header + "0430 0061\n0431 ; 0062\n"},
+		{name: "bad hex", data: header + "04G0 ; 0061\n0431 ; 0062\n"},
+		{name: "surrogate", data: header + "D800 ; 0061\n0431 ; 0062\n"},
+		{name: "out of range", data: header + "110000 ; 0061\n0431 ; 0062\n"},
+		{name: "empty prototype", data: header + "0430 ;\n0431 ; 0062\n"},
+		{name: "duplicate", data: header + "0430 ; 0061\n0430 ; 0062\n"},
+	}
+	for _, tt := range bad {
+		t.Run(tt.name, func(t *testing.T) {
+			if got, err := parseConfusables(tt.data); err == nil {
+				t.Errorf("parseConfusables(%q) = %+v, want an error", tt.data, got)
+			}
+		})
 	}
 }
 
