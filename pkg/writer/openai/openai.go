@@ -24,6 +24,7 @@ import (
 
 	"infernal/pkg/persona"
 	"infernal/pkg/post"
+	"infernal/pkg/twittertext"
 	"infernal/pkg/writer"
 )
 
@@ -314,7 +315,7 @@ func (w *Writer) data(req writer.Request) (promptData, error) {
 		PreviousDraft:  strings.TrimSpace(req.PreviousDraft),
 		PreviousLength: req.PreviousLength,
 		Avoid:          strings.TrimSpace(req.Avoid),
-		MaxLength:      post.MaxLength,
+		MaxLength:      twittertext.MaxLength,
 		Now:            w.cfg.Now().UTC().Format("Monday 2 January 2006, 15:04 MST"),
 		CurrentDraft:   strings.TrimSpace(req.CurrentDraft),
 		Instruction:    strings.TrimSpace(req.Instruction),
@@ -333,7 +334,7 @@ func (w *Writer) data(req writer.Request) (promptData, error) {
 	}
 	data.Fence = fence(texts...)
 	if data.PreviousDraft != "" && data.PreviousLength <= 0 {
-		data.PreviousLength = post.WeightedLength(req.PreviousDraft)
+		data.PreviousLength = twittertext.WeightedLength(req.PreviousDraft)
 	}
 	for _, c := range post.Categories {
 		data.Categories = append(data.Categories, string(c))
