@@ -33,6 +33,7 @@ import (
 	"infernal/pkg/store/storetest"
 	"infernal/pkg/tasks"
 	"infernal/pkg/tasks/taskstest"
+	"infernal/pkg/twittertext"
 	"infernal/pkg/writer/offline"
 )
 
@@ -287,7 +288,7 @@ func TestMentionToPostedReply(t *testing.T) {
 	s.waitForList("/api/posts/pending", 1)
 	s.waitForList("/api/posts/targeted", 1)
 	for _, m := range mentions {
-		if m.ProposedResponse == "" || m.Category == "" || post.WeightedLength(m.ProposedResponse) > post.MaxLength {
+		if m.ProposedResponse == "" || m.Category == "" || twittertext.WeightedLength(m.ProposedResponse) > twittertext.MaxLength {
 			t.Fatalf("draft not written: %+v", m)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"infernal/pkg/post"
+	"infernal/pkg/twittertext"
 )
 
 // The reviewer's controls end to end: a regenerated draft comes back from
@@ -26,7 +27,7 @@ func TestRegenerateAndBulkThroughTheWorker(t *testing.T) {
 	if err := json.Unmarshal(body, &regenerated); err != nil || regenerated.ProposedResponse == "" || regenerated.ProposedResponse == m.ProposedResponse {
 		t.Fatalf("regenerated draft %q, was %q (%v)", regenerated.ProposedResponse, m.ProposedResponse, err)
 	}
-	if post.WeightedLength(regenerated.ProposedResponse) >= post.WeightedLength(m.ProposedResponse) {
+	if twittertext.WeightedLength(regenerated.ProposedResponse) >= twittertext.WeightedLength(m.ProposedResponse) {
 		t.Errorf("asked for shorter, got %q after %q", regenerated.ProposedResponse, m.ProposedResponse)
 	}
 	status, body = s.call("GET", path+"/history")

@@ -1,4 +1,4 @@
-// Regenerates pkg/post/testdata/lengths.json: every sandbox corpus post and
+// Regenerates pkg/twittertext/testdata/lengths.json: every sandbox corpus post and
 // offline writer line, and the edge cases below, with its weighted length
 // and validity as twitter-text counts them.
 // Run from frontend/: node scripts/lengths.mjs
@@ -79,5 +79,5 @@ const out = [...texts].map((text) => {
   const { weightedLength, valid } = twitterText.parseTweet(text);
   return { text, want: weightedLength, valid };
 });
-writeFileSync(repo('pkg/post/testdata/lengths.json'), JSON.stringify(out, null, 1) + '\n');
+writeFileSync(repo('pkg/twittertext/testdata/lengths.json'), JSON.stringify(out, null, 1) + '\n');
 console.log(`${out.length} texts`);

@@ -23,6 +23,7 @@ import (
 	"infernal/pkg/spend"
 	"infernal/pkg/store"
 	"infernal/pkg/tasks"
+	"infernal/pkg/twittertext"
 )
 
 // These tests need no PostgreSQL and no Redis: the server runs on fakes that
@@ -519,12 +520,12 @@ func TestStoreRefusals(t *testing.T) {
 			wantStatus: 409, wantError: "it is approved, not pending"},
 		{name: "rejected", err: fmt.Errorf("store: reject post 7: %w", &post.StateError{ID: 7, Have: post.StatusRejected, Want: post.StatusPending}),
 			wantStatus: 409, wantError: "it is rejected, not pending"},
-		{name: "too long", err: fmt.Errorf("store: approve post 7: %w", &post.LengthError{Length: 282, Max: post.MaxLength}),
-			wantStatus: 422, wantError: fmt.Sprintf("the response is 282 characters; it must be 1 to %d", post.MaxLength)},
+		{name: "too long", err: fmt.Errorf("store: approve post 7: %w", &post.LengthError{Length: 282, Max: twittertext.MaxLength}),
+			wantStatus: 422, wantError: fmt.Sprintf("the response is 282 characters; it must be 1 to %d", twittertext.MaxLength)},
 		{name: "too long for bluesky", err: fmt.Errorf("store: approve post 7: %w", &post.LengthError{Length: 301, Max: post.MaxLengthBluesky, Unit: "graphemes"}),
 			wantStatus: 422, wantError: "the response is 301 graphemes; it must be 1 to 300"},
-		{name: "empty", err: fmt.Errorf("store: approve post 7: %w", &post.LengthError{Length: 0, Max: post.MaxLength}),
-			wantStatus: 422, wantError: fmt.Sprintf("the response is 0 characters; it must be 1 to %d", post.MaxLength)},
+		{name: "empty", err: fmt.Errorf("store: approve post 7: %w", &post.LengthError{Length: 0, Max: twittertext.MaxLength}),
+			wantStatus: 422, wantError: fmt.Sprintf("the response is 0 characters; it must be 1 to %d", twittertext.MaxLength)},
 		{name: "not found", err: fmt.Errorf("store: approve post 7: %w", store.ErrNotFound), wantStatus: 404, wantError: "not found"},
 		{name: "bare conflict", err: fmt.Errorf("store: approve post 7: %w: details for the log", store.ErrConflict), wantStatus: 409, wantError: "conflict"},
 		{name: "bare invalid", err: fmt.Errorf("store: approve post 7: %w: details for the log", store.ErrInvalid), wantStatus: 422, wantError: "invalid"},

@@ -7,7 +7,7 @@ import (
 
 	"golang.org/x/text/unicode/norm"
 
-	"infernal/pkg/post"
+	"infernal/pkg/twittertext"
 )
 
 // Flag names a reason to look twice at a draft before it goes out; flags
@@ -82,7 +82,7 @@ var secretPatterns = []*regexp.Regexp{
 func Flags(text string, conversation []string, persona string) []Flag {
 	folded := Outbound(text)
 	var out []Flag
-	if len(post.ExtractURLs(text)) > 0 || len(post.ExtractURLs(folded)) > 0 || linkLike(folded) {
+	if len(twittertext.ExtractURLs(text)) > 0 || len(twittertext.ExtractURLs(folded)) > 0 || linkLike(folded) {
 		out = append(out, FlagLink)
 	}
 	if foreignMention(text, conversation, persona) || foreignMention(folded, conversation, persona) {

@@ -12,8 +12,8 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"infernal/pkg/post"
 	"infernal/pkg/settings"
+	"infernal/pkg/twittertext"
 )
 
 // Limits on the persona's fields.
@@ -101,8 +101,8 @@ func (p Persona) Normalize() (Persona, error) {
 		if err := checkText(field, e, 0, false); err != nil {
 			return err
 		}
-		if n := post.WeightedLength(e); n > post.MaxLength {
-			return &settings.FieldError{Field: field, Problem: fmt.Sprintf("is %d weighted characters, more than %d", n, post.MaxLength)}
+		if n := twittertext.WeightedLength(e); n > twittertext.MaxLength {
+			return &settings.FieldError{Field: field, Problem: fmt.Sprintf("is %d weighted characters, more than %d", n, twittertext.MaxLength)}
 		}
 		return nil
 	}); err != nil {

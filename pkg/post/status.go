@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"infernal/pkg/twittertext"
 )
 
 // Sentinel errors of the domain; the store hands them on, and callers test
@@ -140,8 +142,8 @@ func (e *ContentError) Unwrap() error { return ErrInvalid }
 
 // CheckResponse refuses a response about to be posted unless the platform
 // would take it: a *LengthError unless its weighted length is 1 to
-// MaxLength, a *ContentError when it is only whitespace or holds a character
-// the platform refuses.
+// twittertext.MaxLength, a *ContentError when it is only whitespace or holds
+// a character the platform refuses.
 func CheckResponse(text string) error {
 	return CheckResponseFor("", text)
 }
@@ -159,13 +161,13 @@ func CheckResponseFor(platform, text string) error {
 		}
 		return nil
 	}
-	n := WeightedLength(text)
+	n := twittertext.WeightedLength(text)
 	switch {
-	case n == 0 || n > MaxLength:
-		return &LengthError{Length: n, Max: MaxLength}
+	case n == 0 || n > twittertext.MaxLength:
+		return &LengthError{Length: n, Max: twittertext.MaxLength}
 	case strings.TrimSpace(text) == "":
 		return &ContentError{Reason: "the response must not be only whitespace"}
-	case !WithinLimit(text):
+	case !twittertext.WithinLimit(text):
 		// Within the length, so what twitter-text refuses is one of its three forbidden characters.
 		return &ContentError{Reason: "the response must not contain U+FFFE, U+FEFF or U+FFFF"}
 	}

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"infernal/pkg/twittertext"
 )
 
 func TestCanMove(t *testing.T) {
@@ -131,9 +133,9 @@ func TestCheckResponse(t *testing.T) {
 		wantOK     bool
 	}{
 		{name: "short", text: "burn, mortal", wantOK: true},
-		{name: "exactly the limit", text: strings.Repeat("x", MaxLength), wantOK: true},
+		{name: "exactly the limit", text: strings.Repeat("x", twittertext.MaxLength), wantOK: true},
 		{name: "empty", text: "", wantLength: 0},
-		{name: "one over", text: strings.Repeat("x", MaxLength+1), wantLength: MaxLength + 1},
+		{name: "one over", text: strings.Repeat("x", twittertext.MaxLength+1), wantLength: twittertext.MaxLength + 1},
 		{name: "emoji weigh two", text: strings.Repeat("🔥", 141), wantLength: 282},
 		{name: "only whitespace", text: " \n\t\u3000 ", wantReason: "only whitespace"},
 		{name: "byte-order mark", text: "burn\ufeff", wantReason: "U+FEFF"},
@@ -159,8 +161,8 @@ func TestCheckResponse(t *testing.T) {
 			if !errors.As(err, &lengthErr) || !errors.Is(err, ErrInvalid) {
 				t.Fatalf("CheckResponse: %v, want a *LengthError that is ErrInvalid", err)
 			}
-			if lengthErr.Length != tt.wantLength || lengthErr.Max != MaxLength {
-				t.Errorf("LengthError = %+v, want length %d of at most %d", lengthErr, tt.wantLength, MaxLength)
+			if lengthErr.Length != tt.wantLength || lengthErr.Max != twittertext.MaxLength {
+				t.Errorf("LengthError = %+v, want length %d of at most %d", lengthErr, tt.wantLength, twittertext.MaxLength)
 			}
 		})
 	}

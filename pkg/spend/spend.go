@@ -7,6 +7,7 @@ package spend
 
 import (
 	"infernal/pkg/post"
+	"infernal/pkg/twittertext"
 )
 
 // Prices are X's unit prices in USD and the model's per-million-token
@@ -61,7 +62,7 @@ func (p Prices) SendCost(route post.Route, summoned bool, text string) (usd floa
 // KindPostCreate. The client's meter and the send's price both use it.
 func (p Prices) SendKind(reply, summoned bool, text string) Kind {
 	switch {
-	case post.HasLink(text):
+	case twittertext.HasLink(text):
 		return KindPostCreateURL
 	case reply && (summoned || p.RepliesSummon):
 		return KindPostCreateSummoned

@@ -10,6 +10,7 @@ import (
 	"infernal/pkg/post"
 	"infernal/pkg/store"
 	"infernal/pkg/store/storetest"
+	"infernal/pkg/twittertext"
 )
 
 func found(id string, src post.Source) post.Post {
@@ -314,7 +315,7 @@ func TestTypedErrors(t *testing.T) {
 					t.Errorf("got %v, want ErrConflict carrying %+v", err, *tt.wantState)
 				}
 			default:
-				if !errors.Is(err, store.ErrInvalid) || !errors.As(err, &lengthErr) || lengthErr.Length != tt.wantLen || lengthErr.Max != post.MaxLength {
+				if !errors.Is(err, store.ErrInvalid) || !errors.As(err, &lengthErr) || lengthErr.Length != tt.wantLen || lengthErr.Max != twittertext.MaxLength {
 					t.Errorf("got %v, want ErrInvalid carrying length %d", err, tt.wantLen)
 				}
 			}

@@ -27,6 +27,7 @@ import (
 	"infernal/pkg/post"
 	"infernal/pkg/spend"
 	"infernal/pkg/store"
+	"infernal/pkg/twittertext"
 )
 
 // DefaultBurst is TELEGRAM_BURST's default: more new drafts than this in a
@@ -353,7 +354,7 @@ func (s *Service) card(ctx context.Context, p post.Post) (Card, error) {
 	}
 	cost, _ := s.cfg.Prices.SendCost(p.ReplyRoute, p.Source == post.SourceMention, p.ProposedResponse)
 	card := Card{PostID: p.ID, Version: p.DraftVersion, Platform: p.Platform, Author: p.AuthorUsername, Post: p.OriginalPostText,
-		Thread: thread, Response: p.ProposedResponse, Length: post.WeightedLength(p.ProposedResponse), Max: post.MaxLength,
+		Thread: thread, Response: p.ProposedResponse, Length: twittertext.WeightedLength(p.ProposedResponse), Max: twittertext.MaxLength,
 		Review: p.Review, CostUSD: cost, Edited: len(vs) > 0 && vs[len(vs)-1].Origin == post.OriginAdmin}
 	if s.cfg.PublicURL != "" {
 		card.AdminURL = s.cfg.PublicURL + "/diaries666op/dashboard#post-" + strconv.FormatInt(p.ID, 10)

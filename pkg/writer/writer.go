@@ -10,6 +10,7 @@ import (
 
 	"infernal/pkg/persona"
 	"infernal/pkg/post"
+	"infernal/pkg/twittertext"
 )
 
 // Kind says what the writer is asked for.
@@ -136,8 +137,8 @@ func Compose(ctx context.Context, w Writer, req Request) (Draft, error) {
 		return Draft{}, fmt.Errorf("writer: %s: %w", w.Name(), err)
 	}
 	for i := 0; i < MaxShortenings; i++ {
-		n := post.WeightedLength(d.Text)
-		if n <= post.MaxLength {
+		n := twittertext.WeightedLength(d.Text)
+		if n <= twittertext.MaxLength {
 			break
 		}
 		req.PreviousDraft, req.PreviousLength = d.Text, n

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"infernal/pkg/post"
+	"infernal/pkg/twittertext"
 	"infernal/pkg/writer"
 )
 
@@ -39,9 +39,9 @@ func (f *fakeWriter) Write(_ context.Context, req writer.Request) (writer.Draft,
 
 func TestCompose(t *testing.T) {
 	short := "Short enough."
-	long := strings.Repeat("x", post.MaxLength+1)
-	longer := strings.Repeat("y", post.MaxLength+20)
-	exact := strings.Repeat("z", post.MaxLength)
+	long := strings.Repeat("x", twittertext.MaxLength+1)
+	longer := strings.Repeat("y", twittertext.MaxLength+20)
+	exact := strings.Repeat("z", twittertext.MaxLength)
 	boom := errors.New("boom")
 	tests := []struct {
 		name      string

@@ -61,9 +61,9 @@ describe('isTooLong and fillPercent', () => {
 });
 
 describe('weightedLength on the texts the server is tested with', () => {
-  // pkg/post/testdata/lengths.json pins twitter-text's count of every sandbox
-  // post and offline writer line; the server's own test reads the same file.
-  const file = fileURLToPath(new URL('../../../pkg/post/testdata/lengths.json', import.meta.url));
+  // pkg/twittertext/testdata/lengths.json pins twitter-text's count of every
+  // sandbox post and offline writer line; the server's own test reads the same file.
+  const file = fileURLToPath(new URL('../../../pkg/twittertext/testdata/lengths.json', import.meta.url));
   const cases = JSON.parse(readFileSync(file, 'utf8')) as { text: string; want: number }[];
 
   it('agrees on every one', () => {

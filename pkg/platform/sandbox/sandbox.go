@@ -24,6 +24,7 @@ import (
 	"infernal/pkg/platform"
 	"infernal/pkg/platform/sandbox/corpus"
 	"infernal/pkg/post"
+	"infernal/pkg/twittertext"
 )
 
 const (
@@ -295,7 +296,7 @@ func (s *Sandbox) UserPosts(ctx context.Context, userID string, r platform.Range
 // the real platform it refuses text over the limit, a reply to a post that
 // does not exist, and the same standalone text twice.
 func (s *Sandbox) Publish(ctx context.Context, text, inReplyToID string) (platform.Post, error) {
-	if !post.WithinLimit(text) {
+	if !twittertext.WithinLimit(text) {
 		return platform.Post{}, &platform.Error{Status: 400, Title: "Invalid Request", Detail: "text must be 1 to 280 characters"}
 	}
 	parent := parseID(inReplyToID)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"infernal/pkg/post"
+	"infernal/pkg/twittertext"
 	"infernal/pkg/writer"
 )
 
@@ -89,7 +90,7 @@ func TestWriteThinMention(t *testing.T) {
 					t.Errorf("text %q mentions %q", d.Text, sub)
 				}
 			}
-			if !post.WithinLimit(d.Text) || strings.ContainsAny(d.Text, "{}") {
+			if !twittertext.WithinLimit(d.Text) || strings.ContainsAny(d.Text, "{}") {
 				t.Errorf("text %q is unfit", d.Text)
 			}
 		})
@@ -216,8 +217,8 @@ func TestWriteThinMentionWithinLimit(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !post.WithinLimit(d.Text) || strings.ContainsAny(d.Text, "{}") {
-				t.Errorf("%s %.30q: %q weighs %d", rel, parent, d.Text, post.WeightedLength(d.Text))
+			if !twittertext.WithinLimit(d.Text) || strings.ContainsAny(d.Text, "{}") {
+				t.Errorf("%s %.30q: %q weighs %d", rel, parent, d.Text, twittertext.WeightedLength(d.Text))
 			}
 		}
 	}

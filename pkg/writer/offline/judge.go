@@ -8,6 +8,7 @@ import (
 
 	"infernal/pkg/guard"
 	"infernal/pkg/post"
+	"infernal/pkg/twittertext"
 	"infernal/pkg/writer"
 )
 
@@ -42,8 +43,8 @@ func judge(req writer.Request, draft, handle string) (int, string) {
 	if topic, ok := guard.MatchPhrase(draft, writer.CharacterOf(req).AvoidTopics); ok {
 		return 2, fmt.Sprintf("touches %q, a topic the persona avoids", topic)
 	}
-	if n := post.WeightedLength(draft); n > post.MaxLength {
-		return 2, fmt.Sprintf("too long: %d weighted characters, more than %d", n, post.MaxLength)
+	if n := twittertext.WeightedLength(draft); n > twittertext.MaxLength {
+		return 2, fmt.Sprintf("too long: %d weighted characters, more than %d", n, twittertext.MaxLength)
 	}
 	var own []string
 	for _, c := range req.Context {

@@ -23,6 +23,7 @@ import (
 	"infernal/pkg/guard"
 	"infernal/pkg/persona"
 	"infernal/pkg/post"
+	"infernal/pkg/twittertext"
 	"infernal/pkg/writer"
 )
 
@@ -147,11 +148,11 @@ func (w *Writer) Write(ctx context.Context, req writer.Request) (writer.Draft, e
 	if persona == "" {
 		persona = "infernal"
 	}
-	limit := post.MaxLength
+	limit := twittertext.MaxLength
 	if req.PreviousDraft != "" {
 		prev := req.PreviousLength
 		if prev <= 0 {
-			prev = post.WeightedLength(req.PreviousDraft)
+			prev = twittertext.WeightedLength(req.PreviousDraft)
 		}
 		limit = min(limit, prev-1)
 	}
@@ -161,7 +162,7 @@ func (w *Writer) Write(ctx context.Context, req writer.Request) (writer.Draft, e
 	}
 	full := limit
 	if req.CurrentDraft != "" && shorterWish(req.Instruction) {
-		limit = min(limit, post.WeightedLength(req.CurrentDraft)-1)
+		limit = min(limit, twittertext.WeightedLength(req.CurrentDraft)-1)
 	}
 
 	pool := append(append([]string(nil), w.lines[lineKey{req.Kind, string(sin)}]...), w.lines[lineKey{req.Kind, anySin}]...)
@@ -187,11 +188,11 @@ func (w *Writer) Write(ctx context.Context, req writer.Request) (writer.Draft, e
 		// A persona the operator wrote examples for speaks in them, so that
 		// its preview and its drafts show the change on the embedded
 		// default too; the pool's lines serve when none of them fits.
-		if t := choose(own, seed, limit, unfit, draw); post.WeightedLength(t) <= limit && !unfit(t) {
+		if t := choose(own, seed, limit, unfit, draw); twittertext.WeightedLength(t) <= limit && !unfit(t) {
 			text = t
 		}
 	}
-	if n := post.WeightedLength(text); limit < full && (n > limit || text == avoid) {
+	if n := twittertext.WeightedLength(text); limit < full && (n > limit || text == avoid) {
 		// No line is shorter than the current draft: the draft cut short
 		// is; a one-word draft gets a different line.
 		if cut := shortened(req.CurrentDraft, limit); cut != "" {
@@ -257,7 +258,7 @@ func shortened(text string, limit int) string {
 	words := strings.Fields(text)
 	for n := len(words) - 1; n >= 1; n-- {
 		cut := strings.TrimRight(strings.Join(words[:n], " "), ",;:—-") + "…"
-		if post.WeightedLength(cut) <= limit {
+		if twittertext.WeightedLength(cut) <= limit {
 			return cut
 		}
 	}
@@ -280,7 +281,7 @@ func leadingSentences(text string, limit int) string {
 			continue
 		}
 		cut := strings.TrimSpace(text[:end])
-		if cut == strings.TrimSpace(text) || post.WeightedLength(cut) > limit {
+		if cut == strings.TrimSpace(text) || twittertext.WeightedLength(cut) > limit {
 			break
 		}
 		out = cut
@@ -301,7 +302,7 @@ func choose(pool []string, seed uint64, limit int, unfit func(string) bool, rend
 	shortest, shortestLen := "", 0
 	for i := range pool {
 		text := render(pool[(start+i)%len(pool)])
-		n := post.WeightedLength(text)
+		n := twittertext.WeightedLength(text)
 		if n > 0 && n <= limit && !unfit(text) {
 			return text
 		}

@@ -11,6 +11,7 @@ import (
 	"infernal/pkg/persona"
 	"infernal/pkg/platform/sandbox/corpus"
 	"infernal/pkg/post"
+	"infernal/pkg/twittertext"
 	"infernal/pkg/writer"
 )
 
@@ -156,8 +157,8 @@ func TestWriteWithinLimit(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if !post.WithinLimit(d.Text) {
-					t.Errorf("%s %q: %q weighs %d", kind, in, d.Text, post.WeightedLength(d.Text))
+				if !twittertext.WithinLimit(d.Text) {
+					t.Errorf("%s %q: %q weighs %d", kind, in, d.Text, twittertext.WeightedLength(d.Text))
 				}
 			}
 		}
@@ -183,7 +184,7 @@ func TestCorpus(t *testing.T) {
 			t.Fatal(err)
 		}
 		sins[d.Category]++
-		if !post.WithinLimit(d.Text) || strings.ContainsAny(d.Text, "{}") {
+		if !twittertext.WithinLimit(d.Text) || strings.ContainsAny(d.Text, "{}") {
 			t.Errorf("%q → %q", text, d.Text)
 		}
 	}
@@ -213,30 +214,30 @@ func TestWriteShorter(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			req.PreviousDraft, req.PreviousLength = first.Text, post.WeightedLength(first.Text)
+			req.PreviousDraft, req.PreviousLength = first.Text, twittertext.WeightedLength(first.Text)
 			second, err := w.Write(context.Background(), req)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := post.WeightedLength(second.Text); got >= req.PreviousLength {
+			if got := twittertext.WeightedLength(second.Text); got >= req.PreviousLength {
 				t.Errorf("asked for shorter than %d, got %d: %q", req.PreviousLength, got, second.Text)
 			}
 			// A previous draft longer than the limit, as from a model, is answered within the limit.
 			req.PreviousDraft, req.PreviousLength = strings.Repeat("x", 400), 400
 			third, _ := w.Write(context.Background(), req)
-			if !post.WithinLimit(third.Text) {
-				t.Errorf("after a 400-long draft got %d", post.WeightedLength(third.Text))
+			if !twittertext.WithinLimit(third.Text) {
+				t.Errorf("after a 400-long draft got %d", twittertext.WeightedLength(third.Text))
 			}
 			// PreviousLength left at zero is measured from the draft.
 			req.PreviousDraft, req.PreviousLength = first.Text, 0
 			fourth, _ := w.Write(context.Background(), req)
-			if post.WeightedLength(fourth.Text) >= post.WeightedLength(first.Text) {
+			if twittertext.WeightedLength(fourth.Text) >= twittertext.WeightedLength(first.Text) {
 				t.Errorf("unmeasured previous: got %q, not shorter than %q", fourth.Text, first.Text)
 			}
 			// No line is shorter than 10: the shortest is returned rather than nothing.
 			req.PreviousDraft, req.PreviousLength = "tiny", 10
 			fifth, _ := w.Write(context.Background(), req)
-			if !post.WithinLimit(fifth.Text) {
+			if !twittertext.WithinLimit(fifth.Text) {
 				t.Errorf("impossible request gave %q", fifth.Text)
 			}
 		})
@@ -288,7 +289,7 @@ func TestLines(t *testing.T) {
 			if strings.ContainsAny(filled, "{}") {
 				t.Errorf("%v: unknown placeholder in %q", key, l)
 			}
-			if n := post.WeightedLength(render(l, "\u201c"+strings.Repeat("w", maxTopicRunes)+"\u201d", "gluttony", strings.Repeat("p", 15))); n > post.MaxLength {
+			if n := twittertext.WeightedLength(render(l, "\u201c"+strings.Repeat("w", maxTopicRunes)+"\u201d", "gluttony", strings.Repeat("p", 15))); n > twittertext.MaxLength {
 				t.Errorf("%v: %q can weigh %d", key, l, n)
 			}
 		}
@@ -339,7 +340,7 @@ func TestImplementsWriter(t *testing.T) {
 		t.Errorf("Name() = %q", w.Name())
 	}
 	d, err := writer.Compose(context.Background(), w, reply("coffee"))
-	if err != nil || !post.WithinLimit(d.Text) {
+	if err != nil || !twittertext.WithinLimit(d.Text) {
 		t.Errorf("Compose = %+v, %v", d, err)
 	}
 }
@@ -380,7 +381,7 @@ func TestWriteRegenerated(t *testing.T) {
 	}{
 		{name: "no instruction", check: func(*testing.T, string) {}},
 		{name: "shorter", instruction: "shorter", check: func(t *testing.T, got string) {
-			if post.WeightedLength(got) >= post.WeightedLength(first.Text) {
+			if twittertext.WeightedLength(got) >= twittertext.WeightedLength(first.Text) {
 				t.Errorf("%q is not shorter than %q", got, first.Text)
 			}
 		}},
@@ -405,7 +406,7 @@ func TestWriteRegenerated(t *testing.T) {
 				if d.Text == current {
 					t.Fatalf("variant %d repeats the current draft %q", variant, current)
 				}
-				if n := post.WeightedLength(d.Text); n < 1 || n > post.MaxLength {
+				if n := twittertext.WeightedLength(d.Text); n < 1 || n > twittertext.MaxLength {
 					t.Errorf("variant %d is %d characters", variant, n)
 				}
 				if variant == 1 {

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"unicode"
 
-	"infernal/pkg/post"
+	"infernal/pkg/twittertext"
 )
 
 // handle15 is a persona handle of the longest length the platform allows.
@@ -57,8 +57,8 @@ func TestLoad(t *testing.T) {
 		if mentions(e.Kind) && !strings.Contains(text, "@"+handle15) {
 			t.Errorf("entry %d does not mention @%s: %q", i, handle15, text)
 		}
-		if !post.WithinLimit(text) {
-			t.Errorf("entry %d weighs %d: %q", i, post.WeightedLength(text), text)
+		if !twittertext.WithinLimit(text) {
+			t.Errorf("entry %d weighs %d: %q", i, twittertext.WeightedLength(text), text)
 		}
 	}
 	for _, k := range []string{KindMention, KindTopic, KindTarget, KindThread} {
@@ -142,8 +142,8 @@ func TestVariety(t *testing.T) {
 		{name: "cyrillic", has: func(e Entry) bool {
 			return strings.ContainsFunc(e.Text, func(r rune) bool { return unicode.Is(unicode.Cyrillic, r) })
 		}, want: 3},
-		{name: "short", has: func(e Entry) bool { return post.WeightedLength(e.TextFor(handle15)) <= 60 }, want: 15},
-		{name: "long", has: func(e Entry) bool { return post.WeightedLength(e.TextFor(handle15)) >= 200 }, want: 4},
+		{name: "short", has: func(e Entry) bool { return twittertext.WeightedLength(e.TextFor(handle15)) <= 60 }, want: 15},
+		{name: "long", has: func(e Entry) bool { return twittertext.WeightedLength(e.TextFor(handle15)) >= 200 }, want: 4},
 		{name: "search topics", has: func(e Entry) bool {
 			s := strings.ToLower(e.Text)
 			return e.Kind == KindTopic && (strings.Contains(s, "monday") || strings.Contains(s, "coffee") || strings.Contains(s, "deadline") || strings.Contains(s, "gym"))

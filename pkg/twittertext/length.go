@@ -1,4 +1,6 @@
-package post
+// Package twittertext is X's rule for a post's length: twitter-text 3.1.0's
+// weighted length, its limit, and the links it finds in a text.
+package twittertext
 
 import (
 	"fmt"
@@ -10,36 +12,11 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/rivo/uniseg"
 	"golang.org/x/text/unicode/norm"
 )
 
 // MaxLength is X's limit on a post's weighted length (the sandbox's too).
 const MaxLength = 280
-
-// BlueskyPlatform is the Platform of Bluesky's posts.
-const BlueskyPlatform = "bluesky"
-
-// MaxLengthBluesky is Bluesky's limit on a post's text, in graphemes.
-const MaxLengthBluesky = 300
-
-// MaxLengthFor is the limit of a post's text on platform: 300 graphemes on
-// Bluesky, 280 weighted characters on X and the sandbox.
-func MaxLengthFor(platform string) int {
-	if platform == BlueskyPlatform {
-		return MaxLengthBluesky
-	}
-	return MaxLength
-}
-
-// LengthFor is text's length as platform counts it against MaxLengthFor:
-// extended grapheme clusters on Bluesky, WeightedLength elsewhere.
-func LengthFor(platform, text string) int {
-	if platform == BlueskyPlatform {
-		return uniseg.GraphemeClusterCount(text)
-	}
-	return WeightedLength(text)
-}
 
 // The weighting of twitter-text's configuration v3, in hundredths of a
 // character: a code point weighs runeWeight, an emoji sequence
@@ -194,11 +171,11 @@ func newEmojiMatcher() emojiMatcher {
 	}
 	re, err := syntax.Parse(emojiPattern, syntax.Perl)
 	if err != nil {
-		panic(fmt.Sprintf("post: emoji pattern: %v", err))
+		panic(fmt.Sprintf("twittertext: emoji pattern: %v", err))
 	}
 	first, err := firstRunes(re.Simplify())
 	if err != nil {
-		panic(fmt.Sprintf("post: emoji pattern: %v", err))
+		panic(fmt.Sprintf("twittertext: emoji pattern: %v", err))
 	}
 	sort.Slice(first, func(i, j int) bool { return first[i][0] < first[j][0] })
 	m.first = first

@@ -1,0 +1,140 @@
+package openai
+
+import (
+	"bytes"
+	"crypto/rand"
+	_ "embed"
+	"fmt"
+	"slices"
+	"strings"
+	"text/template"
+
+	goopenai "github.com/sashabaranov/go-openai"
+
+	"infernal/pkg/persona"
+	"infernal/pkg/post"
+	"infernal/pkg/twittertext"
+	"infernal/pkg/writer"
+)
+
+//go:embed prompt.tmpl
+var promptFile string
+
+func parsePrompt() (*template.Template, error) {
+	t, err := template.New("prompt").Funcs(template.FuncMap{"join": strings.Join}).Parse(promptFile)
+	if err != nil {
+		return nil, fmt.Errorf("openai: prompt template: %w", err)
+	}
+	return t, nil
+}
+
+// promptData is what prompt.tmpl is executed with.
+type promptData struct {
+	Persona        string
+	Kind           writer.Kind
+	Author         string
+	PostText       string
+	PreviousDraft  string
+	PreviousLength int
+	// Avoid is a recent persona post the draft must not resemble.
+	Avoid      string
+	MaxLength  int
+	Categories []string
+	Now        string
+	// CurrentDraft is the draft the reviewer wants replaced, and
+	// Instruction their wish for the new one; both are quoted in fenced tags.
+	CurrentDraft string
+	Instruction  string
+	// Fence is this request's random suffix of the tags the mortal's text
+	// and the earlier draft are quoted in, so that no text can close them.
+	Fence string
+	// Context is a reply's conversation, quoted in fenced blocks too, and
+	// OwnContext whether it holds the persona's own earlier posts.
+	Context    []contextBlock
+	OwnContext bool
+	// Character is the operator's persona, quoted in a fenced block as
+	// data; the hard rules after it win.
+	Character persona.Persona
+}
+
+// messages renders the system and user messages for req.
+func (w *Writer) messages(req writer.Request) ([]goopenai.ChatCompletionMessage, error) {
+	data, err := w.data(req)
+	if err != nil {
+		return nil, err
+	}
+	return w.render(data, "system", "user")
+}
+
+// render executes the system and user templates named with data.
+func (w *Writer) render(data promptData, system, user string) ([]goopenai.ChatCompletionMessage, error) {
+	var sys, usr bytes.Buffer
+	if err := w.prompt.ExecuteTemplate(&sys, system, data); err != nil {
+		return nil, fmt.Errorf("openai: %s prompt: %w", system, err)
+	}
+	if err := w.prompt.ExecuteTemplate(&usr, user, data); err != nil {
+		return nil, fmt.Errorf("openai: %s prompt: %w", user, err)
+	}
+	return []goopenai.ChatCompletionMessage{
+		{Role: goopenai.ChatMessageRoleSystem, Content: sys.String()},
+		{Role: goopenai.ChatMessageRoleUser, Content: usr.String()},
+	}, nil
+}
+
+// data is what the templates render req from.
+func (w *Writer) data(req writer.Request) (promptData, error) {
+	if req.Kind != writer.KindReply && req.Kind != writer.KindProfile {
+		return promptData{}, fmt.Errorf("openai: unknown kind %q", req.Kind)
+	}
+	// Both handles are reduced like the context's, so that no handle can
+	// carry a line of its own into the prompt outside the fences.
+	persona := handle(req.Persona)
+	if persona == "" {
+		persona = "infernal"
+	}
+	data := promptData{
+		Persona:        persona,
+		Kind:           req.Kind,
+		Author:         handle(req.Author),
+		PostText:       strings.TrimSpace(req.PostText),
+		PreviousDraft:  strings.TrimSpace(req.PreviousDraft),
+		PreviousLength: req.PreviousLength,
+		Avoid:          strings.TrimSpace(req.Avoid),
+		MaxLength:      twittertext.MaxLength,
+		Now:            w.cfg.Now().UTC().Format("Monday 2 January 2006, 15:04 MST"),
+		CurrentDraft:   strings.TrimSpace(req.CurrentDraft),
+		Instruction:    strings.TrimSpace(req.Instruction),
+		Character:      writer.CharacterOf(req),
+	}
+	texts := []string{data.PostText, data.PreviousDraft, data.Avoid, data.CurrentDraft, data.Instruction,
+		data.Character.Name, data.Character.Bio, data.Character.Voice}
+	texts = append(texts, data.Character.Examples...)
+	texts = append(texts, data.Character.AvoidTopics...)
+	if req.Kind == writer.KindReply {
+		data.Context = contextBlocks(req.Context)
+	}
+	for _, b := range data.Context {
+		texts = append(texts, b.Text, b.Author)
+		data.OwnContext = data.OwnContext || b.Tag == "own"
+	}
+	data.Fence = fence(texts...)
+	if data.PreviousDraft != "" && data.PreviousLength <= 0 {
+		data.PreviousLength = twittertext.WeightedLength(req.PreviousDraft)
+	}
+	for _, c := range post.Categories {
+		data.Categories = append(data.Categories, string(c))
+	}
+	return data, nil
+}
+
+// fence returns a random suffix for the quoting tags (<post-…>, </post-…>)
+// that none of texts contains, so none can close or imitate them: a text
+// cannot guess the suffix, and the rare one that holds it gets another.
+func fence(texts ...string) string {
+	for {
+		f := rand.Text()
+		if !slices.ContainsFunc(texts, func(t string) bool { return strings.Contains(strings.ToUpper(t), f) }) {
+			return f
+		}
+	}
+}
