@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"infernal/pkg/platform/bluesky"
+	"infernal/pkg/atproto"
 	"infernal/pkg/spend"
 )
 
@@ -360,11 +360,11 @@ func (c *Config) loadDeployment(proc Process, r *reader) {
 func (c *Config) loadBluesky(r *reader) {
 	c.BlueskyHandle = strings.TrimPrefix(r.str("BLUESKY_HANDLE", ""), "@")
 	c.BlueskyAppPassword = r.str("BLUESKY_APP_PASSWORD", "")
-	c.BlueskyPDSURL = strings.TrimRight(r.str("BLUESKY_PDS_URL", bluesky.DefaultPDSURL), "/")
+	c.BlueskyPDSURL = strings.TrimRight(r.str("BLUESKY_PDS_URL", atproto.DefaultPDSURL), "/")
 	if (c.BlueskyHandle != "" || c.BlueskyAppPassword != "") && r.str("PLATFORM", "") == "" {
 		r.fail("PLATFORM", "must be set (bluesky, x or sandbox) when Bluesky credentials are given; the web tier is told the platform by name too")
 	}
-	if err := bluesky.ValidatePDSURL(c.BlueskyPDSURL); err != nil {
+	if err := atproto.ValidatePDSURL(c.BlueskyPDSURL); err != nil {
 		r.fail("BLUESKY_PDS_URL", "must be the PDS's address: %v", err)
 	}
 	if c.Platform != PlatformBluesky {
@@ -372,12 +372,12 @@ func (c *Config) loadBluesky(r *reader) {
 	}
 	if c.BlueskyHandle == "" {
 		r.fail("BLUESKY_HANDLE", "is required when PLATFORM=bluesky (the persona's handle, like infernal.bsky.social)")
-	} else if err := bluesky.ValidateHandle(c.BlueskyHandle); err != nil {
+	} else if err := atproto.ValidateHandle(c.BlueskyHandle); err != nil {
 		r.fail("BLUESKY_HANDLE", "must be a handle (a domain) or a DID: %q is neither", c.BlueskyHandle)
 	}
 	if c.BlueskyAppPassword == "" {
 		r.fail("BLUESKY_APP_PASSWORD", "is required when PLATFORM=bluesky (an app password, never the account password)")
-	} else if err := bluesky.ValidateAppPassword(c.BlueskyAppPassword); err != nil {
+	} else if err := atproto.ValidateAppPassword(c.BlueskyAppPassword); err != nil {
 		// The value itself is never repeated: it is a secret.
 		r.fail("BLUESKY_APP_PASSWORD", "%v", err)
 	}

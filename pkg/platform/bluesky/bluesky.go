@@ -20,7 +20,6 @@ import (
 	"io"
 	"math/rand/v2"
 	"net/http"
-	"net/url"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -29,12 +28,13 @@ import (
 	"github.com/bluesky-social/indigo/atproto/atclient"
 	"github.com/bluesky-social/indigo/atproto/syntax"
 
+	"infernal/pkg/atproto"
 	"infernal/pkg/platform"
 	"infernal/pkg/ratelimit"
 )
 
 // DefaultPDSURL is Bluesky's own PDS host, used when Config.PDSURL is empty.
-const DefaultPDSURL = "https://bsky.social"
+const DefaultPDSURL = atproto.DefaultPDSURL
 
 // UserAgent is the User-Agent header sent with every request.
 const UserAgent = "infernal-bluesky/1.0"
@@ -85,58 +85,19 @@ type Client struct {
 
 var _ platform.Platform = (*Client)(nil)
 
-// ValidatePDSURL checks a PDS address: an http(s) URL without path, query
-// or fragment.
-func ValidatePDSURL(raw string) error {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return fmt.Errorf("not a URL: %w", err)
-	}
-	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil ||
-		(u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" {
-		return fmt.Errorf("%q is not an http(s) URL without path, query or credentials", raw)
-	}
-	return nil
-}
-
-// ValidateHandle checks the persona's identifier: a handle (a domain) or a DID.
-func ValidateHandle(raw string) error {
-	h := strings.TrimPrefix(strings.TrimSpace(raw), "@")
-	if _, err := syntax.ParseAtIdentifier(h); err != nil {
-		return fmt.Errorf("%q is neither a handle nor a DID: %w", raw, err)
-	}
-	return nil
-}
-
-// ValidateAppPassword checks that raw has the shape of a Bluesky app
-// password (xxxx-xxxx-xxxx-xxxx, lowercase letters and digits). An account
-// password is refused: it would give the client the whole account.
-func ValidateAppPassword(raw string) error {
-	parts := strings.Split(raw, "-")
-	if len(parts) != 4 {
-		return errors.New("is not an app password (xxxx-xxxx-xxxx-xxxx): create one in Bluesky's settings, never use the account password")
-	}
-	for _, p := range parts {
-		if len(p) != 4 || strings.IndexFunc(p, func(r rune) bool { return (r < 'a' || r > 'z') && (r < '0' || r > '9') }) >= 0 {
-			return errors.New("is not an app password (xxxx-xxxx-xxxx-xxxx): create one in Bluesky's settings, never use the account password")
-		}
-	}
-	return nil
-}
-
 // New checks cfg and returns a client. No session is made until the first call.
 func New(cfg Config) (*Client, error) {
 	base := strings.TrimRight(strings.TrimSpace(cfg.PDSURL), "/")
 	if base == "" {
 		base = DefaultPDSURL
 	}
-	if err := ValidatePDSURL(base); err != nil {
+	if err := atproto.ValidatePDSURL(base); err != nil {
 		return nil, fmt.Errorf("bluesky: config: PDS URL: %w", err)
 	}
-	if err := ValidateHandle(cfg.Handle); err != nil {
+	if err := atproto.ValidateHandle(cfg.Handle); err != nil {
 		return nil, fmt.Errorf("bluesky: config: handle: %w", err)
 	}
-	if err := ValidateAppPassword(cfg.AppPassword); err != nil {
+	if err := atproto.ValidateAppPassword(cfg.AppPassword); err != nil {
 		return nil, fmt.Errorf("bluesky: config: app password %w", err)
 	}
 	now := cfg.Now
