@@ -989,7 +989,8 @@ describe('admin', () => {
     assert.equal(stack.db(`SELECT send_after IS NULL FROM posts WHERE id = ${id}`), 't');
     await expectCount(waiting.locator(`[data-testid="queued-card"][data-post-id="${id}"]`), 0);
 
-    // The rules are edited in the Autopilot panel: a bad value names its field, a good one is stored.
+    // The rules are edited in the Settings section's Autopilot panel: a bad value names its field, a good one is stored.
+    await openSection(page, 'Settings');
     const panel = page.getByTestId('autopilot-panel');
     await panel.locator('summary').click();
     await panel.getByLabel('Enabled').check();
