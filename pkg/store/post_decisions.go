@@ -11,16 +11,10 @@ import (
 	"infernal/pkg/post"
 )
 
-// addDecision records a decision on post id, made through by on draft
-// version, in tx, the transaction that carries it out.
-func addDecision(ctx context.Context, tx pgx.Tx, id int64, action post.Action, by post.Channel, version int, detail map[string]any) error {
-	return insertDecision(ctx, tx, id, action, by, version, detail)
-}
-
 // RecordDecision records a decision that changes nothing in the post's row
 // by itself: a regenerate asked of the writer.
 func (s *Store) RecordDecision(ctx context.Context, id int64, action post.Action, by post.Channel, version int) error {
-	return insertDecision(ctx, s.pool, id, action, by, version, nil)
+	return addDecision(ctx, s.pool, id, action, by, version, nil)
 }
 
 // execer runs a statement on the pool or inside a transaction.
@@ -28,8 +22,9 @@ type execer interface {
 	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
 }
 
-// insertDecision writes one post_decisions row through q.
-func insertDecision(ctx context.Context, q execer, id int64, action post.Action, by post.Channel, version int, detail map[string]any) error {
+// addDecision records a decision on post id, made through by on draft
+// version, through q: the transaction that carries it out, or the pool.
+func addDecision(ctx context.Context, q execer, id int64, action post.Action, by post.Channel, version int, detail map[string]any) error {
 	if by == "" {
 		by = post.ByWeb
 	}
