@@ -224,13 +224,28 @@ func (s *Store) CardsToSync(ctx context.Context, limit int) ([]CardToSync, error
 	if err != nil {
 		return nil, fmt.Errorf("store: cards to sync: %w", err)
 	}
+	if len(fs) == 0 {
+		return nil, nil
+	}
+	// The cards' posts in one read, not one per card.
+	ids := make([]int64, len(fs))
+	for i, f := range fs {
+		ids[i] = f.id
+	}
+	ps, err := queryPosts(ctx, s.pool, `SELECT `+postColumns+` FROM posts WHERE id = ANY($1)`, ids)
+	if err != nil {
+		return nil, fmt.Errorf("store: cards to sync: %w", err)
+	}
+	byID := make(map[int64]post.Post, len(ps))
+	for _, p := range ps {
+		byID[p.ID] = p
+	}
 	out := make([]CardToSync, 0, len(fs))
 	for _, f := range fs {
-		p, err := s.Post(ctx, f.id)
-		if err != nil {
-			return nil, err
+		// The join found the post, and a card's post is deleted with its card.
+		if p, ok := byID[f.id]; ok {
+			out = append(out, CardToSync{Message: f.m, Post: p, By: post.Channel(f.by)})
 		}
-		out = append(out, CardToSync{Message: f.m, Post: p, By: post.Channel(f.by)})
 	}
 	return out, nil
 }
