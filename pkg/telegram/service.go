@@ -396,23 +396,20 @@ func (s *Service) postURL(p post.Post) string {
 	return "https://x.com/" + s.cfg.Handle + "/status/" + p.ResponsePostID
 }
 
-// send sends m to the chat, paced, after any window a 429 closed.
+// send sends m to the configured chat, paced, after any window a 429 closed.
 func (s *Service) send(ctx context.Context, m Message) (int64, error) {
+	return s.sendTo(ctx, s.cfg.Chat, m)
+}
+
+// sendTo sends m to chat (a stranger's, for "not allowed") and returns its id.
+func (s *Service) sendTo(ctx context.Context, chat int64, m Message) (int64, error) {
 	var id int64
 	err := s.paced(ctx, func() error {
 		var err error
-		id, err = s.cfg.Messenger.Send(ctx, s.cfg.Chat, m)
+		id, err = s.cfg.Messenger.Send(ctx, chat, m)
 		return err
 	})
 	return id, err
-}
-
-// sendTo sends m to chat (a stranger's, for "not allowed").
-func (s *Service) sendTo(ctx context.Context, chat int64, m Message) error {
-	return s.paced(ctx, func() error {
-		_, err := s.cfg.Messenger.Send(ctx, chat, m)
-		return err
-	})
 }
 
 // edit edits message id in chat, paced like send.

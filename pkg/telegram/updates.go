@@ -235,7 +235,7 @@ func (s *Service) replyTo(ctx context.Context, m *InMessage, text string) {
 
 // reply sends text in answer to message id of chat.
 func (s *Service) reply(ctx context.Context, chat, id int64, text string) {
-	if err := s.sendTo(ctx, chat, Message{Text: text, ReplyTo: id}); err != nil {
+	if _, err := s.sendTo(ctx, chat, Message{Text: text, ReplyTo: id}); err != nil {
 		s.log.WarnContext(ctx, "telegram: reply not sent", "error", err)
 	}
 }
