@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/netip"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -78,6 +79,13 @@ type Config struct {
 	PublicURL string
 
 	PersonaHandle string
+	// Platforms are the platforms the persona answers on (PLATFORM, a
+	// comma-separated list: sandbox alone, or x and bluesky in any
+	// combination), in the order given; every process reads the same list.
+	Platforms []string
+	// Platform is the first of Platforms: the one the web tier names where
+	// an answer concerns a single platform (a hand-made profile draft, a
+	// lookup of a post id without a platform).
 	Platform      string
 	XAPIBaseURL   string
 	XAPIKey       string
@@ -229,7 +237,7 @@ func Load(proc Process, getenv func(string) string) (Config, error) {
 	r := reader{getenv: getenv}
 	// On X every read is billed: the schedules and page sizes default to the
 	// economical ones (README's configuration table gives their cost).
-	onX := platformChoice(getenv) == PlatformX
+	onX := slices.Contains(platformChoices(getenv), PlatformX)
 	c := Config{
 		DatabaseURL:      r.url("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/infernal?sslmode=disable", "postgres", "postgresql"),
 		DatabaseMaxConns: r.integer("DATABASE_MAX_CONNS", defaultMaxConns, 3, maxConns),
@@ -284,7 +292,8 @@ func Load(proc Process, getenv func(string) string) (Config, error) {
 
 	// Every process agrees on the platform: it is named, never guessed from
 	// credentials that only the worker is given.
-	c.Platform = r.platform("PLATFORM")
+	c.Platforms = r.platforms("PLATFORM")
+	c.Platform = c.Platforms[0]
 	c.loadDeployment(proc, &r)
 	if c.AdminUsername == "" {
 		r.fail("ADMIN_USERNAME", "must not be empty")
@@ -312,11 +321,11 @@ func (c *Config) loadDeployment(proc Process, r *reader) {
 			r.fail("METRICS_TOKEN", "must be at least 16 characters")
 		}
 		var def []string
-		switch c.Platform {
-		case PlatformX:
-			def = DefaultMediaHostsX
-		case PlatformBluesky:
-			def = DefaultMediaHostsBluesky
+		if c.Runs(PlatformX) {
+			def = append(def, DefaultMediaHostsX...)
+		}
+		if c.Runs(PlatformBluesky) {
+			def = append(def, DefaultMediaHostsBluesky...)
 		}
 		c.MediaHosts = r.hosts("MEDIA_HOSTS", def)
 		c.AsynqmonReadOnly = r.oneOf("ASYNQMON_READ_ONLY", "true", "true", "false") == "true"
@@ -332,10 +341,10 @@ func (c *Config) loadDeployment(proc Process, r *reader) {
 		if xCreds && r.str("PLATFORM", "") == "" {
 			r.fail("PLATFORM", "must be set (x or sandbox) when X credentials are given; the web tier is told the platform by name too")
 		}
-		if c.Platform == PlatformX {
+		if c.Runs(PlatformX) {
 			for _, v := range []struct{ name, value string }{{"X_API_KEY", c.XAPIKey}, {"X_API_SECRET", c.XAPISecret}, {"X_ACCESS_TOKEN", c.XAccessToken}, {"X_ACCESS_SECRET", c.XAccessSecret}} {
 				if v.value == "" {
-					r.fail(v.name, "is required when PLATFORM=x")
+					r.fail(v.name, "is required when PLATFORM names x")
 				}
 			}
 		}
@@ -367,33 +376,49 @@ func (c *Config) loadBluesky(r *reader) {
 	if err := atproto.ValidatePDSURL(c.BlueskyPDSURL); err != nil {
 		r.fail("BLUESKY_PDS_URL", "must be the PDS's address: %v", err)
 	}
-	if c.Platform != PlatformBluesky {
+	if !c.Runs(PlatformBluesky) {
 		return
 	}
 	if c.BlueskyHandle == "" {
-		r.fail("BLUESKY_HANDLE", "is required when PLATFORM=bluesky (the persona's handle, like infernal.bsky.social)")
+		r.fail("BLUESKY_HANDLE", "is required when PLATFORM names bluesky (the persona's handle, like infernal.bsky.social)")
 	} else if err := atproto.ValidateHandle(c.BlueskyHandle); err != nil {
 		r.fail("BLUESKY_HANDLE", "must be a handle (a domain) or a DID: %q is neither", c.BlueskyHandle)
 	}
 	if c.BlueskyAppPassword == "" {
-		r.fail("BLUESKY_APP_PASSWORD", "is required when PLATFORM=bluesky (an app password, never the account password)")
+		r.fail("BLUESKY_APP_PASSWORD", "is required when PLATFORM names bluesky (an app password, never the account password)")
 	} else if err := atproto.ValidateAppPassword(c.BlueskyAppPassword); err != nil {
 		// The value itself is never repeated: it is a secret.
 		r.fail("BLUESKY_APP_PASSWORD", "%v", err)
 	}
 }
 
-// platform reads PLATFORM: sandbox, x or bluesky. A list of several
-// (x,bluesky) is refused with its own message: one process runs one
-// platform.
-func (r *reader) platform(name string) string {
+// platforms reads PLATFORM: sandbox (the default), or x, bluesky or both
+// as a comma-separated list ("x,bluesky"), each named once. The sandbox is
+// a simulated platform of its own and is never combined with a real one.
+func (r *reader) platforms(name string) []string {
 	v := r.str(name, PlatformSandbox)
-	if strings.Contains(v, ",") {
-		r.fail(name, "names one platform per deployment for now (sandbox, x or bluesky), got %q: run a second deployment for the other one", v)
-		return PlatformSandbox
+	var out []string
+	for _, part := range strings.Split(v, ",") {
+		p := strings.ToLower(strings.TrimSpace(part))
+		switch {
+		case p != PlatformSandbox && p != PlatformX && p != PlatformBluesky:
+			r.fail(name, "must be sandbox, x, bluesky or a list of x and bluesky (x,bluesky), got %q", v)
+			return []string{PlatformSandbox}
+		case slices.Contains(out, p):
+			r.fail(name, "names %s twice in %q", p, v)
+			return []string{PlatformSandbox}
+		}
+		out = append(out, p)
 	}
-	return r.oneOf(name, PlatformSandbox, PlatformSandbox, PlatformX, PlatformBluesky)
+	if len(out) > 1 && slices.Contains(out, PlatformSandbox) {
+		r.fail(name, "cannot combine the sandbox with a real platform (%q): run sandbox alone, or x, bluesky or x,bluesky", v)
+		return []string{PlatformSandbox}
+	}
+	return out
 }
+
+// Runs reports whether the persona answers on the platform named.
+func (c Config) Runs(name string) bool { return slices.Contains(c.Platforms, name) }
 
 // Worker concurrency bounds.
 const (
@@ -447,13 +472,19 @@ func (c *Config) loadSeeds(r *reader) {
 	}
 }
 
-// platformChoice is the platform PLATFORM names, as Load decides it (an
-// invalid PLATFORM is reported there); it is never guessed from credentials.
-func platformChoice(getenv func(string) string) string {
-	if v := strings.TrimSpace(getenv("PLATFORM")); v != "" {
-		return v
+// platformChoices are the platforms PLATFORM names, as Load reads them
+// (an invalid PLATFORM is reported there); they are never guessed from
+// credentials.
+func platformChoices(getenv func(string) string) []string {
+	v := strings.TrimSpace(getenv("PLATFORM"))
+	if v == "" {
+		return []string{PlatformSandbox}
 	}
-	return PlatformSandbox
+	var out []string
+	for _, part := range strings.Split(v, ",") {
+		out = append(out, strings.ToLower(strings.TrimSpace(part)))
+	}
+	return out
 }
 
 func pickInt(cond bool, yes, no int) int {

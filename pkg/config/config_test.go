@@ -36,7 +36,13 @@ func TestLoadChoices(t *testing.T) {
 		env          map[string]string
 		wantPlatform string
 		wantWriter   string
+		// wantPlatforms is the list read; [wantPlatform] when nil.
+		wantPlatforms []string
 	}{
+		{name: "x and bluesky", env: map[string]string{"PLATFORM": " X , bluesky", "X_API_KEY": "k", "X_API_SECRET": "s", "X_ACCESS_TOKEN": "t", "X_ACCESS_SECRET": "a",
+			"BLUESKY_HANDLE": "infernal.bsky.social", "BLUESKY_APP_PASSWORD": "abcd-efgh-ijkl-mnop"}, wantPlatform: PlatformX, wantWriter: WriterOffline, wantPlatforms: []string{PlatformX, PlatformBluesky}},
+		{name: "bluesky and x keep their order", env: map[string]string{"PLATFORM": "bluesky,x", "X_API_KEY": "k", "X_API_SECRET": "s", "X_ACCESS_TOKEN": "t", "X_ACCESS_SECRET": "a",
+			"BLUESKY_HANDLE": "infernal.bsky.social", "BLUESKY_APP_PASSWORD": "abcd-efgh-ijkl-mnop"}, wantPlatform: PlatformBluesky, wantWriter: WriterOffline, wantPlatforms: []string{PlatformBluesky, PlatformX}},
 		{name: "x named with credentials", env: map[string]string{"PLATFORM": "x", "X_API_KEY": "k", "X_API_SECRET": "s", "X_ACCESS_TOKEN": "t", "X_ACCESS_SECRET": "a"}, wantPlatform: PlatformX, wantWriter: WriterOffline},
 		{name: "bluesky named with credentials", env: map[string]string{"PLATFORM": "bluesky", "BLUESKY_HANDLE": "@infernal.bsky.social", "BLUESKY_APP_PASSWORD": "abcd-efgh-ijkl-mnop"}, wantPlatform: PlatformBluesky, wantWriter: WriterOffline},
 		{name: "explicit sandbox wins over credentials", env: map[string]string{"PLATFORM": "sandbox", "X_API_KEY": "k"}, wantPlatform: PlatformSandbox, wantWriter: WriterOffline},
@@ -52,6 +58,13 @@ func TestLoadChoices(t *testing.T) {
 			}
 			if c.Platform != tt.wantPlatform || c.Writer != tt.wantWriter {
 				t.Errorf("got %s/%s, want %s/%s", c.Platform, c.Writer, tt.wantPlatform, tt.wantWriter)
+			}
+			want := tt.wantPlatforms
+			if want == nil {
+				want = []string{tt.wantPlatform}
+			}
+			if !slices.Equal(c.Platforms, want) {
+				t.Errorf("Platforms = %q, want %q", c.Platforms, want)
 			}
 		})
 	}
@@ -116,7 +129,11 @@ func TestLoadRejectsGarbage(t *testing.T) {
 		{name: "platform", env: map[string]string{"PLATFORM": "myspace"}, want: "PLATFORM"},
 		{name: "writer", env: map[string]string{"WRITER": "gpt"}, want: "WRITER"},
 		{name: "x without credentials", env: map[string]string{"PLATFORM": "x"}, want: "X_API_KEY"},
-		{name: "a list of platforms", env: map[string]string{"PLATFORM": "x,bluesky"}, want: "PLATFORM names one platform"},
+		{name: "x and bluesky without x credentials", env: map[string]string{"PLATFORM": "x,bluesky", "BLUESKY_HANDLE": "infernal.bsky.social", "BLUESKY_APP_PASSWORD": "abcd-efgh-ijkl-mnop"}, want: "X_API_KEY is required when PLATFORM names x"},
+		{name: "x and bluesky without bluesky credentials", env: map[string]string{"PLATFORM": "x,bluesky", "X_API_KEY": "k", "X_API_SECRET": "s", "X_ACCESS_TOKEN": "t", "X_ACCESS_SECRET": "a"}, want: "BLUESKY_HANDLE is required when PLATFORM names bluesky"},
+		{name: "a platform named twice", env: map[string]string{"PLATFORM": "x,x"}, want: "PLATFORM names x twice"},
+		{name: "sandbox with a real platform", env: map[string]string{"PLATFORM": "sandbox,bluesky"}, want: "PLATFORM cannot combine the sandbox"},
+		{name: "an empty list entry", env: map[string]string{"PLATFORM": "x,,bluesky"}, want: "PLATFORM must be sandbox, x, bluesky or a list"},
 		{name: "bluesky without handle", env: map[string]string{"PLATFORM": "bluesky", "BLUESKY_APP_PASSWORD": "abcd-efgh-ijkl-mnop"}, want: "BLUESKY_HANDLE is required"},
 		{name: "bluesky handle not a domain", env: map[string]string{"PLATFORM": "bluesky", "BLUESKY_HANDLE": "infernal", "BLUESKY_APP_PASSWORD": "abcd-efgh-ijkl-mnop"}, want: "BLUESKY_HANDLE must be"},
 		{name: "bluesky without password", env: map[string]string{"PLATFORM": "bluesky", "BLUESKY_HANDLE": "infernal.bsky.social"}, want: "BLUESKY_APP_PASSWORD is required"},
@@ -388,6 +405,7 @@ func TestLoadMediaHosts(t *testing.T) {
 		{name: "sandbox has none", env: nil, want: ""},
 		{name: "x defaults to its media hosts", env: map[string]string{"PLATFORM": "x"}, want: "pbs.twimg.com abs.twimg.com video.twimg.com"},
 		{name: "bluesky defaults to its cdn", env: map[string]string{"PLATFORM": "bluesky"}, want: "cdn.bsky.app"},
+		{name: "x and bluesky take both", env: map[string]string{"PLATFORM": "x,bluesky"}, want: "pbs.twimg.com abs.twimg.com video.twimg.com cdn.bsky.app"},
 		{name: "set wins", env: map[string]string{"PLATFORM": "x", "MEDIA_HOSTS": " PBS.twimg.com, *.cdn.example:8443 ,"}, want: "pbs.twimg.com *.cdn.example:8443"},
 	}
 	for _, tt := range tests {
