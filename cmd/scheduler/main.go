@@ -49,18 +49,19 @@ func run() error {
 	log := cfg.NewLogger("scheduler")
 	redisurl.SetLogger(log)
 	s := cfg.Schedules
-	sched, err := tasks.NewScheduler(client, cfg.RedisURL, []tasks.Schedule{
+	// Each platform has its own scans on the same schedules.
+	sched, err := tasks.NewScheduler(client, cfg.RedisURL, tasks.PlatformSchedules([]tasks.Schedule{
 		{Type: tasks.TypeScanMentions, Spec: s.Mentions},
 		{Type: tasks.TypeScanConversations, Spec: s.Conversations},
 		{Type: tasks.TypeScanTargeted, Spec: s.Targeted},
 		{Type: tasks.TypeGenerateProfile, Spec: s.Profile},
 		{Type: tasks.TypeRefreshMetrics, Spec: s.Metrics},
 		{Type: tasks.TypeReconcile, Spec: s.Reconcile},
-	}, log)
+	}, cfg.Platforms), log)
 	if err != nil {
 		return err
 	}
-	log.Info("scheduling", "mentions", s.Mentions, "conversations", s.Conversations, "targeted", s.Targeted,
+	log.Info("scheduling", "platforms", cfg.Platforms, "mentions", s.Mentions, "conversations", s.Conversations, "targeted", s.Targeted,
 		"profile", s.Profile, "metrics", s.Metrics, "reconcile", s.Reconcile)
 	return sched.Run(ctx)
 }

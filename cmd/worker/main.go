@@ -8,6 +8,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"os"
 	"os/signal"
@@ -87,35 +88,17 @@ func run() error {
 	meter := &spend.Meter{Ledger: st, Prices: cfg.Prices, Counters: spend.NewCounters(reg), Log: log, Now: time.Now}
 
 	targets := cfg.TargetUsernames
-	replyPolicy := platform.ReplyPolicy(cfg.ReplyPolicy)
-	var plat platform.Platform
-	switch cfg.Platform {
-	case config.PlatformBluesky:
-		plat, err = bluesky.New(bluesky.Config{PDSURL: cfg.BlueskyPDSURL, Handle: cfg.BlueskyHandle, AppPassword: cfg.BlueskyAppPassword,
-			Limiter: windows})
-		// X's summoned-only rule is X's: on Bluesky any post may be answered,
-		// within its threadgate (which the client reads before each reply).
-		replyPolicy = platform.ReplyOpen
-	case config.PlatformX:
-		plat, err = x.New(x.Config{BaseURL: cfg.XAPIBaseURL, APIKey: cfg.XAPIKey, APISecret: cfg.XAPISecret,
-			AccessToken: cfg.XAccessToken, AccessSecret: cfg.XAccessSecret,
-			Limiter: windows, Meter: meter, MaxResults: cfg.XMaxResults, RepliesSummon: cfg.Prices.RepliesSummon,
-			Namings: client, Log: log})
-	default:
-		var entries []corpus.Entry
-		entries, err = corpus.Load()
+	accounts := make([]pipeline.Account, 0, len(cfg.Platforms))
+	for _, name := range cfg.Platforms {
+		a, err := newAccount(name, cfg, st, windows, meter, client, log)
 		if err != nil {
 			return err
 		}
-		if len(targets) == 0 {
+		if name == config.PlatformSandbox && len(targets) == 0 {
 			// The sandbox's own targeted accounts, so the Targeted tab fills without configuration.
 			targets = corpus.TargetUsernames()
 		}
-		plat, err = sandbox.New(st.Pool(), cfg.PersonaHandle, cfg.SandboxPace, entries, time.Now,
-			sandbox.WithReplyPolicy(platform.ReplyPolicy(cfg.ReplyPolicy)))
-	}
-	if err != nil {
-		return err
+		accounts = append(accounts, a)
 	}
 	var w writer.Writer
 	switch cfg.Writer {
@@ -151,8 +134,7 @@ func run() error {
 	}
 
 	pipe := pipeline.New(pipeline.Config{
-		Store: st, Platform: plat, Writer: w, Queue: client, Log: log, Now: time.Now, Handle: cfg.PersonaHandle,
-		ReplyPolicy: replyPolicy, HandPosting: handPosting(cfg.HandPosting),
+		Store: st, Accounts: accounts, Writer: w, Queue: client, Log: log, Now: time.Now, Handle: cfg.PersonaHandle,
 		HandPostedEvery: cfg.HandPostedInterval,
 		Spend:           meter, Budgets: cfg.Budgets,
 	})
@@ -187,7 +169,7 @@ func run() error {
 		go func() { defer close(done); channel.Run(ctx) }()
 		defer func() { <-done }()
 	}
-	log.Info("working", "platform", plat.Name(), "telegram", cfg.Telegram.Enabled(), "writer", w.Name(), "settings_seeded", seeded, "metrics", metricsAddr,
+	log.Info("working", "platforms", cfg.Platforms, "telegram", cfg.Telegram.Enabled(), "writer", w.Name(), "settings_seeded", seeded, "metrics", metricsAddr,
 		"worker_concurrency", cfg.WorkerConcurrency, "model_concurrency", cfg.ModelConcurrency, "database_max_conns", cfg.DatabaseMaxConns)
 
 	<-ctx.Done()
@@ -200,6 +182,39 @@ func run() error {
 		return fmt.Errorf("metrics shutdown: %w", err)
 	}
 	return nil
+}
+
+// newAccount connects to the platform named, with its rules.
+func newAccount(name string, cfg config.Config, st *store.Store, windows *ratelimit.Windows, meter *spend.Meter,
+	client *tasks.Client, log *slog.Logger) (pipeline.Account, error) {
+	a := pipeline.Account{ReplyPolicy: platform.ReplyPolicy(cfg.ReplyPolicy), HandPosting: handPosting(cfg.HandPosting)}
+	var err error
+	switch name {
+	case config.PlatformBluesky:
+		a.Platform, err = bluesky.New(bluesky.Config{PDSURL: cfg.BlueskyPDSURL, Handle: cfg.BlueskyHandle, AppPassword: cfg.BlueskyAppPassword,
+			Limiter: windows})
+		// X's summoned-only rule is X's: on Bluesky any post may be answered,
+		// within its threadgate (which the client reads before each reply).
+		a.ReplyPolicy = platform.ReplyOpen
+		a.HandPosting = nil
+	case config.PlatformX:
+		a.Platform, err = x.New(x.Config{BaseURL: cfg.XAPIBaseURL, APIKey: cfg.XAPIKey, APISecret: cfg.XAPISecret,
+			AccessToken: cfg.XAccessToken, AccessSecret: cfg.XAccessSecret,
+			Limiter: windows, Meter: meter, MaxResults: cfg.XMaxResults, RepliesSummon: cfg.Prices.RepliesSummon,
+			Namings: client, Log: log})
+	default:
+		var entries []corpus.Entry
+		entries, err = corpus.Load()
+		if err != nil {
+			return a, err
+		}
+		a.Platform, err = sandbox.New(st.Pool(), cfg.PersonaHandle, cfg.SandboxPace, entries, time.Now,
+			sandbox.WithReplyPolicy(platform.ReplyPolicy(cfg.ReplyPolicy)))
+	}
+	if err != nil {
+		return a, fmt.Errorf("platform %s: %w", name, err)
+	}
+	return a, nil
 }
 
 // handPosting is the sources of HAND_POSTING_SOURCES.

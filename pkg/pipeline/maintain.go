@@ -33,6 +33,9 @@ type Maintainer struct {
 	HandPostedEvery time.Duration
 	// Budget stops the metrics reads at an X spending ceiling; nil for none.
 	Budget *spend.Gate
+	// SkipInsights leaves the insights to another platform's Maintainer:
+	// they are the persona's, computed once for all platforms.
+	SkipInsights bool
 }
 
 // DefaultHandPostedEvery is the least time between two looks for
@@ -62,15 +65,17 @@ const contextKeep = 30 * 24 * time.Hour
 // RefreshMetrics updates the public counters of the persona's recent posts
 // and records the engagement of the last 24 hours.
 func (m *Maintainer) RefreshMetrics(ctx context.Context, t *asynq.Task) error {
-	if err := tasks.DecodePeriodic(t); err != nil {
+	if _, err := tasks.DecodePeriodic(t); err != nil {
 		return err
 	}
 	now := m.Now()
-	// The insights need nothing of X: they are computed again even when its reads wait.
-	if n, err := m.Store.RefreshInsightsCache(ctx, now.Add(-insightsWanted), now); err != nil {
-		m.Log.WarnContext(ctx, "insights not computed again; the admin computes them when asked", "error", err)
-	} else if n > 0 {
-		m.Log.DebugContext(ctx, "insights computed again", "ranges", n)
+	if !m.SkipInsights {
+		// The insights need nothing of X: they are computed again even when its reads wait.
+		if n, err := m.Store.RefreshInsightsCache(ctx, now.Add(-insightsWanted), now); err != nil {
+			m.Log.WarnContext(ctx, "insights not computed again; the admin computes them when asked", "error", err)
+		} else if n > 0 {
+			m.Log.DebugContext(ctx, "insights computed again", "ranges", n)
+		}
 	}
 	pause, err := m.Store.ActivePause(ctx, now)
 	if err != nil {
@@ -244,7 +249,7 @@ func isDecimal(s string) bool {
 // Reconcile finds work whose task was lost (Redis flushed or down) and
 // queues it again: approved posts not sent, and drafts never written.
 func (m *Maintainer) Reconcile(ctx context.Context, t *asynq.Task) error {
-	if err := tasks.DecodePeriodic(t); err != nil {
+	if _, err := tasks.DecodePeriodic(t); err != nil {
 		return err
 	}
 	now := m.Now()

@@ -6,6 +6,7 @@ package pipeline
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -26,7 +27,14 @@ import (
 
 // Config is everything the stages draw from.
 type Config struct {
-	Store    *store.Store
+	Store *store.Store
+	// Accounts are the platforms the persona answers on, each with its own
+	// scans, cursors and sends; the first takes the runs asked for without
+	// a platform and the previews. When empty, the one account of Platform,
+	// ReplyPolicy and HandPosting.
+	Accounts []Account
+	// Platform, ReplyPolicy and HandPosting are the one account when
+	// Accounts is empty.
 	Platform platform.Platform
 	Writer   writer.Writer
 	Queue    *tasks.Client
@@ -54,12 +62,23 @@ type Config struct {
 	Judge writer.Judge
 }
 
+// Account is one platform the persona answers on, with the rules that
+// differ from one platform to the next.
+type Account struct {
+	Platform platform.Platform
+	// ReplyPolicy says which posts the API may answer there.
+	ReplyPolicy platform.ReplyPolicy
+	// HandPosting are the sources drafted for hand-posting when the API may
+	// not answer them.
+	HandPosting []post.Source
+}
+
 // recentTextsRefresh is how often a worker reads the persona's recent
 // texts again for the near-duplicate guard, besides adding its own drafts.
 const recentTextsRefresh = time.Second
 
-// Pipeline holds the worker's stages.
-type Pipeline struct {
+// Stages are the worker's stages for one platform.
+type Stages struct {
 	Scanner    *Scanner
 	Profiler   *Profiler
 	Drafter    *Drafter
@@ -67,12 +86,28 @@ type Pipeline struct {
 	Maintainer *Maintainer
 }
 
-// New wires every stage from cfg; the stages that need the persona's account
-// share one Self, so the platform is asked for it once.
+// Pipeline holds the worker's stages for each of its platforms; the
+// embedded Stages are the first platform's.
+type Pipeline struct {
+	*Stages
+	store *store.Store
+	// byPlatform are every platform's stages by platform name.
+	byPlatform map[string]*Stages
+}
+
+// New wires every stage from cfg, once per account. What is not a
+// platform's own is shared: the budget, the settings cache, the recent
+// texts of the near-duplicate guard, the autopilot and the judge. The
+// stages of a platform that need the persona's account share one Self,
+// so the platform is asked for it once.
 func New(cfg Config) *Pipeline {
-	self := NewSelf(cfg.Platform)
+	accounts := cfg.Accounts
+	if len(accounts) == 0 {
+		accounts = []Account{{Platform: cfg.Platform, ReplyPolicy: cfg.ReplyPolicy, HandPosting: cfg.HandPosting}}
+	}
 	budget := &spend.Gate{Meter: cfg.Spend, Budgets: cfg.Budgets}
 	set := &store.SettingsCache{}
+	recent := NewRecentTexts(recentTextsRefresh)
 	var reads ReadBudget = budget
 	if cfg.Reads != nil {
 		reads = cfg.Reads
@@ -86,34 +121,116 @@ func New(cfg Config) *Pipeline {
 	if judge == nil {
 		judge, _ = cfg.Writer.(writer.Judge)
 	}
-	return &Pipeline{
-		Scanner: &Scanner{Store: cfg.Store, Platform: cfg.Platform, Queue: cfg.Queue, Log: cfg.Log, Self: self,
-			Policy: cfg.ReplyPolicy, HandPosting: cfg.HandPosting, Now: cfg.Now,
-			Budget: budget, Reads: reads},
-		Profiler: &Profiler{Store: cfg.Store, PlatformName: cfg.Platform.Name(), Queue: cfg.Queue, Log: cfg.Log, Handle: cfg.Handle},
-		Drafter: &Drafter{Store: cfg.Store, Writer: cfg.Writer, Log: cfg.Log, Handle: cfg.Handle, Budget: budget,
-			Settings: set, Recent: NewRecentTexts(recentTextsRefresh), Judge: judge, Now: cfg.Now, Autopilot: pilot,
-			Context: &conversation.Gatherer{Store: cfg.Store, Fetch: lookupFetcher{platform: cfg.Platform}, PlatformName: cfg.Platform.Name(),
-				Reads: budget, Handle: cfg.Handle}},
-		Sender: &Sender{Store: cfg.Store, Platform: cfg.Platform, Log: cfg.Log, Now: cfg.Now, Self: self,
-			Budget: budget, Prices: pricesOf(cfg.Spend), Settings: set, Handle: cfg.Handle},
-		Maintainer: &Maintainer{Store: cfg.Store, Platform: cfg.Platform, Queue: cfg.Queue, Log: cfg.Log, Now: cfg.Now, Self: self,
-			HandPostedEvery: cfg.HandPostedEvery, Budget: budget},
+	p := &Pipeline{store: cfg.Store, byPlatform: make(map[string]*Stages, len(accounts))}
+	for i, a := range accounts {
+		self := NewSelf(a.Platform)
+		name := a.Platform.Name()
+		log := cfg.Log
+		if len(accounts) > 1 {
+			log = log.With("platform", name)
+		}
+		st := &Stages{
+			Scanner: &Scanner{Store: cfg.Store, Platform: a.Platform, Queue: cfg.Queue, Log: log, Self: self,
+				Policy: a.ReplyPolicy, HandPosting: a.HandPosting, Now: cfg.Now,
+				Budget: budget, Reads: reads},
+			Profiler: &Profiler{Store: cfg.Store, PlatformName: name, Queue: cfg.Queue, Log: log, Handle: cfg.Handle},
+			Drafter: &Drafter{Store: cfg.Store, Writer: cfg.Writer, Log: log, Handle: cfg.Handle, Budget: budget,
+				Settings: set, Recent: recent, Judge: judge, Now: cfg.Now, Autopilot: pilot,
+				Context: &conversation.Gatherer{Store: cfg.Store, Fetch: lookupFetcher{platform: a.Platform}, PlatformName: name,
+					Reads: budget, Handle: cfg.Handle}},
+			Sender: &Sender{Store: cfg.Store, Platform: a.Platform, Log: log, Now: cfg.Now, Self: self,
+				Budget: budget, Prices: pricesOf(cfg.Spend), Settings: set, Handle: cfg.Handle},
+			Maintainer: &Maintainer{Store: cfg.Store, Platform: a.Platform, Queue: cfg.Queue, Log: log, Now: cfg.Now, Self: self,
+				HandPostedEvery: cfg.HandPostedEvery, Budget: budget,
+				// The insights are the persona's, not a platform's: the first platform computes them.
+				SkipInsights: i > 0},
+		}
+		if i == 0 {
+			p.Stages = st
+		}
+		p.byPlatform[name] = st
+	}
+	return p
+}
+
+// Register routes every task type to its handler: a periodic task to the
+// stages of the platform its payload names (the first platform's when it
+// names none), a post's task to the stages of the post's platform.
+func (p *Pipeline) Register(mux *asynq.ServeMux) {
+	mux.HandleFunc(tasks.TypeScanMentions, p.byTask(func(s *Stages) asynq.HandlerFunc { return s.Scanner.ScanMentions }))
+	mux.HandleFunc(tasks.TypeScanConversations, p.byTask(func(s *Stages) asynq.HandlerFunc { return s.Scanner.ScanConversations }))
+	mux.HandleFunc(tasks.TypeScanTargeted, p.byTask(func(s *Stages) asynq.HandlerFunc { return s.Scanner.ScanTargeted }))
+	mux.HandleFunc(tasks.TypeGenerateProfile, p.byTask(func(s *Stages) asynq.HandlerFunc { return s.Profiler.GenerateProfile }))
+	mux.HandleFunc(tasks.TypeDraftPost, p.byPost(func(s *Stages) asynq.HandlerFunc { return s.Drafter.DraftPost }))
+	mux.HandleFunc(tasks.TypeRegeneratePost, p.byPost(func(s *Stages) asynq.HandlerFunc { return s.Drafter.Regenerate }))
+	// A preview answers a text given by the administrator: no platform is read.
+	mux.HandleFunc(tasks.TypePreviewPersona, p.Drafter.Preview)
+	mux.HandleFunc(tasks.TypeSendPost, p.byPost(func(s *Stages) asynq.HandlerFunc { return s.Sender.SendPost }))
+	mux.HandleFunc(tasks.TypeRefreshMetrics, p.byTask(func(s *Stages) asynq.HandlerFunc { return s.Maintainer.RefreshMetrics }))
+	// Reconcile queues lost work of every platform again, from the database alone.
+	mux.HandleFunc(tasks.TypeReconcile, p.Maintainer.Reconcile)
+}
+
+// ErrOtherPlatform is the error of a task for a platform this worker does
+// not run (PLATFORM changed while it waited): it is archived, not retried.
+var ErrOtherPlatform = errors.New("task for a platform this worker does not run")
+
+// stagesOf returns the stages of the platform named, the first
+// platform's when name is empty.
+func (p *Pipeline) stagesOf(name string) (*Stages, error) {
+	if name == "" {
+		return p.Stages, nil
+	}
+	s, ok := p.byPlatform[name]
+	if !ok {
+		return nil, fmt.Errorf("pipeline: %w: %q: %w", ErrOtherPlatform, name, asynq.SkipRetry)
+	}
+	return s, nil
+}
+
+// byTask routes a periodic task by the platform its payload names.
+func (p *Pipeline) byTask(h func(*Stages) asynq.HandlerFunc) asynq.HandlerFunc {
+	return func(ctx context.Context, t *asynq.Task) error {
+		name, err := tasks.DecodePeriodic(t)
+		if err != nil {
+			return err
+		}
+		s, err := p.stagesOf(name)
+		if err != nil {
+			return fmt.Errorf("%s: %w", t.Type(), err)
+		}
+		return h(s)(ctx, t)
 	}
 }
 
-// Register routes every task type to its handler.
-func (p *Pipeline) Register(mux *asynq.ServeMux) {
-	mux.HandleFunc(tasks.TypeScanMentions, p.Scanner.ScanMentions)
-	mux.HandleFunc(tasks.TypeScanConversations, p.Scanner.ScanConversations)
-	mux.HandleFunc(tasks.TypeScanTargeted, p.Scanner.ScanTargeted)
-	mux.HandleFunc(tasks.TypeGenerateProfile, p.Profiler.GenerateProfile)
-	mux.HandleFunc(tasks.TypeDraftPost, p.Drafter.DraftPost)
-	mux.HandleFunc(tasks.TypeRegeneratePost, p.Drafter.Regenerate)
-	mux.HandleFunc(tasks.TypePreviewPersona, p.Drafter.Preview)
-	mux.HandleFunc(tasks.TypeSendPost, p.Sender.SendPost)
-	mux.HandleFunc(tasks.TypeRefreshMetrics, p.Maintainer.RefreshMetrics)
-	mux.HandleFunc(tasks.TypeReconcile, p.Maintainer.Reconcile)
+// byPost routes a post's task (draft, regenerate, send) by the post's
+// platform. With one platform nothing is read; a payload that names no
+// post, or a post that is gone, goes to the first platform's stage, which
+// answers it as it answers any.
+func (p *Pipeline) byPost(h func(*Stages) asynq.HandlerFunc) asynq.HandlerFunc {
+	return func(ctx context.Context, t *asynq.Task) error {
+		if len(p.byPlatform) == 1 {
+			return h(p.Stages)(ctx, t)
+		}
+		var payload struct {
+			PostID int64 `json:"post_id"`
+		}
+		if json.Unmarshal(t.Payload(), &payload) != nil || payload.PostID <= 0 {
+			return h(p.Stages)(ctx, t)
+		}
+		name, err := p.store.PostPlatform(ctx, payload.PostID)
+		if errors.Is(err, store.ErrNotFound) {
+			return h(p.Stages)(ctx, t)
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", t.Type(), err)
+		}
+		s, err := p.stagesOf(name)
+		if err != nil {
+			return fmt.Errorf("%s %d: %w", t.Type(), payload.PostID, err)
+		}
+		return h(s)(ctx, t)
+	}
 }
 
 // Self is the persona's account on the platform, asked for once and then

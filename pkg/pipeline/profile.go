@@ -29,7 +29,7 @@ type Profiler struct {
 // GenerateProfile makes a new profile post and asks for its draft, unless
 // enough profile drafts already wait for the administrator.
 func (p *Profiler) GenerateProfile(ctx context.Context, t *asynq.Task) error {
-	if err := tasks.DecodePeriodic(t); err != nil {
+	if _, err := tasks.DecodePeriodic(t); err != nil {
 		return err
 	}
 	_, waiting, err := p.Store.ListPending(ctx, post.SourceProfile, post.SortDate, 1, 1)

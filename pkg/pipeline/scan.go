@@ -141,7 +141,7 @@ type timeline struct {
 
 // ScanMentions ingests the posts that mention the persona.
 func (s *Scanner) ScanMentions(ctx context.Context, t *asynq.Task) error {
-	if err := tasks.DecodePeriodic(t); err != nil {
+	if _, err := tasks.DecodePeriodic(t); err != nil {
 		return err
 	}
 	me, err := s.Self.User(ctx)
@@ -158,7 +158,7 @@ func (s *Scanner) ScanMentions(ctx context.Context, t *asynq.Task) error {
 // topics, read from the settings at each run, so an edit in the admin takes
 // effect at the next scan. No topics: no search, and no cost.
 func (s *Scanner) ScanConversations(ctx context.Context, t *asynq.Task) error {
-	if err := tasks.DecodePeriodic(t); err != nil {
+	if _, err := tasks.DecodePeriodic(t); err != nil {
 		return err
 	}
 	set, err := s.Store.Settings(ctx)
@@ -188,7 +188,7 @@ func (s *Scanner) ScanConversations(ctx context.Context, t *asynq.Task) error {
 // TargetLookupInterval, or at once when the settings change; no targets,
 // nothing is read.
 func (s *Scanner) ScanTargeted(ctx context.Context, t *asynq.Task) error {
-	if err := tasks.DecodePeriodic(t); err != nil {
+	if _, err := tasks.DecodePeriodic(t); err != nil {
 		return err
 	}
 	set, err := s.Store.Settings(ctx)

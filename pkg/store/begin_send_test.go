@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sync"
 	"testing"
+	"time"
 
 	"infernal/pkg/guard"
 	"infernal/pkg/post"
@@ -203,6 +204,56 @@ func TestBeginSendWithinCapsAtOnce(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			if _, _, err := s.BeginSendWithin(ctx, tt.id, guard.SendCaps{PerWindow: 1000, PerDay: 1000}, allow); !errors.Is(err, tt.want) {
 				t.Errorf("BeginSendWithin = %v, want %v", err, tt.want)
+			}
+		})
+	}
+}
+
+// Each platform has its own send caps: the queue a post meets counts the
+// sends and the approvals ahead of its own platform only.
+func TestSendQueueIsPerPlatform(t *testing.T) {
+	s := storetest.New(t)
+	ctx := context.Background()
+	approved := func(platform, id string) int64 {
+		t.Helper()
+		p := found(id, post.SourceMention)
+		p.Platform = platform
+		rowID, _, err := s.UpsertFound(ctx, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.SaveDraft(ctx, rowID, store.Draft{Response: "burn " + id, Category: "wrath"}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Approve(ctx, rowID, nil); err != nil {
+			t.Fatal(err)
+		}
+		return rowID
+	}
+	// On x: one sent, one waiting; on bluesky: nothing before.
+	sentX := approved("x", "1")
+	if _, _, err := s.BeginSend(ctx, sentX); err != nil {
+		t.Fatal(err)
+	}
+	approved("x", "2")
+	tests := []struct {
+		name      string
+		platform  string
+		wantSent  int
+		wantAhead int
+	}{
+		{name: "x counts its own send and approval", platform: "x", wantSent: 1, wantAhead: 1},
+		{name: "bluesky counts none of x's", platform: "bluesky", wantSent: 0, wantAhead: 0},
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			id := approved(tt.platform, fmt.Sprint(10+i))
+			q, err := s.SendQueueOf(ctx, id, guard.SendCaps{PerDay: 5, PerWindow: 5, Window: 3 * time.Hour})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(q.Sent) != tt.wantSent || q.Ahead != tt.wantAhead {
+				t.Errorf("SendQueueOf(%s) = %d sent, %d ahead; want %d, %d", tt.platform, len(q.Sent), q.Ahead, tt.wantSent, tt.wantAhead)
 			}
 		})
 	}

@@ -786,3 +786,13 @@ func (s *Store) SendKey(ctx context.Context, id int64, candidate string) (string
 	}
 	return key, nil
 }
+
+// PostPlatform returns the platform post id was found on (or is to be
+// posted to): which of the worker's platforms works on it.
+func (s *Store) PostPlatform(ctx context.Context, id int64) (string, error) {
+	var name string
+	if err := s.pool.QueryRow(ctx, `SELECT platform FROM posts WHERE id = $1`, id).Scan(&name); err != nil {
+		return "", notFound(err, fmt.Sprintf("post %d platform", id))
+	}
+	return name, nil
+}

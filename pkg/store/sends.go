@@ -160,7 +160,8 @@ type queryRower interface {
 // wait to start (posts_send_queue_idx), counting at most most of them:
 // guard.SendTurn decides the same on those as on every one.
 func sendQueue(ctx context.Context, q queryRower, p post.Post, most int, longest time.Duration) (SendQueue, error) {
-	out, err := sentTimes(ctx, q, most, longest)
+	// Each platform has its own caps: its sends and approvals only.
+	out, err := sentTimes(ctx, q, p.Platform, most, longest)
 	if err != nil {
 		return SendQueue{}, err
 	}
@@ -169,7 +170,8 @@ func sendQueue(ctx context.Context, q queryRower, p post.Post, most int, longest
 		approvedAt = *p.ApprovedAt
 	}
 	err = q.QueryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM posts WHERE status = $1 AND send_started_at IS NULL
-		AND (coalesce(approved_at, updated_at), id) < ($2, $3) LIMIT $4) AS ahead`, post.StatusApproved, approvedAt, p.ID, most).Scan(&out.Ahead)
+		AND (coalesce(approved_at, updated_at), id) < ($2, $3) AND platform = $5 LIMIT $4) AS ahead`,
+		post.StatusApproved, approvedAt, p.ID, most, p.Platform).Scan(&out.Ahead)
 	if err != nil {
 		return SendQueue{}, err
 	}
@@ -177,14 +179,14 @@ func sendQueue(ctx context.Context, q queryRower, p post.Post, most int, longest
 }
 
 // sentTimes reads the database's clock and the most recent most send
-// starts of the last longest (posts_sent_at_idx): a queue with nobody
-// counted ahead yet.
-func sentTimes(ctx context.Context, q queryRower, most int, longest time.Duration) (SendQueue, error) {
+// starts of the last longest (posts_sent_at_idx) on platform, or on every
+// platform when it is empty: a queue with nobody counted ahead yet.
+func sentTimes(ctx context.Context, q queryRower, platform string, most int, longest time.Duration) (SendQueue, error) {
 	var out SendQueue
 	if err := q.QueryRow(ctx, `SELECT now()`).Scan(&out.Now); err != nil {
 		return SendQueue{}, err
 	}
-	rows, err := q.Query(ctx, sentTimesSQL, out.Now.Add(-longest), most)
+	rows, err := q.Query(ctx, sentTimesSQL, out.Now.Add(-longest), most, platform)
 	if err != nil {
 		return SendQueue{}, err
 	}
@@ -194,8 +196,10 @@ func sentTimes(ctx context.Context, q queryRower, most int, longest time.Duratio
 	return out, nil
 }
 
-// sentTimesSQL reads the latest $2 send starts since $1 (posts_sent_at_idx).
-const sentTimesSQL = `SELECT send_started_at FROM posts WHERE send_started_at > $1 ORDER BY send_started_at DESC LIMIT $2`
+// sentTimesSQL reads the latest $2 send starts since $1 (posts_sent_at_idx)
+// on platform $3, or on every platform when $3 is empty.
+const sentTimesSQL = `SELECT send_started_at FROM posts WHERE send_started_at > $1 AND ($3 = '' OR platform = $3)
+	ORDER BY send_started_at DESC LIMIT $2`
 
 // sendQueueOrder is the order the send caps serve approvals in, the one of
 // posts_send_queue_idx.
@@ -244,7 +248,9 @@ func (s *Store) ListQueued(ctx context.Context, page, pageSize int, caps guard.S
 			return fmt.Errorf("store: list queued: %w", err)
 		}
 		_, most, longest := caps.Bounds()
-		if out.Queue, err = sentTimes(ctx, tx, most, longest); err != nil {
+		// The page mixes platforms: its send times count every platform's
+		// sends, an estimate never earlier than each platform's own caps allow.
+		if out.Queue, err = sentTimes(ctx, tx, "", most, longest); err != nil {
 			return fmt.Errorf("store: list queued: send times: %w", err)
 		}
 		out.Posts, out.Queue.Ahead = posts, (page-1)*pageSize

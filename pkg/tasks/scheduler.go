@@ -21,6 +21,27 @@ import (
 type Schedule struct {
 	Type string
 	Spec string
+	// Platform names the platform the runs are for; empty for a task that
+	// concerns every platform (see PerPlatform).
+	Platform string
+}
+
+// PlatformSchedules repeats each schedule of a per-platform type
+// (PerPlatform) once for every platform, in order: each platform has its
+// own scans on the same schedules. The others are kept once.
+func PlatformSchedules(entries []Schedule, platforms []string) []Schedule {
+	var out []Schedule
+	for _, e := range entries {
+		if !PerPlatform(e.Type) {
+			out = append(out, e)
+			continue
+		}
+		for _, p := range platforms {
+			e.Platform = p
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // leaderKey is the Redis key the running schedulers compete for.
@@ -78,6 +99,9 @@ func NewScheduler(client *Client, redisURL string, entries []Schedule, log *slog
 		}
 		if _, ok := periodic[e.Type]; !ok {
 			return nil, fmt.Errorf("tasks: %q is not a periodic task", e.Type)
+		}
+		if err := checkPlatformName(e.Platform); err != nil {
+			return nil, fmt.Errorf("tasks: schedule %s: %w", e.Type, err)
 		}
 	}
 	b := make([]byte, 8)
@@ -202,12 +226,12 @@ func (s *Scheduler) lead(ctx context.Context, rc redis.UniversalClient) error {
 		if err != nil {
 			return err
 		}
-		t, err := newPeriodicTask(e.Type, uniqueFor(period))
+		t, err := newPeriodicTask(e.Type, e.Platform, uniqueFor(period))
 		if err != nil {
 			return err
 		}
 		if _, err := sched.Register(e.Spec, t); err != nil {
-			return fmt.Errorf("tasks: register %s %q: %w", e.Type, e.Spec, err)
+			return fmt.Errorf("tasks: register %s %s %q: %w", e.Type, e.Platform, e.Spec, err)
 		}
 		first = append(first, t)
 	}

@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/hibiken/asynq"
@@ -79,9 +80,15 @@ type PreviewResult struct {
 // once done: long enough for the web tier waiting on it to read it.
 const PreviewRetention = 5 * time.Minute
 
-// ScanPayload is the payload of the periodic tasks; it carries nothing but
-// is decoded strictly, so garbage is refused.
-type ScanPayload struct{}
+// ScanPayload is the payload of the periodic tasks, decoded strictly so
+// that garbage is refused.
+type ScanPayload struct {
+	// Platform names the platform the run is for (platform.Platform.Name:
+	// "x", "bluesky", "sandbox"); empty for a run that concerns every
+	// platform (reconcile) or one asked for by hand, which the worker's
+	// first platform takes.
+	Platform string `json:"platform,omitempty"`
+}
 
 // NewDraftTask asks for a draft of post id in queue (QueueHigh for a
 // mention, QueueDefault otherwise). Its TaskID makes one post drafted by one
@@ -166,17 +173,25 @@ var periodic = map[string]struct {
 	TypeReconcile:         {QueueDefault, time.Minute, 25 * time.Second, 1},
 }
 
-// NewPeriodicTask builds a run of one of the periodic types, asked for by hand.
+// NewPeriodicTask builds a run of one of the periodic types, asked for by
+// hand, for the worker's first platform.
 func NewPeriodicTask(typ string) (*asynq.Task, error) {
-	return newPeriodicTask(typ, periodic[typ].unique)
+	return newPeriodicTask(typ, "", periodic[typ].unique)
 }
 
-func newPeriodicTask(typ string, unique time.Duration) (*asynq.Task, error) {
+// PerPlatform reports whether a periodic type runs once per platform (the
+// scans, profile posts and metrics), rather than once for all (reconcile).
+func PerPlatform(typ string) bool { return typ != TypeReconcile }
+
+func newPeriodicTask(typ, platform string, unique time.Duration) (*asynq.Task, error) {
 	p, ok := periodic[typ]
 	if !ok {
 		return nil, fmt.Errorf("tasks: %q is not a periodic task", typ)
 	}
-	b, err := json.Marshal(ScanPayload{})
+	if err := checkPlatformName(platform); err != nil {
+		return nil, fmt.Errorf("tasks: %s: %w", typ, err)
+	}
+	b, err := json.Marshal(ScanPayload{Platform: platform})
 	if err != nil {
 		return nil, fmt.Errorf("tasks: %s: %w", typ, err)
 	}
@@ -241,13 +256,33 @@ func DecodePreview(t *asynq.Task) (PreviewPayload, error) {
 	return p, nil
 }
 
-// DecodePeriodic checks the ScanPayload of a periodic task: an empty JSON
-// object, or no payload at all. Anything else is refused with an error
+// DecodePeriodic reads the ScanPayload of a periodic task, a JSON object
+// with at most a platform name, or no payload at all, and returns the
+// platform it names ("" for none). Anything else is refused with an error
 // wrapping asynq.SkipRetry.
-func DecodePeriodic(t *asynq.Task) error {
+func DecodePeriodic(t *asynq.Task) (platform string, err error) {
 	if len(t.Payload()) == 0 {
 		// A periodic task run by hand from the dashboard may carry no payload at all.
-		return nil
+		return "", nil
 	}
-	return decode(t, &ScanPayload{})
+	var p ScanPayload
+	if err := decode(t, &p); err != nil {
+		return "", err
+	}
+	if err := checkPlatformName(p.Platform); err != nil {
+		return "", fmt.Errorf("%s: bad payload: %w: %w", t.Type(), err, asynq.SkipRetry)
+	}
+	return p.Platform, nil
+}
+
+// maxPlatformName bounds a platform's name in a payload.
+const maxPlatformName = 32
+
+// checkPlatformName accepts a platform's name as the platforms give it
+// (lower-case letters and digits) or none.
+func checkPlatformName(name string) error {
+	if len(name) > maxPlatformName || strings.Trim(name, "abcdefghijklmnopqrstuvwxyz0123456789") != "" {
+		return fmt.Errorf("platform %q is not a platform's name", name)
+	}
+	return nil
 }

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/hibiken/asynq"
@@ -91,21 +93,52 @@ func TestNewRegenerateTask(t *testing.T) {
 
 func TestDecodePeriodic(t *testing.T) {
 	tests := []struct {
-		name    string
-		payload string
-		wantErr bool
+		name         string
+		payload      string
+		wantPlatform string
+		wantErr      bool
 	}{
 		{name: "empty object", payload: `{}`},
 		{name: "no payload, as the dashboard sends", payload: ``},
+		{name: "a platform", payload: `{"platform":"bluesky"}`, wantPlatform: "bluesky"},
+		{name: "an empty platform", payload: `{"platform":""}`},
+		{name: "a platform that is not a name", payload: `{"platform":"X; DROP"}`, wantErr: true},
+		{name: "a platform too long", payload: `{"platform":"` + strings.Repeat("x", 33) + `"}`, wantErr: true},
+		{name: "a platform that is a number", payload: `{"platform":7}`, wantErr: true},
 		{name: "array", payload: `[]`, wantErr: true},
 		{name: "field", payload: `{"all":true}`, wantErr: true},
 		{name: "trailing data", payload: `{}{}`, wantErr: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := tasks.DecodePeriodic(asynq.NewTask(tasks.TypeReconcile, []byte(tt.payload)))
+			got, err := tasks.DecodePeriodic(asynq.NewTask(tasks.TypeReconcile, []byte(tt.payload)))
 			if tt.wantErr != (err != nil) || (err != nil && !errors.Is(err, asynq.SkipRetry)) {
 				t.Errorf("DecodePeriodic = %v, want error %v wrapping asynq.SkipRetry", err, tt.wantErr)
+			}
+			if got != tt.wantPlatform {
+				t.Errorf("DecodePeriodic platform = %q, want %q", got, tt.wantPlatform)
+			}
+		})
+	}
+}
+
+func TestPlatformSchedules(t *testing.T) {
+	in := []tasks.Schedule{{Type: tasks.TypeScanMentions, Spec: "@every 20s"}, {Type: tasks.TypeReconcile, Spec: "@every 1m"}}
+	tests := []struct {
+		name      string
+		platforms []string
+		want      []tasks.Schedule
+	}{
+		{name: "one platform", platforms: []string{"sandbox"}, want: []tasks.Schedule{
+			{Type: tasks.TypeScanMentions, Spec: "@every 20s", Platform: "sandbox"}, {Type: tasks.TypeReconcile, Spec: "@every 1m"}}},
+		{name: "two platforms: a scan each, one reconcile", platforms: []string{"x", "bluesky"}, want: []tasks.Schedule{
+			{Type: tasks.TypeScanMentions, Spec: "@every 20s", Platform: "x"}, {Type: tasks.TypeScanMentions, Spec: "@every 20s", Platform: "bluesky"},
+			{Type: tasks.TypeReconcile, Spec: "@every 1m"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tasks.PlatformSchedules(in, tt.platforms); !slices.Equal(got, tt.want) {
+				t.Errorf("PlatformSchedules = %+v, want %+v", got, tt.want)
 			}
 		})
 	}
