@@ -1,6 +1,9 @@
 package post
 
 import (
+	"net/url"
+	"strings"
+
 	"github.com/rivo/uniseg"
 
 	"infernal/pkg/twittertext"
@@ -29,4 +32,26 @@ func LengthFor(platform, text string) int {
 		return uniseg.GraphemeClusterCount(text)
 	}
 	return twittertext.WeightedLength(text)
+}
+
+// WebURL is the address of a post on its platform's website, for a person
+// to open: X's from the author's handle and the post id, Bluesky's from the
+// post's at:// URI (at://<did>/app.bsky.feed.post/<rkey>). It is "" where
+// there is no such page (the sandbox) or id is not a post's id there.
+func WebURL(platform, handle, id string) string {
+	switch platform {
+	case "x":
+		if id == "" || handle == "" || strings.Trim(id, "0123456789") != "" {
+			return ""
+		}
+		return "https://x.com/" + url.PathEscape(handle) + "/status/" + id
+	case BlueskyPlatform:
+		rest, ok := strings.CutPrefix(id, "at://")
+		parts := strings.Split(rest, "/")
+		if !ok || len(parts) != 3 || parts[1] != "app.bsky.feed.post" || !strings.HasPrefix(parts[0], "did:") || parts[2] == "" {
+			return ""
+		}
+		return "https://bsky.app/profile/" + url.PathEscape(parts[0]) + "/post/" + url.PathEscape(parts[2])
+	}
+	return ""
 }

@@ -27,7 +27,6 @@ import (
 	"infernal/pkg/post"
 	"infernal/pkg/spend"
 	"infernal/pkg/store"
-	"infernal/pkg/twittertext"
 )
 
 // DefaultBurst is TELEGRAM_BURST's default: more new drafts than this in a
@@ -354,7 +353,7 @@ func (s *Service) card(ctx context.Context, p post.Post) (Card, error) {
 	}
 	cost, _ := s.cfg.Prices.SendCost(p.ReplyRoute, p.Source == post.SourceMention, p.ProposedResponse)
 	card := Card{PostID: p.ID, Version: p.DraftVersion, Platform: p.Platform, Author: p.AuthorUsername, Post: p.OriginalPostText,
-		Thread: thread, Response: p.ProposedResponse, Length: twittertext.WeightedLength(p.ProposedResponse), Max: twittertext.MaxLength,
+		Thread: thread, Response: p.ProposedResponse, Length: post.LengthFor(p.Platform, p.ProposedResponse), Max: post.MaxLengthFor(p.Platform),
 		Review: p.Review, CostUSD: cost, Edited: len(vs) > 0 && vs[len(vs)-1].Origin == post.OriginAdmin}
 	if s.cfg.PublicURL != "" {
 		card.AdminURL = s.cfg.PublicURL + "/diaries666op/dashboard#post-" + strconv.FormatInt(p.ID, 10)
@@ -390,10 +389,7 @@ func (s *Service) Sync(ctx context.Context) error {
 
 // postURL links a posted reply, "" where the platform has no public page.
 func (s *Service) postURL(p post.Post) string {
-	if p.ResponsePostID == "" || p.Platform != "x" {
-		return ""
-	}
-	return "https://x.com/" + s.cfg.Handle + "/status/" + p.ResponsePostID
+	return post.WebURL(p.Platform, s.cfg.Handle, p.ResponsePostID)
 }
 
 // send sends m to the configured chat, paced, after any window a 429 closed.

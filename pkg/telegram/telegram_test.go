@@ -97,10 +97,16 @@ func setup(t *testing.T, burst int) *env {
 // pending makes a pending mention drafted with response and an optional review score.
 func (e *env) pending(response string, score int) int64 {
 	e.t.Helper()
+	return e.pendingOn("sandbox", response, score)
+}
+
+// pendingOn makes a pending draft of a mention found on platform.
+func (e *env) pendingOn(platform, response string, score int) int64 {
+	e.t.Helper()
 	e.nextID++
 	ctx := context.Background()
 	n := fmt.Sprint(time.Now().UnixNano(), e.nextID)
-	id, _, err := e.store.UpsertFound(ctx, post.Post{Platform: "sandbox", Source: post.SourceMention, OriginalPostID: n,
+	id, _, err := e.store.UpsertFound(ctx, post.Post{Platform: platform, Source: post.SourceMention, OriginalPostID: n,
 		ConversationID: "c" + n, OriginalPostText: "@devil what now " + n, OriginalPostUser: "Mortal", AuthorUsername: "mortal" + fmt.Sprint(e.nextID),
 		CreatedAt: time.Now().Add(-time.Minute)})
 	if err != nil {
@@ -224,6 +230,31 @@ func TestCardShowsTheDraft(t *testing.T) {
 	e.relay()
 	if n := len(e.tg.Messages()); n != before {
 		t.Errorf("a second relay sent %d more messages", n-before)
+	}
+}
+
+// A card counts the draft by its platform's rule, against its limit:
+// graphemes out of 300 on Bluesky, weighted characters out of 280 on X.
+func TestCardCountsByPlatform(t *testing.T) {
+	tests := []struct {
+		platform, response string
+		want               []string
+	}{
+		{platform: "bluesky", response: "日本👩‍👩‍👧 burn", want: []string{"Bluesky", "Response (8 / 300):"}},
+		{platform: "x", response: "日本 burn", want: []string{"Response (9 / 280):"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.platform, func(t *testing.T) {
+			e := setup(t, 10)
+			id := e.pendingOn(tt.platform, tt.response, 4)
+			e.relay()
+			c := e.cardOf(id)
+			for _, want := range tt.want {
+				if !strings.Contains(c.Text, want) {
+					t.Errorf("card lacks %q:\n%s", want, c.Text)
+				}
+			}
+		})
 	}
 }
 
