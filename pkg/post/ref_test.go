@@ -38,3 +38,33 @@ func TestParseRef(t *testing.T) {
 		}
 	}
 }
+
+func TestParseBlueskyRef(t *testing.T) {
+	tests := []struct {
+		ref, want string
+		ok        bool
+	}{
+		{ref: "at://did:plc:abc234/app.bsky.feed.post/3kq2xyzab7c2d", want: "at://did:plc:abc234/app.bsky.feed.post/3kq2xyzab7c2d", ok: true},
+		{ref: " https://bsky.app/profile/did:plc:abc234/post/3kq2x ", want: "at://did:plc:abc234/app.bsky.feed.post/3kq2x", ok: true},
+		{ref: "bsky.app/profile/Mortal.Test/post/3kq2x", want: "at://mortal.test/app.bsky.feed.post/3kq2x", ok: true},
+		{ref: "https://BSKY.APP/profile/mortal.test/post/3kq2x?ref=share", want: "at://mortal.test/app.bsky.feed.post/3kq2x", ok: true},
+		{ref: "at://did:plc:abc234/app.bsky.feed.like/3kq2x", ok: false},
+		{ref: "at://did:plc:abc234/app.bsky.feed.post/", ok: false},
+		{ref: "at://did:plc:abc234/app.bsky.feed.post/a/b", ok: false},
+		{ref: "at://mortal/app.bsky.feed.post/3kq2x", ok: false},
+		{ref: "at://did:plc:abc234/app.bsky.feed.post/..", ok: false},
+		{ref: "https://bsky.app/profile/mortal.test", ok: false},
+		{ref: "https://evil.example/profile/mortal.test/post/3kq2x", ok: false},
+		{ref: "https://user@bsky.app/profile/mortal.test/post/3kq2x", ok: false},
+		{ref: "https://bsky.app/profile/mortal.test/post/3k<q", ok: false},
+		{ref: "javascript:alert(1)", ok: false},
+		{ref: "17", ok: false},
+		{ref: "", ok: false},
+	}
+	for _, tt := range tests {
+		got, ok := post.ParseBlueskyRef(tt.ref)
+		if got != tt.want || ok != tt.ok {
+			t.Errorf("ParseBlueskyRef(%q) = %q, %v; want %q, %v", tt.ref, got, ok, tt.want, tt.ok)
+		}
+	}
+}
