@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -90,7 +91,17 @@ type LastScan struct {
 // LookupPost returns the fate of the post platformID of platform: from
 // posts when it was recorded there, else from the ledger; ErrNotFound
 // when no scan returned it (or the ledger pruned it).
+//
+// A Bluesky post named by its author's handle (at://<handle>/...) is
+// looked up by the author's DID, as its scan recorded it, when a post of
+// that author under that handle is known.
 func (s *Store) LookupPost(ctx context.Context, platform, platformID string) (Fate, error) {
+	if platform == post.BlueskyPlatform {
+		var err error
+		if platformID, err = s.blueskyURIByDID(ctx, platformID); err != nil {
+			return Fate{}, err
+		}
+	}
 	var (
 		f                   Fate
 		status, skip, errs  string
@@ -113,6 +124,28 @@ func (s *Store) LookupPost(ctx context.Context, platform, platformID string) (Fa
 	}
 	f.Status = insights.FateSkipped
 	return f, nil
+}
+
+// blueskyURIByDID returns uri with its authority, when a handle, replaced
+// by the DID of the author known under that handle; uri as it is when the
+// authority is a DID or the handle unknown.
+func (s *Store) blueskyURIByDID(ctx context.Context, uri string) (string, error) {
+	rest, ok := strings.CutPrefix(uri, "at://")
+	actor, path, found := strings.Cut(rest, "/")
+	if !ok || !found || strings.HasPrefix(actor, "did:") {
+		return uri, nil
+	}
+	var did string
+	err := s.pool.QueryRow(ctx, `SELECT author_id FROM posts
+		WHERE platform = $1 AND lower(author_username) = lower($2) AND author_id <> ''
+		ORDER BY id DESC LIMIT 1`, post.BlueskyPlatform, actor).Scan(&did)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return uri, nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("store: look up post %s: author: %w", uri, err)
+	}
+	return "at://" + did + "/" + path, nil
 }
 
 // LastScanOf returns the last scan of the timeline name; ErrNotFound when

@@ -64,3 +64,36 @@ func TestLedger(t *testing.T) {
 		t.Errorf("last scan %+v, %v; want at %s covering 9 (a scan that found nothing keeps it)", l, err, at)
 	}
 }
+
+// A Bluesky post is found by its at:// URI, whether it names the author by
+// DID or by the handle the author is known under.
+func TestLookupBlueskyPostByHandle(t *testing.T) {
+	s := storetest.New(t)
+	ctx := context.Background()
+	uri := "at://did:plc:mortal234/app.bsky.feed.post/3kq2x"
+	if _, _, err := s.UpsertFound(ctx, post.Post{Platform: post.BlueskyPlatform, Source: post.SourceMention, OriginalPostID: uri,
+		AuthorUsername: "mortal.test", AuthorID: "did:plc:mortal234", CreatedAt: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, ref string
+		found     bool
+	}{
+		{name: "by did", ref: uri, found: true},
+		{name: "by handle", ref: "at://mortal.test/app.bsky.feed.post/3kq2x", found: true},
+		{name: "by handle in capitals", ref: "at://Mortal.Test/app.bsky.feed.post/3kq2x", found: true},
+		{name: "another rkey", ref: "at://mortal.test/app.bsky.feed.post/3zzzz", found: false},
+		{name: "an unknown handle", ref: "at://stranger.test/app.bsky.feed.post/3kq2x", found: false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f, err := s.LookupPost(ctx, post.BlueskyPlatform, tt.ref)
+			if tt.found != (err == nil) || (!tt.found && !errors.Is(err, store.ErrNotFound)) {
+				t.Fatalf("LookupPost(%s) = %+v, %v; want found %v", tt.ref, f, err, tt.found)
+			}
+			if tt.found && (f.PostID == 0 || f.Status != insights.FateWaiting) {
+				t.Errorf("LookupPost(%s) = %+v; want the post, waiting", tt.ref, f)
+			}
+		})
+	}
+}
