@@ -126,9 +126,10 @@ type dayView struct {
 }
 
 type gapView struct {
-	Reason string     `json:"reason"`
-	From   time.Time  `json:"from"`
-	To     *time.Time `json:"to"`
+	Platform string     `json:"platform"`
+	Reason   string     `json:"reason"`
+	From     time.Time  `json:"from"`
+	To       *time.Time `json:"to"`
 }
 
 type insightsView struct {
@@ -242,7 +243,7 @@ func viewInsights(rng insightsRange, from, to time.Time, in store.Insights) insi
 			CostPerPost: cost, Measured: d.Measured, Likes: d.Likes, Reposts: d.Retweets, Replies: d.Replies})
 	}
 	for _, g := range in.Gaps {
-		out.Gaps = append(out.Gaps, gapView{Reason: g.Reason, From: g.StartedAt.UTC(), To: utc(g.EndedAt)})
+		out.Gaps = append(out.Gaps, gapView{Platform: g.Platform, Reason: g.Reason, From: g.StartedAt.UTC(), To: utc(g.EndedAt)})
 	}
 	return out
 }

@@ -120,7 +120,8 @@ type insightsAnswer struct {
 		Posted   int64  `json:"posted"`
 	} `json:"daily"`
 	Gaps []struct {
-		Reason string `json:"reason"`
+		Platform string `json:"platform"`
+		Reason   string `json:"reason"`
 	} `json:"gaps"`
 }
 
@@ -145,7 +146,7 @@ func TestInsightsOfRecordedPosts(t *testing.T) {
 	if err := e.store.RecordDropped(ctx, "sandbox", post.SourceMention, []store.Dropped{{PostID: "1005", Reason: insights.DropRetweet}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := e.store.OpenMetricGap(ctx, "paused: X credits ran out", e.clock.Now().Add(-time.Hour)); err != nil {
+	if err := e.store.OpenMetricGap(ctx, "x", "paused: X credits ran out", e.clock.Now().Add(-time.Hour)); err != nil {
 		t.Fatal(err)
 	}
 
@@ -176,7 +177,7 @@ func TestInsightsOfRecordedPosts(t *testing.T) {
 			if g, w := mustJSON(t, got.Funnel), mustJSON(t, tt.want); g != w {
 				t.Errorf("funnel\n got %s\nwant %s", g, w)
 			}
-			if len(got.Judge) != 5 || len(got.Gaps) != 1 || got.Gaps[0].Reason != "paused: X credits ran out" {
+			if len(got.Judge) != 5 || len(got.Gaps) != 1 || got.Gaps[0].Reason != "paused: X credits ran out" || got.Gaps[0].Platform != "x" {
 				t.Errorf("judge %+v, gaps %+v; want five scores and the pause", got.Judge, got.Gaps)
 			}
 			var seen int64

@@ -84,7 +84,7 @@ func (m *Maintainer) RefreshMetrics(ctx context.Context, t *asynq.Task) error {
 	if pause != nil {
 		m.Log.InfoContext(ctx, "metrics refresh skipped: paused", "reason", pause.Reason)
 		// The insights show the time without metrics as a gap, not as zeros.
-		return m.Store.OpenMetricGap(ctx, "paused: "+pause.Reason, now)
+		return m.Store.OpenMetricGap(ctx, m.Platform.Name(), "paused: "+pause.Reason, now)
 	}
 	why, err := m.Budget.ScanBlocked(ctx)
 	if err != nil {
@@ -92,7 +92,7 @@ func (m *Maintainer) RefreshMetrics(ctx context.Context, t *asynq.Task) error {
 	}
 	if why != "" {
 		m.Log.InfoContext(ctx, "metrics refresh skipped: budget", "reason", why)
-		return m.Store.OpenMetricGap(ctx, "budget: "+why, now)
+		return m.Store.OpenMetricGap(ctx, m.Platform.Name(), "budget: "+why, now)
 	}
 	if err := m.findHandPosted(ctx); err != nil {
 		// The hand-posted replies wait for the next look; the metrics do not wait for them.
@@ -128,7 +128,7 @@ func (m *Maintainer) RefreshMetrics(ctx context.Context, t *asynq.Task) error {
 			return err
 		}
 	}
-	if err := m.Store.CloseMetricGap(ctx, now); err != nil {
+	if err := m.Store.CloseMetricGap(ctx, m.Platform.Name(), now); err != nil {
 		return err
 	}
 	e, err := m.Store.ResponseEngagementSince(ctx, now.Add(-24*time.Hour))
@@ -160,7 +160,7 @@ func (m *Maintainer) metricsFailed(ctx context.Context, now time.Time, err error
 	} else if r := platform.Classify(err); r.AccountWide() {
 		reason = r.Reason()
 	}
-	if gerr := m.Store.OpenMetricGap(ctx, reason, now); gerr != nil {
+	if gerr := m.Store.OpenMetricGap(ctx, m.Platform.Name(), reason, now); gerr != nil {
 		return errors.Join(fmt.Errorf("refresh metrics: %w", err), gerr)
 	}
 	if reason == "rate limit" {

@@ -114,7 +114,9 @@ func blueskyActor(s string) bool {
 	}
 	for _, l := range labels {
 		if l == "" || len(l) > 63 || l[0] == '-' || l[len(l)-1] == '-' ||
-			strings.IndexFunc(l, func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-') }) >= 0 {
+			strings.IndexFunc(l, func(r rune) bool {
+				return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-')
+			}) >= 0 {
 			return false
 		}
 	}

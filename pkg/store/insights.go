@@ -332,6 +332,6 @@ SELECT json_build_object(
 			WHERE day BETWEEN ($1::timestamptz AT TIME ZONE 'UTC')::date - 1 AND ($2::timestamptz AT TIME ZONE 'UTC')::date + 1
 				AND at >= $1 AND at < $2 GROUP BY 1) ms USING (day)) d),
 	'gaps', (SELECT coalesce(json_agg(g ORDER BY g.started_at), '[]') FROM (
-		SELECT reason, started_at, ended_at FROM metric_gaps
+		SELECT platform, reason, started_at, ended_at FROM metric_gaps
 		WHERE started_at < $2 AND (ended_at IS NULL OR ended_at > $1)) g)
 )`

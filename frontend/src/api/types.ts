@@ -1321,6 +1321,8 @@ export interface components {
         };
         /** @description A period when the replies' metrics could not be read. */
         MetricGap: {
+            /** @description The platform whose metrics could not be read (x, bluesky, sandbox); empty for a gap recorded before gaps were kept per platform. */
+            platform: string;
             /** @description Why - a budget pause, an account pause, a rate limit. */
             reason: string;
             from: components["schemas"]["Timestamp"];

@@ -30,11 +30,12 @@ describe('formats', () => {
 });
 
 describe('gaps', () => {
-  const closed = { reason: 'X credits ran out', from: '2026-11-20T03:00:00Z', to: '2026-11-20T09:00:00Z' };
-  const open = { reason: 'rate limit', from: '2026-11-22T03:00:00Z', to: null };
+  const closed = { platform: '', reason: 'X credits ran out', from: '2026-11-20T03:00:00Z', to: '2026-11-20T09:00:00Z' };
+  const open = { platform: '', reason: 'rate limit', from: '2026-11-22T03:00:00Z', to: null };
   it('say no data instead of zero', () => {
     expect(gapLabel(closed)).toBe('No data: X credits ran out on 11-20');
     expect(gapLabel(open)).toBe('No data: rate limit since 11-22');
+    expect(gapLabel({ ...open, platform: 'bluesky' })).toBe('No data on Bluesky: rate limit since 11-22');
     expect(gapLabel({ ...closed, to: '2026-11-21T01:00:00Z' })).toBe('No data: X credits ran out from 11-20 to 11-21');
   });
   it('touch their days', () => {

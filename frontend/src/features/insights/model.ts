@@ -1,5 +1,6 @@
 // Pure functions shaping the insights for the admin's charts and tables.
 import type { DayFigures, Funnel, Lookup, MetricGap } from './types';
+import { platformLabel } from '../../lib/platforms';
 
 /** The ranges the insights answer, in days. */
 export const RANGES = [7, 30, 90] as const;
@@ -78,7 +79,8 @@ export function gapLabel(g: MetricGap): string {
   const from = dayOf(g.from).slice(5);
   const to = g.to ? dayOf(g.to).slice(5) : null;
   const when = to === null ? `since ${from}` : to === from ? `on ${from}` : `from ${from} to ${to}`;
-  return `No data: ${g.reason} ${when}`;
+  const on = g.platform ? ` on ${platformLabel(g.platform)}` : '';
+  return `No data${on}: ${g.reason} ${when}`;
 }
 
 /** The engagement of a day (likes + 2 reposts + 2 replies), null when its metrics could not be read or none was measured. */

@@ -3,6 +3,7 @@ import type { Post } from '../../api/types';
 import { flagLabel, NEAR_DUPLICATE } from '../../lib/flags';
 import { isLowScore, personaVersionLabel, reviewBadge } from '../../lib/judgement';
 import { formatTimestamp, relativeTime } from '../../lib/time';
+import { platformLabel } from '../../lib/platforms';
 
 interface Props {
   post: Post;
@@ -73,7 +74,7 @@ export function ReviewCardHead({ post, now, flags, ids, reviewable, selected, on
       <ul className="badges" aria-label="Tags">
         {post.platform && post.platform !== 'sandbox' && (
           <li className={`badge badge-platform is-${post.platform}`} data-testid="platform-badge">
-            {post.platform === 'bluesky' ? 'Bluesky' : 'X'}
+            {platformLabel(post.platform)}
           </li>
         )}
         {post.category && <li className="badge badge-sin">{post.category}</li>}
