@@ -105,7 +105,7 @@ func blueskyActor(s string) bool {
 	}
 	if strings.HasPrefix(s, "did:") {
 		return strings.IndexFunc(s, func(r rune) bool {
-			return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune(":._-%", r))
+			return !alnum(r) && !strings.ContainsRune(":._-%", r)
 		}) < 0 && strings.Count(s, ":") >= 2
 	}
 	labels := strings.Split(s, ".")
@@ -114,9 +114,7 @@ func blueskyActor(s string) bool {
 	}
 	for _, l := range labels {
 		if l == "" || len(l) > 63 || l[0] == '-' || l[len(l)-1] == '-' ||
-			strings.IndexFunc(l, func(r rune) bool {
-				return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-')
-			}) >= 0 {
+			strings.IndexFunc(l, func(r rune) bool { return !alnum(r) && r != '-' }) >= 0 {
 			return false
 		}
 	}
@@ -129,6 +127,11 @@ func recordKey(s string) bool {
 		return false
 	}
 	return strings.IndexFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._:~-", r))
+		return !alnum(r) && !strings.ContainsRune("._:~-", r)
 	}) < 0
+}
+
+// alnum reports whether r is an ASCII letter or digit.
+func alnum(r rune) bool {
+	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9'
 }
