@@ -73,6 +73,8 @@ type Store interface {
 	ActivePause(ctx context.Context, now time.Time) (*store.Pause, error)
 	// Resume lifts the account-wide pause.
 	Resume(ctx context.Context) (bool, error)
+	// TimelinePauses lists the timelines whose scans are paused at now.
+	TimelinePauses(ctx context.Context, now time.Time) ([]store.TimelinePause, error)
 	// SpendTotals sums what X and the model cost from since, by endpoint and model.
 	SpendTotals(ctx context.Context, since time.Time) (spend.Sums, error)
 	// AllScanSkips tells, per timeline, what the scans left for later or gave up.
@@ -151,8 +153,6 @@ type Queue interface {
 	DropPreview(ctx context.Context, id string) error
 	// EnqueuePeriodic runs one of the periodic tasks now.
 	EnqueuePeriodic(ctx context.Context, typ string) error
-	// TimelinePauses lists the timelines whose scans are paused at now.
-	TimelinePauses(ctx context.Context, now time.Time) ([]tasks.TimelinePause, error)
 	// Ping checks that Redis answers.
 	Ping(ctx context.Context) error
 }

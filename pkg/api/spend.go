@@ -166,7 +166,7 @@ func (s *Server) spend(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	out.Paused = viewPause(p)
-	timelines, err := s.queue.TimelinePauses(ctx, now)
+	timelines, err := s.store.TimelinePauses(ctx, now)
 	if err != nil {
 		return err
 	}

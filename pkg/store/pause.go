@@ -97,3 +97,113 @@ func (s *Store) Resume(ctx context.Context) (lifted bool, err error) {
 	}
 	return tag.RowsAffected() > 0, nil
 }
+
+// TimelinePause stops the scans of one timeline, in every worker, until it
+// lapses: the account-wide pause's counterpart for a refusal that concerns one
+// request's shape (a 400 the platform answers every time).
+type TimelinePause struct {
+	// Platform names the platform whose timeline is paused.
+	Platform string
+	// Timeline names the timeline (the scan's cursor: "mentions", "search"…).
+	Timeline string
+	// Reason says why, in words for the administrator.
+	Reason string
+	// Since is when the pause began.
+	Since time.Time
+	// Until is when it lapses.
+	Until time.Time
+}
+
+// PauseTimeline pauses the scans of p.Platform's p.Timeline from p.Since
+// for d (p.Until is set from them), unless a pause of it is already in
+// force then, which is kept as it is. began tells whether this call began
+// the pause (so that one worker logs it).
+func (s *Store) PauseTimeline(ctx context.Context, p TimelinePause, d time.Duration) (began bool, err error) {
+	err = s.pool.QueryRow(ctx, `
+		INSERT INTO timeline_pauses (platform, timeline, reason, since, until) VALUES ($1, $2, $3, $4, $5)
+		ON CONFLICT (platform, timeline) DO UPDATE SET reason = excluded.reason, since = excluded.since, until = excluded.until
+		WHERE timeline_pauses.until <= excluded.since
+		RETURNING true`,
+		p.Platform, p.Timeline, p.Reason, p.Since, p.Since.Add(d)).Scan(&began)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("store: pause timeline %s %s: %w", p.Platform, p.Timeline, err)
+	}
+	return began, nil
+}
+
+// TimelinePaused reports whether the scans of platform's timeline are
+// paused at now.
+func (s *Store) TimelinePaused(ctx context.Context, platform, timeline string, now time.Time) (bool, error) {
+	p, err := scanTimelinePause(s.pool.QueryRow(ctx, timelinePauseSQL, now, platform, timeline))
+	if err != nil {
+		return false, fmt.Errorf("store: timeline pause %s %s: %w", platform, timeline, err)
+	}
+	return p != nil, nil
+}
+
+// timelinePauseSQL reads the pause of platform $2's timeline $3 in force at
+// $1; the lapsed timeline pauses are deleted on the way, as activePauseSQL's.
+const timelinePauseSQL = `
+	WITH lapsed AS (DELETE FROM timeline_pauses WHERE until <= $1)
+	SELECT platform, timeline, reason, since, until FROM timeline_pauses
+	WHERE platform = $2 AND timeline = $3 AND until > $1`
+
+// scanTimelinePause reads a row of timelinePauseSQL; nil when there is none.
+func scanTimelinePause(row pgx.Row) (*TimelinePause, error) {
+	var p TimelinePause
+	err := row.Scan(&p.Platform, &p.Timeline, &p.Reason, &p.Since, &p.Until)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &p, nil
+}
+
+// ScanPauses is ActivePause and the pause of the timeline in one round
+// trip: what a scan of platform's timeline asks before it reads. Either is
+// nil when not in force at now.
+func (s *Store) ScanPauses(ctx context.Context, platform, timeline string, now time.Time) (*Pause, *TimelinePause, error) {
+	var b pgx.Batch
+	var account *Pause
+	var tl *TimelinePause
+	b.Queue(activePauseSQL, now).QueryRow(func(row pgx.Row) error {
+		var err error
+		account, err = scanPause(row)
+		return err
+	})
+	b.Queue(timelinePauseSQL, now, platform, timeline).QueryRow(func(row pgx.Row) error {
+		var err error
+		tl, err = scanTimelinePause(row)
+		return err
+	})
+	if err := s.pool.SendBatch(ctx, &b).Close(); err != nil {
+		return nil, nil, fmt.Errorf("store: pauses of %s %s: %w", platform, timeline, err)
+	}
+	return account, tl, nil
+}
+
+// TimelinePauses lists the timeline pauses in force at now, by platform and
+// timeline; the lapsed ones are deleted on the way.
+func (s *Store) TimelinePauses(ctx context.Context, now time.Time) ([]TimelinePause, error) {
+	rows, err := s.pool.Query(ctx, `
+		WITH lapsed AS (DELETE FROM timeline_pauses WHERE until <= $1)
+		SELECT platform, timeline, reason, since, until FROM timeline_pauses
+		WHERE until > $1 ORDER BY platform, timeline`, now)
+	if err != nil {
+		return nil, fmt.Errorf("store: timeline pauses: %w", err)
+	}
+	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (TimelinePause, error) {
+		var p TimelinePause
+		err := row.Scan(&p.Platform, &p.Timeline, &p.Reason, &p.Since, &p.Until)
+		return p, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store: timeline pauses: %w", err)
+	}
+	return out, nil
+}
