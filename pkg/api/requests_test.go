@@ -167,15 +167,15 @@ func (f *fakeStore) GiveUp(_ context.Context, id int64, reason string) (post.Pos
 	f.record("GiveUp %d %q", id, reason)
 	return post.Post{ID: id, Platform: "sandbox", Source: post.SourceMention, Status: post.StatusRejected}, nil
 }
-func (f *fakeStore) ActivePause(context.Context, time.Time) (*store.Pause, error) {
-	f.record("ActivePause")
+func (f *fakeStore) ActivePauses(context.Context, time.Time) ([]store.Pause, error) {
+	f.record("ActivePauses")
 	return nil, nil
 }
-func (f *fakeStore) Resume(context.Context) (bool, error) { f.record("Resume"); return false, nil }
 func (f *fakeStore) TimelinePauses(context.Context, time.Time) ([]store.TimelinePause, error) {
 	f.record("TimelinePauses")
 	return nil, nil
 }
+func (f *fakeStore) Resume(context.Context) (bool, error) { f.record("Resume"); return false, nil }
 func (f *fakeStore) AllScanSkips(context.Context) ([]store.ScanSkips, error) {
 	f.record("AllScanSkips")
 	return nil, nil

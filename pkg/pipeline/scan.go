@@ -469,7 +469,7 @@ func (s *Scanner) readFailed(ctx context.Context, cursor string, err error) erro
 		return s.pauseTimeline(ctx, cursor, r, err)
 	}
 	if r := platform.Classify(err); r.AccountWide() {
-		return pauseFor(ctx, s.Store, s.Log, r, err)
+		return pauseFor(ctx, s.Store, s.Log, s.Platform.Name(), r, err)
 	}
 	return fmt.Errorf("scan %s: %w", cursor, err)
 }

@@ -69,7 +69,7 @@ func TestRejectedRequestPausesTheTimeline(t *testing.T) {
 			if got := searches.Load(); got != tt.wantSearches {
 				t.Errorf("%d searches, want %d (the other timelines go on)", got, tt.wantSearches)
 			}
-			if p, err := e.store.ActivePause(ctx, time.Now()); err != nil || p != nil {
+			if p, err := e.store.ActivePause(ctx, c.Name(), time.Now()); err != nil || p != nil {
 				t.Errorf("account pause %+v, %v; want none", p, err)
 			}
 			pauses, err := e.store.TimelinePauses(ctx, time.Now())
