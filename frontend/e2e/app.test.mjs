@@ -736,17 +736,16 @@ describe('admin', () => {
     await expectPath(page, '/diaries666op/dashboard');
 
     // A timeline whose request the platform rejected waits 6 hours, and the dashboard says until when.
-    const pauseKey = 'infernal:scan:paused:sandbox:mentions';
     const until = new Date(Date.now() + 6 * 3600 * 1000).toISOString();
-    const pause = { platform: 'sandbox', timeline: 'mentions', reason: 'the platform rejects the request', since: new Date().toISOString(), until };
-    await stack.redis([['SET', pauseKey, JSON.stringify(pause), 'EX', '21600']]);
+    stack.db(`INSERT INTO timeline_pauses (platform, timeline, reason, since, until)
+      VALUES ('sandbox', 'mentions', 'the platform rejects the request', now(), '${until}')`);
     await page.getByRole('button', { name: 'Refresh', exact: true }).click();
     const at = await page.evaluate((u) => new Date(u).toLocaleString(), until);
     await expectText(
       page.getByTestId('banner-timeline-paused'),
       `Scans of sandbox mentions are paused until ${at}: the platform rejects the request. The other timelines go on.`,
     );
-    await stack.redis([['DEL', pauseKey]]);
+    stack.db(`DELETE FROM timeline_pauses WHERE platform = 'sandbox' AND timeline = 'mentions'`);
     await page.getByRole('button', { name: 'Refresh', exact: true }).click();
     await expectCount(page.getByTestId('banner-timeline-paused'), 0);
 

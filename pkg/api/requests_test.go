@@ -167,8 +167,12 @@ func (f *fakeStore) GiveUp(_ context.Context, id int64, reason string) (post.Pos
 	f.record("GiveUp %d %q", id, reason)
 	return post.Post{ID: id, Platform: "sandbox", Source: post.SourceMention, Status: post.StatusRejected}, nil
 }
-func (f *fakeStore) ActivePause(context.Context, time.Time) (*store.Pause, error) {
-	f.record("ActivePause")
+func (f *fakeStore) ActivePauses(context.Context, time.Time) ([]store.Pause, error) {
+	f.record("ActivePauses")
+	return nil, nil
+}
+func (f *fakeStore) TimelinePauses(context.Context, time.Time) ([]store.TimelinePause, error) {
+	f.record("TimelinePauses")
 	return nil, nil
 }
 func (f *fakeStore) Resume(context.Context) (bool, error) { f.record("Resume"); return false, nil }
@@ -266,10 +270,6 @@ func (q fakeQueue) EnqueuePeriodic(_ context.Context, typ string) error {
 	return nil
 }
 func (q fakeQueue) Ping(context.Context) error { return nil }
-func (q fakeQueue) TimelinePauses(context.Context, time.Time) ([]tasks.TimelinePause, error) {
-	q.store.record("TimelinePauses")
-	return nil, nil
-}
 func (q fakeQueue) EnqueuePreview(_ context.Context, p tasks.PreviewPayload) (string, error) {
 	q.store.record("EnqueuePreview %q", p.PostText)
 	return "preview-1", nil

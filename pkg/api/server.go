@@ -69,9 +69,12 @@ type Store interface {
 	MarkManualPosted(ctx context.Context, id int64, responseID string, postedAt time.Time) (post.Post, error)
 	// GiveUp moves a post awaiting hand-posting back to rejected.
 	GiveUp(ctx context.Context, id int64, reason string) (post.Post, error)
-	// ActivePause returns the account-wide pause in force, nil when none.
-	ActivePause(ctx context.Context, now time.Time) (*store.Pause, error)
-	// Resume lifts the account-wide pause.
+	// ActivePauses lists the pauses of scanning and sending in force at
+	// now, the every-platform one first, then by platform.
+	ActivePauses(ctx context.Context, now time.Time) ([]store.Pause, error)
+	// TimelinePauses lists the timelines whose scans are paused at now.
+	TimelinePauses(ctx context.Context, now time.Time) ([]store.TimelinePause, error)
+	// Resume lifts every pause of scanning and sending.
 	Resume(ctx context.Context) (bool, error)
 	// SpendTotals sums what X and the model cost from since, by endpoint and model.
 	SpendTotals(ctx context.Context, since time.Time) (spend.Sums, error)
@@ -151,8 +154,6 @@ type Queue interface {
 	DropPreview(ctx context.Context, id string) error
 	// EnqueuePeriodic runs one of the periodic tasks now.
 	EnqueuePeriodic(ctx context.Context, typ string) error
-	// TimelinePauses lists the timelines whose scans are paused at now.
-	TimelinePauses(ctx context.Context, now time.Time) ([]tasks.TimelinePause, error)
 	// Ping checks that Redis answers.
 	Ping(ctx context.Context) error
 }

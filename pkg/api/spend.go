@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"infernal/pkg/spend"
-	"infernal/pkg/store"
 )
 
 type periodSpend struct {
@@ -43,10 +42,13 @@ type windowView struct {
 	Open      bool      `json:"open"`
 }
 
+// pauseView is a pause of scanning and sending.
 type pauseView struct {
-	Reason string     `json:"reason"`
-	Since  time.Time  `json:"since"`
-	Until  *time.Time `json:"until"`
+	// Platform names the platform paused, "" for every platform.
+	Platform string     `json:"platform"`
+	Reason   string     `json:"reason"`
+	Since    time.Time  `json:"since"`
+	Until    *time.Time `json:"until"`
 }
 
 // backlogView is what the scans of one timeline left for later (open gaps,
@@ -77,7 +79,12 @@ type spendView struct {
 	ByEndpoint    []endpointSpendView `json:"by_endpoint"`
 	ByModel       []modelSpendView    `json:"by_model"`
 	Windows       []windowView        `json:"windows"`
-	Paused        *pauseView          `json:"paused"`
+	// Paused is the pause of every platform when there is one, else the
+	// first platform's (Pauses[0]); null when none.
+	Paused *pauseView `json:"paused"`
+	// Pauses are all the pauses in force, the every-platform one first,
+	// then by platform.
+	Pauses []pauseView `json:"pauses"`
 	// TimelinePauses are the timelines whose scans are paused (the
 	// platform rejects their request), each until it lapses.
 	TimelinePauses []timelinePauseView `json:"timeline_pauses"`
@@ -120,7 +127,8 @@ func ceiling(usd float64) *float64 {
 
 // spend answers what the persona costs: today, this month (by endpoint and
 // by model), the projection to the month's end, the ceilings, the shared
-// rate-limit windows, any account-wide pause, and how the send caps stand.
+// rate-limit windows, the pauses (of a platform, of every platform, of a
+// timeline), and how the send caps stand.
 func (s *Server) spend(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
 	now := s.now()
@@ -161,12 +169,18 @@ func (s *Server) spend(w http.ResponseWriter, r *http.Request) error {
 				ResetAt: wd.ResetAt, Open: wd.Open(s.windows.Margin(), now)})
 		}
 	}
-	p, err := s.store.ActivePause(ctx, now)
+	pauses, err := s.store.ActivePauses(ctx, now)
 	if err != nil {
 		return err
 	}
-	out.Paused = viewPause(p)
-	timelines, err := s.queue.TimelinePauses(ctx, now)
+	out.Pauses = make([]pauseView, 0, len(pauses))
+	for _, p := range pauses {
+		out.Pauses = append(out.Pauses, pauseView{Platform: p.Platform, Reason: p.Reason, Since: p.Since.UTC(), Until: utc(p.Until)})
+	}
+	if len(out.Pauses) > 0 {
+		out.Paused = &out.Pauses[0]
+	}
+	timelines, err := s.store.TimelinePauses(ctx, now)
 	if err != nil {
 		return err
 	}
@@ -202,14 +216,7 @@ func (s *Server) spend(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-func viewPause(p *store.Pause) *pauseView {
-	if p == nil {
-		return nil
-	}
-	return &pauseView{Reason: p.Reason, Since: p.Since.UTC(), Until: utc(p.Until)}
-}
-
-// resume lifts an account-wide pause of scanning and sending.
+// resume lifts every pause of scanning and sending, of one platform or of all.
 func (s *Server) resume(w http.ResponseWriter, r *http.Request) error {
 	var req struct{}
 	if err := decodeJSON(r, &req, true); err != nil {

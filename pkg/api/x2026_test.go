@@ -128,7 +128,11 @@ func TestSpendAndResume(t *testing.T) {
 		ResourceIDs: []string{"1", "2", "1"}, UnitUSD: 0.005}); err != nil {
 		t.Fatal(err)
 	}
-	if err := e.store.SetPause(ctx, store.Pause{Refusal: "out_of_credits", Reason: "credits ran out"}); err != nil {
+	// X's credits ran out, which pauses X; the operator paused every platform.
+	if err := e.store.SetPause(ctx, store.Pause{Platform: "x", Refusal: "out_of_credits", Reason: "credits ran out"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.store.SetPause(ctx, store.Pause{Refusal: "operator", Reason: "paused from Telegram"}); err != nil {
 		t.Fatal(err)
 	}
 	// A search scan that stopped at its bound left a gap, and its gap read was put off twice for the budget.
@@ -142,8 +146,8 @@ func TestSpendAndResume(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The platform rejected the mentions read as malformed: that timeline waits 6 hours.
-	pausedAt := time.Date(2026, 11, 26, 8, 0, 0, 0, time.UTC)
-	if _, err := e.queue.PauseTimeline(ctx, "x", "mentions", "the platform rejects the request", pausedAt, 6*time.Hour); err != nil {
+	pausedAt := time.Now().UTC().Truncate(time.Second)
+	if _, err := e.store.PauseTimeline(ctx, store.TimelinePause{Platform: "x", Timeline: "mentions", Reason: "the platform rejects the request", Since: pausedAt}, 6*time.Hour); err != nil {
 		t.Fatal(err)
 	}
 	status, body := e.do("GET", "/api/spend", e.token, "")
@@ -164,8 +168,13 @@ func TestSpendAndResume(t *testing.T) {
 			Calls     int    `json:"calls"`
 			Resources int    `json:"resources"`
 		} `json:"by_endpoint"`
-		Windows []any                    `json:"windows"`
-		Paused  *struct{ Reason string } `json:"paused"`
+		Windows []any `json:"windows"`
+		Paused  *struct {
+			Platform, Reason string
+		} `json:"paused"`
+		Pauses []struct {
+			Platform, Reason string
+		} `json:"pauses"`
 		Backlog []struct {
 			Timeline     string `json:"timeline"`
 			OpenGaps     int    `json:"open_gaps"`
@@ -177,8 +186,11 @@ func TestSpendAndResume(t *testing.T) {
 		t.Fatal(err)
 	}
 	if s.Today.XUSD != 0.01 || len(s.ByEndpoint) != 1 || s.ByEndpoint[0].Resources != 2 || s.Windows == nil ||
-		s.Paused == nil || s.Paused.Reason != "credits ran out" || s.Budget["daily_usd"] != nil {
+		s.Paused == nil || s.Paused.Reason != "paused from Telegram" || s.Paused.Platform != "" || s.Budget["daily_usd"] != nil {
 		t.Fatalf("spend %s", body)
+	}
+	if len(s.Pauses) != 2 || s.Pauses[0].Platform != "" || s.Pauses[1].Platform != "x" || s.Pauses[1].Reason != "credits ran out" {
+		t.Errorf("pauses %+v, want every platform's, then x's", s.Pauses)
 	}
 	if len(s.Backlog) != 1 || s.Backlog[0].Timeline != "search:q" || s.Backlog[0].OpenGaps != 1 ||
 		s.Backlog[0].SkippedReads != 2 || s.Backlog[0].LastReason != "read budget" {
@@ -186,7 +198,7 @@ func TestSpendAndResume(t *testing.T) {
 	}
 	if len(s.TimelinePauses) != 1 || s.TimelinePauses[0].Platform != "x" || s.TimelinePauses[0].Timeline != "mentions" ||
 		s.TimelinePauses[0].Reason != "the platform rejects the request" || !s.TimelinePauses[0].Until.Equal(pausedAt.Add(6*time.Hour)) {
-		t.Errorf("timeline pauses %+v, want mentions paused until 14:00", s.TimelinePauses)
+		t.Errorf("timeline pauses %+v, want mentions paused for 6 hours", s.TimelinePauses)
 	}
 	for _, key := range []string{`"month"`, `"projection_usd"`, `"monthly_usd"`, `"by_model"`} {
 		if !strings.Contains(body, key) {
@@ -196,7 +208,7 @@ func TestSpendAndResume(t *testing.T) {
 	if status, body := e.do("POST", "/api/ops/resume", e.token, ""); status != 200 || !strings.Contains(body, `"resumed":true`) {
 		t.Fatalf("resume: %d %s", status, body)
 	}
-	if _, body := e.do("GET", "/api/spend", e.token, ""); !strings.Contains(body, `"paused":null`) {
-		t.Errorf("after resuming: %s", body)
+	if _, body := e.do("GET", "/api/spend", e.token, ""); !strings.Contains(body, `"paused":null`) || !strings.Contains(body, `"pauses":[]`) {
+		t.Errorf("after resuming (every pause lifted): %s", body)
 	}
 }

@@ -65,7 +65,7 @@ func (a *Autopilot) qualify(ctx context.Context, id int64, set settings.Settings
 		return nil, 0, "", err
 	}
 	f := autopilot.Facts{Post: p}
-	pause, err := a.Store.ActivePause(ctx, a.Now())
+	pause, err := a.Store.ActivePause(ctx, p.Platform, a.Now())
 	if err != nil {
 		return nil, 0, "", err
 	}

@@ -77,7 +77,7 @@ func (m *Maintainer) RefreshMetrics(ctx context.Context, t *asynq.Task) error {
 			m.Log.DebugContext(ctx, "insights computed again", "ranges", n)
 		}
 	}
-	pause, err := m.Store.ActivePause(ctx, now)
+	pause, err := m.Store.ActivePause(ctx, m.Platform.Name(), now)
 	if err != nil {
 		return err
 	}

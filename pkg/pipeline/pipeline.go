@@ -267,11 +267,12 @@ func pricesOf(m *spend.Meter) spend.Prices {
 	return m.Prices
 }
 
-// pauseFor records an account-wide pause of scanning and sending after the
-// refusal r (err), so every process stops calling the platform until the
-// admin resumes; the task itself ends without a retry.
-func pauseFor(ctx context.Context, st *store.Store, log *slog.Logger, r platform.Refusal, err error) error {
-	p := store.Pause{Refusal: string(r), Reason: r.Reason()}
+// pauseFor records a pause of scanning and sending on the platform named
+// platformName after the refusal r (err), which concerns its whole account,
+// so every process stops calling that platform until the admin resumes; the
+// other platforms go on. The task itself ends without a retry.
+func pauseFor(ctx context.Context, st *store.Store, log *slog.Logger, platformName string, r platform.Refusal, err error) error {
+	p := store.Pause{Platform: platformName, Refusal: string(r), Reason: r.Reason()}
 	var pe *platform.Error
 	if errors.As(err, &pe) && !pe.RetryAt.IsZero() && r == platform.RefusalUsageCapped {
 		// The cap lifts at the reset X announced; the pause with it.
@@ -281,7 +282,7 @@ func pauseFor(ctx context.Context, st *store.Store, log *slog.Logger, r platform
 	if perr := st.SetPause(ctx, p); perr != nil {
 		return errors.Join(err, perr)
 	}
-	log.ErrorContext(ctx, "account-wide refusal: scanning and sending paused", "refusal", r, "error", err)
+	log.ErrorContext(ctx, "account-wide refusal: scanning and sending paused", "platform", platformName, "refusal", r, "error", err)
 	return nil
 }
 

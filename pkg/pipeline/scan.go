@@ -100,19 +100,15 @@ func (s *Scanner) now() time.Time {
 // or a spent X budget stops the scan.
 func (s *Scanner) paused(ctx context.Context, timeline string) (bool, error) {
 	now := s.now()
-	p, err := s.Store.ActivePause(ctx, now)
+	p, tp, err := s.Store.ScanPauses(ctx, s.Platform.Name(), timeline, now)
 	if err != nil {
-		return false, err
+		return false, fmt.Errorf("scan %s: %w", timeline, err)
 	}
 	if p != nil {
 		s.Log.InfoContext(ctx, "scan skipped: paused", "timeline", timeline, "reason", p.Reason)
 		return true, nil
 	}
-	timelinePaused, err := s.Queue.TimelinePaused(ctx, s.Platform.Name(), timeline)
-	if err != nil {
-		return false, fmt.Errorf("scan %s: %w", timeline, err)
-	}
-	if timelinePaused {
+	if tp != nil {
 		// Logged once, when the pause began (pauseTimeline).
 		s.Log.DebugContext(ctx, "scan skipped: timeline paused", "timeline", timeline)
 		return true, nil
@@ -473,7 +469,7 @@ func (s *Scanner) readFailed(ctx context.Context, cursor string, err error) erro
 		return s.pauseTimeline(ctx, cursor, r, err)
 	}
 	if r := platform.Classify(err); r.AccountWide() {
-		return pauseFor(ctx, s.Store, s.Log, r, err)
+		return pauseFor(ctx, s.Store, s.Log, s.Platform.Name(), r, err)
 	}
 	return fmt.Errorf("scan %s: %w", cursor, err)
 }
@@ -487,7 +483,7 @@ const TimelinePause = 6 * time.Hour
 // TimelinePause, in every worker, and logs why once: by the scan that
 // began the pause.
 func (s *Scanner) pauseTimeline(ctx context.Context, cursor string, r platform.Refusal, err error) error {
-	began, serr := s.Queue.PauseTimeline(ctx, s.Platform.Name(), cursor, r.Reason(), s.now(), TimelinePause)
+	began, serr := s.Store.PauseTimeline(ctx, store.TimelinePause{Platform: s.Platform.Name(), Timeline: cursor, Reason: r.Reason(), Since: s.now()}, TimelinePause)
 	if serr != nil {
 		return errors.Join(err, fmt.Errorf("scan %s: pause timeline: %w", cursor, serr))
 	}

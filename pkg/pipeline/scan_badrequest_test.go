@@ -69,10 +69,10 @@ func TestRejectedRequestPausesTheTimeline(t *testing.T) {
 			if got := searches.Load(); got != tt.wantSearches {
 				t.Errorf("%d searches, want %d (the other timelines go on)", got, tt.wantSearches)
 			}
-			if p, err := e.store.ActivePause(ctx, time.Now()); err != nil || p != nil {
+			if p, err := e.store.ActivePause(ctx, c.Name(), time.Now()); err != nil || p != nil {
 				t.Errorf("account pause %+v, %v; want none", p, err)
 			}
-			pauses, err := e.queue.TimelinePauses(ctx, time.Now())
+			pauses, err := e.store.TimelinePauses(ctx, time.Now())
 			if err != nil || len(pauses) != 1 || pauses[0].Platform != c.Name() || pauses[0].Timeline != "mentions" ||
 				pauses[0].Reason == "" || pauses[0].Until.Sub(pauses[0].Since) != pipeline.TimelinePause {
 				t.Errorf("timeline pauses %+v, %v; want mentions paused for %v", pauses, err, pipeline.TimelinePause)

@@ -76,7 +76,7 @@ func (s *Sender) SendPost(ctx context.Context, t *asynq.Task) error {
 	if err != nil {
 		return err
 	}
-	pause, set, err := s.Store.PauseWithSettings(ctx, s.Now(), s.Settings)
+	pause, set, err := s.Store.PauseWithSettings(ctx, s.Platform.Name(), s.Now(), s.Settings)
 	if err != nil {
 		return err
 	}
@@ -222,7 +222,7 @@ func (s *Sender) sendFailed(ctx context.Context, id int64, err error) error {
 		if nerr := s.Store.NoteError(ctx, id, r.Reason()); nerr != nil {
 			return errors.Join(err, nerr)
 		}
-		return pauseFor(ctx, s.Store, s.Log, r, err)
+		return pauseFor(ctx, s.Store, s.Log, s.Platform.Name(), r, err)
 	case r != "":
 		if ferr := s.Store.FailSend(ctx, id, r.Reason()+" ("+err.Error()+")"); ferr != nil {
 			return ferr

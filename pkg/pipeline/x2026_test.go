@@ -205,7 +205,8 @@ func errorsIsConflict(err error) bool {
 }
 
 // A 403 reply-not-allowed on an API send moves the post to hand-posting,
-// and the account-wide refusals pause scanning and sending until resumed.
+// and the account-wide refusals pause scanning and sending on that platform
+// (only) until resumed.
 func TestNamedRefusalsOnSend(t *testing.T) {
 	tests := []struct {
 		name       string
@@ -239,12 +240,19 @@ func TestNamedRefusalsOnSend(t *testing.T) {
 			if p.Status != tt.wantStatus || !strings.Contains(p.Error, tt.wantError) {
 				t.Fatalf("post is %s with %q, want %s with %q", p.Status, p.Error, tt.wantStatus, tt.wantError)
 			}
-			pause, err := e.store.ActivePause(ctx, time.Now())
+			name := e.pipe.Sender.Platform.Name()
+			pause, err := e.store.ActivePause(ctx, name, time.Now())
 			if err != nil || (pause != nil) != tt.wantPause {
 				t.Fatalf("pause %+v %v, want paused %v", pause, err, tt.wantPause)
 			}
 			if !tt.wantPause {
 				return
+			}
+			if pause.Platform != name {
+				t.Errorf("paused platform %q, want %q", pause.Platform, name)
+			}
+			if other, err := e.store.ActivePause(ctx, "another", time.Now()); err != nil || other != nil {
+				t.Errorf("another platform: pause %+v %v, want none", other, err)
 			}
 			// Paused: the fault is gone, yet nothing is sent or scanned.
 			e.plat.err.Store(nil)
@@ -280,10 +288,10 @@ func TestPauseLiftsAtItsEnd(t *testing.T) {
 	if err := e.store.SetPause(ctx, store.Pause{Refusal: "usage_capped", Reason: "cap", Until: &until}); err != nil {
 		t.Fatal(err)
 	}
-	if p, err := e.store.ActivePause(ctx, time.Now()); err != nil || p == nil {
+	if p, err := e.store.ActivePause(ctx, "x", time.Now()); err != nil || p == nil {
 		t.Fatalf("pause %v %v, want one", p, err)
 	}
-	if p, err := e.store.ActivePause(ctx, until.Add(time.Second)); err != nil || p != nil {
+	if p, err := e.store.ActivePause(ctx, "x", until.Add(time.Second)); err != nil || p != nil {
 		t.Fatalf("after its end: pause %v %v, want none", p, err)
 	}
 }
@@ -334,5 +342,41 @@ func TestRetryDelaySpreads(t *testing.T) {
 	}
 	if len(seen) < 3 {
 		t.Errorf("20 retries fell on %d distinct seconds, want them spread", len(seen))
+	}
+}
+
+// A pause stops the scans and sends of its own platform, and the
+// every-platform pause (the operator's) those of all; another platform's
+// pause stops nothing here.
+func TestPauseByPlatform(t *testing.T) {
+	tests := []struct {
+		name       string
+		platform   func(e *env) string
+		wantPaused bool
+	}{
+		{name: "another platform", platform: func(*env) string { return "another" }},
+		{name: "this platform", platform: func(e *env) string { return e.pipe.Sender.Platform.Name() }, wantPaused: true},
+		{name: "every platform", platform: func(*env) string { return "" }, wantPaused: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := setup(t)
+			ctx := context.Background()
+			id := e.approvedMention(t)
+			if err := e.store.SetPause(ctx, store.Pause{Platform: tt.platform(e), Refusal: "out_of_credits", Reason: "credits ran out"}); err != nil {
+				t.Fatal(err)
+			}
+			searches := e.plat.searches.Load()
+			if err := e.pipe.Scanner.ScanConversations(ctx, task(tasks.TypeScanConversations, struct{}{})); err != nil {
+				t.Fatal(err)
+			}
+			if err := e.pipe.Sender.SendPost(ctx, task(tasks.TypeSendPost, tasks.PostPayload{PostID: id})); err != nil {
+				t.Fatal(err)
+			}
+			scanned, sent := e.plat.searches.Load() > searches, e.plat.published.Load() > 0
+			if scanned == tt.wantPaused || sent == tt.wantPaused {
+				t.Errorf("scanned %v, sent %v; want both %v", scanned, sent, !tt.wantPaused)
+			}
+		})
 	}
 }

@@ -119,7 +119,7 @@ func TestCachedSettings(t *testing.T) {
 			if p, got, err := s.PostWithSettings(ctx, id, &postCache); err != nil || p.ID != id || !reflect.DeepEqual(got, want) {
 				t.Errorf("PostWithSettings = post %d, %+v, %v; want post %d, %+v", p.ID, got, err, id, want)
 			}
-			if pause, got, err := s.PauseWithSettings(ctx, time.Now(), &pauseCache); err != nil || pause != nil || !reflect.DeepEqual(got, want) {
+			if pause, got, err := s.PauseWithSettings(ctx, "x", time.Now(), &pauseCache); err != nil || pause != nil || !reflect.DeepEqual(got, want) {
 				t.Errorf("PauseWithSettings = %v, %+v, %v; want no pause, %+v", pause, got, err, want)
 			}
 			if got, err := s.CachedSettings(ctx, nil); err != nil || !reflect.DeepEqual(got, want) {
@@ -131,10 +131,10 @@ func TestCachedSettings(t *testing.T) {
 		t.Errorf("PostWithSettings of no post = %v, want ErrNotFound", err)
 	}
 	until := time.Now().Add(time.Hour)
-	if err := s.SetPause(ctx, store.Pause{Refusal: "usage_capped", Reason: "cap", Until: &until}); err != nil {
+	if err := s.SetPause(ctx, store.Pause{Platform: "x", Refusal: "usage_capped", Reason: "cap", Until: &until}); err != nil {
 		t.Fatal(err)
 	}
-	if pause, _, err := s.PauseWithSettings(ctx, time.Now(), &pauseCache); err != nil || pause == nil || pause.Reason != "cap" {
+	if pause, _, err := s.PauseWithSettings(ctx, "x", time.Now(), &pauseCache); err != nil || pause == nil || pause.Reason != "cap" {
 		t.Errorf("PauseWithSettings during a pause = %+v, %v; want it", pause, err)
 	}
 }

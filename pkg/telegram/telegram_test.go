@@ -275,7 +275,7 @@ func TestOnlyTheAdminActs(t *testing.T) {
 	if m := e.lastMessage(); m.Text != telegram.TextNotAllowed || m.ChatID != stranger {
 		t.Errorf("the stranger's text was answered %+v", m)
 	}
-	if pause, err := e.store.ActivePause(context.Background(), time.Now()); err != nil || pause != nil {
+	if pause, err := e.store.ActivePause(context.Background(), "x", time.Now()); err != nil || pause != nil {
 		t.Errorf("a stranger paused the account: %+v %v", pause, err)
 	}
 	if !strings.Contains(e.logs.String(), `"user_id":666`) || strings.Contains(e.logs.String(), "/pause") {
@@ -480,12 +480,15 @@ func TestCommands(t *testing.T) {
 	}
 	e.tg.SendText(admin, admin, 0, "/pause")
 	e.apply()
-	if pause, err := e.store.ActivePause(context.Background(), time.Now()); err != nil || pause == nil {
-		t.Fatalf("/pause: %+v %v", pause, err)
+	// The operator's pause stops every platform.
+	for _, platform := range []string{"x", "bluesky"} {
+		if pause, err := e.store.ActivePause(context.Background(), platform, time.Now()); err != nil || pause == nil || pause.Platform != "" {
+			t.Fatalf("/pause, on %s: %+v %v; want the every-platform pause", platform, pause, err)
+		}
 	}
 	e.tg.SendText(admin, admin, 0, "/resume")
 	e.apply()
-	if pause, err := e.store.ActivePause(context.Background(), time.Now()); err != nil || pause != nil {
+	if pause, err := e.store.ActivePause(context.Background(), "x", time.Now()); err != nil || pause != nil {
 		t.Errorf("/resume: %+v %v", pause, err)
 	}
 	if m := e.lastMessage(); m.Text != "Resumed." {

@@ -177,6 +177,7 @@ func (s *Service) message(ctx context.Context, m *InMessage) {
 	case "/queue":
 		s.reply(ctx, m.Chat.ID, m.ID, s.queueText(ctx))
 	case "/pause":
+		// The operator's pause stops every platform (Platform "").
 		err := s.cfg.Store.SetPause(ctx, store.Pause{Refusal: "operator", Reason: "paused from Telegram"})
 		s.reply(ctx, m.Chat.ID, m.ID, outcomeOf(err, "Paused: scanning and sending stop until /resume."))
 	case "/resume":

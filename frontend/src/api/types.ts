@@ -546,7 +546,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Lift an account-wide pause. */
+        /** Lift every pause of scanning and sending (of a platform, of every platform). */
         post: operations["resume"];
         delete?: never;
         options?: never;
@@ -1117,8 +1117,10 @@ export interface components {
         };
         /** @description A ceiling in USD; null when none is set. */
         Ceiling: number | null;
-        /** @description An account-wide pause; `until` null means until resumed. */
+        /** @description A pause of scanning and sending: of one platform, after a refusal that concerns its whole account (402, usage cap, suspension), or of every platform (the operator's); `until` null means until resumed. */
         Pause: {
+            /** @description The platform paused (x, bluesky, …); "" for every platform. */
+            platform: string;
             reason: string;
             since: components["schemas"]["Timestamp"];
             /** Format: date-time */
@@ -1171,8 +1173,10 @@ export interface components {
                 reset_at: components["schemas"]["Timestamp"];
                 open: boolean;
             }[];
-            /** @description The account-wide pause in force, or null. */
+            /** @description The pause of every platform when there is one, else the first of `pauses`; null when nothing is paused. */
             paused: components["schemas"]["Pause"] | null;
+            /** @description Every pause of scanning and sending in force, the every-platform one first, then by platform; resuming lifts them all. */
+            pauses: components["schemas"]["Pause"][];
             /** @description The timelines whose scans are paused, each until it lapses: the platform rejected their request as malformed (a 400), which reading again cannot mend; the other timelines go on. */
             timeline_pauses: components["schemas"]["TimelinePause"][];
             /** @description Per timeline - what the scans left for later (open gaps, reads put off for the budget) or gave up. */
@@ -2594,7 +2598,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Whether a pause was in force and lifted. */
+            /** @description Whether any pause was in force and lifted. */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { TimelinePause } from '../api/types';
-import { budgetLevel, formatUSD, timelinePauseText } from './spend';
+import type { Pause, TimelinePause } from '../api/types';
+import { budgetLevel, formatUSD, pauseText, timelinePauseText } from './spend';
 import { formatTimestamp } from './time';
 
 describe('budgetLevel', () => {
@@ -44,5 +44,25 @@ describe('timelinePauseText', () => {
     },
   ])('$name', ({ pause, want }) => {
     expect(timelinePauseText(pause, 'en-GB')).toBe(want);
+  });
+});
+
+describe('pauseText', () => {
+  const until = '2026-11-26T14:00:00Z';
+  const at = formatTimestamp(until, 'en-GB');
+  const since = '2026-11-26T08:00:00Z';
+  it.each<{ name: string; pause: Pause; want: string }>([
+    {
+      name: "the operator's pause of every platform",
+      pause: { platform: '', reason: 'paused from Telegram', since, until: null },
+      want: 'Scanning and sending are paused: paused from Telegram.',
+    },
+    {
+      name: "one platform's, until X's reset",
+      pause: { platform: 'x', reason: 'the usage cap is reached', since, until },
+      want: `Scanning and sending on x are paused: the usage cap is reached (until ${at}).`,
+    },
+  ])('$name', ({ pause, want }) => {
+    expect(pauseText(pause, 'en-GB')).toBe(want);
   });
 });

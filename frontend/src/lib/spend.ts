@@ -1,6 +1,6 @@
 // Pure helpers of the Spend panel and the review cards' costs.
 
-import type { TimelinePause } from '../api/types';
+import type { Pause, TimelinePause } from '../api/types';
 import { formatTimestamp } from './time';
 
 /** A budget's state: no ceiling, under 80 %, at 80 % or more, spent. */
@@ -21,6 +21,16 @@ export function formatUSD(usd: number): string {
   if (!Number.isFinite(usd)) return '$0.00';
   const digits = Math.abs(usd) < 1 && usd !== 0 ? 3 : 2;
   return `$${usd.toFixed(digits)}`;
+}
+
+/**
+ * A pause of scanning and sending, in the banner: which platform (none
+ * named when it is every platform's), why, and until when.
+ */
+export function pauseText(p: Pause, locale?: string): string {
+  const where = p.platform ? ` on ${p.platform}` : '';
+  const until = p.until ? ` (until ${formatTimestamp(p.until, locale)})` : '';
+  return `Scanning and sending${where} are paused: ${p.reason}${until}.`;
 }
 
 /**

@@ -1,10 +1,10 @@
 import type { Spend } from '../../api/types';
-import { budgetLevel, formatUSD, timelinePauseText, type BudgetLevel } from '../../lib/spend';
+import { budgetLevel, formatUSD, pauseText, timelinePauseText, type BudgetLevel } from '../../lib/spend';
 import { formatTimestamp } from '../../lib/time';
 
 interface Props {
   spend: Spend | undefined;
-  /** Lifts an account-wide pause. */
+  /** Lifts every pause of scanning and sending. */
   onResume: () => void;
   resuming: boolean;
 }
@@ -20,7 +20,7 @@ const LEVEL_TEXT: Record<Exclude<BudgetLevel, 'none' | 'ok'>, string> = {
   over: 'is spent: scans are paused, and sends go out only while they fit',
 };
 
-/** The banners above the dashboard: an account-wide pause, each timeline paused, and each budget at 80 % or spent. */
+/** The banners above the dashboard: the pauses (of a platform, of every platform), each timeline paused, and each budget at 80 % or spent. */
 export function SpendBanners({ spend, onResume, resuming }: Props) {
   if (!spend) return null;
   const ceilings: Ceiling[] = [
@@ -31,12 +31,9 @@ export function SpendBanners({ spend, onResume, resuming }: Props) {
   ];
   return (
     <div className="banners">
-      {spend.paused && (
+      {spend.pauses.length > 0 && (
         <div className="banner banner-error banner-pause" role="alert" data-testid="banner-paused">
-          <span>
-            Scanning and sending are paused: {spend.paused.reason}
-            {spend.paused.until ? ` (until ${formatTimestamp(spend.paused.until)})` : ''}.
-          </span>{' '}
+          <span>{spend.pauses.map((p) => pauseText(p)).join(' ')}</span>{' '}
           <button type="button" className="btn btn-primary" onClick={onResume} disabled={resuming}>
             Resume
           </button>
