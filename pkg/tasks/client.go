@@ -172,10 +172,18 @@ func (c *Client) EnsureDraft(ctx context.Context, id int64) (bool, error) {
 	return c.requeue(QueueDefault, DraftTaskID(id), func() error { return c.enqueueOnce(ctx, t) })
 }
 
-// EnqueuePeriodic enqueues one run of a periodic task now; a run already
-// queued within its uniqueness window is not doubled.
+// EnqueuePeriodic enqueues one run of a periodic task now, for the
+// worker's first platform; a run already queued within its uniqueness
+// window is not doubled.
 func (c *Client) EnqueuePeriodic(ctx context.Context, typ string) error {
-	t, err := NewPeriodicTask(typ)
+	return c.EnqueuePeriodicOn(ctx, typ, "")
+}
+
+// EnqueuePeriodicOn enqueues one run of a periodic task now, for the
+// platform named ("" for the worker's first); a run already queued within
+// its uniqueness window is not doubled.
+func (c *Client) EnqueuePeriodicOn(ctx context.Context, typ, platform string) error {
+	t, err := newPeriodicTask(typ, platform, periodic[typ].unique)
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hibiken/asynq"
+
 	"infernal/pkg/tasks"
 	"infernal/pkg/tasks/taskstest"
 )
@@ -106,5 +108,39 @@ func TestNewSchedulerRefusesBadEntries(t *testing.T) {
 				t.Error("NewScheduler accepted it")
 			}
 		})
+	}
+}
+
+// A run asked for by hand names its platform: one run per platform within
+// the uniqueness window, and a name that is not a platform's is refused.
+func TestEnqueuePeriodicOn(t *testing.T) {
+	client, err := tasks.NewClient(taskstest.RedisURL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.Close()
+	ctx := context.Background()
+	for _, platform := range []string{"x", "bluesky", "x", ""} {
+		if err := client.EnqueuePeriodicOn(ctx, tasks.TypeScanTargeted, platform); err != nil {
+			t.Fatalf("EnqueuePeriodicOn(%q): %v", platform, err)
+		}
+	}
+	if err := client.EnqueuePeriodicOn(ctx, tasks.TypeScanTargeted, "X!"); err == nil {
+		t.Error("EnqueuePeriodicOn accepted a platform that is not a name")
+	}
+	list, err := client.Inspector().ListPendingTasks(tasks.QueueLow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]int{}
+	for _, info := range list {
+		platform, err := tasks.DecodePeriodic(asynq.NewTask(info.Type, info.Payload))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got[platform]++
+	}
+	if len(list) != 3 || got["x"] != 1 || got["bluesky"] != 1 || got[""] != 1 {
+		t.Errorf("queued runs by platform %v (%d in all), want one each for x, bluesky and the first platform", got, len(list))
 	}
 }
