@@ -46,9 +46,10 @@ const conversationCapSQL = `SELECT count(*) FROM posts
 // (posts_author_id_idx) and those without an id by handle $3 (lower-case,
 // posts_author_guarded_idx), so a renamed author keeps its count and the
 // next owner of a handle does not take it over; without an id ($6 empty),
-// every post by handle $3.
+// every post by handle $3. (The repeated author_id <> '' lets the partial
+// index serve.)
 const authorCapSQL = `SELECT (SELECT count(*) FROM posts
-		WHERE $6 <> '' AND platform = $1 AND author_id = $6 AND guarded_at IS NOT NULL
+		WHERE $6 <> '' AND author_id = $6 AND author_id <> '' AND platform = $1 AND guarded_at IS NOT NULL
 			AND guarded_at > now() - interval '24 hours' AND status = ANY($4) AND id <> $5)
 	+ (SELECT count(*) FROM posts
 		WHERE platform = $1 AND lower(author_username) = $3 AND ($6 = '' OR author_id = '') AND guarded_at IS NOT NULL
