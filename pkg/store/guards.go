@@ -46,7 +46,7 @@ const conversationCapSQL = `SELECT count(*) FROM posts
 // (posts_author_id_idx) and those without an id by handle $3 (lower-case,
 // posts_author_guarded_idx), so a renamed author keeps its count and the
 // next owner of a handle does not take it over; without an id ($6 empty),
-// every post by handle $3. (The repeated author_id <> '' lets the partial
+// every post by handle $3. (The repeated test that author_id is not empty lets the partial
 // index serve.)
 const authorCapSQL = `SELECT (SELECT count(*) FROM posts
 		WHERE $6 <> '' AND author_id = $6 AND author_id <> '' AND platform = $1 AND guarded_at IS NOT NULL
