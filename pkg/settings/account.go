@@ -84,7 +84,7 @@ func ParseAccount(entry string) (string, AccountKind, error) {
 			return h, BlueskyHandle, nil
 		}
 	}
-	return "", 0, fmt.Errorf("%q is neither a handle (an X handle of 1 to 15 letters, digits or underscores, or a Bluesky handle such as alice.bsky.social) nor an id (an X user id, digits; a DID, did:plc:...)", raw)
+	return "", 0, fmt.Errorf("%q is not a handle or an id: an X handle of 1 to 15 letters, digits or underscores, a Bluesky handle such as alice.bsky.social, an X user id (digits) or a DID (did:plc:...)", raw)
 }
 
 // KindOf returns the kind of an entry already cleaned by ParseAccount

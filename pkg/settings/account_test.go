@@ -3,6 +3,7 @@ package settings_test
 import (
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 
 	"infernal/pkg/settings"
@@ -73,6 +74,12 @@ func TestNormalizeAccounts(t *testing.T) {
 	}
 	if want := []string{"783214", "bob.example.com"}; !slices.Equal(got.BlockedAuthors, want) {
 		t.Errorf("blocked authors = %q, want %q", got.BlockedAuthors, want)
+	}
+	// The browser test and the admin match the start of the reason.
+	var fe *settings.FieldError
+	if _, err := (settings.Settings{TargetUsernames: []string{"sinner_one", "not a handle!"}}).Normalize(); !errors.As(err, &fe) ||
+		!strings.HasPrefix(fe.Error(), `target_usernames[1]: "not a handle!" is not a handle`) {
+		t.Errorf("a bad entry: %v", err)
 	}
 	for _, tt := range []struct {
 		in    settings.Settings

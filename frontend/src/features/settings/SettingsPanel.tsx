@@ -178,7 +178,7 @@ function SettingsEditor({ stored, onSaved, onEdit }: EditorProps) {
                 {LIST_LABELS[f].hint}
               </p>
               {notes.length > 0 && (
-                <ul className="settings-accounts field-hint" aria-label={`${LIST_LABELS[f].label}: resolved`} data-testid={`settings-accounts-${f}`}>
+                <ul className="settings-accounts field-hint" data-testid={`settings-accounts-${f}`}>
                   {notes.map((n) => (
                     <li key={n}>{n}</li>
                   ))}
