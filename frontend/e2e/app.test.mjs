@@ -899,12 +899,17 @@ describe('admin', () => {
     await eventually(async () => assert.equal(await targets.inputValue(), 'sinner_one\nsinner_two'));
     assert.equal(stack.db(`SELECT array_to_string(search_topics, '|') FROM settings`), 'monday|cold brew');
     assert.equal(stack.db(`SELECT string_agg(phrase, '|' ORDER BY phrase) FROM blocked_phrases`), 'free money|scam coin');
+    assert.equal(await panel.getByTestId('settings-accounts-target_usernames').count(), 0, 'no id known yet');
+    // The worker looked a target up: its id shows beside the list.
+    stack.db(`INSERT INTO targets (platform, username, user_id) VALUES ('sandbox', 'sinner_one', '4242')
+      ON CONFLICT (platform, username) DO UPDATE SET user_id = excluded.user_id`);
 
     await page.reload();
     await panel.getByText('Targets and topics', { exact: true }).click();
     await eventually(async () => assert.equal(await targets.inputValue(), 'sinner_one\nsinner_two'));
     assert.equal(await topics.inputValue(), 'monday\ncold brew');
     assert.equal(await authors.inputValue(), 'spammer');
+    await expectText(panel.getByTestId('settings-accounts-target_usernames'), 'sinner_one: id 4242');
     assert.equal(await phrases.inputValue(), 'scam coin\nfree money');
     assert.equal(await depth.inputValue(), '8');
     assert.equal(stack.db(`SELECT caps->>'context_depth' FROM settings`), '8');

@@ -196,6 +196,11 @@ func (f *fakeStore) DraftCounts(context.Context, time.Time) (int, int, error) {
 func (f *fakeStore) TargetsNotFound(context.Context, string) ([]string, error) {
 	return nil, nil
 }
+
+// SettingsAccounts is not recorded: it goes with Settings, the call the tests name.
+func (f *fakeStore) SettingsAccounts(context.Context, []string) ([]settings.Account, []settings.Account, error) {
+	return []settings.Account{}, []settings.Account{}, nil
+}
 func (f *fakeStore) Persona(context.Context) (persona.Persona, error) {
 	f.record("Persona")
 	return persona.Default(), nil

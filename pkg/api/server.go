@@ -94,6 +94,8 @@ type Store interface {
 	PutSettings(ctx context.Context, v settings.Settings) error
 	// TargetsNotFound lists the targeted usernames the platform does not know.
 	TargetsNotFound(ctx context.Context, platform string) ([]string, error)
+	// SettingsAccounts tells the handle and id of each blocked author and target.
+	SettingsAccounts(ctx context.Context, targets []string) (blocked, targeted []settings.Account, err error)
 	// DraftCounts tells the first drafts written since since and the posts waiting in drafting.
 	DraftCounts(ctx context.Context, since time.Time) (drafted, waiting int, err error)
 	// SendQueueOf reads the latest send starts and the approvals ahead of

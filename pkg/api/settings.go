@@ -7,13 +7,20 @@ import (
 	"infernal/pkg/settings"
 )
 
-// settingsView is the settings as the API answers them: the stored ones
-// and the targeted usernames the platform does not know.
+// settingsView is the settings as the API answers them: the stored ones,
+// the targeted usernames the platform does not know, and what each blocked
+// author and target stands for.
 type settingsView struct {
 	settings.Settings
 	// TargetsNotFound are the targeted usernames the platform answered it
 	// does not know, looked up again hourly or when the settings change.
 	TargetsNotFound []string `json:"targets_not_found"`
+	// BlockedAuthorIDs are the blocked authors in order, each with its
+	// handle and its id where known.
+	BlockedAuthorIDs []settings.Account `json:"blocked_author_ids"`
+	// TargetIDs are the targets (target_usernames) in order, each with its
+	// handle and its id where known.
+	TargetIDs []settings.Account `json:"target_ids"`
 }
 
 // settingsAnswer is the stored settings as the API answers them.
@@ -29,7 +36,11 @@ func (s *Server) settingsAnswer(ctx context.Context) (settingsView, error) {
 	if missing == nil {
 		missing = []string{}
 	}
-	return settingsView{Settings: v, TargetsNotFound: missing}, nil
+	blocked, targets, err := s.store.SettingsAccounts(ctx, v.TargetUsernames)
+	if err != nil {
+		return settingsView{}, err
+	}
+	return settingsView{Settings: v, TargetsNotFound: missing, BlockedAuthorIDs: blocked, TargetIDs: targets}, nil
 }
 
 // getSettings answers the administrator's settings: the stored ones, or

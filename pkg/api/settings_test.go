@@ -55,6 +55,9 @@ func TestSettingsAPI(t *testing.T) {
 		wantField string
 	}{
 		{name: "bad handle", body: `{"target_usernames":["sinner_1","two words"],"search_topics":[],"blocked_authors":[],"blocked_phrases":[],"caps":{}}`, wantField: "target_usernames[1]"},
+		{name: "bad DID", body: `{"target_usernames":[],"search_topics":[],"blocked_authors":["did:plc:abcdefghijklmnopqrstuvwx","did:key:z6Mk"],"blocked_phrases":[],"caps":{}}`, wantField: "blocked_authors[1]"},
+		{name: "all-digit handle", body: `{"target_usernames":["@12345"],"search_topics":[],"blocked_authors":[],"blocked_phrases":[],"caps":{}}`, wantField: "target_usernames[0]"},
+		{name: "bad Bluesky handle", body: `{"target_usernames":["alice..bsky.social"],"search_topics":[],"blocked_authors":[],"blocked_phrases":[],"caps":{}}`, wantField: "target_usernames[0]"},
 		{name: "window over the day", body: `{"target_usernames":[],"search_topics":[],"blocked_authors":[],"blocked_phrases":[],"caps":{"sends_per_3h":60,"sends_per_day":50}}`, wantField: "caps.sends_per_3h"},
 		{name: "threshold", body: `{"target_usernames":[],"search_topics":[],"blocked_authors":[],"blocked_phrases":[],"caps":{"near_duplicate":2}}`, wantField: "caps.near_duplicate"},
 		{name: "review score", body: `{"target_usernames":[],"search_topics":[],"blocked_authors":[],"blocked_phrases":[],"caps":{"min_review_score":6}}`, wantField: "caps.min_review_score"},
@@ -238,6 +241,67 @@ func TestSettingsShowTargetsNotFound(t *testing.T) {
 	}
 	if got := missing(e.do("PUT", "/api/settings", e.token, body)); len(got) != 0 {
 		t.Errorf("after a settings change targets_not_found = %q, want none until looked up again", got)
+	}
+}
+
+// Targets and blocked authors may be given by handle or by id; the answer
+// shows each entry with its handle and id where known.
+func TestSettingsEntriesByHandleOrID(t *testing.T) {
+	e := setup(t)
+	ctx := context.Background()
+	body := `{"target_usernames":["@Alice","did:plc:z72i7hdynmk6r22z27h6tvur","4242"],"search_topics":[],
+		"blocked_authors":["777","Bob.Example.com"],"blocked_phrases":[],"caps":{}}`
+	if status, out := e.do("PUT", "/api/settings", e.token, body); status != 200 {
+		t.Fatalf("PUT: %d %s", status, out)
+	}
+	// The worker looked alice up, and found a post of 777.
+	if err := e.store.PutTarget(ctx, "sandbox", "alice", "1"); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := e.store.UpsertFound(ctx, post.Post{Platform: "sandbox", Source: post.SourceMention, OriginalPostID: "p777",
+		ConversationID: "c777", AuthorUsername: "seven", AuthorID: "777", CreatedAt: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	status, out := e.do("GET", "/api/settings", e.token, "")
+	type account struct {
+		Entry  string  `json:"entry"`
+		Handle *string `json:"handle"`
+		ID     *string `json:"id"`
+	}
+	var v struct {
+		TargetUsernames  []string  `json:"target_usernames"`
+		BlockedAuthors   []string  `json:"blocked_authors"`
+		TargetIDs        []account `json:"target_ids"`
+		BlockedAuthorIDs []account `json:"blocked_author_ids"`
+	}
+	if err := json.Unmarshal([]byte(out), &v); err != nil || status != 200 {
+		t.Fatalf("GET: %d %s", status, out)
+	}
+	if want := []string{"alice", "did:plc:z72i7hdynmk6r22z27h6tvur", "4242"}; !slices.Equal(v.TargetUsernames, want) {
+		t.Errorf("target_usernames %q, want %q", v.TargetUsernames, want)
+	}
+	if want := []string{"777", "bob.example.com"}; !slices.Equal(v.BlockedAuthors, want) {
+		t.Errorf("blocked_authors %q, want %q", v.BlockedAuthors, want)
+	}
+	show := func(list []account) string {
+		var parts []string
+		for _, a := range list {
+			h, id := "null", "null"
+			if a.Handle != nil {
+				h = *a.Handle
+			}
+			if a.ID != nil {
+				id = *a.ID
+			}
+			parts = append(parts, a.Entry+"="+h+"/"+id)
+		}
+		return strings.Join(parts, " ")
+	}
+	if got, want := show(v.TargetIDs), "alice=alice/1 did:plc:z72i7hdynmk6r22z27h6tvur=null/did:plc:z72i7hdynmk6r22z27h6tvur 4242=null/4242"; got != want {
+		t.Errorf("target_ids %s, want %s", got, want)
+	}
+	if got, want := show(v.BlockedAuthorIDs), "777=seven/777 bob.example.com=bob.example.com/null"; got != want {
+		t.Errorf("blocked_author_ids %s, want %s", got, want)
 	}
 }
 

@@ -353,6 +353,10 @@ func (d *Drafter) guard(ctx context.Context, p post.Post, set settings.Settings)
 	}
 	if blocked {
 		reason := fmt.Sprintf("%s: @%s", guard.ReasonBlockedAuthor, strings.TrimPrefix(handle, "@"))
+		if settings.KindOf(handle).IsID() {
+			// Blocked by id: the reason names the author as seen now, and the id.
+			reason = fmt.Sprintf("%s: @%s (%s)", guard.ReasonBlockedAuthor, strings.TrimPrefix(p.AuthorUsername, "@"), handle)
+		}
 		return reason, d.Store.Skip(ctx, p.ID, reason)
 	}
 	if phrase, ok := guard.MatchPhrase(p.OriginalPostText, set.BlockedPhrases); ok {

@@ -112,6 +112,43 @@ func TestGuardsSkipBeforeDrafting(t *testing.T) {
 	}
 }
 
+// A blocked author given by id is blocked under any handle, the reason
+// naming the handle and the id; another account, even one that takes a
+// blocked author's old handle, is not.
+func TestBlockedAuthorByID(t *testing.T) {
+	e := setup(t)
+	putSettings(t, e.store, settings.Settings{BlockedAuthors: []string{"777"}, Caps: settings.Caps{PerConversation: 1000, PerAuthorPerDay: 1000}})
+	d := e.pipe.Drafter
+	tests := []struct {
+		name, id, handle string
+		want             string // the skip reason, "" for drafted
+	}{
+		{name: "the author by id", id: "777", handle: "Seven", want: "blocked author: @Seven (777)"},
+		{name: "the author, renamed", id: "777", handle: "seven_again", want: "blocked author: @seven_again (777)"},
+		{name: "another account", id: "778", handle: "Seven"},
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			row, _, err := e.store.UpsertFound(context.Background(), post.Post{Platform: "sandbox", Source: post.SourceMention,
+				OriginalPostID: fmt.Sprintf("byid%d", i), ConversationID: fmt.Sprintf("cbyid%d", i), OriginalPostText: "@devil hello",
+				OriginalPostUser: tt.handle, AuthorUsername: tt.handle, AuthorID: tt.id, CreatedAt: time.Now()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := draft(t, d, row)
+			if tt.want == "" {
+				if p.Status != post.StatusPending {
+					t.Errorf("status %s (%q), want pending", p.Status, p.SkipReason)
+				}
+				return
+			}
+			if p.Status != post.StatusSkipped || p.SkipReason != tt.want {
+				t.Errorf("status %s reason %q, want skipped %q", p.Status, p.SkipReason, tt.want)
+			}
+		})
+	}
+}
+
 // An author who opts out is blocked at once with the post as the reason:
 // no later post of theirs is answered, in any conversation.
 func TestOptOutStopsLaterReplies(t *testing.T) {

@@ -179,7 +179,10 @@ func (s *Scanner) ScanConversations(ctx context.Context, t *asynq.Task) error {
 }
 
 // ScanTargeted ingests the recent posts of each targeted account of the
-// settings, read at each run. An account the platform does not know is
+// settings that belongs to the platform (an X handle or user id on X and
+// the sandbox, a Bluesky handle or DID on Bluesky), read at each run. An
+// account given by id is read by that id; one given by handle is looked up
+// once and its id kept. An account the platform does not know is
 // logged, recorded and skipped, and looked up again at most once every
 // TargetLookupInterval, or at once when the settings change; no targets,
 // nothing is read.
@@ -196,9 +199,16 @@ func (s *Scanner) ScanTargeted(ctx context.Context, t *asynq.Task) error {
 		return nil
 	}
 	var errs []error
+	bluesky := s.Platform.Name() == post.BlueskyPlatform
 	for _, username := range set.TargetUsernames {
-		target, err := s.Store.Target(ctx, s.Platform.Name(), username)
-		if err != nil {
+		kind := settings.KindOf(username)
+		if kind.Bluesky() != bluesky {
+			continue
+		}
+		var target store.Target
+		if kind.IsID() {
+			target.UserID = username
+		} else if target, err = s.Store.Target(ctx, s.Platform.Name(), username); err != nil {
 			return err
 		}
 		userID := target.UserID

@@ -6,7 +6,9 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -168,5 +170,63 @@ func TestUnknownTargetLookedUpHourly(t *testing.T) {
 	missing, err := e.store.TargetsNotFound(ctx, c.Name())
 	if err != nil || len(missing) != 1 || missing[0] != "ghost_acct" {
 		t.Errorf("TargetsNotFound = %v, %v; want ghost_acct", missing, err)
+	}
+}
+
+// Targets given by id are read by that id without a lookup, targets given
+// by handle are looked up once and their id kept, and Bluesky's entries
+// (a domain handle, a DID) are left to a Bluesky scanner.
+func TestTargetsByHandleOrID(t *testing.T) {
+	e := setup(t)
+	ctx := context.Background()
+	var mu sync.Mutex
+	var lookups, timelines []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		mu.Lock()
+		defer mu.Unlock()
+		switch {
+		case r.URL.Path == "/2/users/me":
+			_, _ = io.WriteString(w, `{"data":{"id":"1","name":"Infernal","username":"infernal"}}`) // as below
+		case strings.HasPrefix(r.URL.Path, "/2/users/by/username/"):
+			lookups = append(lookups, strings.TrimPrefix(r.URL.Path, "/2/users/by/username/"))
+			_, _ = io.WriteString(w, `{"data":{"id":"99","name":"Known","username":"known_acct"}}`) // a hung-up client fails its read, reported there
+		case strings.HasSuffix(r.URL.Path, "/tweets"):
+			timelines = append(timelines, strings.TrimSuffix(strings.TrimPrefix(r.URL.Path, "/2/users/"), "/tweets"))
+			_, _ = io.WriteString(w, `{"meta":{"result_count":0}}`) // as above
+		default:
+			_, _ = io.WriteString(w, `{"meta":{"result_count":0}}`) // as above
+		}
+	}))
+	t.Cleanup(srv.Close)
+	c, err := x.New(x.Config{BaseURL: srv.URL, APIKey: "k", APISecret: "s", AccessToken: "t", AccessSecret: "ts"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.pipe.Scanner.Platform = c
+	e.pipe.Scanner.Self = pipeline.NewSelf(c)
+	set, err := settings.Settings{TargetUsernames: []string{"@Known_Acct", "12345", "alice.bsky.social", "did:plc:z72i7hdynmk6r22z27h6tvur"}}.Normalize()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.store.PutSettings(ctx, set); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if err := e.pipe.Scanner.ScanTargeted(ctx, task(tasks.TypeScanTargeted, struct{}{})); err != nil {
+			t.Fatalf("ScanTargeted: %v", err)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !slices.Equal(lookups, []string{"known_acct"}) {
+		t.Errorf("lookups %q, want known_acct once", lookups)
+	}
+	if !slices.Equal(timelines, []string{"99", "12345", "99", "12345"}) {
+		t.Errorf("timelines read %q, want 99 (looked up) and 12345 (given), twice", timelines)
+	}
+	target, err := e.store.Target(ctx, c.Name(), "known_acct")
+	if err != nil || target.UserID != "99" {
+		t.Errorf("the looked-up target %+v %v, want id 99 kept", target, err)
 	}
 }

@@ -132,17 +132,18 @@ func (e *FieldError) Error() string {
 }
 
 // Normalize returns s cleaned for storage, or the first bad value as a
-// *FieldError: handles lose a leading @ and are lower-cased, entries are
+// *FieldError: accounts (targets, blocked authors) are handles or platform
+// ids, as ParseAccount cleans them, entries are
 // trimmed, empty entries dropped, duplicates (ignoring case) kept once,
 // nil lists made empty, zero caps take their defaults, and an autopilot never
 // set takes DefaultAutopilot (off). The topics must
 // make a search X accepts (SearchQuery).
 func (s Settings) Normalize() (Settings, error) {
 	var err error
-	if s.TargetUsernames, err = handles("target_usernames", s.TargetUsernames); err != nil {
+	if s.TargetUsernames, err = accounts("target_usernames", s.TargetUsernames); err != nil {
 		return Settings{}, err
 	}
-	if s.BlockedAuthors, err = handles("blocked_authors", s.BlockedAuthors); err != nil {
+	if s.BlockedAuthors, err = accounts("blocked_authors", s.BlockedAuthors); err != nil {
 		return Settings{}, err
 	}
 	if s.SearchTopics, err = texts("search_topics", s.SearchTopics, MaxTopicLength); err != nil {
@@ -167,7 +168,24 @@ func (s Settings) Normalize() (Settings, error) {
 	return s, nil
 }
 
-// handles cleans a list of handles named field.
+// accounts cleans a list of accounts named field, each a handle or a
+// platform id (see ParseAccount).
+func accounts(field string, in []string) ([]string, error) {
+	out, err := texts(field, in, MaxAccountLength)
+	if err != nil {
+		return nil, err
+	}
+	for i, a := range out {
+		norm, _, err := ParseAccount(a)
+		if err != nil {
+			return nil, &FieldError{fmt.Sprintf("%s[%d]", field, i), err.Error()}
+		}
+		out[i] = norm
+	}
+	return dedupe(out), nil
+}
+
+// handles cleans a list of X handles named field.
 func handles(field string, in []string) ([]string, error) {
 	out, err := texts(field, in, 16)
 	if err != nil {

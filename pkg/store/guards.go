@@ -17,9 +17,15 @@ import (
 // The classes of the two-key advisory locks the reply caps take, so that
 // two posts of one conversation (or of one author) are judged one after
 // the other and never both pass a cap with room for one.
+//
+// An author with a stable id takes the lock of its id and then that of
+// its handle, one without only the handle's: two posts of one author are
+// judged one after the other whether they are told apart by id (a renamed
+// author) or by handle (a post from before ids were kept).
 const (
 	lockConversation = 11001
 	lockAuthor       = 11002
+	lockAuthorID     = 11003
 )
 
 // capStatuses are the statuses of guarded posts that count against the
@@ -35,20 +41,28 @@ var capStatuses = []string{
 const conversationCapSQL = `SELECT count(*) FROM posts
 	WHERE platform = $1 AND conversation_id = $2 AND guarded_at IS NOT NULL AND status = ANY($4) AND id <> $5`
 
-// authorCapSQL counts the other posts of author $3 (lower-case) guarded in
-// the last 24 hours (posts_author_guarded_idx).
-const authorCapSQL = `SELECT count(*) FROM posts
-	WHERE platform = $1 AND lower(author_username) = $3 AND guarded_at IS NOT NULL
-		AND guarded_at > now() - interval '24 hours' AND status = ANY($4) AND id <> $5`
+// authorCapSQL counts the other posts of the author guarded in the last 24
+// hours: with the author's stable id $6, the posts with that id
+// (posts_author_id_idx) and those without an id by handle $3 (lower-case,
+// posts_author_guarded_idx), so a renamed author keeps its count and the
+// next owner of a handle does not take it over; without an id ($6 empty),
+// every post by handle $3. (The repeated test that author_id is not empty lets the partial
+// index serve.)
+const authorCapSQL = `SELECT (SELECT count(*) FROM posts
+		WHERE $6 <> '' AND author_id = $6 AND author_id <> '' AND platform = $1 AND guarded_at IS NOT NULL
+			AND guarded_at > now() - interval '24 hours' AND status = ANY($4) AND id <> $5)
+	+ (SELECT count(*) FROM posts
+		WHERE platform = $1 AND lower(author_username) = $3 AND ($6 = '' OR author_id = '') AND guarded_at IS NOT NULL
+			AND guarded_at > now() - interval '24 hours' AND status = ANY($4) AND id <> $5)`
 
 // capCountsSQL reads both counts of the reply caps.
 const capCountsSQL = `SELECT (` + conversationCapSQL + `), (` + authorCapSQL + `)`
 
-// passGuardsSQL marks post $1 guarded when it is in drafting and both
-// counts are under their caps ($6 per conversation, $7 per author a day).
+// passGuardsSQL marks post $5 guarded when it is in drafting and both
+// counts are under their caps ($7 per conversation, $8 per author a day).
 const passGuardsSQL = `WITH counts AS (SELECT (` + conversationCapSQL + `) AS conversation, (` + authorCapSQL + `) AS author)
 	UPDATE posts SET guarded_at = now(), updated_at = now()
-	WHERE id = $5 AND status = 'drafting' AND (SELECT conversation < $6 AND author < $7 FROM counts)`
+	WHERE id = $5 AND status = 'drafting' AND (SELECT conversation < $7 AND author < $8 FROM counts)`
 
 // Skip moves a post in drafting to skipped with reason, the guard that
 // stopped it; any other state gets a *post.StateError (ErrConflict).
@@ -76,7 +90,8 @@ func (s *Store) skip(ctx context.Context, q querier, id int64, reason string) er
 // PassGuards applies the reply caps to p, a post in drafting, under the
 // advisory locks of its conversation and then of its author (always in
 // that order): it counts the guarded posts of both (the author's of the
-// last 24 hours) and either marks the post guarded (reason "") or skips it
+// last 24 hours, by the author's stable id where p has one, see
+// authorCapSQL) and either marks the post guarded (reason "") or skips it
 // with guard.CapDecision's reason. A post no longer in drafting gets a
 // *post.StateError (ErrConflict).
 //
@@ -94,16 +109,23 @@ func (s *Store) PassGuards(ctx context.Context, p post.Post, caps guard.Caps) (r
 		Queue(string, ...any) *pgx.QueuedQuery
 	}) {
 		q.Queue(`SELECT pg_advisory_xact_lock($1, hashtext($2))`, lockConversation, p.Platform+"/"+conversation)
+		if p.AuthorID != "" {
+			q.Queue(`SELECT pg_advisory_xact_lock($1, hashtext($2))`, lockAuthorID, p.Platform+"/"+p.AuthorID)
+		}
 		q.Queue(`SELECT pg_advisory_xact_lock($1, hashtext($2))`, lockAuthor, p.Platform+"/"+author)
+	}
+	nlocks := 2
+	if p.AuthorID != "" {
+		nlocks = 3
 	}
 	// The batch is one implicit transaction: the locks are held until the
 	// update commits, and the update counts after they are granted.
 	var b pgx.Batch
 	locks(&b)
-	b.Queue(passGuardsSQL, p.Platform, conversation, author, capStatuses, p.ID, caps.PerConversation, caps.PerAuthorPerDay)
+	b.Queue(passGuardsSQL, p.Platform, conversation, author, capStatuses, p.ID, p.AuthorID, caps.PerConversation, caps.PerAuthorPerDay)
 	res := s.pool.SendBatch(ctx, &b)
 	var passed bool
-	for range 2 {
+	for range nlocks {
 		if _, err = res.Exec(); err != nil {
 			break
 		}
@@ -127,7 +149,7 @@ func (s *Store) PassGuards(ctx context.Context, p post.Post, caps guard.Caps) (r
 		}
 		var inConversation, toAuthor int
 		if err := tx.QueryRow(ctx, capCountsSQL,
-			p.Platform, conversation, author, capStatuses, p.ID).Scan(&inConversation, &toAuthor); err != nil {
+			p.Platform, conversation, author, capStatuses, p.ID, p.AuthorID).Scan(&inConversation, &toAuthor); err != nil {
 			return fmt.Errorf("store: pass guards %d: counts: %w", p.ID, err)
 		}
 		why, ok := guard.CapDecision(inConversation, toAuthor, caps)

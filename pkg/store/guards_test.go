@@ -3,7 +3,9 @@ package store_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -116,4 +118,64 @@ func passGuards(t *testing.T, s *store.Store, id int64, caps guard.Caps) (string
 		t.Fatal(err)
 	}
 	return s.PassGuards(context.Background(), p, caps)
+}
+
+// The per-author cap counts by the author's stable id where the post has
+// one: a renamed author keeps its count, the next owner of a handle does
+// not take it over, and posts from before ids were kept (an empty author_id)
+// still count by handle, as every post does for a post without an id.
+func TestAuthorCapByID(t *testing.T) {
+	s := storetest.New(t)
+	ctx := context.Background()
+	caps := guard.Caps{PerConversation: 100, PerAuthorPerDay: 1}
+	type author struct{ id, handle string }
+	tests := []struct {
+		name   string
+		before author // the author of a post guarded an hour ago
+		now    author // the author of the post the guards judge now
+		capped bool
+	}{
+		{name: "same author", before: author{"100", "same"}, now: author{"100", "same"}, capped: true},
+		{name: "renamed author keeps its count", before: author{"101", "oldname"}, now: author{"101", "newname"}, capped: true},
+		{name: "handle taken over starts from none", before: author{"102", "taken"}, now: author{"103", "taken"}, capped: false},
+		{name: "legacy row without id counts by handle", before: author{"", "legacy"}, now: author{"104", "Legacy"}, capped: true},
+		{name: "legacy row of another handle does not count", before: author{"", "someoneelse"}, now: author{"105", "fresh"}, capped: false},
+		{name: "post without id counts every post by handle", before: author{"106", "noid"}, now: author{"", "NoId"}, capped: true},
+		{name: "post without id, other handle", before: author{"107", "first"}, now: author{"", "second"}, capped: false},
+		{name: "the same id on another platform does not count", before: author{"did:plc:aaaaaaaaaaaaaaaaaaaaaaaa", "cross.bsky.social"}, now: author{"did:plc:aaaaaaaaaaaaaaaaaaaaaaaa", "cross.bsky.social"}, capped: false},
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			before := post.Post{Platform: "sandbox", Source: post.SourceMention, OriginalPostID: fmt.Sprintf("ab%d", i),
+				ConversationID: fmt.Sprintf("cab%d", i), AuthorUsername: tt.before.handle, AuthorID: tt.before.id, CreatedAt: time.Now()}
+			if strings.HasPrefix(tt.before.id, "did:") {
+				before.Platform = post.BlueskyPlatform
+			}
+			id, _, err := s.UpsertFound(ctx, before)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if reason, err := passGuards(t, s, id, caps); err != nil || reason != "" {
+				t.Fatalf("the first post: %q %v", reason, err)
+			}
+			now := post.Post{Platform: "sandbox", Source: post.SourceMention, OriginalPostID: fmt.Sprintf("an%d", i),
+				ConversationID: fmt.Sprintf("can%d", i), AuthorUsername: tt.now.handle, AuthorID: tt.now.id, CreatedAt: time.Now()}
+			id, _, err = s.UpsertFound(ctx, now)
+			if err != nil {
+				t.Fatal(err)
+			}
+			reason, err := passGuards(t, s, id, caps)
+			want := ""
+			if tt.capped {
+				want = guard.ReasonAuthorCap + " (1 of 1 today)"
+			}
+			if err != nil || reason != want {
+				t.Errorf("got %q %v, want %q", reason, err, want)
+			}
+			p, err := s.Post(ctx, id)
+			if err != nil || (p.GuardedAt != nil) == tt.capped || (p.Status == post.StatusSkipped) != tt.capped {
+				t.Errorf("the post after the guards: %+v %v", p, err)
+			}
+		})
+	}
 }

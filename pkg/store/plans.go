@@ -128,14 +128,16 @@ func (n planNode) walk(fn func(planNode)) {
 }
 
 // guardPlans adds to qs the reads of the guards (the reply caps' counts of
-// a busy conversation and author, the near-duplicate guard's recent texts),
+// a busy conversation and author, by the author's id and by handle alone,
+// the near-duplicate guard's recent texts), of the settings' accounts (the
+// id or handle each blocked author and target stands for),
 // of the Skipped view (each order, first and last page, the total) and of
 // the approvals waiting to send (first and last page, the total, the send
 // times their caps read).
 func (s *Store) guardPlans(ctx context.Context, qs []planQuery, pageSize int) ([]planQuery, error) {
-	var platform, conversation, author string
-	err := s.pool.QueryRow(ctx, `SELECT platform, coalesce(conversation_id, ''), lower(author_username) FROM posts
-		ORDER BY id DESC LIMIT 1`).Scan(&platform, &conversation, &author)
+	var platform, conversation, author, authorID string
+	err := s.pool.QueryRow(ctx, `SELECT platform, coalesce(conversation_id, ''), lower(author_username), author_id FROM posts
+		ORDER BY author_id <> '' DESC, id DESC LIMIT 1`).Scan(&platform, &conversation, &author, &authorID)
 	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
 		return nil, fmt.Errorf("store: plans: %w", err)
 	}
@@ -145,8 +147,11 @@ func (s *Store) guardPlans(ctx context.Context, qs []planQuery, pageSize int) ([
 	}
 	last := max(0, (skipped-1)/pageSize*pageSize)
 	qs = append(qs,
-		planQuery{name: "reply caps, counts", sql: capCountsSQL, args: []any{platform, conversation, author, capStatuses, int64(0)}},
-		planQuery{name: "reply caps, guarded within them", sql: passGuardsSQL, args: []any{platform, conversation, author, capStatuses, int64(0), 1, 3}},
+		planQuery{name: "reply caps, counts", sql: capCountsSQL, args: []any{platform, conversation, author, capStatuses, int64(0), authorID}},
+		planQuery{name: "reply caps, counts, an author without id", sql: capCountsSQL, args: []any{platform, conversation, author, capStatuses, int64(0), ""}},
+		planQuery{name: "reply caps, guarded within them", sql: passGuardsSQL, args: []any{platform, conversation, author, capStatuses, int64(0), authorID, 1, 3}},
+		planQuery{name: "settings, blocked authors' accounts", sql: blockedAccountsSQL},
+		planQuery{name: "settings, targets' accounts", sql: targetAccountsSQL, args: []any{[]string{author, authorID}}},
 		planQuery{name: "near-duplicate guard, recent texts", sql: recentTextsSQL, args: []any{time.Now().Add(-7 * 24 * time.Hour), RecentTextsLimit}},
 		planQuery{name: "list skipped total", sql: skippedCountSQL})
 	var queued int

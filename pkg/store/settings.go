@@ -43,6 +43,74 @@ func (s *Store) Settings(ctx context.Context) (settings.Settings, error) {
 	return out, nil
 }
 
+// blockedAccountsSQL reads each blocked author, in the settings' order,
+// with its id and the handle its id was last seen with
+// (posts_author_id_idx).
+const blockedAccountsSQL = `SELECT b.username, b.author_id, seen.author_username FROM blocked_authors b
+	LEFT JOIN LATERAL (SELECT author_username FROM posts
+		WHERE author_id = b.author_id AND author_id <> '' ORDER BY id DESC LIMIT 1) seen ON true
+	ORDER BY b.created_at, b.username`
+
+// targetAccountsSQL reads each entry of $1 with the id a lookup of its
+// handle found (targets) and the handle the entry, as an id, was last seen
+// with (posts_author_id_idx).
+const targetAccountsSQL = `SELECT t.entry, found.user_id, seen.author_username
+	FROM unnest($1::text[]) WITH ORDINALITY AS t(entry, n)
+	LEFT JOIN LATERAL (SELECT user_id FROM targets WHERE username = t.entry AND user_id <> '' LIMIT 1) found ON true
+	LEFT JOIN LATERAL (SELECT author_username FROM posts
+		WHERE author_id = t.entry AND author_id <> '' ORDER BY id DESC LIMIT 1) seen ON true
+	ORDER BY t.n`
+
+// SettingsAccounts returns what the blocked authors and the targets (the
+// settings' target_usernames) stand for, each entry in the settings' order
+// with its handle and id where known: an entry given by handle has the id
+// the worker found for it (a blocked author's once the author is next
+// seen, a target's once it is looked up), one given by id the handle its
+// author was last seen with in a found post.
+func (s *Store) SettingsAccounts(ctx context.Context, targets []string) (blocked, targeted []settings.Account, err error) {
+	read := func(sql string, args ...any) ([]settings.Account, error) {
+		rows, err := s.pool.Query(ctx, sql, args...)
+		if err != nil {
+			return nil, err
+		}
+		out := []settings.Account{}
+		var entry string
+		var id, seen *string
+		_, err = pgx.ForEachRow(rows, []any{&entry, &id, &seen}, func() error {
+			out = append(out, account(entry, id, seen))
+			return nil
+		})
+		return out, err
+	}
+	if blocked, err = read(blockedAccountsSQL); err != nil {
+		return nil, nil, fmt.Errorf("store: blocked accounts: %w", err)
+	}
+	if targeted, err = read(targetAccountsSQL, nonNil(targets)); err != nil {
+		return nil, nil, fmt.Errorf("store: target accounts: %w", err)
+	}
+	return blocked, targeted, nil
+}
+
+// account is the Account of entry: an id entry is its own id, with the
+// handle seen last; a handle entry is its own handle, with id. It copies
+// what id and seen point to, which the next row's scan may reuse.
+func account(entry string, id, seen *string) settings.Account {
+	e := entry
+	if settings.KindOf(entry).IsID() {
+		return settings.Account{Entry: entry, Handle: copyOf(seen), ID: &e}
+	}
+	return settings.Account{Entry: entry, Handle: &e, ID: copyOf(id)}
+}
+
+// copyOf returns a pointer to a copy of *p, nil for nil.
+func copyOf(p *string) *string {
+	if p == nil {
+		return nil
+	}
+	v := *p
+	return &v
+}
+
 // column returns the one text column of a query's rows.
 func (s *Store) column(ctx context.Context, sql string) ([]string, error) {
 	rows, err := s.pool.Query(ctx, sql)
@@ -112,10 +180,14 @@ func (s *Store) putSettings(ctx context.Context, v settings.Settings, onlyFirst 
 		if _, err := tx.Exec(ctx, `DELETE FROM blocked_authors WHERE NOT (username = ANY($1))`, nonNil(v.BlockedAuthors)); err != nil {
 			return err
 		}
+		// An entry given by id (an X user id, a DID) is its author's id at
+		// once; one given by handle takes it when the author is next seen.
+		// An id blocked already (under its handle) stays as it is.
 		// clock_timestamp() stamps each new entry after the one before: the lists keep the administrator's order.
-		if _, err := tx.Exec(ctx, `INSERT INTO blocked_authors (username, reason, created_at)
-			SELECT u, 'added by the administrator', clock_timestamp() FROM unnest($1::text[]) WITH ORDINALITY AS t(u, n) ORDER BY n
-			ON CONFLICT (username) DO NOTHING`, nonNil(v.BlockedAuthors)); err != nil {
+		if _, err := tx.Exec(ctx, `INSERT INTO blocked_authors (username, author_id, reason, created_at)
+			SELECT u, nullif(id, ''), 'added by the administrator', clock_timestamp()
+			FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS t(u, id, n) ORDER BY n
+			ON CONFLICT DO NOTHING`, nonNil(v.BlockedAuthors), accountIDs(v.BlockedAuthors)); err != nil {
 			return err
 		}
 		if _, err := tx.Exec(ctx, `DELETE FROM blocked_phrases WHERE NOT (phrase = ANY($1))`, nonNil(v.BlockedPhrases)); err != nil {
@@ -133,6 +205,18 @@ func (s *Store) putSettings(ctx context.Context, v settings.Settings, onlyFirst 
 		return fmt.Errorf("store: put settings: %w", err)
 	}
 	return nil
+}
+
+// accountIDs returns, for each account entry, the entry itself when it is
+// a platform id, "" when it is a handle.
+func accountIDs(entries []string) []string {
+	ids := make([]string, len(entries))
+	for i, e := range entries {
+		if settings.KindOf(e).IsID() {
+			ids[i] = e
+		}
+	}
+	return ids
 }
 
 // nonNil returns list, or an empty list for nil, which pgx would store as NULL.

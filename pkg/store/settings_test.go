@@ -183,3 +183,100 @@ func TestAuthorBlockedByStableID(t *testing.T) {
 		})
 	}
 }
+
+// Blocked authors and targets given by id or by handle: an id entry blocks
+// its author at once, whatever the handle, and shows the handle last seen
+// with the id; a handle entry shows the id found for it once the worker
+// has met the author (blocked) or looked the handle up (target).
+func TestSettingsAccounts(t *testing.T) {
+	s := storetest.New(t)
+	ctx := context.Background()
+	// An opt-out blocked one author under its handle, with its id.
+	if err := s.BlockAuthor(ctx, "quiet", "555", "opt-out", 0); err != nil {
+		t.Fatal(err)
+	}
+	set, err := settings.Settings{
+		TargetUsernames: []string{"Alice", "did:plc:z72i7hdynmk6r22z27h6tvur", "4242", "nobody.bsky.social"},
+		BlockedAuthors:  []string{"quiet", "777", "bob", "did:web:carol.example.com", "555"},
+	}.Normalize()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.PutSettings(ctx, set); err != nil {
+		t.Fatal(err)
+	}
+	// The id 555 is blocked already, under its handle: it stays that one entry.
+	got, err := s.Settings(ctx)
+	if want := []string{"quiet", "777", "bob", "did:web:carol.example.com"}; err != nil || !slices.Equal(got.BlockedAuthors, want) {
+		t.Fatalf("blocked authors = %q %v, want %q", got.BlockedAuthors, err, want)
+	}
+	// An entry by id blocks its author under any handle, at once.
+	as, blocked, err := s.AuthorBlocked(ctx, "777", func(string) bool { return false })
+	if err != nil || !blocked || as != "777" {
+		t.Errorf("AuthorBlocked(777) = %q %v %v, want blocked as 777", as, blocked, err)
+	}
+	// The worker meets bob (id 888) and looks alice up (id 1); posts of 777 and of the DID were found.
+	if _, _, err := s.AuthorBlocked(ctx, "888", func(b string) bool { return b == "bob" }); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.PutTarget(ctx, "x", "alice", "1"); err != nil {
+		t.Fatal(err)
+	}
+	for i, a := range []struct{ platform, id, handle string }{
+		{"x", "777", "old_seven"}, {"x", "777", "seven"}, {"x", "4242", "fortytwo"},
+		{post.BlueskyPlatform, "did:plc:z72i7hdynmk6r22z27h6tvur", "bsky.app"},
+	} {
+		p := found("acct"+string(rune('a'+i)), post.SourceMention)
+		p.Platform, p.AuthorID, p.AuthorUsername = a.platform, a.id, a.handle
+		if _, _, err := s.UpsertFound(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	blockedAccts, targets, err := s.SettingsAccounts(ctx, got.TargetUsernames)
+	if err != nil {
+		t.Fatal(err)
+	}
+	str := func(v string) *string { return &v }
+	wantBlocked := []settings.Account{
+		{Entry: "quiet", Handle: str("quiet"), ID: str("555")},
+		{Entry: "777", Handle: str("seven"), ID: str("777")},
+		{Entry: "bob", Handle: str("bob"), ID: str("888")},
+		{Entry: "did:web:carol.example.com", ID: str("did:web:carol.example.com")},
+	}
+	wantTargets := []settings.Account{
+		{Entry: "alice", Handle: str("alice"), ID: str("1")},
+		{Entry: "did:plc:z72i7hdynmk6r22z27h6tvur", Handle: str("bsky.app"), ID: str("did:plc:z72i7hdynmk6r22z27h6tvur")},
+		{Entry: "4242", Handle: str("fortytwo"), ID: str("4242")},
+		{Entry: "nobody.bsky.social", Handle: str("nobody.bsky.social")},
+	}
+	for _, c := range []struct {
+		name      string
+		got, want []settings.Account
+	}{{"blocked", blockedAccts, wantBlocked}, {"targets", targets, wantTargets}} {
+		if !reflect.DeepEqual(c.got, c.want) {
+			t.Errorf("%s accounts:\n got  %s\n want %s", c.name, accountsString(c.got), accountsString(c.want))
+		}
+	}
+	// No targets, no blocked authors: empty lists, not nil.
+	if err := s.PutSettings(ctx, settings.Settings{Caps: settings.DefaultCaps()}); err != nil {
+		t.Fatal(err)
+	}
+	if b, tg, err := s.SettingsAccounts(ctx, nil); err != nil || b == nil || tg == nil || len(b)+len(tg) != 0 {
+		t.Errorf("empty settings: %v %v %v", b, tg, err)
+	}
+}
+
+// accountsString prints accounts with their pointers followed.
+func accountsString(list []settings.Account) string {
+	var b strings.Builder
+	for _, a := range list {
+		deref := func(p *string) string {
+			if p == nil {
+				return "<nil>"
+			}
+			return *p
+		}
+		b.WriteString("{" + a.Entry + " " + deref(a.Handle) + " " + deref(a.ID) + "} ")
+	}
+	return b.String()
+}

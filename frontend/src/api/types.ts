@@ -1056,19 +1056,36 @@ export interface components {
         /** @description Whom the persona answers and how often. */
         Settings: {
             autopilot: components["schemas"]["Autopilot"];
+            /** @description The targeted accounts as stored, each a handle or a platform id (see SettingsInput). */
             target_usernames: string[];
             search_topics: string[];
+            /** @description The blocked authors as stored, each a handle or a platform id (see SettingsInput). */
             blocked_authors: string[];
+            /** @description Answers only, never sent: target_usernames in the same order, each with the handle and the id it stands for where known. */
+            target_ids: components["schemas"]["SettingsAccount"][];
+            /** @description Answers only, never sent: blocked_authors in the same order, each with the handle and the id it stands for where known. */
+            blocked_author_ids: components["schemas"]["SettingsAccount"][];
             blocked_phrases: string[];
             caps: components["schemas"]["SettingsCaps"];
             /** @description Answers only, never sent: the targeted usernames the platform answered it does not know (X's 404), each looked up again at most once an hour, or at the first scan after a settings change (a PUT empties the list). */
             targets_not_found: string[];
         };
+        /** @description An entry of target_usernames or blocked_authors with the account it stands for. An entry given by handle is its own handle, and has the id once the worker has found it (a target once looked up, a blocked author once next seen); an entry given by id is its own id, and has the handle its author was last seen with in a found post. */
+        SettingsAccount: {
+            /** @description The entry as stored. */
+            entry: string;
+            /** @description The account's handle (an X handle, a Bluesky domain), null while unknown. */
+            handle: string | null;
+            /** @description The account's stable id (an X user id, a Bluesky DID), null while unknown. */
+            id: string | null;
+        };
         /** @description The settings as PUT; every field present but autopilot, which keeps the stored rules when absent. */
         SettingsInput: {
             autopilot?: components["schemas"]["Autopilot"];
+            /** @description The targeted accounts, each a handle (an X handle, a Bluesky handle such as alice.bsky.social; a leading @ is dropped) or a platform id (an X user id, digits only; a DID, did:plc:... or did:web:...). */
             target_usernames: string[];
             search_topics: string[];
+            /** @description The blocked authors, each a handle or a platform id as in target_usernames. */
             blocked_authors: string[];
             blocked_phrases: string[];
             caps: components["schemas"]["SettingsCapsInput"];
@@ -1742,6 +1759,7 @@ export type LoginAnswer = components['schemas']['LoginAnswer'];
 export type SettingsCaps = components['schemas']['SettingsCaps'];
 export type SettingsCapsInput = components['schemas']['SettingsCapsInput'];
 export type Settings = components['schemas']['Settings'];
+export type SettingsAccount = components['schemas']['SettingsAccount'];
 export type SettingsInput = components['schemas']['SettingsInput'];
 export type PersonaInput = components['schemas']['PersonaInput'];
 export type Persona = components['schemas']['Persona'];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Settings, SettingsCaps, SettingsInput } from '../api/types';
-import { CAP_FIELDS, CAP_RANGES, fieldKey, fromForm, toForm, type CapField } from './settingsForm';
+import { accountNote, CAP_FIELDS, CAP_RANGES, fieldKey, fromForm, toForm, type CapField } from './settingsForm';
 
 const caps: SettingsCaps = { per_conversation: 1, per_author_per_day: 3, sends_per_3h: 10, sends_per_day: 50, near_duplicate: 0.8, context_depth: 5, min_review_score: 3, drafts_per_hour: 120 };
 /** The settings as sent. */
@@ -11,11 +11,16 @@ const sent: SettingsInput = {
   blocked_phrases: ['scam coin'],
   caps,
 };
-/** The settings as answered: targets_not_found is never sent. */
+/** The settings as answered: targets_not_found, target_ids and blocked_author_ids are never sent. */
 const settings: Settings = {
   ...sent,
   caps,
   targets_not_found: ['ghost'],
+  target_ids: [
+    { entry: 'sinner_1', handle: 'sinner_1', id: '123' },
+    { entry: 'sinner_2', handle: 'sinner_2', id: null },
+  ],
+  blocked_author_ids: [],
   autopilot: { enabled: false, min_review_score: 5, authors: [], any_author: false, categories: [], max_per_hour: 5, grace_seconds: 120 },
 };
 
@@ -67,5 +72,21 @@ describe('fieldKey', () => {
     { path: undefined, want: undefined },
   ])('$path', ({ path, want }) => {
     expect(fieldKey(path)).toBe(want);
+  });
+});
+
+describe('accountNote', () => {
+  it.each([
+    { name: 'a handle with its id', account: { entry: 'alice', handle: 'alice', id: '123' }, want: 'alice: id 123' },
+    { name: 'an id with its handle', account: { entry: '4242', handle: 'seven', id: '4242' }, want: '4242: @seven' },
+    {
+      name: 'a DID with its handle',
+      account: { entry: 'did:plc:z72i7hdynmk6r22z27h6tvur', handle: 'bsky.app', id: 'did:plc:z72i7hdynmk6r22z27h6tvur' },
+      want: 'did:plc:z72i7hdynmk6r22z27h6tvur: @bsky.app',
+    },
+    { name: 'a handle not yet resolved', account: { entry: 'bob', handle: 'bob', id: null }, want: null },
+    { name: 'an id not yet seen', account: { entry: '777', handle: null, id: '777' }, want: null },
+  ])('$name', ({ account, want }) => {
+    expect(accountNote(account)).toBe(want);
   });
 });

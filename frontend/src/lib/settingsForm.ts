@@ -1,10 +1,27 @@
 // Pure helpers of the settings editor: the settings as form text and back,
 // and which field a server error names.
-import type { Settings, SettingsCaps, SettingsInput } from '../api/types';
+import type { Settings, SettingsAccount, SettingsCaps, SettingsInput } from '../api/types';
 
 /** The four lists the editor shows, one entry a line. */
 export const LIST_FIELDS = ['target_usernames', 'search_topics', 'blocked_authors', 'blocked_phrases'] as const;
 export type ListField = (typeof LIST_FIELDS)[number];
+
+/** The lists whose entries are accounts (a handle or a platform id), and the answer's field that resolves them. */
+export const ACCOUNT_FIELDS: Partial<Record<ListField, 'target_ids' | 'blocked_author_ids'>> = {
+  target_usernames: 'target_ids',
+  blocked_authors: 'blocked_author_ids',
+};
+
+/**
+ * What an account entry stands for beyond itself: "alice: id 123" for a
+ * handle whose id is known, "4242: @seven" for an id whose handle is; null
+ * when nothing more is known.
+ */
+export function accountNote(a: SettingsAccount): string | null {
+  if (a.id && a.id !== a.entry) return `${a.entry}: id ${a.id}`;
+  if (a.handle && a.handle !== a.entry) return `${a.entry}: @${a.handle}`;
+  return null;
+}
 
 /** The caps the editor shows, in order. */
 export const CAP_FIELDS = [
@@ -55,8 +72,8 @@ export interface FormError {
 }
 
 /**
- * The settings to send (a SettingsInput: targets_not_found is answered,
- * never sent): each list one entry a line, blank lines dropped
+ * The settings to send (a SettingsInput: targets_not_found, target_ids and
+ * blocked_author_ids are answered, never sent): each list one entry a line, blank lines dropped
  * (the server trims and checks the rest); each cap a number, an empty one 0
  * (the default). A cap that is not a number is a FormError.
  */

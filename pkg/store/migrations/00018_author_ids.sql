@@ -1,7 +1,7 @@
 -- +goose Up
--- Issue 32: opt-outs and blocked authors are kept by the author's stable id
--- (the X user id, the Bluesky DID), not by the handle, which its owner can
--- change and someone else can later take.
+-- Opt-outs and blocked authors are kept by the author's stable id (the X
+-- user id, the Bluesky DID), not by the handle, which its owner can change
+-- and someone else can later take.
 
 -- posts.author_id: the platform's id of the found post's author, '' where
 -- unknown (rows found before it was kept).

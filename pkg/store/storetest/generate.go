@@ -15,7 +15,7 @@ import (
 // number, so a run is reproducible apart from now().
 const generatePostsSQL = `
 INSERT INTO posts (platform, source, status, original_post_id, conversation_id, original_post_text,
-	original_post_user, author_username, created_at, category, likes_count, retweets_count, replies_count,
+	original_post_user, author_username, author_id, created_at, category, likes_count, retweets_count, replies_count,
 	proposed_response, approved_at, rejected_at, posted_at, response_post_id,
 	response_likes, response_retweets, response_replies, error, updated_at, guarded_at, skip_reason,
 	inserted_at, drafted_at, persona_version, review_score, edited, likes_24h, retweets_24h, replies_24h)
@@ -23,7 +23,9 @@ SELECT 'sandbox', g.source, g.status,
 	CASE WHEN g.source = 'profile' THEN NULL ELSE 'gen' || g.i END,
 	CASE WHEN g.source = 'profile' THEN NULL ELSE 'conv' || (g.i % 300000) END,
 	CASE WHEN g.source = 'profile' THEN '' ELSE left(repeat('why is monday coffee always a deadline at the gym ', 6), 20 + g.h % 260) END,
-	'Mortal ' || g.i % 50000, 'mortal' || g.i % 50000, g.created_at,
+	'Mortal ' || g.i % 50000, 'mortal' || g.i % 50000,
+	-- Most authors have their stable id; a fifth of the posts are from before ids were kept.
+	CASE WHEN g.i % 5 = 0 THEN '' ELSE (1000000 + g.i % 50000)::text END, g.created_at,
 	CASE WHEN g.status IN ('drafting', 'skipped') THEN '' ELSE (ARRAY['pride','greed','wrath','envy','lust','gluttony','sloth'])[1 + g.h % 7] END,
 	g.likes, g.likes / 5 + g.h % 3, g.likes / 9 + g.h % 2,
 	CASE WHEN g.status IN ('drafting', 'skipped') THEN '' ELSE left(repeat('Your sin is noted, mortal, and the furnace hums for you. ', 5), 40 + g.h % 230) END,

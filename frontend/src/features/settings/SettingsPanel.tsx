@@ -3,7 +3,19 @@ import { saveSettings } from '../../api/admin';
 import { ApiError, statusOf } from '../../api/client';
 import type { Settings } from '../../api/types';
 import { useSettings } from './useSettings';
-import { CAP_FIELDS, CAP_RANGES, fieldKey, fromForm, LIST_FIELDS, toForm, type CapField, type ListField, type SettingsForm } from '../../lib/settingsForm';
+import {
+  accountNote,
+  ACCOUNT_FIELDS,
+  CAP_FIELDS,
+  CAP_RANGES,
+  fieldKey,
+  fromForm,
+  LIST_FIELDS,
+  toForm,
+  type CapField,
+  type ListField,
+  type SettingsForm,
+} from '../../lib/settingsForm';
 
 export const SETTINGS_MESSAGES = {
   saved: 'Settings saved: the next scans use them',
@@ -12,9 +24,15 @@ export const SETTINGS_MESSAGES = {
 } as const;
 
 const LIST_LABELS: Record<ListField, { label: string; hint: string }> = {
-  target_usernames: { label: 'Targeted accounts', hint: 'Handles whose recent posts are answered, one a line.' },
+  target_usernames: {
+    label: 'Targeted accounts',
+    hint: 'Accounts whose recent posts are answered, one a line: a handle (X, or Bluesky like alice.bsky.social) or an id (X user id, DID).',
+  },
   search_topics: { label: 'Search topics', hint: 'Words or phrases the conversation scan searches for, one a line; none, no search.' },
-  blocked_authors: { label: 'Blocked authors', hint: 'Handles never answered, one a line; an opt-out adds its author here.' },
+  blocked_authors: {
+    label: 'Blocked authors',
+    hint: 'Accounts never answered, one a line, by handle or id; an opt-out adds its author here.',
+  },
   blocked_phrases: { label: 'Blocked phrases', hint: 'A post holding one, look-alike letters included, is skipped; one a line.' },
 };
 
@@ -142,6 +160,9 @@ function SettingsEditor({ stored, onSaved, onEdit }: EditorProps) {
       <div className="settings-lists">
         {LIST_FIELDS.map((f) => {
           const err = errorFor(f);
+          const accounts = ACCOUNT_FIELDS[f];
+          // What the stored entries resolved to: an id found for a handle, the handle seen with an id.
+          const notes = accounts ? stored[accounts].map(accountNote).filter((n): n is string => n !== null) : [];
           return (
             <div className="field" key={f}>
               <label htmlFor={`${ids}-${f}`}>{LIST_LABELS[f].label}</label>
@@ -156,6 +177,13 @@ function SettingsEditor({ stored, onSaved, onEdit }: EditorProps) {
               <p id={`${ids}-${f}-hint`} className="field-hint">
                 {LIST_LABELS[f].hint}
               </p>
+              {notes.length > 0 && (
+                <ul className="settings-accounts field-hint" data-testid={`settings-accounts-${f}`}>
+                  {notes.map((n) => (
+                    <li key={n}>{n}</li>
+                  ))}
+                </ul>
+              )}
               {err.node}
             </div>
           );
