@@ -46,10 +46,13 @@ func TestBurstDrainsThroughA429Storm(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p := *e.pipe
-		d := *e.pipe.Drafter
+		// Each server drafts with its own writer: its own copy of the stages.
+		stages := *e.pipe.Stages
+		d := *stages.Drafter
 		d.Writer = w
-		p.Drafter = &d
+		stages.Drafter = &d
+		p := *e.pipe
+		p.Stages = &stages
 		srv, err := tasks.NewServer(tasks.ServerConfig{
 			RedisURL: e.redisURL, Register: p.Register, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
 			RetryDelay: pipeline.RetryDelay, IsFailure: pipeline.IsFailure, Concurrency: 8,

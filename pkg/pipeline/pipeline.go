@@ -176,9 +176,9 @@ func (p *Pipeline) Register(mux *asynq.ServeMux) {
 var ErrOtherPlatform = errors.New("task for a platform this worker does not run")
 
 // stagesOf returns the stages of the platform named, the first
-// platform's when name is empty.
+// platform's (the embedded Stages) when name is empty or names it.
 func (p *Pipeline) stagesOf(name string) (*Stages, error) {
-	if name == "" {
+	if name == "" || name == p.Scanner.Platform.Name() {
 		return p.Stages, nil
 	}
 	s, ok := p.byPlatform[name]
