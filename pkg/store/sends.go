@@ -222,38 +222,16 @@ type QueuedPage struct {
 	// the approvals on the pages before; the post at index i of Posts has
 	// Queue.Ahead+i ahead of it.
 	Queue SendQueue
+	// Aheads counts, for each post of Posts, the approvals of every
+	// platform ahead of it; Queue.Ahead+i unless the page is one platform's.
+	Aheads []int
 }
 
 // ListQueued returns one page (1-based) of the approved posts that have
 // not started sending, in the order the send caps serve them, with the
 // send times the caps decide on, read once for the page.
 func (s *Store) ListQueued(ctx context.Context, page, pageSize int, caps guard.SendCaps) (QueuedPage, error) {
-	if page < 1 || pageSize < 1 {
-		return QueuedPage{}, fmt.Errorf("store: list queued: %w: page %d", ErrInvalid, page)
-	}
-	var out QueuedPage
-	// One snapshot for the count, the page and the send times, so a send
-	// starting meanwhile is not counted both as sent and as waiting.
-	opts := pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}
-	err := s.pool.inTx(ctx, opts, func(tx pgx.Tx) error {
-		if err := tx.QueryRow(ctx, queuedCountSQL).Scan(&out.Total); err != nil {
-			return fmt.Errorf("store: count queued: %w", err)
-		}
-		posts, err := queryPosts(ctx, tx, queuedPageSQL, pageSize, (page-1)*pageSize)
-		if err != nil {
-			return fmt.Errorf("store: list queued: %w", err)
-		}
-		_, most, longest := caps.Bounds()
-		if out.Queue, err = sentTimes(ctx, tx, most, longest); err != nil {
-			return fmt.Errorf("store: list queued: send times: %w", err)
-		}
-		out.Posts, out.Queue.Ahead = posts, (page-1)*pageSize
-		return nil
-	})
-	if err != nil {
-		return QueuedPage{}, err
-	}
-	return out, nil
+	return s.ListQueuedOn(ctx, "", page, pageSize, caps)
 }
 
 // SendCounts is how the send caps stand: the sends started in the last 3
