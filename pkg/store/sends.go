@@ -206,11 +206,14 @@ const queuedCountSQL = `SELECT count(*) FROM posts WHERE status = 'approved' AND
 
 // queuedPageSQL reads one page of the approvals waiting for their first
 // send, in approval order: the ids first from posts_send_queue_idx, then
-// their rows.
-const queuedPageSQL = `SELECT ` + postColumns + ` FROM posts WHERE id IN (
-		SELECT id FROM posts WHERE status = 'approved' AND send_started_at IS NULL
+// their rows. cond (platformCond, argument $3) keeps one platform's,
+// checked on the rows the index walk finds.
+func queuedPageSQL(cond string) string {
+	return `SELECT ` + postColumns + ` FROM posts WHERE id IN (
+		SELECT id FROM posts WHERE status = 'approved' AND send_started_at IS NULL` + cond + `
 		ORDER BY ` + sendQueueOrder + ` LIMIT $1 OFFSET $2)
 	ORDER BY ` + sendQueueOrder
+}
 
 // QueuedPage is one page of the approvals waiting for their first send.
 type QueuedPage struct {
@@ -232,6 +235,76 @@ type QueuedPage struct {
 // send times the caps decide on, read once for the page.
 func (s *Store) ListQueued(ctx context.Context, page, pageSize int, caps guard.SendCaps) (QueuedPage, error) {
 	return s.ListQueuedOn(ctx, "", page, pageSize, caps)
+}
+
+// queuedPlatformCountSQL counts the approvals of platform $1 waiting for
+// their first send (posts_send_queue_idx, the platform checked on its rows).
+const queuedPlatformCountSQL = `SELECT count(*) FROM posts WHERE status = 'approved' AND send_started_at IS NULL AND platform = $1`
+
+// aheadsSQL counts, for each post of $1 in order, the approvals of every
+// platform waiting before it in the send queue (posts_send_queue_idx), at
+// most $2 of them: the send caps are shared by every platform.
+const aheadsSQL = `SELECT (SELECT count(*) FROM (SELECT 1 FROM posts q WHERE q.status = 'approved' AND q.send_started_at IS NULL
+		AND (coalesce(q.approved_at, q.updated_at), q.id) < (coalesce(p.approved_at, p.updated_at), p.id) LIMIT $2) AS a)
+	FROM unnest($1::bigint[]) WITH ORDINALITY AS u (id, ord) JOIN posts p USING (id) ORDER BY u.ord`
+
+// ListQueuedOn is ListQueued of the approvals of one platform
+// (post.Platforms); "" is every platform, as ListQueued. Aheads counts,
+// for each post, the approvals of every platform before it.
+func (s *Store) ListQueuedOn(ctx context.Context, platform string, page, pageSize int, caps guard.SendCaps) (QueuedPage, error) {
+	if !validFilter(platform) || page < 1 || pageSize < 1 {
+		return QueuedPage{}, fmt.Errorf("store: list queued: %w: platform %q page %d", ErrInvalid, platform, page)
+	}
+	var out QueuedPage
+	count, countArgs, pageArgs := queuedCountSQL, []any{}, []any{pageSize, (page - 1) * pageSize}
+	if platform != "" {
+		count, countArgs, pageArgs = queuedPlatformCountSQL, []any{platform}, append(pageArgs, platform)
+	}
+	_, most, longest := caps.Bounds()
+	// One snapshot for the count, the page and the send times, so a send
+	// starting meanwhile is not counted both as sent and as waiting.
+	opts := pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}
+	err := s.pool.inTx(ctx, opts, func(tx pgx.Tx) error {
+		if err := tx.QueryRow(ctx, count, countArgs...).Scan(&out.Total); err != nil {
+			return fmt.Errorf("store: count queued: %w", err)
+		}
+		posts, err := queryPosts(ctx, tx, queuedPageSQL(platformCond(platform, 3)), pageArgs...)
+		if err != nil {
+			return fmt.Errorf("store: list queued: %w", err)
+		}
+		if out.Queue, err = sentTimes(ctx, tx, most, longest); err != nil {
+			return fmt.Errorf("store: list queued: send times: %w", err)
+		}
+		out.Posts, out.Queue.Ahead = posts, (page-1)*pageSize
+		out.Aheads = make([]int, len(posts))
+		if platform == "" {
+			for i := range out.Aheads {
+				out.Aheads[i] = out.Queue.Ahead + i
+			}
+			return nil
+		}
+		ids := make([]int64, len(posts))
+		for i, p := range posts {
+			ids[i] = p.ID
+		}
+		rows, err := tx.Query(ctx, aheadsSQL, ids, most)
+		if err != nil {
+			return fmt.Errorf("store: list queued: ahead: %w", err)
+		}
+		aheads, err := pgx.CollectRows(rows, pgx.RowTo[int])
+		if err != nil || len(aheads) != len(posts) {
+			return fmt.Errorf("store: list queued: ahead of %d posts, %d counted: %w", len(posts), len(aheads), err)
+		}
+		copy(out.Aheads, aheads)
+		if len(aheads) > 0 {
+			out.Queue.Ahead = aheads[0]
+		}
+		return nil
+	})
+	if err != nil {
+		return QueuedPage{}, err
+	}
+	return out, nil
 }
 
 // SendCounts is how the send caps stand: the sends started in the last 3
