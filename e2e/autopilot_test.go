@@ -1,8 +1,8 @@
 package e2e
 
 // The test in this file runs the real web, scheduler and two worker
-// binaries against the fake X and the offline writer with the autopilot on
-// (issue 29): a trusted author is answered after the grace window with
+// binaries against the fake X and the offline writer with the autopilot
+// on: a trusted author is answered after the grace window with
 // nobody acting; a stranger waits for review.
 
 import (

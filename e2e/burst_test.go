@@ -2,7 +2,7 @@ package e2e
 
 // The tests in this file run the real worker and scheduler binaries against
 // the fake X of live_clients_test.go, which pages as X does, with bursts far
-// beyond what one scan reads (issue 12).
+// beyond what one scan reads.
 
 import (
 	"bytes"

@@ -4,7 +4,7 @@ package e2e
 // a Redis behind three sentinels and a PostgreSQL primary with a
 // synchronous standby (ha_servers_test.go), kills each primary during a
 // burst of mentions and a stream of approvals, and checks that nothing was
-// lost or done twice (issue 21).
+// lost or done twice.
 
 import (
 	"context"

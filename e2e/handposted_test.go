@@ -3,7 +3,7 @@ package e2e
 // The test in this file runs the real web, worker and scheduler binaries
 // against the fake X of live_clients_test.go and the offline writer, and
 // follows a reply the API may not send from its draft to the public log,
-// through the administrator's hand (issue 17, item 6).
+// through the administrator's hand.
 
 import (
 	"bytes"

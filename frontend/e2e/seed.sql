@@ -96,7 +96,7 @@ VALUES
    'Old Timer', 'old_timer', now() - interval '3 days', 'pride', 1,
    'Three days late, and still not the latest of my sins.');
 
--- The conversation of the old pending mention (issue 18): it answers the last of four posts up
+-- The conversation of the old pending mention: it answers the last of four posts up
 -- its thread (the second the persona's own, by its handle) and quotes a fifth, all read earlier into context_posts; its draft could not see
 -- everything. The parent's text is markup a card must show as text. Dates are before the
 -- mention's, the thread oldest first. Nothing here changes the counts above.
@@ -137,7 +137,7 @@ VALUES ('sandbox', 'targeted', 'pending', 'targeted-pending-1', 'targeted-pendin
         'Announcing our new productivity app!', 'Hustle Corp', 'hustle_corp', now() - interval '1 hour', 'greed', 40, 12,
         'Another app to make you busy. My favourite kind of torment.');
 
--- The persona (issue 19): version 1 as the web binary may already have seeded it (kept when it
+-- The persona: version 1 as the web binary may already have seeded it (kept when it
 -- did), and version 2, the one in use, that the Persona panel loads. Three pending drafts carry
 -- what the judge said and the persona version they were written in: conv-pending-1 a 4 by the
 -- offline judge in version 2, conv-pending-2 nothing (unjudged, before versions), conv-pending-3

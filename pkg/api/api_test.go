@@ -54,6 +54,13 @@ type env struct {
 
 func setup(t testing.TB) *env {
 	t.Helper()
+	return setupWith(t, nil)
+}
+
+// setupWith is setup with a server whose configuration configure changes
+// first (nil changes nothing).
+func setupWith(t testing.TB, configure func(*api.Config)) *env {
+	t.Helper()
 	st := storetest.New(t)
 	redisURL := taskstest.RedisURL(t)
 	queue, err := tasks.NewClient(redisURL)
@@ -70,11 +77,15 @@ func setup(t testing.TB) *env {
 	if _, err := authn.Bootstrap(context.Background(), "admin", password, log); err != nil {
 		t.Fatal(err)
 	}
-	srv := newServer(t, api.New(api.Config{
+	cfg := api.Config{
 		Store: st, Auth: authn, Queue: queue, Log: log, Now: clk.Now,
 		Handle: "devil", Platform: "sandbox", GenerateWait: 300 * time.Millisecond,
 		Metrics: tasks.MetricsHandler(queue.Inspector()),
-	}))
+	}
+	if configure != nil {
+		configure(&cfg)
+	}
+	srv := newServer(t, api.New(cfg))
 	t.Cleanup(srv.Close)
 	e := &env{t: t, srv: srv, store: st, queue: queue, redisURL: redisURL, clock: clk}
 	e.token = e.login()

@@ -60,14 +60,29 @@ func pageAndSort(r *http.Request) (int, post.Sort, error) {
 	return page, sort, nil
 }
 
-// listPosts answers one page of the pending posts of source's tab.
+// platformParam parses the platform filter of an admin list: "" (absent)
+// for every platform, else one of post.Platforms.
+func platformParam(r *http.Request) (string, error) {
+	p := r.URL.Query().Get("platform")
+	if p != "" && !post.ValidPlatform(p) {
+		return "", badRequest("platform must be one of %s", strings.Join(post.Platforms, ", "))
+	}
+	return p, nil
+}
+
+// listPosts answers one page of the pending posts of source's tab, of
+// every platform or of the one the platform parameter names.
 func (s *Server) listPosts(source post.Source) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		page, sort, err := pageAndSort(r)
 		if err != nil {
 			return err
 		}
-		posts, total, err := s.store.ListPending(r.Context(), source, sort, page, pageSize)
+		platform, err := platformParam(r)
+		if err != nil {
+			return err
+		}
+		posts, total, err := s.store.ListPendingOn(r.Context(), source, platform, sort, page, pageSize)
 		if err != nil {
 			return err
 		}
@@ -96,6 +111,7 @@ func (s *Server) adminStats(w http.ResponseWriter, r *http.Request) error {
 	}
 	respondJSON(w, http.StatusOK, adminStatsView{
 		Pending: count{a.Pending}, Posted: count{a.Posted}, Rejected: count{a.Rejected}, Mentions: count{a.PendingMentions},
+		Platforms: s.platformList(),
 	})
 	return nil
 }
@@ -231,13 +247,18 @@ func (s *Server) edit(w http.ResponseWriter, r *http.Request) error {
 }
 
 // listSkipped answers one page of the posts the guards skipped, with
-// their reasons, in the shape of the other admin lists.
+// their reasons, in the shape of the other admin lists, of every platform
+// or of the one the platform parameter names.
 func (s *Server) listSkipped(w http.ResponseWriter, r *http.Request) error {
 	page, sort, err := pageAndSort(r)
 	if err != nil {
 		return err
 	}
-	posts, total, err := s.store.ListSkipped(r.Context(), sort, page, pageSize)
+	platform, err := platformParam(r)
+	if err != nil {
+		return err
+	}
+	posts, total, err := s.store.ListSkippedOn(r.Context(), platform, sort, page, pageSize)
 	if err != nil {
 		return err
 	}
@@ -248,10 +269,15 @@ func (s *Server) listSkipped(w http.ResponseWriter, r *http.Request) error {
 // listQueued answers one page of the approvals waiting for their first
 // send, in the order the send caps serve them, each the caps hold as
 // things stand noted guard.ReasonSendCap in queued; the send times are
-// read once for the page, the post at index i having the ones before it
-// ahead.
+// read once for the page, each post having the approvals of every
+// platform before it ahead (the caps are shared). The platform parameter
+// keeps one platform's approvals.
 func (s *Server) listQueued(w http.ResponseWriter, r *http.Request) error {
 	page, err := intParam(r.URL.Query().Get("page"), "page", 1, 1, maxPage)
+	if err != nil {
+		return err
+	}
+	platform, err := platformParam(r)
 	if err != nil {
 		return err
 	}
@@ -260,14 +286,18 @@ func (s *Server) listQueued(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	caps := set.Caps.Send()
-	q, err := s.store.ListQueued(r.Context(), page, pageSize, caps)
+	q, err := s.store.ListQueuedOn(r.Context(), platform, page, pageSize, caps)
 	if err != nil {
 		return err
 	}
 	out := s.listOf(q.Posts, page, q.Total)
 	for i := range out.Posts {
 		out.Posts[i].Queued = nil
-		if _, ok := guard.SendTurn(q.Queue.Sent, q.Queue.Ahead+i, q.Queue.Now, caps); !ok {
+		ahead := q.Queue.Ahead + i
+		if i < len(q.Aheads) {
+			ahead = q.Aheads[i]
+		}
+		if _, ok := guard.SendTurn(q.Queue.Sent, ahead, q.Queue.Now, caps); !ok {
 			held := guard.ReasonSendCap
 			out.Posts[i].Queued = &held
 		}
@@ -489,4 +519,12 @@ func (s *Server) generateTargeted(w http.ResponseWriter, r *http.Request) error 
 	}
 	respondJSON(w, http.StatusAccepted, map[string]string{"status": "queued"})
 	return nil
+}
+
+// platformList is the platforms configured, never null.
+func (s *Server) platformList() []string {
+	if len(s.platforms) == 0 {
+		return []string{}
+	}
+	return s.platforms
 }

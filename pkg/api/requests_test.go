@@ -66,7 +66,7 @@ func (f *fakeStore) Post(_ context.Context, id int64) (post.Post, error) {
 	}
 	return post.Post{}, errUnexpected
 }
-func (f *fakeStore) ListPending(_ context.Context, src post.Source, sort post.Sort, page, pageSize int) ([]post.Post, int, error) {
+func (f *fakeStore) ListPendingOn(_ context.Context, src post.Source, _ string, sort post.Sort, page, pageSize int) ([]post.Post, int, error) {
 	f.record("ListPending %s %s %d %d", src, sort, page, pageSize)
 	return nil, 0, nil
 }
@@ -90,11 +90,11 @@ func (f *fakeStore) Decisions(_ context.Context, id int64) ([]post.Decision, err
 	f.record("Decisions %d", id)
 	return nil, nil
 }
-func (f *fakeStore) ListSkipped(_ context.Context, sort post.Sort, page, pageSize int) ([]post.Post, int, error) {
+func (f *fakeStore) ListSkippedOn(_ context.Context, _ string, sort post.Sort, page, pageSize int) ([]post.Post, int, error) {
 	f.record("ListSkipped %s %d %d", sort, page, pageSize)
 	return nil, 0, nil
 }
-func (f *fakeStore) ListQueued(_ context.Context, page, pageSize int, _ guard.SendCaps) (store.QueuedPage, error) {
+func (f *fakeStore) ListQueuedOn(_ context.Context, _ string, page, pageSize int, _ guard.SendCaps) (store.QueuedPage, error) {
 	f.record("ListQueued %d %d", page, pageSize)
 	return store.QueuedPage{}, nil
 }

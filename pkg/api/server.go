@@ -32,19 +32,22 @@ type Store interface {
 	Ping(ctx context.Context) error
 	// Post returns one post by id.
 	Post(ctx context.Context, id int64) (post.Post, error)
-	// ListPending returns one page of the posts of a source awaiting review, and their total.
-	ListPending(ctx context.Context, source post.Source, sort post.Sort, page, pageSize int) ([]post.Post, int, error)
+	// ListPendingOn returns one page of the posts of a source awaiting
+	// review on a platform ("" for every one), and their total.
+	ListPendingOn(ctx context.Context, source post.Source, platform string, sort post.Sort, page, pageSize int) ([]post.Post, int, error)
 	// Store carries out the administrator's decisions.
 	decision.Store
 	// Decisions returns every decision on a post, oldest first.
 	Decisions(ctx context.Context, id int64) ([]post.Decision, error)
 	// Telegram returns the Telegram link's state, nil when it never ran.
 	Telegram(ctx context.Context) (*store.TelegramState, error)
-	// ListSkipped returns one page of the posts the guards skipped, and their total.
-	ListSkipped(ctx context.Context, sort post.Sort, page, pageSize int) ([]post.Post, int, error)
-	// ListQueued returns one page of the approvals waiting for their
-	// first send, with the send times the caps decide on.
-	ListQueued(ctx context.Context, page, pageSize int, caps guard.SendCaps) (store.QueuedPage, error)
+	// ListSkippedOn returns one page of the posts the guards skipped on a
+	// platform ("" for every one), and their total.
+	ListSkippedOn(ctx context.Context, platform string, sort post.Sort, page, pageSize int) ([]post.Post, int, error)
+	// ListQueuedOn returns one page of the approvals of a platform ("" for
+	// every one) waiting for their first send, with the send times the
+	// caps decide on.
+	ListQueuedOn(ctx context.Context, platform string, page, pageSize int, caps guard.SendCaps) (store.QueuedPage, error)
 	// DraftAnyway moves a skipped post back to drafting, guarded.
 	DraftAnyway(ctx context.Context, id int64) (post.Post, error)
 	// CreateProfileDraft makes a new profile post to be drafted.
@@ -171,6 +174,10 @@ type Config struct {
 	Handle string
 	// Platform names the platform new profile posts are made for.
 	Platform string
+	// Platforms are the platforms the persona answers on, in order
+	// (config.Platforms); empty means Platform alone. The admin shows its
+	// platform filter when there are several.
+	Platforms []string
 	// StaticDir holds the built frontend; empty or missing serves the API only.
 	StaticDir string
 	// Ops is mounted at OpsPath behind the admin login (asynqmon); may be nil.
@@ -268,6 +275,8 @@ type Server struct {
 	securityHeaderValues []headerValue
 	// metricsToken is the SHA-256 of the metrics bearer token; nil when unset.
 	metricsToken []byte
+	// platforms are the platforms configured, Platform's alone by default.
+	platforms []string
 }
 
 // New returns the web tier's handler.
@@ -278,6 +287,10 @@ func New(cfg Config) *Server {
 		previewWait:    cfg.PreviewWait,
 		trustedProxies: cfg.TrustedProxies, prices: cfg.Prices, budgets: cfg.Budgets, windows: cfg.Windows,
 		modelCalls: cfg.ModelCalls,
+	}
+	s.platforms = cfg.Platforms
+	if len(s.platforms) == 0 && cfg.Platform != "" {
+		s.platforms = []string{cfg.Platform}
 	}
 	if s.prices == (spend.Prices{}) {
 		s.prices = spend.DefaultPrices()

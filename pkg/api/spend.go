@@ -2,8 +2,10 @@ package api
 
 import (
 	"net/http"
+	"strings"
 	"time"
 
+	"infernal/pkg/post"
 	"infernal/pkg/spend"
 )
 
@@ -21,6 +23,8 @@ type budgetView struct {
 }
 
 type endpointSpendView struct {
+	// Platform is the platform billed: X, the only one with a per-call fee.
+	Platform  string  `json:"platform"`
 	Endpoint  string  `json:"endpoint"`
 	Calls     int     `json:"calls"`
 	Resources int     `json:"resources"`
@@ -35,6 +39,9 @@ type modelSpendView struct {
 }
 
 type windowView struct {
+	// Platform is the platform whose window it is (windowPlatform), ""
+	// for the model provider's.
+	Platform  string    `json:"platform"`
 	Endpoint  string    `json:"endpoint"`
 	Limit     int       `json:"limit"`
 	Remaining int       `json:"remaining"`
@@ -91,6 +98,83 @@ type spendView struct {
 	Backlog        []backlogView       `json:"backlog"`
 	Sends          sendsView           `json:"sends"`
 	Drafts         draftsView          `json:"drafts"`
+	// ByPlatform is the spend and the rate-limit windows of each platform:
+	// the ones configured, in order, then any other the ledger or the
+	// windows name.
+	ByPlatform []platformSpendView `json:"by_platform"`
+}
+
+// platformSpendView is what one platform cost (Bluesky has no per-call
+// fee: 0) and how its rate-limit windows stand.
+type platformSpendView struct {
+	Platform string  `json:"platform"`
+	TodayUSD float64 `json:"today_usd"`
+	MonthUSD float64 `json:"month_usd"`
+	// Calls counts the month's billed calls.
+	Calls int `json:"calls"`
+	// Windows and WindowsClosed count the platform's windows known and
+	// those closed now.
+	Windows       int `json:"windows"`
+	WindowsClosed int `json:"windows_closed"`
+}
+
+// Where a window belongs, from the names the clients give windows in
+// pkg/ratelimit: X's are a method and a path ("GET /2/users/me", maybe with
+// " (24h user)"), Bluesky's start "bluesky " and the model provider's
+// "model ".
+const (
+	blueskyWindowPrefix = "bluesky "
+	modelWindowPrefix   = "model "
+)
+
+// windowPlatform is the platform a rate-limit window belongs to, "" for
+// the model provider's.
+func windowPlatform(endpoint string) string {
+	switch {
+	case strings.HasPrefix(endpoint, blueskyWindowPrefix):
+		return post.BlueskyPlatform
+	case strings.HasPrefix(endpoint, modelWindowPrefix):
+		return ""
+	}
+	return post.XPlatform
+}
+
+// byPlatform sums out's ledger lines and windows by platform, over the
+// platforms configured and any other they name; spent is X's (the ledger
+// holds X's calls alone).
+func (s *Server) byPlatform(out spendView, spent spend.Spent) []platformSpendView {
+	lines := []platformSpendView{}
+	at := map[string]int{}
+	line := func(p string) *platformSpendView {
+		i, ok := at[p]
+		if !ok {
+			i = len(lines)
+			at[p] = i
+			lines = append(lines, platformSpendView{Platform: p})
+		}
+		return &lines[i]
+	}
+	for _, p := range s.platforms {
+		line(p)
+	}
+	if len(out.ByEndpoint) > 0 || spent.Month.XUSD > 0 {
+		x := line(post.XPlatform)
+		x.TodayUSD, x.MonthUSD = spent.Today.XUSD, spent.Month.XUSD
+		for _, e := range out.ByEndpoint {
+			x.Calls += e.Calls
+		}
+	}
+	for _, w := range out.Windows {
+		if w.Platform == "" {
+			continue
+		}
+		l := line(w.Platform)
+		l.Windows++
+		if !w.Open {
+			l.WindowsClosed++
+		}
+	}
+	return lines
 }
 
 // draftsView is how drafting stands: the first drafts of the last hour
@@ -154,7 +238,8 @@ func (s *Server) spend(w http.ResponseWriter, r *http.Request) error {
 			SkippedReads: k.SkippedReads, DroppedGaps: k.DroppedGaps, LastReason: k.LastReason})
 	}
 	for _, e := range mtd.ByEndpoint {
-		out.ByEndpoint = append(out.ByEndpoint, endpointSpendView(e))
+		out.ByEndpoint = append(out.ByEndpoint, endpointSpendView{Platform: post.XPlatform, Endpoint: e.Endpoint,
+			Calls: e.Calls, Resources: e.Resources, USD: e.USD})
 	}
 	for _, m := range mtd.ByModel {
 		out.ByModel = append(out.ByModel, modelSpendView(m))
@@ -165,7 +250,7 @@ func (s *Server) spend(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 		for _, wd := range ws {
-			out.Windows = append(out.Windows, windowView{Endpoint: wd.Endpoint, Limit: wd.Limit, Remaining: wd.Remaining,
+			out.Windows = append(out.Windows, windowView{Platform: windowPlatform(wd.Endpoint), Endpoint: wd.Endpoint, Limit: wd.Limit, Remaining: wd.Remaining,
 				ResetAt: wd.ResetAt, Open: wd.Open(s.windows.Margin(), now)})
 		}
 	}
@@ -212,6 +297,7 @@ func (s *Server) spend(w http.ResponseWriter, r *http.Request) error {
 		// The budget's own words: "the daily model budget is spent".
 		out.Drafts.Reason = s.budgets.ModelBlocked(spent)
 	}
+	out.ByPlatform = s.byPlatform(out, spent)
 	respondJSON(w, http.StatusOK, out)
 	return nil
 }

@@ -196,6 +196,9 @@ type adminStatsView struct {
 	Posted   count `json:"posted"`
 	Rejected count `json:"rejected"`
 	Mentions count `json:"mentions"`
+	// Platforms are the platforms configured, in order: the admin offers
+	// its platform filter when there are several.
+	Platforms []string `json:"platforms"`
 }
 
 type postedCategoryView struct {
@@ -225,13 +228,26 @@ type homeStatsView struct {
 		Posted  []postedCategoryView  `json:"posted"`
 		Pending []pendingCategoryView `json:"pending"`
 	} `json:"categories"`
-	Engagement         engagementView `json:"engagement"`
-	MortalInteractions struct {
-		TotalMentions int `json:"total_mentions"`
-		TotalReplies  int `json:"total_replies"`
-		Mentions24h   int `json:"mentions_24h"`
-		Replies24h    int `json:"replies_24h"`
-	} `json:"mortal_interactions"`
+	Engagement         engagementView         `json:"engagement"`
+	MortalInteractions mortalInteractionsView `json:"mortal_interactions"`
+	// ByPlatform breaks the counters down by platform, for each platform
+	// that has posts; the fields above count every platform.
+	ByPlatform map[string]platformStatsView `json:"by_platform"`
+}
+
+type mortalInteractionsView struct {
+	TotalMentions int `json:"total_mentions"`
+	TotalReplies  int `json:"total_replies"`
+	Mentions24h   int `json:"mentions_24h"`
+	Replies24h    int `json:"replies_24h"`
+}
+
+// platformStatsView is the public counters of one platform's posts.
+type platformStatsView struct {
+	PostedSins         int                    `json:"posted_sins"`
+	PendingSins        int                    `json:"pending_sins"`
+	SuccessRate        float64                `json:"success_rate"`
+	MortalInteractions mortalInteractionsView `json:"mortal_interactions"`
 }
 
 func viewHomeStats(h store.HomeStats) homeStatsView {
@@ -248,7 +264,13 @@ func viewHomeStats(h store.HomeStats) homeStatsView {
 	}
 	e := h.Engagement
 	v.Engagement = engagementView{Total: e.Likes + e.Retweets + e.Replies, Likes: e.Likes, Retweets: e.Retweets, Replies: e.Replies, Timestamp: utc(e.WindowStart)}
-	m := &v.MortalInteractions
-	m.TotalMentions, m.TotalReplies, m.Mentions24h, m.Replies24h = h.TotalMentions, h.TotalReplies, h.Mentions24h, h.Replies24h
+	v.MortalInteractions = mortalInteractionsView{TotalMentions: h.TotalMentions, TotalReplies: h.TotalReplies,
+		Mentions24h: h.Mentions24h, Replies24h: h.Replies24h}
+	v.ByPlatform = make(map[string]platformStatsView, len(h.ByPlatform))
+	for p, c := range h.ByPlatform {
+		v.ByPlatform[p] = platformStatsView{PostedSins: c.Posted, PendingSins: c.Pending, SuccessRate: post.SuccessRate(c.Posted, c.Rejected),
+			MortalInteractions: mortalInteractionsView{TotalMentions: c.TotalMentions, TotalReplies: c.TotalReplies,
+				Mentions24h: c.Mentions24h, Replies24h: c.Replies24h}}
+	}
 	return v
 }

@@ -56,14 +56,15 @@ func (s *Store) QueryPlans(ctx context.Context, pageSize, logsPageSize int) ([]P
 		qs = append(qs, planQuery{name: "list " + string(src) + " total", sql: queueCountSQL, args: []any{src}})
 		for _, sort := range []post.Sort{post.SortDate, post.SortEngagement, post.SortLikes, post.SortRetweets, post.SortReplies} {
 			qs = append(qs,
-				planQuery{name: fmt.Sprintf("list %s by %s, first page", src, sort), sql: queuePageSQL(orderBy[sort]), args: []any{src, pageSize, 0}},
-				planQuery{name: fmt.Sprintf("list %s by %s, last page (offset %d)", src, sort, last), sql: queuePageSQL(orderBy[sort]), args: []any{src, pageSize, last}})
+				planQuery{name: fmt.Sprintf("list %s by %s, first page", src, sort), sql: queuePageSQL(orderBy[sort], ""), args: []any{src, pageSize, 0}},
+				planQuery{name: fmt.Sprintf("list %s by %s, last page (offset %d)", src, sort, last), sql: queuePageSQL(orderBy[sort], ""), args: []any{src, pageSize, last}})
 		}
 	}
 	qs, err := s.guardPlans(ctx, qs, pageSize)
 	if err != nil {
 		return nil, err
 	}
+	qs = append(qs, platformPlans(pageSize, dayAgo)...)
 	var threads int
 	if err := s.pool.QueryRow(ctx, `SELECT count(*) FROM log_threads`).Scan(&threads); err != nil {
 		return nil, fmt.Errorf("store: plans: %w", err)
@@ -161,8 +162,8 @@ func (s *Store) guardPlans(ctx context.Context, qs []planQuery, pageSize int) ([
 	lastQueued := max(0, (queued-1)/pageSize*pageSize)
 	qs = append(qs,
 		planQuery{name: "list queued total", sql: queuedCountSQL},
-		planQuery{name: "list queued, first page", sql: queuedPageSQL, args: []any{pageSize, 0}},
-		planQuery{name: fmt.Sprintf("list queued, last page (offset %d)", lastQueued), sql: queuedPageSQL, args: []any{pageSize, lastQueued}},
+		planQuery{name: "list queued, first page", sql: queuedPageSQL(""), args: []any{pageSize, 0}},
+		planQuery{name: fmt.Sprintf("list queued, last page (offset %d)", lastQueued), sql: queuedPageSQL(""), args: []any{pageSize, lastQueued}},
 		planQuery{name: "send times of the last day, the latest 1000", sql: sentTimesSQL, args: []any{time.Now().Add(-24 * time.Hour), 1000, ""}},
 		planQuery{name: "send started with room under the caps", sql: beginSendWithRoomSQL, args: []any{int64(0), 10, guard.ReasonSendCap, 24 * time.Hour}})
 	for _, sort := range []post.Sort{post.SortDate, post.SortEngagement, post.SortLikes, post.SortRetweets, post.SortReplies} {

@@ -243,15 +243,29 @@ var orderBy = map[post.Sort]string{
 // again, or rejected, and the ones awaiting hand-posting, kept in view until
 // they are posted or given up.
 func (s *Store) ListPending(ctx context.Context, source post.Source, sort post.Sort, page, pageSize int) ([]post.Post, int, error) {
+	return s.ListPendingOn(ctx, source, "", sort, page, pageSize)
+}
+
+// ListPendingOn is ListPending of the posts of one platform (post.Platforms);
+// "" is every platform, as ListPending.
+func (s *Store) ListPendingOn(ctx context.Context, source post.Source, platform string, sort post.Sort, page, pageSize int) ([]post.Post, int, error) {
 	order, ok := orderBy[sort]
-	if !ok || !source.Valid() || page < 1 || pageSize < 1 {
-		return nil, 0, fmt.Errorf("store: list pending: %w: source %q sort %q page %d", ErrInvalid, source, sort, page)
+	if !ok || !source.Valid() || !validFilter(platform) || page < 1 || pageSize < 1 {
+		return nil, 0, fmt.Errorf("store: list pending: %w: source %q platform %q sort %q page %d", ErrInvalid, source, platform, sort, page)
+	}
+	count, args := queueCountSQL, []any{source}
+	if platform != "" {
+		count, args = queuePlatformCountSQL, []any{source, platform}
 	}
 	var total int
-	if err := s.pool.QueryRow(ctx, queueCountSQL, source).Scan(&total); err != nil {
+	if err := s.pool.QueryRow(ctx, count, args...).Scan(&total); err != nil {
 		return nil, 0, fmt.Errorf("store: count pending: %w", err)
 	}
-	posts, err := queryPosts(ctx, s.pool, queuePageSQL(order), source, pageSize, (page-1)*pageSize)
+	args = []any{source, pageSize, (page - 1) * pageSize}
+	if platform != "" {
+		args = append(args, platform)
+	}
+	posts, err := queryPosts(ctx, s.pool, queuePageSQL(order, platformCond(platform, 4)), args...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("store: list pending: %w", err)
 	}
@@ -261,13 +275,19 @@ func (s *Store) ListPending(ctx context.Context, source post.Source, sort post.S
 // queueCountSQL counts a source's review queue from post_counts.
 const queueCountSQL = `SELECT coalesce(sum(n), 0) FROM post_counts WHERE source = $1 AND status IN ('pending', 'failed', 'awaiting_manual')`
 
+// queuePlatformCountSQL counts a source's review queue on platform $2 from
+// platform_counts.
+const queuePlatformCountSQL = `SELECT coalesce(sum(n), 0) FROM platform_counts
+	WHERE platform = $2 AND source = $1 AND status IN ('pending', 'failed', 'awaiting_manual')`
+
 // queuePageSQL reads one page of a source's review queue in order: the
 // page's ids first, from a partial queue index (posts_queue_*_idx), where
 // the entries skipped by the offset are read from the index alone once the
-// table is vacuumed, then the rows of those ids.
-func queuePageSQL(order string) string {
+// table is vacuumed, then the rows of those ids. cond (platformCond) keeps
+// one platform's posts, checked on the rows the index walk finds.
+func queuePageSQL(order, cond string) string {
 	return `SELECT ` + postColumns + ` FROM posts WHERE id IN (
-		SELECT id FROM posts WHERE source = $1 AND status IN ('pending', 'failed', 'awaiting_manual')
+		SELECT id FROM posts WHERE source = $1 AND status IN ('pending', 'failed', 'awaiting_manual')` + cond + `
 		ORDER BY ` + order + ` LIMIT $2 OFFSET $3)
 	ORDER BY ` + order
 }

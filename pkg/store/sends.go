@@ -210,11 +210,14 @@ const queuedCountSQL = `SELECT count(*) FROM posts WHERE status = 'approved' AND
 
 // queuedPageSQL reads one page of the approvals waiting for their first
 // send, in approval order: the ids first from posts_send_queue_idx, then
-// their rows.
-const queuedPageSQL = `SELECT ` + postColumns + ` FROM posts WHERE id IN (
-		SELECT id FROM posts WHERE status = 'approved' AND send_started_at IS NULL
+// their rows. cond (platformCond, argument $3) keeps one platform's,
+// checked on the rows the index walk finds.
+func queuedPageSQL(cond string) string {
+	return `SELECT ` + postColumns + ` FROM posts WHERE id IN (
+		SELECT id FROM posts WHERE status = 'approved' AND send_started_at IS NULL` + cond + `
 		ORDER BY ` + sendQueueOrder + ` LIMIT $1 OFFSET $2)
 	ORDER BY ` + sendQueueOrder
+}
 
 // QueuedPage is one page of the approvals waiting for their first send.
 type QueuedPage struct {
@@ -226,34 +229,58 @@ type QueuedPage struct {
 	// the approvals on the pages before; the post at index i of Posts has
 	// Queue.Ahead+i ahead of it.
 	Queue SendQueue
+	// Aheads counts, for each post of Posts, the approvals ahead of it
+	// (Queue.Ahead+i): of its platform on a page of one platform, whose
+	// send caps are its own; of every platform on the page of all.
+	Aheads []int
 }
 
 // ListQueued returns one page (1-based) of the approved posts that have
 // not started sending, in the order the send caps serve them, with the
 // send times the caps decide on, read once for the page.
 func (s *Store) ListQueued(ctx context.Context, page, pageSize int, caps guard.SendCaps) (QueuedPage, error) {
-	if page < 1 || pageSize < 1 {
-		return QueuedPage{}, fmt.Errorf("store: list queued: %w: page %d", ErrInvalid, page)
+	return s.ListQueuedOn(ctx, "", page, pageSize, caps)
+}
+
+// queuedPlatformCountSQL counts the approvals of platform $1 waiting for
+// their first send (posts_send_queue_idx, the platform checked on its rows).
+const queuedPlatformCountSQL = `SELECT count(*) FROM posts WHERE status = 'approved' AND send_started_at IS NULL AND platform = $1`
+
+// ListQueuedOn is ListQueued of the approvals of one platform
+// (post.Platforms), with that platform's send times; "" is every
+// platform, as ListQueued.
+func (s *Store) ListQueuedOn(ctx context.Context, platform string, page, pageSize int, caps guard.SendCaps) (QueuedPage, error) {
+	if !validFilter(platform) || page < 1 || pageSize < 1 {
+		return QueuedPage{}, fmt.Errorf("store: list queued: %w: platform %q page %d", ErrInvalid, platform, page)
 	}
 	var out QueuedPage
+	count, countArgs, pageArgs := queuedCountSQL, []any{}, []any{pageSize, (page - 1) * pageSize}
+	if platform != "" {
+		count, countArgs, pageArgs = queuedPlatformCountSQL, []any{platform}, append(pageArgs, platform)
+	}
+	_, most, longest := caps.Bounds()
 	// One snapshot for the count, the page and the send times, so a send
 	// starting meanwhile is not counted both as sent and as waiting.
 	opts := pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}
 	err := s.pool.inTx(ctx, opts, func(tx pgx.Tx) error {
-		if err := tx.QueryRow(ctx, queuedCountSQL).Scan(&out.Total); err != nil {
+		if err := tx.QueryRow(ctx, count, countArgs...).Scan(&out.Total); err != nil {
 			return fmt.Errorf("store: count queued: %w", err)
 		}
-		posts, err := queryPosts(ctx, tx, queuedPageSQL, pageSize, (page-1)*pageSize)
+		posts, err := queryPosts(ctx, tx, queuedPageSQL(platformCond(platform, 3)), pageArgs...)
 		if err != nil {
 			return fmt.Errorf("store: list queued: %w", err)
 		}
-		_, most, longest := caps.Bounds()
-		// The page mixes platforms: its send times count every platform's
-		// sends, an estimate never earlier than each platform's own caps allow.
-		if out.Queue, err = sentTimes(ctx, tx, "", most, longest); err != nil {
+		// A page of one platform meets that platform's caps; the page of
+		// every platform counts every platform's sends, an estimate never
+		// earlier than each platform's own caps allow.
+		if out.Queue, err = sentTimes(ctx, tx, platform, most, longest); err != nil {
 			return fmt.Errorf("store: list queued: send times: %w", err)
 		}
 		out.Posts, out.Queue.Ahead = posts, (page-1)*pageSize
+		out.Aheads = make([]int, len(posts))
+		for i := range out.Aheads {
+			out.Aheads[i] = out.Queue.Ahead + i
+		}
 		return nil
 	})
 	if err != nil {

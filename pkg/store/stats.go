@@ -68,6 +68,8 @@ type HomeStats struct {
 	TotalReplies      int
 	Mentions24h       int
 	Replies24h        int
+	// ByPlatform are the figures of each platform that has posts.
+	ByPlatform map[string]PlatformCounts
 }
 
 // homeCountsSQL reads the home page's totals from post_counts, and the
@@ -113,6 +115,9 @@ func (s *Store) HomeStats(ctx context.Context, now time.Time) (HomeStats, error)
 		return HomeStats{}, err
 	}
 	if h.Engagement, err = s.LatestEngagement(ctx); err != nil {
+		return HomeStats{}, err
+	}
+	if h.ByPlatform, err = s.platformHomeCounts(ctx, dayAgo); err != nil {
 		return HomeStats{}, err
 	}
 	return h, nil

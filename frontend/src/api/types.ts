@@ -759,6 +759,11 @@ export interface components {
          */
         Flag: "link" | "foreign_mention" | "placeholder" | "secret" | "near_duplicate";
         /**
+         * @description A platform posts come from.
+         * @enum {string}
+         */
+        Platform: "x" | "bluesky" | "sandbox";
+        /**
          * @default date
          * @enum {string}
          */
@@ -874,6 +879,8 @@ export interface components {
             count: number;
         };
         AdminStats: {
+            /** @description The platforms configured (PLATFORM), in order: the admin offers its platform filter when there are several. */
+            platforms: string[];
             pending: components["schemas"]["Count"];
             posted: components["schemas"]["Count"];
             rejected: components["schemas"]["Count"];
@@ -1170,6 +1177,8 @@ export interface components {
             };
             /** @description This month, per X endpoint. */
             by_endpoint: {
+                /** @description The platform billed; `x`, the only one with a per-call fee. */
+                platform: string;
                 endpoint: string;
                 calls: number;
                 resources: number;
@@ -1182,8 +1191,10 @@ export interface components {
                 completion_tokens: number;
                 usd: number;
             }[];
-            /** @description The rate-limit windows X last announced. */
+            /** @description The rate-limit windows the platforms and the model provider last announced. */
             windows: {
+                /** @description The platform whose window it is (`x`, `bluesky`), from the window's name; "" for the model provider's. */
+                platform: string;
                 endpoint: string;
                 limit: number;
                 remaining: number;
@@ -1224,6 +1235,20 @@ export interface components {
                 /** @description Why they wait: the hour's draft cap, the model budget in its own words ("the daily model budget is spent"), or "" while they are simply being drafted (or none waits). */
                 reason: string;
             };
+            /** @description Each platform's spend and rate-limit windows: the platforms configured, in order, then any other the ledger or the windows name. Bluesky has no per-call fee: its spend is 0. */
+            by_platform: components["schemas"]["PlatformSpend"][];
+        };
+        /** @description What one platform cost and how its rate-limit windows stand. */
+        PlatformSpend: {
+            platform: string;
+            today_usd: number;
+            month_usd: number;
+            /** @description The month's billed calls. */
+            calls: number;
+            /** @description The platform's rate-limit windows known. */
+            windows: number;
+            /** @description Those of them closed now. */
+            windows_closed: number;
         };
         /** @description The Telegram review channel as the worker running it keeps it. */
         TelegramLink: {
@@ -1445,12 +1470,25 @@ export interface components {
                 /** @description Absent before the first metrics refresh. */
                 timestamp?: components["schemas"]["Timestamp"];
             };
-            mortal_interactions: {
-                total_mentions: number;
-                total_replies: number;
-                mentions_24h: number;
-                replies_24h: number;
+            mortal_interactions: components["schemas"]["MortalInteractions"];
+            /** @description The counters above for each platform that has posts, by platform (`x`, `bluesky`, `sandbox`); the fields above count every platform together. */
+            by_platform: {
+                [key: string]: components["schemas"]["PlatformStats"];
             };
+        };
+        MortalInteractions: {
+            total_mentions: number;
+            total_replies: number;
+            mentions_24h: number;
+            replies_24h: number;
+        };
+        /** @description The public counters of one platform's posts. */
+        PlatformStats: {
+            posted_sins: number;
+            pending_sins: number;
+            /** @description posted / (posted + rejected) x 100, one decimal. */
+            success_rate: number;
+            mortal_interactions: components["schemas"]["MortalInteractions"];
         };
         PublicStats: {
             stats: components["schemas"]["HomeStats"];
@@ -1702,6 +1740,8 @@ export interface components {
         Offset: number;
         /** @description The post's id; anything but a positive integer is a 400 or 404. */
         PostID: number;
+        /** @description Keeps the posts of one platform; absent (or empty) lists every platform, and the list's total counts the platform's posts alone. Any other value is a 400 naming `platform`. */
+        Platform: components["schemas"]["Platform"];
     };
     requestBodies: never;
     headers: {
@@ -1723,6 +1763,7 @@ export type PostSource = components['schemas']['PostSource'];
 export type PostStatus = components['schemas']['PostStatus'];
 export type ReplyRoute = components['schemas']['ReplyRoute'];
 export type Flag = components['schemas']['Flag'];
+export type Platform = components['schemas']['Platform'];
 export type SortBy = components['schemas']['SortBy'];
 export type PostReview = components['schemas']['PostReview'];
 export type Post = components['schemas']['Post'];
@@ -1771,6 +1812,7 @@ export type Ceiling = components['schemas']['Ceiling'];
 export type Pause = components['schemas']['Pause'];
 export type TimelinePause = components['schemas']['TimelinePause'];
 export type Spend = components['schemas']['Spend'];
+export type PlatformSpend = components['schemas']['PlatformSpend'];
 export type TelegramLink = components['schemas']['TelegramLink'];
 export type Resumed = components['schemas']['Resumed'];
 export type InsightsSource = components['schemas']['InsightsSource'];
@@ -1791,6 +1833,8 @@ export type LatestPost = components['schemas']['LatestPost'];
 export type PostedCategory = components['schemas']['PostedCategory'];
 export type PendingCategory = components['schemas']['PendingCategory'];
 export type HomeStats = components['schemas']['HomeStats'];
+export type MortalInteractions = components['schemas']['MortalInteractions'];
+export type PlatformStats = components['schemas']['PlatformStats'];
 export type PublicStats = components['schemas']['PublicStats'];
 export type LogMessage = components['schemas']['LogMessage'];
 export type ThreadType = components['schemas']['ThreadType'];
@@ -1822,6 +1866,7 @@ export type ParameterPage = components['parameters']['Page'];
 export type ParameterSortBy = components['parameters']['SortBy'];
 export type ParameterOffset = components['parameters']['Offset'];
 export type ParameterPostId = components['parameters']['PostID'];
+export type ParameterPlatform = components['parameters']['Platform'];
 export type HeaderETag = components['headers']['ETag'];
 export type HeaderRetryAfter = components['headers']['RetryAfter'];
 export type $defs = Record<string, never>;
@@ -2004,6 +2049,8 @@ export interface operations {
                 page?: components["parameters"]["Page"];
                 /** @description The list's order; default `date` (newest first), the others highest first. */
                 sortBy?: components["parameters"]["SortBy"];
+                /** @description Keeps the posts of one platform; absent (or empty) lists every platform, and the list's total counts the platform's posts alone. Any other value is a 400 naming `platform`. */
+                platform?: components["parameters"]["Platform"];
             };
             header?: never;
             path?: never;
@@ -2025,6 +2072,8 @@ export interface operations {
                 page?: components["parameters"]["Page"];
                 /** @description The list's order; default `date` (newest first), the others highest first. */
                 sortBy?: components["parameters"]["SortBy"];
+                /** @description Keeps the posts of one platform; absent (or empty) lists every platform, and the list's total counts the platform's posts alone. Any other value is a 400 naming `platform`. */
+                platform?: components["parameters"]["Platform"];
             };
             header?: never;
             path?: never;
@@ -2046,6 +2095,8 @@ export interface operations {
                 page?: components["parameters"]["Page"];
                 /** @description The list's order; default `date` (newest first), the others highest first. */
                 sortBy?: components["parameters"]["SortBy"];
+                /** @description Keeps the posts of one platform; absent (or empty) lists every platform, and the list's total counts the platform's posts alone. Any other value is a 400 naming `platform`. */
+                platform?: components["parameters"]["Platform"];
             };
             header?: never;
             path?: never;
@@ -2067,6 +2118,8 @@ export interface operations {
                 page?: components["parameters"]["Page"];
                 /** @description The list's order; default `date` (newest first), the others highest first. */
                 sortBy?: components["parameters"]["SortBy"];
+                /** @description Keeps the posts of one platform; absent (or empty) lists every platform, and the list's total counts the platform's posts alone. Any other value is a 400 naming `platform`. */
+                platform?: components["parameters"]["Platform"];
             };
             header?: never;
             path?: never;
@@ -2088,6 +2141,8 @@ export interface operations {
                 page?: components["parameters"]["Page"];
                 /** @description The list's order; default `date` (newest first), the others highest first. */
                 sortBy?: components["parameters"]["SortBy"];
+                /** @description Keeps the posts of one platform; absent (or empty) lists every platform, and the list's total counts the platform's posts alone. Any other value is a 400 naming `platform`. */
+                platform?: components["parameters"]["Platform"];
             };
             header?: never;
             path?: never;
@@ -2107,6 +2162,8 @@ export interface operations {
             query?: {
                 /** @description 1 or more; default 1. Anything else is a 400 naming `page`. */
                 page?: components["parameters"]["Page"];
+                /** @description Keeps the posts of one platform; absent (or empty) lists every platform, and the list's total counts the platform's posts alone. Any other value is a 400 naming `platform`. */
+                platform?: components["parameters"]["Platform"];
             };
             header?: never;
             path?: never;

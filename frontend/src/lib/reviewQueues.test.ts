@@ -6,6 +6,7 @@ import {
   dashboardQuery,
   parseDashboard,
   sameDashboard,
+  withPlatformFilter,
   withSort,
   withTab,
 } from './reviewQueues';
@@ -98,5 +99,23 @@ describe('withTab and withSort', () => {
 
   it('a new sort starts on page 1 and keeps the tab', () => {
     expect(withSort({ tab: 3, page: 2, sort: 'date' }, 'retweets')).toEqual({ tab: 3, page: 1, sort: 'retweets' });
+  });
+});
+
+describe('the platform filter', () => {
+  it('is kept in the URL and read back; an unknown one is every platform', () => {
+    const state = { tab: 1, page: 1, sort: 'date' as const, platform: 'bluesky' as const };
+    expect(dashboardQuery(state).toString()).toBe('tab=mentions&platform=bluesky');
+    expect(parseDashboard(dashboardQuery(state))).toEqual(state);
+    expect(parseDashboard(new URLSearchParams('platform=myspace'))).toEqual(DEFAULT_DASHBOARD);
+  });
+
+  it('a new platform starts on page 1 and keeps the tab and sort', () => {
+    expect(withPlatformFilter({ tab: 2, page: 3, sort: 'likes' }, 'x')).toEqual({ tab: 2, page: 1, sort: 'likes', platform: 'x' });
+  });
+
+  it('another platform is another view', () => {
+    expect(sameDashboard({ tab: 0, page: 1, sort: 'date', platform: 'x' }, { tab: 0, page: 1, sort: 'date' })).toBe(false);
+    expect(sameDashboard({ tab: 0, page: 1, sort: 'date', platform: '' }, { tab: 0, page: 1, sort: 'date' })).toBe(true);
   });
 });

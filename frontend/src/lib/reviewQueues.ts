@@ -1,4 +1,5 @@
-import type { SortBy } from '../api/types';
+import type { Platform, SortBy } from '../api/types';
+import { parsePlatform } from './platforms';
 
 /**
  * The admin dashboard's tabs, by index 0 to 3. id is both the tab's name in
@@ -81,11 +82,12 @@ export const QUEUED_MESSAGES = {
   fetchFailed: 'Failed to fetch the posts waiting to send',
 } as const;
 
-/** What the dashboard shows: a tab index, a page from 1, and a sort order. */
+/** What the dashboard shows: a tab index, a page from 1, a sort order, and the platform filter ('' or absent: every platform). */
 export interface DashboardState {
   tab: number;
   page: number;
   sort: SortBy;
+  platform?: Platform | '';
 }
 
 export const DEFAULT_DASHBOARD: DashboardState = { tab: 0, page: 1, sort: 'date' };
@@ -108,10 +110,13 @@ function parseSort(value: string | null): SortBy {
 
 /** The dashboard state a URL's query asks for (?tab=mentions&page=2&sort=likes); each invalid or missing value is its default. */
 export function parseDashboard(params: URLSearchParams): DashboardState {
+  const platform = parsePlatform(params.get('platform'));
   return {
     tab: parseTab(params.get('tab')),
     page: parsePage(params.get('page')),
     sort: parseSort(params.get('sort')),
+    // Absent for every platform, so the state of a URL without it is the one it always was.
+    ...(platform ? { platform } : {}),
   };
 }
 
@@ -121,18 +126,24 @@ export function dashboardQuery(state: DashboardState): URLSearchParams {
   if (state.tab !== DEFAULT_DASHBOARD.tab) params.set('tab', TABS[state.tab].id);
   if (state.page !== DEFAULT_DASHBOARD.page) params.set('page', String(state.page));
   if (state.sort !== DEFAULT_DASHBOARD.sort) params.set('sort', state.sort);
+  if (state.platform) params.set('platform', state.platform);
   return params;
 }
 
 /** Whether two states show the same list page. */
 export function sameDashboard(a: DashboardState, b: DashboardState): boolean {
-  return a.tab === b.tab && a.page === b.page && a.sort === b.sort;
+  return a.tab === b.tab && a.page === b.page && a.sort === b.sort && (a.platform ?? '') === (b.platform ?? '');
 }
 
 /** A new tab starts on page 1 and keeps the sort; out-of-range indexes wrap (for the arrow keys). */
 export function withTab(state: DashboardState, tab: number): DashboardState {
   const n = TABS.length;
   return { ...state, tab: ((tab % n) + n) % n, page: 1 };
+}
+
+/** A new platform filter starts on page 1. */
+export function withPlatformFilter(state: DashboardState, platform: Platform | ''): DashboardState {
+  return { ...state, platform, page: 1 };
 }
 
 /** A new sort order starts on page 1. */

@@ -8,6 +8,7 @@ import { PageShell } from '../components/PageShell';
 import { formatPercent, num, responseRate } from '../lib/numbers';
 import { FOLLOW_URL, PERSONA_HANDLE } from '../lib/persona';
 import { formatTimestamp } from '../lib/time';
+import { platformBreakdown } from '../lib/platforms';
 
 export const LATEST_FALLBACK = 'The gates of hell are momentarily sealed...';
 
@@ -30,6 +31,8 @@ export default function Home() {
   const pendingCategories = stats.categories?.pending ?? [];
   const engagement = stats.engagement ?? {};
   const mortals = stats.mortal_interactions ?? {};
+  // Each platform's share, shown only when more than one has counts.
+  const platforms = platformBreakdown(stats.by_platform);
   const response = latest?.proposed_response.trim() ? latest.proposed_response : LATEST_FALLBACK;
 
   return (
@@ -73,6 +76,11 @@ export default function Home() {
               <Stat label="Awaiting Judgment" value={num(stats.pending_sins)} testId="pending-sins" />
               <Stat label="Damnation Rate" value={formatPercent(stats.success_rate)} testId="success-rate" />
             </dl>
+            {platforms.length > 0 && (
+              <p className="muted platform-breakdown" data-testid="posted-by-platform">
+                {platforms.map((p) => `${p.label} ${p.posted}`).join(' · ')}
+              </p>
+            )}
           </Card>
 
           <Card title="Sin Registry" testId="sin-registry">
@@ -130,6 +138,11 @@ export default function Home() {
                 testId="response-rate"
               />
             </dl>
+            {platforms.length > 0 && (
+              <p className="muted platform-breakdown" data-testid="mentions-by-platform">
+                {platforms.map((p) => `${p.label} ${p.mentions}`).join(' · ')}
+              </p>
+            )}
             <h3 className="card-subtitle">Last 24h</h3>
             <dl className="stat-list">
               <Stat label="Mentions" value={num(mortals.mentions_24h)} testId="mentions-24h" />

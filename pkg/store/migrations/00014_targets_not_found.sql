@@ -1,5 +1,5 @@
 -- +goose Up
--- Issue 30: a targeted username the platform does not know is looked up at
+-- A targeted username the platform does not know is looked up at
 -- most once an hour, and again at once when the settings change; the hour's
 -- drafts are counted for caps.drafts_per_hour.
 

@@ -1,5 +1,5 @@
 -- +goose Up
--- Issue 31: every post a scan returns accounted for, and the figures of the
+-- Every post a scan returns accounted for, and the figures of the
 -- admin's Insights.
 
 -- scan_ledger: the posts a scan returned and dropped before recording them

@@ -1,5 +1,5 @@
 -- +goose Up
--- Issue 32: a Bluesky reply is written under a record key (a TID) chosen once
+-- A Bluesky reply is written under a record key (a TID) chosen once
 -- and stored here before its first attempt, so that a retry after a crash
 -- writes the same key (putRecord with swapRecord null answers an identical
 -- resend with the same post). NULL until a send that uses keys begins; X and

@@ -130,10 +130,12 @@ func Generate(ctx context.Context, pool *pgxpool.Pool, posts, threads int) error
 			FROM generate_series(1, $1 / 20) AS i`, args: []any{posts}},
 		{what: "build indexes", sql: strings.Join(builds, "; ")},
 		{what: "counts", sql: `DELETE FROM post_counts; INSERT INTO post_counts (source, status, category, n)
-			SELECT source, status, category, count(*) FROM posts GROUP BY source, status, category`},
+			SELECT source, status, category, count(*) FROM posts GROUP BY source, status, category;
+			DELETE FROM platform_counts; INSERT INTO platform_counts (platform, source, status, n)
+			SELECT platform, source, status, count(*) FROM posts GROUP BY platform, source, status`},
 		{what: "log", sql: fmt.Sprintf(generateLogSQL, threads)},
 		{what: "triggers on", sql: `SET session_replication_role = DEFAULT`},
-		{what: "vacuum", sql: `VACUUM ANALYZE posts, post_counts, log_threads, log_messages, reply_snapshots, scan_ledger`},
+		{what: "vacuum", sql: `VACUUM ANALYZE posts, post_counts, platform_counts, log_threads, log_messages, reply_snapshots, scan_ledger`},
 	}
 	for _, st := range steps {
 		if st.sql == "" {

@@ -7,6 +7,8 @@ import { PostOrigin } from './PostOrigin';
 
 interface Props {
   now: number;
+  /** The platform filter of the dashboard; '' or absent: every platform. */
+  platform?: string;
 }
 
 /**
@@ -15,11 +17,17 @@ interface Props {
  * tabs, and this is where they stay visible until they go out. It sits
  * below the review tabs, closed until the admin opens it.
  */
-export function QueuedPanel({ now }: Props) {
+export function QueuedPanel({ now, platform }: Props) {
   const ids = useId();
   const [open, setOpen] = useState(false);
   const [page, setPage] = useState(1);
-  const list = useQueued(page, open);
+  // Another platform starts on page 1.
+  const [listedPlatform, setListedPlatform] = useState(platform);
+  if (listedPlatform !== platform) {
+    setListedPlatform(platform);
+    setPage(1);
+  }
+  const list = useQueued(page, open, platform);
 
   return (
     <section className="queued-panel" aria-labelledby={`${ids}-title`} data-testid="queued-panel">

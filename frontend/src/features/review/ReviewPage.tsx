@@ -27,10 +27,12 @@ import {
   PROFILE_TAB,
   SORT_OPTIONS,
   TABS,
+  withPlatformFilter,
   withSort,
   withTab,
   type DashboardState,
 } from '../../lib/reviewQueues';
+import { parsePlatform, platformLabel, showPlatformFilter } from '../../lib/platforms';
 
 /**
  * The dashboard's tab, page and sort, kept in the URL so that a reload and the
@@ -58,7 +60,7 @@ function useDashboardView() {
 export default function ReviewPage() {
   const now = useNow();
   const { view, show } = useDashboardView();
-  const { tab, page, sort } = view;
+  const { tab, page, sort, platform } = view;
   const listRef = useRef<HTMLDivElement>(null);
   const [helpOpen, setHelpOpen] = useState(false);
   useReviewShortcuts(listRef, () => setHelpOpen((open) => !open));
@@ -139,6 +141,24 @@ export default function ReviewPage() {
               ))}
             </select>
           </div>
+          {showPlatformFilter(stats.data?.platforms) && (
+            <div className="field field-inline">
+              <label htmlFor="platform-filter">Platform</label>
+              <select
+                id="platform-filter"
+                data-testid="platform-filter"
+                value={platform ?? ''}
+                onChange={(e) => show(withPlatformFilter(view, parsePlatform(e.target.value)))}
+              >
+                <option value="">All platforms</option>
+                {(stats.data?.platforms ?? []).map((p) => (
+                  <option key={p} value={p}>
+                    {platformLabel(p)}
+                  </option>
+                ))}
+              </select>
+            </div>
+          )}
           {tab === PROFILE_TAB && (
             <button type="button" className="btn btn-primary" onClick={actions.generate} disabled={actions.generating}>
               Generate New Profile Tweet
@@ -223,8 +243,8 @@ export default function ReviewPage() {
         <Pagination page={page} totalPages={list.data?.pagination.totalPages} onChange={(p) => show({ ...view, page: p })} />
       </section>
 
-      <QueuedPanel now={now} />
-      <SkippedPanel now={now} />
+      <QueuedPanel now={now} platform={platform} />
+      <SkippedPanel now={now} platform={platform} />
       <ShortcutsHelp open={helpOpen} onClose={() => setHelpOpen(false)} />
     </>
   );

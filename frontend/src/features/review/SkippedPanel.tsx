@@ -12,6 +12,8 @@ export const DRAFT_ANYWAY = 'Draft anyway';
 
 interface Props {
   now: number;
+  /** The platform filter of the dashboard; '' or absent: every platform. */
+  platform?: string;
 }
 
 /**
@@ -20,14 +22,20 @@ interface Props {
  * those are judged in their own tab, where they are listed too. It sits
  * below the review tabs, closed until the admin opens it.
  */
-export function SkippedPanel({ now }: Props) {
+export function SkippedPanel({ now, platform }: Props) {
   const ids = useId();
   const [open, setOpen] = useState(false);
   const [page, setPage] = useState(1);
   const [busyId, setBusyId] = useState<number | null>(null);
   const [notice, setNotice] = useState<{ kind: 'success' | 'error'; text: string } | null>(null);
   const { mutate } = useSWRConfig();
-  const list = useSkipped(page, open);
+  // Another platform starts on page 1.
+  const [listedPlatform, setListedPlatform] = useState(platform);
+  if (listedPlatform !== platform) {
+    setListedPlatform(platform);
+    setPage(1);
+  }
+  const list = useSkipped(page, open, platform);
   const posts = list.data?.posts ?? [];
 
   async function override(post: Post) {

@@ -2,12 +2,13 @@ import useSWR from 'swr';
 import { ADMIN_REFRESH_MS } from '../../lib/constants';
 import { TABS, type DashboardState } from '../../lib/reviewQueues';
 import type { PostList } from '../../api/types';
+import { withPlatform } from '../../lib/platforms';
 
 
-/** The list call (and SWR key) of a tab's page in a sort order: /api/posts/{tab id}?page&sortBy. */
-export function adminPostsKey({ tab, page, sort }: DashboardState): string {
+/** The list call (and SWR key) of a tab's page in a sort order: /api/posts/{tab id}?page&sortBy, and &platform when filtered. */
+export function adminPostsKey({ tab, page, sort, platform }: DashboardState): string {
   const resource = (TABS[tab] ?? TABS[0]).id;
-  return `/api/posts/${resource}?page=${page}&sortBy=${sort}`;
+  return withPlatform(`/api/posts/${resource}?page=${page}&sortBy=${sort}`, platform);
 }
 
 /**

@@ -1,10 +1,11 @@
 import useSWR from 'swr';
 import type { PostList } from '../../api/types';
 import { ADMIN_REFRESH_MS } from '../../lib/constants';
+import { withPlatform } from '../../lib/platforms';
 
-/** The "Waiting to send" list's call (and SWR key) for a page, in approval order. */
-export function queuedKey(page: number): string {
-  return `/api/posts/queued?page=${page}`;
+/** The "Waiting to send" list's call (and SWR key) for a page, in approval order, of one platform when platform is set. */
+export function queuedKey(page: number, platform?: string): string {
+  return withPlatform(`/api/posts/queued?page=${page}`, platform);
 }
 
 /** Whether an SWR key is a page of the "Waiting to send" list. */
@@ -13,6 +14,6 @@ export function isQueuedKey(key: unknown): boolean {
 }
 
 /** A page of the approvals waiting for their first send; nothing is fetched while the list is closed. */
-export function useQueued(page: number, open: boolean) {
-  return useSWR<PostList>(open ? queuedKey(page) : null, { refreshInterval: ADMIN_REFRESH_MS });
+export function useQueued(page: number, open: boolean, platform?: string) {
+  return useSWR<PostList>(open ? queuedKey(page, platform) : null, { refreshInterval: ADMIN_REFRESH_MS });
 }

@@ -1,6 +1,7 @@
 import type { Spend } from '../../api/types';
 import { budgetLevel, formatUSD, pauseText, timelinePauseText, type BudgetLevel } from '../../lib/spend';
 import { formatTimestamp } from '../../lib/time';
+import { groupByPlatform, platformLabel } from '../../lib/platforms';
 
 interface Props {
   spend: Spend | undefined;
@@ -57,8 +58,17 @@ export function SpendBanners({ spend, onResume, resuming }: Props) {
   );
 }
 
-/** The "Spend" panel: today, month to date, the projection, by endpoint and model, and X's rate-limit windows. */
+/**
+ * The "Spend" panel: today, month to date, the projection, by endpoint and
+ * model, by platform (when there are several), and the rate-limit windows,
+ * grouped by platform.
+ */
 export function SpendPanel({ spend }: { spend: Spend | undefined }) {
+  const byPlatform = spend?.by_platform ?? [];
+  const windowGroups = groupByPlatform(
+    spend?.windows ?? [],
+    byPlatform.map((p) => p.platform),
+  );
   return (
     <section className="spend-panel" aria-labelledby="spend-title" data-testid="spend-panel">
       <h2 id="spend-title" className="spend-title">
@@ -152,6 +162,31 @@ export function SpendPanel({ spend }: { spend: Spend | undefined }) {
                 )}
               </tbody>
             </table>
+            {byPlatform.length > 1 && (
+              <table className="spend-table" data-testid="spend-by-platform">
+                <caption>By platform</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Platform</th>
+                    <th scope="col">Today</th>
+                    <th scope="col">Month</th>
+                    <th scope="col">Windows open</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {byPlatform.map((p) => (
+                    <tr key={p.platform} data-testid={`spend-platform-${p.platform}`}>
+                      <td>{platformLabel(p.platform)}</td>
+                      <td>{formatUSD(p.today_usd)}</td>
+                      <td>{formatUSD(p.month_usd)}</td>
+                      <td>
+                        {p.windows - p.windows_closed} / {p.windows}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            )}
             <table className="spend-table" data-testid="spend-windows">
               <caption>Rate-limit windows</caption>
               <thead>
@@ -162,22 +197,33 @@ export function SpendPanel({ spend }: { spend: Spend | undefined }) {
                   <th scope="col">State</th>
                 </tr>
               </thead>
-              <tbody>
-                {spend.windows.length === 0 ? (
+              {windowGroups.length === 0 ? (
+                <tbody>
                   <tr>
                     <td colSpan={4}>No window announced</td>
                   </tr>
-                ) : (
-                  spend.windows.map((w) => (
-                    <tr key={w.endpoint}>
-                      <td className="mono">{w.endpoint}</td>
-                      <td>{w.limit >= 0 ? `${w.remaining} / ${w.limit}` : w.remaining}</td>
-                      <td>{formatTimestamp(w.reset_at)}</td>
-                      <td className={w.open ? 'window-open' : 'window-closed'}>{w.open ? 'Open' : 'Closed'}</td>
-                    </tr>
-                  ))
-                )}
-              </tbody>
+                </tbody>
+              ) : (
+                windowGroups.map((g) => (
+                  <tbody key={g.platform} data-testid={`spend-windows-${g.platform || 'model'}`}>
+                    {windowGroups.length > 1 && (
+                      <tr>
+                        <th scope="rowgroup" colSpan={4} className="spend-group">
+                          {platformLabel(g.platform)}
+                        </th>
+                      </tr>
+                    )}
+                    {g.items.map((w) => (
+                      <tr key={w.endpoint}>
+                        <td className="mono">{w.endpoint}</td>
+                        <td>{w.limit >= 0 ? `${w.remaining} / ${w.limit}` : w.remaining}</td>
+                        <td>{formatTimestamp(w.reset_at)}</td>
+                        <td className={w.open ? 'window-open' : 'window-closed'}>{w.open ? 'Open' : 'Closed'}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                ))
+              )}
             </table>
             <table className="spend-table" data-testid="spend-backlog">
               <caption>Scan backlog</caption>
