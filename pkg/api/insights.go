@@ -3,6 +3,7 @@ package api
 import (
 	"errors"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -269,18 +270,37 @@ type unseenView struct {
 	NewestID       string     `json:"newest_id"`
 }
 
+// parseRef reads a post reference as the operator pastes it, with the
+// platform it names: an id or X address is X's (the sandbox's when it runs
+// without X), a Bluesky address or at:// URI Bluesky's, when that platform
+// runs.
+func (s *Server) parseRef(q string) (platform, id string, ok bool) {
+	if id, ok := post.ParseRef(q); ok {
+		for _, p := range []string{post.XPlatform, post.SandboxPlatform} {
+			if slices.Contains(s.platforms, p) {
+				return p, id, true
+			}
+		}
+		return "", "", false
+	}
+	if uri, ok := post.ParseBlueskyRef(q); ok && slices.Contains(s.platforms, post.BlueskyPlatform) {
+		return post.BlueskyPlatform, uri, true
+	}
+	return "", "", false
+}
+
 // mentionsTimeline names the mentions scan's cursor and last run.
 const mentionsTimeline = "mentions"
 
-// lookupMention answers what became of the post q names (its id or its
-// address on X).
+// lookupMention answers what became of the post q names: its id or its
+// address on X, or its at:// URI or address on Bluesky.
 func (s *Server) lookupMention(w http.ResponseWriter, r *http.Request) error {
-	id, ok := post.ParseRef(r.URL.Query().Get("q"))
+	platform, id, ok := s.parseRef(r.URL.Query().Get("q"))
 	if !ok {
-		return badRequest("q must be a post's id or its address on X (https://x.com/<user>/status/<id>)")
+		return badRequest("q must be a post's id or its address on X (https://x.com/<user>/status/<id>) or on Bluesky (https://bsky.app/profile/<handle>/post/<key> or at://…)")
 	}
 	ctx := r.Context()
-	f, err := s.store.LookupPost(ctx, s.platform, id)
+	f, err := s.store.LookupPost(ctx, platform, id)
 	switch {
 	case err == nil:
 		out := seenView{Seen: true, PlatformPostID: id, Status: f.Status, Reason: f.Reason, SeenAt: f.SeenAt.UTC()}
@@ -293,7 +313,7 @@ func (s *Server) lookupMention(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	out := unseenView{PlatformPostID: id}
-	last, err := s.store.LastScanOf(ctx, s.platform, mentionsTimeline)
+	last, err := s.store.LastScanOf(ctx, platform, mentionsTimeline)
 	switch {
 	case err == nil:
 		at := last.At.UTC()

@@ -3,10 +3,14 @@ package api_test
 import (
 	"context"
 	"encoding/json"
+	"io"
+	"log/slog"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
 
+	"infernal/pkg/api"
 	"infernal/pkg/insights"
 	"infernal/pkg/post"
 	"infernal/pkg/store"
@@ -96,6 +100,59 @@ func TestInsightsReachTheStore(t *testing.T) {
 				t.Fatalf("got %d %s", status, body)
 			}
 			calls := st.Calls()[before:]
+			if strings.Join(calls, "|") != strings.Join(tt.wantCalls, "|") {
+				t.Errorf("calls %v, want %v", calls, tt.wantCalls)
+			}
+		})
+	}
+}
+
+// A reference is looked up on the platform it names, among the platforms
+// run: an id or an X address on X (the sandbox's alone), a Bluesky address
+// or at:// URI on Bluesky; a reference to a platform not run is a 400.
+func TestLookupOnItsPlatform(t *testing.T) {
+	tests := []struct {
+		name      string
+		platforms []string
+		q         string
+		wantCalls []string
+	}{
+		{name: "an id on x and bluesky", platforms: []string{"x", "bluesky"}, q: "123",
+			wantCalls: []string{"LookupPost x 123", "LastScanOf x mentions"}},
+		{name: "a bsky.app address on x and bluesky", platforms: []string{"x", "bluesky"}, q: "https://bsky.app/profile/mortal.test/post/3kq2x",
+			wantCalls: []string{"LookupPost bluesky at://mortal.test/app.bsky.feed.post/3kq2x", "LastScanOf bluesky mentions"}},
+		{name: "an at uri on bluesky", platforms: []string{"bluesky"}, q: "at://did:plc:abc234/app.bsky.feed.post/3kq2x",
+			wantCalls: []string{"LookupPost bluesky at://did:plc:abc234/app.bsky.feed.post/3kq2x", "LastScanOf bluesky mentions"}},
+		{name: "an id on the sandbox", platforms: []string{"sandbox"}, q: "42",
+			wantCalls: []string{"LookupPost sandbox 42", "LastScanOf sandbox mentions"}},
+		{name: "an id on bluesky alone", platforms: []string{"bluesky"}, q: "123"},
+		{name: "a bsky.app address on x alone", platforms: []string{"x"}, q: "https://bsky.app/profile/mortal.test/post/3kq2x"},
+		{name: "a bsky.app address without a post", platforms: []string{"bluesky"}, q: "https://bsky.app/profile/mortal.test"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			st := &fakeStore{}
+			srv := newServer(t, api.New(api.Config{
+				Store: st, Auth: fakeAuth{st}, Queue: fakeQueue{st},
+				Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Handle: "devil", Platform: tt.platforms[0], Platforms: tt.platforms,
+			}))
+			t.Cleanup(srv.Close)
+			status, body := call(t, srv, "GET", "/api/mentions/lookup?q="+url.QueryEscape(tt.q), fakeToken, "")
+			if tt.wantCalls == nil {
+				if status != 400 || !strings.Contains(body, "q must be") {
+					t.Errorf("got %d %s, want 400 q must be…", status, body)
+				}
+				return
+			}
+			if status != 200 {
+				t.Fatalf("got %d %s", status, body)
+			}
+			var calls []string
+			for _, c := range st.Calls() {
+				if strings.HasPrefix(c, "LookupPost") || strings.HasPrefix(c, "LastScanOf") {
+					calls = append(calls, c)
+				}
+			}
 			if strings.Join(calls, "|") != strings.Join(tt.wantCalls, "|") {
 				t.Errorf("calls %v, want %v", calls, tt.wantCalls)
 			}

@@ -269,9 +269,10 @@ func (s *Server) listSkipped(w http.ResponseWriter, r *http.Request) error {
 // listQueued answers one page of the approvals waiting for their first
 // send, in the order the send caps serve them, each the caps hold as
 // things stand noted guard.ReasonSendCap in queued; the send times are
-// read once for the page, each post having the approvals of every
-// platform before it ahead (the caps are shared). The platform parameter
-// keeps one platform's approvals.
+// read once for the page. The platform parameter keeps one platform's
+// approvals, with its own sends and approvals ahead (its caps are its
+// own); without it every platform's are counted, an estimate never
+// earlier than the caps allow.
 func (s *Server) listQueued(w http.ResponseWriter, r *http.Request) error {
 	page, err := intParam(r.URL.Query().Get("page"), "page", 1, 1, maxPage)
 	if err != nil {

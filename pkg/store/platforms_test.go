@@ -166,10 +166,10 @@ func TestListQueuedOnPlatform(t *testing.T) {
 		wantTotal  int
 		wantSent   int
 	}{
-		{platform: "", page: 1, size: 10, want: []string{"x1", "b1", "x2"}, wantAheads: []int{0, 1, 2}, wantTotal: 3, wantSent: 1},
+		{platform: "", page: 1, size: 10, want: []string{"x1", "b1", "x2"}, wantAheads: []int{0, 1, 2}, wantTotal: 3, wantSent: 2},
 		{platform: post.XPlatform, page: 1, size: 10, want: []string{"x1", "x2"}, wantAheads: []int{0, 1}, wantTotal: 2, wantSent: 1},
 		{platform: post.XPlatform, page: 2, size: 1, want: []string{"x2"}, wantAheads: []int{1}, wantTotal: 2, wantSent: 1},
-		{platform: post.BlueskyPlatform, page: 1, size: 10, want: []string{"b1"}, wantAheads: []int{0}, wantTotal: 1},
+		{platform: post.BlueskyPlatform, page: 1, size: 10, want: []string{"b1"}, wantAheads: []int{0}, wantTotal: 1, wantSent: 1},
 		{platform: post.SandboxPlatform, page: 1, size: 10, want: nil, wantAheads: []int{}, wantTotal: 0},
 	}
 	for _, tt := range tests {

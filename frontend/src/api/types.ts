@@ -527,7 +527,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** What became of one post, by its id or its address on X. */
+        /** What became of one post, by its id or its address on X or Bluesky. */
         get: operations["lookupMention"];
         put?: never;
         post?: never;
@@ -2635,7 +2635,7 @@ export interface operations {
     lookupMention: {
         parameters: {
             query: {
-                /** @description The post's id (digits), or its address on X or Twitter (https://x.com/<user>/status/<id>, with or without the scheme, with any tail or query). Anything else is a 400. */
+                /** @description The post's id (digits), or its address on X or Twitter (https://x.com/<user>/status/<id>, with or without the scheme, with any tail or query): looked up on X, or on the sandbox when it runs alone. Or a Bluesky post's address (https://bsky.app/profile/<handle or DID>/post/<key>) or at:// URI, looked up on Bluesky, by the author's DID where a handle is given. A reference to a platform not run, or anything else, is a 400. */
                 q: string;
             };
             header?: never;
