@@ -160,6 +160,54 @@ func TestLookupOnItsPlatform(t *testing.T) {
 	}
 }
 
+// A run by hand is for the platform named, one the persona answers on:
+// a profile post for the first platform by default, a targeted scan on
+// every platform; any other platform is a 400 that runs nothing.
+func TestRunsByHandOnAPlatform(t *testing.T) {
+	tests := []struct {
+		name       string
+		path       string
+		wantStatus int
+		wantCalls  []string
+	}{
+		{name: "profile for the first platform", path: "/api/posts/profile/generate", wantStatus: 500, wantCalls: []string{"CreateProfileDraft x"}},
+		{name: "profile for bluesky", path: "/api/posts/profile/generate?platform=bluesky", wantStatus: 500, wantCalls: []string{"CreateProfileDraft bluesky"}},
+		{name: "profile for a platform not run", path: "/api/posts/profile/generate?platform=sandbox", wantStatus: 400},
+		{name: "profile for garbage", path: "/api/posts/profile/generate?platform=%00x", wantStatus: 400},
+		{name: "targeted on every platform", path: "/api/posts/targeted/generate", wantStatus: 202,
+			wantCalls: []string{"EnqueuePeriodicOn scan:targeted x", "EnqueuePeriodicOn scan:targeted bluesky"}},
+		{name: "targeted on bluesky", path: "/api/posts/targeted/generate?platform=bluesky", wantStatus: 202,
+			wantCalls: []string{"EnqueuePeriodicOn scan:targeted bluesky"}},
+		{name: "targeted on a platform not run", path: "/api/posts/targeted/generate?platform=myspace", wantStatus: 400},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			st := &fakeStore{}
+			srv := newServer(t, api.New(api.Config{
+				Store: st, Auth: fakeAuth{st}, Queue: fakeQueue{st},
+				Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Handle: "devil", Platform: "x", Platforms: []string{"x", "bluesky"},
+			}))
+			t.Cleanup(srv.Close)
+			status, body := call(t, srv, "POST", tt.path, fakeToken, "")
+			if status != tt.wantStatus {
+				t.Fatalf("got %d %s, want %d", status, body, tt.wantStatus)
+			}
+			if status == 400 && !strings.Contains(body, "platform must be one the persona answers on: x, bluesky") {
+				t.Errorf("400 says %s", body)
+			}
+			var calls []string
+			for _, c := range st.Calls() {
+				if strings.HasPrefix(c, "CreateProfileDraft") || strings.HasPrefix(c, "EnqueuePeriodicOn") {
+					calls = append(calls, c)
+				}
+			}
+			if strings.Join(calls, "|") != strings.Join(tt.wantCalls, "|") {
+				t.Errorf("calls %v, want %v", calls, tt.wantCalls)
+			}
+		})
+	}
+}
+
 // insightsAnswer is the part of GET /api/insights the tests read.
 type insightsAnswer struct {
 	Funnel insights.Funnel `json:"funnel"`

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -475,14 +476,32 @@ func (s *Server) giveUp(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// generateProfile asks for a new profile post and waits a little for its
-// draft: 201 with the post when it is ready, else 202 while a worker writes it.
+// runPlatformParam reads the platform a run by hand is for: one the persona
+// answers on, or "" when none is named.
+func (s *Server) runPlatformParam(r *http.Request) (string, error) {
+	p := r.URL.Query().Get("platform")
+	if p != "" && !slices.Contains(s.platforms, p) {
+		return "", badRequest("platform must be one the persona answers on: %s", strings.Join(s.platforms, ", "))
+	}
+	return p, nil
+}
+
+// generateProfile asks for a new profile post, for the platform named
+// (the first one by default), and waits a little for its draft: 201 with
+// the post when it is ready, else 202 while a worker writes it.
 func (s *Server) generateProfile(w http.ResponseWriter, r *http.Request) error {
+	platform, err := s.runPlatformParam(r)
+	if err != nil {
+		return err
+	}
+	if platform == "" {
+		platform = s.platform
+	}
 	ctx := r.Context()
 	if err := s.queue.Ping(ctx); err != nil {
 		return fmt.Errorf("generate profile: %w: %w", errQueueDown, err)
 	}
-	id, err := s.store.CreateProfileDraft(ctx, s.platform, s.personaHandle)
+	id, err := s.store.CreateProfileDraft(ctx, platform, s.personaHandle)
 	if err != nil {
 		return err
 	}
@@ -513,10 +532,21 @@ func (s *Server) generateProfile(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// generateTargeted runs a scan of the targeted accounts now.
+// generateTargeted runs a scan of the targeted accounts now, on the
+// platform named or on every platform.
 func (s *Server) generateTargeted(w http.ResponseWriter, r *http.Request) error {
-	if err := s.queue.EnqueuePeriodic(r.Context(), tasks.TypeScanTargeted); err != nil {
-		return fmt.Errorf("generate targeted: %w: %w", errQueueDown, err)
+	platform, err := s.runPlatformParam(r)
+	if err != nil {
+		return err
+	}
+	platforms := s.platforms
+	if platform != "" {
+		platforms = []string{platform}
+	}
+	for _, p := range platforms {
+		if err := s.queue.EnqueuePeriodicOn(r.Context(), tasks.TypeScanTargeted, p); err != nil {
+			return fmt.Errorf("generate targeted: %w: %w", errQueueDown, err)
+		}
 	}
 	respondJSON(w, http.StatusAccepted, map[string]string{"status": "queued"})
 	return nil

@@ -130,8 +130,8 @@ func (f *fakeStore) LatestVersionID(_ context.Context, id int64) (int64, error) 
 	f.record("LatestVersionID %d", id)
 	return 0, errUnexpected
 }
-func (f *fakeStore) CreateProfileDraft(context.Context, string, string) (int64, error) {
-	f.record("CreateProfileDraft")
+func (f *fakeStore) CreateProfileDraft(_ context.Context, platform, _ string) (int64, error) {
+	f.record("CreateProfileDraft %s", platform)
 	return 0, errUnexpected
 }
 func (f *fakeStore) DeleteDraft(_ context.Context, id int64) error {
@@ -270,8 +270,8 @@ func (q fakeQueue) EnsureDraft(_ context.Context, id int64) (bool, error) {
 	q.store.record("EnsureDraft %d", id)
 	return true, nil
 }
-func (q fakeQueue) EnqueuePeriodic(_ context.Context, typ string) error {
-	q.store.record("EnqueuePeriodic %s", typ)
+func (q fakeQueue) EnqueuePeriodicOn(_ context.Context, typ, platform string) error {
+	q.store.record("EnqueuePeriodicOn %s %s", typ, platform)
 	return nil
 }
 func (q fakeQueue) Ping(context.Context) error { return nil }

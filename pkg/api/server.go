@@ -157,8 +157,8 @@ type Queue interface {
 	// DropPreview removes a preview nobody waits for any more, unless a
 	// worker is writing it.
 	DropPreview(ctx context.Context, id string) error
-	// EnqueuePeriodic runs one of the periodic tasks now.
-	EnqueuePeriodic(ctx context.Context, typ string) error
+	// EnqueuePeriodicOn runs one of the periodic tasks now, on a platform.
+	EnqueuePeriodicOn(ctx context.Context, typ, platform string) error
 	// Ping checks that Redis answers.
 	Ping(ctx context.Context) error
 }

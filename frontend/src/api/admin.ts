@@ -2,6 +2,7 @@
 import type { BulkAction, BulkResult } from '../lib/review';
 import { put, send } from './client';
 import type { LoginAnswer, Persona, PersonaInput, PersonaPreview, Post, Queued, Settings, SettingsInput } from './types';
+import { withPlatform } from '../lib/platforms';
 
 /** The session token for the admin's credentials; throws on any failure. */
 export async function login(username: string, password: string): Promise<string> {
@@ -57,9 +58,12 @@ export function rejectPost(id: number, draftVersion: number): Promise<Post> {
   return send<Post>(`/api/posts/${id}/reject`, shownVersion(draftVersion));
 }
 
-/** The drafted profile post (201), or the queued draft's id when the writer took longer (202). */
-export function generateProfileTweet(): Promise<Post | (Queued & { id: number })> {
-  return send<Post | (Queued & { id: number })>('/api/posts/profile/generate');
+/**
+ * The drafted profile post (201), or the queued draft's id when the writer took longer (202),
+ * for the platform named (the first configured one when none).
+ */
+export function generateProfileTweet(platform?: string): Promise<Post | (Queued & { id: number })> {
+  return send<Post | (Queued & { id: number })>(withPlatform('/api/posts/profile/generate', platform));
 }
 
 /** Defined by the API but, as the spec says, wired to no button. */

@@ -268,7 +268,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Draft a new profile post, waiting a little for it. */
+        /**
+         * Draft a new profile post, waiting a little for it.
+         * @description For the platform named, the first of `PLATFORM` by default.
+         */
         post: operations["generateProfile"];
         delete?: never;
         options?: never;
@@ -285,7 +288,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Run the targeted scan now. */
+        /**
+         * Run the targeted scan now.
+         * @description On the platform named, or on every platform of `PLATFORM`.
+         */
         post: operations["generateTargeted"];
         delete?: never;
         options?: never;
@@ -1742,6 +1748,8 @@ export interface components {
         PostID: number;
         /** @description Keeps the posts of one platform; absent (or empty) lists every platform, and the list's total counts the platform's posts alone. Any other value is a 400 naming `platform`. */
         Platform: components["schemas"]["Platform"];
+        /** @description The platform a run by hand is for: one the persona answers on (`PLATFORM`). Any other value is a 400 naming them. */
+        RunPlatform: string;
     };
     requestBodies: never;
     headers: {
@@ -1867,6 +1875,7 @@ export type ParameterSortBy = components['parameters']['SortBy'];
 export type ParameterOffset = components['parameters']['Offset'];
 export type ParameterPostId = components['parameters']['PostID'];
 export type ParameterPlatform = components['parameters']['Platform'];
+export type ParameterRunPlatform = components['parameters']['RunPlatform'];
 export type HeaderETag = components['headers']['ETag'];
 export type HeaderRetryAfter = components['headers']['RetryAfter'];
 export type $defs = Record<string, never>;
@@ -2203,7 +2212,10 @@ export interface operations {
     };
     generateProfile: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The platform a run by hand is for: one the persona answers on (`PLATFORM`). Any other value is a 400 naming them. */
+                platform?: components["parameters"]["RunPlatform"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2228,6 +2240,7 @@ export interface operations {
                     "application/json": components["schemas"]["QueuedPost"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             500: components["responses"]["Internal"];
             502: components["responses"]["BadGateway"];
@@ -2236,7 +2249,10 @@ export interface operations {
     };
     generateTargeted: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The platform a run by hand is for: one the persona answers on (`PLATFORM`). Any other value is a 400 naming them. */
+                platform?: components["parameters"]["RunPlatform"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2252,6 +2268,7 @@ export interface operations {
                     "application/json": components["schemas"]["Queued"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];

@@ -155,7 +155,8 @@ export function useReviewActions(view: DashboardState, { onRemoved, onBulkDone }
     listKey,
     (_key, { arg }) => bulkReview(arg.items, arg.action),
   );
-  const generation = useSWRMutation<unknown, unknown, string>(listKey, () => generateProfileTweet());
+  // A profile post is for the platform the admin is looking at (the first configured one when all are shown).
+  const generation = useSWRMutation<unknown, unknown, string>(listKey, () => generateProfileTweet(view.platform));
   const resumption = useSWRMutation<unknown, unknown, string>(SPEND_KEY, () => resumeOps());
 
   function revalidateStats() {
