@@ -455,9 +455,9 @@ func (c *Config) loadSeeds(r *reader) {
 		// A query set by hand would silently stop mattering: say so, and how to keep it.
 		r.fail("SEARCH_QUERY", "is no longer read: the search is built from topics. Set SEARCH_TOPICS to its words or phrases, comma-separated (e.g. monday,coffee,\"cold brew\" without the quotes), or edit the topics in the admin, then unset SEARCH_QUERY")
 	}
-	c.TargetUsernames = r.handles("TARGET_USERNAMES")
+	c.TargetUsernames = r.accounts("TARGET_USERNAMES")
 	c.SearchTopics = r.topics("SEARCH_TOPICS", DefaultSearchTopics)
-	c.BlockedAuthors = r.handles("BLOCKED_AUTHORS")
+	c.BlockedAuthors = r.accounts("BLOCKED_AUTHORS")
 	c.BlockedPhrases = r.phrases("BLOCKED_PHRASES")
 	c.Caps = Caps{
 		PerConversation: r.integer("REPLY_CAP_PER_CONVERSATION", 0, 1, maxCap),

@@ -78,6 +78,18 @@ func TestLoadTargets(t *testing.T) {
 	if strings.Join(c.TargetUsernames, "|") != "alice|bob_2" || c.PersonaHandle != "devil" {
 		t.Errorf("got targets %q handle %q", c.TargetUsernames, c.PersonaHandle)
 	}
+	// Targets and blocked authors are accounts of either platform, by handle or id.
+	c, err = Load(Worker, env(map[string]string{"TARGET_USERNAMES": "Alice.BSKY.social, did:plc:abc234, 12345",
+		"BLOCKED_AUTHORS": "@Spammer, spam.example.com"}))
+	if err != nil {
+		t.Fatalf("Load: %v", err)
+	}
+	if got := strings.Join(c.TargetUsernames, "|"); got != "alice.bsky.social|did:plc:abc234|12345" {
+		t.Errorf("targets %q", got)
+	}
+	if got := strings.Join(c.BlockedAuthors, "|"); got != "spammer|spam.example.com" {
+		t.Errorf("blocked authors %q", got)
+	}
 }
 
 func TestLoadSeeds(t *testing.T) {
@@ -147,6 +159,7 @@ func TestLoadRejectsGarbage(t *testing.T) {
 		{name: "pace", env: map[string]string{"SANDBOX_PACE": "-5s"}, want: "SANDBOX_PACE"},
 		{name: "handle", env: map[string]string{"PERSONA_HANDLE": "not a handle!"}, want: "PERSONA_HANDLE"},
 		{name: "targets", env: map[string]string{"TARGET_USERNAMES": "ok,bad name"}, want: "TARGET_USERNAMES"},
+		{name: "target a did of another method", env: map[string]string{"TARGET_USERNAMES": "did:key:z6Mk"}, want: "TARGET_USERNAMES holds \"did:key:z6Mk\" is a DID of method"},
 		{name: "short password", proc: Web, env: map[string]string{"ADMIN_PASSWORD": "short"}, want: "ADMIN_PASSWORD"},
 		{name: "openai url", env: map[string]string{"OPENAI_BASE_URL": "ftp://x"}, want: "OPENAI_BASE_URL"},
 		{name: "log level", env: map[string]string{"LOG_LEVEL": "loud"}, want: "LOG_LEVEL"},

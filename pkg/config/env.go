@@ -16,6 +16,7 @@ import (
 	"github.com/robfig/cron/v3"
 
 	"infernal/pkg/redisurl"
+	"infernal/pkg/settings"
 )
 
 // reader reads variables and collects what is wrong with them; its
@@ -148,22 +149,6 @@ func (r *reader) handle(name, def string) string {
 		r.fail(name, "must be a handle of 1 to 15 letters, digits or underscores, got %q", v)
 	}
 	return v
-}
-
-func (r *reader) handles(name string) []string {
-	var out []string
-	for _, f := range strings.Split(r.str(name, ""), ",") {
-		f = strings.TrimPrefix(strings.TrimSpace(f), "@")
-		if f == "" {
-			continue
-		}
-		if !handlePattern.MatchString(f) {
-			r.fail(name, "holds %q, which is not a handle (1 to 15 letters, digits or underscores)", f)
-			continue
-		}
-		out = append(out, f)
-	}
-	return out
 }
 
 // topics reads comma-separated search topics (unset gives def; "none" no
@@ -342,4 +327,23 @@ func (r *reader) budget(name string, def float64, unbounded *[]string) float64 {
 		*unbounded = append(*unbounded, name)
 	}
 	return v
+}
+
+// accounts reads comma-separated accounts: each an X handle (with or
+// without the @), a Bluesky handle (a domain), an X user id or a DID, as
+// the admin's settings take them (settings.ParseAccount).
+func (r *reader) accounts(name string) []string {
+	var out []string
+	for _, f := range strings.Split(r.str(name, ""), ",") {
+		if strings.TrimSpace(f) == "" {
+			continue
+		}
+		a, _, err := settings.ParseAccount(f)
+		if err != nil {
+			r.fail(name, "holds %v", err)
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
 }
