@@ -3,14 +3,11 @@ package api_test
 import (
 	"context"
 	"encoding/json"
-	"io"
-	"log/slog"
 	"net/url"
 	"strings"
 	"testing"
 	"time"
 
-	"infernal/pkg/api"
 	"infernal/pkg/insights"
 	"infernal/pkg/post"
 	"infernal/pkg/store"
@@ -131,12 +128,7 @@ func TestLookupOnItsPlatform(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			st := &fakeStore{}
-			srv := newServer(t, api.New(api.Config{
-				Store: st, Auth: fakeAuth{st}, Queue: fakeQueue{st},
-				Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Handle: "devil", Platform: tt.platforms[0], Platforms: tt.platforms,
-			}))
-			t.Cleanup(srv.Close)
+			srv, st := fakeServerOn(t, tt.platforms...)
 			status, body := call(t, srv, "GET", "/api/mentions/lookup?q="+url.QueryEscape(tt.q), fakeToken, "")
 			if tt.wantCalls == nil {
 				if status != 400 || !strings.Contains(body, "q must be") {
@@ -182,12 +174,7 @@ func TestRunsByHandOnAPlatform(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			st := &fakeStore{}
-			srv := newServer(t, api.New(api.Config{
-				Store: st, Auth: fakeAuth{st}, Queue: fakeQueue{st},
-				Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Handle: "devil", Platform: "x", Platforms: []string{"x", "bluesky"},
-			}))
-			t.Cleanup(srv.Close)
+			srv, st := fakeServerOn(t, "x", "bluesky")
 			status, body := call(t, srv, "POST", tt.path, fakeToken, "")
 			if status != tt.wantStatus {
 				t.Fatalf("got %d %s, want %d", status, body, tt.wantStatus)

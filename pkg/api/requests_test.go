@@ -290,10 +290,17 @@ func (q fakeQueue) DropPreview(_ context.Context, id string) error {
 // fakeServer serves the API on fakes and returns the store that records calls.
 func fakeServer(t *testing.T) (*httptest.Server, *fakeStore) {
 	t.Helper()
+	return fakeServerOn(t, "sandbox")
+}
+
+// fakeServerOn is fakeServer for a persona that answers on platforms, the
+// first one first.
+func fakeServerOn(t *testing.T, platforms ...string) (*httptest.Server, *fakeStore) {
+	t.Helper()
 	st := &fakeStore{}
 	srv := newServer(t, api.New(api.Config{
 		Store: st, Auth: fakeAuth{st}, Queue: fakeQueue{st},
-		Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Handle: "devil", Platform: "sandbox",
+		Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Handle: "devil", Platform: platforms[0], Platforms: platforms,
 	}))
 	t.Cleanup(srv.Close)
 	return srv, st
