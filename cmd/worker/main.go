@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -197,6 +198,10 @@ func newAccount(name string, cfg config.Config, st *store.Store, windows *rateli
 		// within its threadgate (which the client reads before each reply).
 		a.ReplyPolicy = platform.ReplyOpen
 		a.HandPosting = nil
+		if !strings.HasPrefix(cfg.BlueskyHandle, "did:") {
+			// The persona is known by its domain there; given as a DID, PERSONA_HANDLE stands in.
+			a.Handle = cfg.BlueskyHandle
+		}
 	case config.PlatformX:
 		a.Platform, err = x.New(x.Config{BaseURL: cfg.XAPIBaseURL, APIKey: cfg.XAPIKey, APISecret: cfg.XAPISecret,
 			AccessToken: cfg.XAccessToken, AccessSecret: cfg.XAccessSecret,

@@ -5,6 +5,7 @@
 package pipeline
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -71,6 +72,10 @@ type Account struct {
 	// HandPosting are the sources drafted for hand-posting when the API may
 	// not answer them.
 	HandPosting []post.Source
+	// Handle is the persona's handle there, without the @ (a domain on
+	// Bluesky): its own posts in a thread, the mentions of it, the name
+	// the writer writes as. Config.Handle when empty.
+	Handle string
 }
 
 // recentTextsRefresh is how often a worker reads the persona's recent
@@ -125,6 +130,7 @@ func New(cfg Config) *Pipeline {
 	for i, a := range accounts {
 		self := NewSelf(a.Platform)
 		name := a.Platform.Name()
+		handle := cmp.Or(a.Handle, cfg.Handle)
 		log := cfg.Log
 		if len(accounts) > 1 {
 			log = log.With("platform", name)
@@ -133,13 +139,13 @@ func New(cfg Config) *Pipeline {
 			Scanner: &Scanner{Store: cfg.Store, Platform: a.Platform, Queue: cfg.Queue, Log: log, Self: self,
 				Policy: a.ReplyPolicy, HandPosting: a.HandPosting, Now: cfg.Now,
 				Budget: budget, Reads: reads},
-			Profiler: &Profiler{Store: cfg.Store, PlatformName: name, Queue: cfg.Queue, Log: log, Handle: cfg.Handle},
-			Drafter: &Drafter{Store: cfg.Store, Writer: cfg.Writer, Log: log, Handle: cfg.Handle, Budget: budget,
+			Profiler: &Profiler{Store: cfg.Store, PlatformName: name, Queue: cfg.Queue, Log: log, Handle: handle},
+			Drafter: &Drafter{Store: cfg.Store, Writer: cfg.Writer, Log: log, Handle: handle, Budget: budget,
 				Settings: set, Recent: recent, Judge: judge, Now: cfg.Now, Autopilot: pilot,
 				Context: &conversation.Gatherer{Store: cfg.Store, Fetch: lookupFetcher{platform: a.Platform}, PlatformName: name,
-					Reads: budget, Handle: cfg.Handle}},
+					Reads: budget, Handle: handle}},
 			Sender: &Sender{Store: cfg.Store, Platform: a.Platform, Log: log, Now: cfg.Now, Self: self,
-				Budget: budget, Prices: pricesOf(cfg.Spend), Settings: set, Handle: cfg.Handle},
+				Budget: budget, Prices: pricesOf(cfg.Spend), Settings: set, Handle: handle},
 			Maintainer: &Maintainer{Store: cfg.Store, Platform: a.Platform, Queue: cfg.Queue, Log: log, Now: cfg.Now, Self: self,
 				HandPostedEvery: cfg.HandPostedEvery, Budget: budget,
 				// The insights are the persona's, not a platform's: the first platform computes them.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/hibiken/asynq"
 
+	"infernal/pkg/guard"
 	"infernal/pkg/pipeline"
 	"infernal/pkg/platform"
 	"infernal/pkg/post"
@@ -37,8 +38,12 @@ func TestPipelineRoutesByPlatform(t *testing.T) {
 	pipe := pipeline.New(pipeline.Config{
 		Store: e.store, Writer: offline.New("devil"), Queue: e.queue,
 		Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Now: time.Now, Handle: "devil",
-		Accounts: []pipeline.Account{{Platform: e.plat}, {Platform: other, ReplyPolicy: platform.ReplyOpen}},
+		Accounts: []pipeline.Account{{Platform: e.plat}, {Platform: other, ReplyPolicy: platform.ReplyOpen, Handle: "devil.test"}},
 	})
+	// Each platform's stages know the persona by its handle there.
+	if pipe.Drafter.Handle != "devil" {
+		t.Errorf("the first platform's drafter knows the persona as %q, want devil", pipe.Drafter.Handle)
+	}
 	mux := asynq.NewServeMux()
 	pipe.Register(mux)
 	run := func(typ, payload string) error { return mux.ProcessTask(ctx, asynq.NewTask(typ, []byte(payload))) }
@@ -107,6 +112,29 @@ func TestPipelineRoutesByPlatform(t *testing.T) {
 	if other.published.Load() != 1 || e.plat.published.Load() != 0 {
 		t.Errorf("published on bluesky %d, sandbox %d; want 1 and 0", other.published.Load(), e.plat.published.Load())
 	}
+	// The persona's own post is told by its handle on that platform: on
+	// bluesky "devil.test" is the persona, on the sandbox a mortal.
+	for _, tt := range []struct {
+		platform string
+		wantOwn  bool
+	}{{"bluesky", true}, {post.SandboxPlatform, false}} {
+		id, _, err := e.store.UpsertFound(ctx, post.Post{Platform: tt.platform, Source: post.SourceMention, OriginalPostID: "own-" + tt.platform,
+			ConversationID: "own-" + tt.platform, OriginalPostText: "a post by devil.test", AuthorUsername: "devil.test", CreatedAt: time.Now()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := run(tasks.TypeDraftPost, `{"post_id":`+itoa(id)+`}`); err != nil {
+			t.Fatalf("draft on %s: %v", tt.platform, err)
+		}
+		p, err := e.store.Post(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if own := p.SkipReason == guard.ReasonOwnPost; own != tt.wantOwn {
+			t.Errorf("a post by devil.test on %s: %s %q; want own post %v", tt.platform, p.Status, p.SkipReason, tt.wantOwn)
+		}
+	}
+
 	// A post's task for a post that is gone is answered as before: archived.
 	if err := run(tasks.TypeSendPost, `{"post_id":424242}`); !errors.Is(err, asynq.SkipRetry) {
 		t.Errorf("send of an unknown post = %v, want an error wrapping asynq.SkipRetry", err)
