@@ -36,8 +36,10 @@ func loadCompose(t *testing.T) map[string]composeService {
 }
 
 // Each secret reaches only the services that use it: the admin password and
-// the metrics token the web tier, the X and model credentials the worker,
-// the database password the database and its two clients.
+// the metrics token the web tier, the X, Bluesky, Telegram and model
+// credentials the worker, the database password the database and its two
+// clients. The platforms reach every process (the scheduler runs each
+// platform's scans), the schedules the scheduler.
 func TestComposeSecretsOnlyWhereUsed(t *testing.T) {
 	services := loadCompose(t)
 	tests := []struct {
@@ -53,7 +55,10 @@ func TestComposeSecretsOnlyWhereUsed(t *testing.T) {
 		{name: "x access secret", variable: "X_ACCESS_SECRET", want: []string{"worker"}},
 		{name: "model key", variable: "OPENAI_API_KEY", want: []string{"worker"}},
 		{name: "database password", variable: "POSTGRES_PASSWORD", want: []string{"postgres", "web", "worker"}},
-		{name: "platform named to both its users", variable: "PLATFORM", want: []string{"web", "worker"}},
+		{name: "bluesky app password", variable: "BLUESKY_APP_PASSWORD", want: []string{"worker"}},
+		{name: "telegram bot token", variable: "TELEGRAM_BOT_TOKEN", want: []string{"worker"}},
+		{name: "platform named to every process", variable: "PLATFORM", want: []string{"scheduler", "web", "worker"}},
+		{name: "schedules to the scheduler", variable: "SCHEDULE_MENTIONS", want: []string{"scheduler"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

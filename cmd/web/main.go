@@ -98,7 +98,7 @@ func run() error {
 	defer windows.Close()
 	handler := api.New(api.Config{
 		Store: st, Auth: authn, Queue: queue, Log: log, Now: time.Now,
-		Handle: cfg.PersonaHandle, Platform: cfg.Platform, Platforms: cfg.Platforms, StaticDir: cfg.StaticDir, TrustedProxies: cfg.TrustedProxies,
+		Handle: cfg.PersonaHandle, Handles: cfg.Handles(), Platform: cfg.Platform, Platforms: cfg.Platforms, StaticDir: cfg.StaticDir, TrustedProxies: cfg.TrustedProxies,
 		Ops: ops, Metrics: metrics, PublicURL: cfg.PublicURL,
 		MetricsToken: cfg.MetricsToken, MediaHosts: cfg.MediaHosts,
 		Prices: cfg.Prices, Budgets: cfg.Budgets, Windows: windows,

@@ -12,7 +12,6 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 	"time"
 
@@ -164,7 +163,7 @@ func run() error {
 		channel := telegram.New(telegram.Config{
 			Messenger: tg, Store: st, Decider: decision.New(st, client, cfg.PersonaHandle, log), Leases: client, Windows: windows,
 			Admin: cfg.Telegram.AdminUserID, Chat: cfg.Telegram.ChatID, Burst: cfg.Telegram.Burst, PublicURL: cfg.PublicURL,
-			Handle: cfg.PersonaHandle, Prices: cfg.Prices, Log: log,
+			Handle: cfg.PersonaHandle, Handles: cfg.Handles(), Prices: cfg.Prices, Log: log,
 		})
 		done := make(chan struct{})
 		go func() { defer close(done); channel.Run(ctx) }()
@@ -198,10 +197,8 @@ func newAccount(name string, cfg config.Config, st *store.Store, windows *rateli
 		// within its threadgate (which the client reads before each reply).
 		a.ReplyPolicy = platform.ReplyOpen
 		a.HandPosting = nil
-		if !strings.HasPrefix(cfg.BlueskyHandle, "did:") {
-			// The persona is known by its domain there; given as a DID, PERSONA_HANDLE stands in.
-			a.Handle = cfg.BlueskyHandle
-		}
+		// The persona is known by its domain there (Handles leaves a DID to PERSONA_HANDLE).
+		a.Handle = cfg.Handles()[name]
 	case config.PlatformX:
 		a.Platform, err = x.New(x.Config{BaseURL: cfg.XAPIBaseURL, APIKey: cfg.XAPIKey, APISecret: cfg.XAPISecret,
 			AccessToken: cfg.XAccessToken, AccessSecret: cfg.XAccessSecret,

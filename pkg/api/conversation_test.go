@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"infernal/pkg/api"
 	"infernal/pkg/post"
 	"infernal/pkg/store"
 )
@@ -78,5 +79,53 @@ func TestConversationContext(t *testing.T) {
 	}
 	if status, _ := e.do("GET", "/api/posts/"+id(pid)+"/context", "", ""); status != 401 {
 		t.Errorf("without a token: %d, want 401", status)
+	}
+}
+
+// On Bluesky the persona is known by its domain handle: its post in a
+// thread there is the persona's, while the same name on another platform
+// is a mortal's.
+func TestConversationPersonaByPlatformHandle(t *testing.T) {
+	e := setupWith(t, func(c *api.Config) {
+		c.Platforms = []string{"x", "bluesky"}
+		c.Handles = map[string]string{"bluesky": "devil.bsky.social"}
+	})
+	ctx := context.Background()
+	for _, platform := range []string{"bluesky", "x"} {
+		err := e.store.SaveContextPosts(ctx, []store.ContextPost{
+			{Platform: platform, PlatformPostID: "1", AuthorUsername: "root", Text: "is coffee a sin?"},
+			{Platform: platform, PlatformPostID: "2", InReplyToID: "1", AuthorUsername: "devil.bsky.social", Text: "only the decaf"},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	tests := []struct{ platform, want string }{
+		{platform: "bluesky", want: "ancestor:root persona:devil.bsky.social"},
+		{platform: "x", want: "ancestor:root parent:devil.bsky.social"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.platform, func(t *testing.T) {
+			pid, _, err := e.store.UpsertFound(ctx, post.Post{Platform: tt.platform, Source: post.SourceMention, OriginalPostID: "3",
+				ConversationID: "1", InReplyToID: "2", OriginalPostText: "thoughts?", AuthorUsername: "m", CreatedAt: time.Now()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			status, body := e.do("GET", "/api/posts/"+id(pid)+"/context", e.token, "")
+			if status != 200 {
+				t.Fatalf("context: %d %s", status, body)
+			}
+			var c contextBody
+			if err := json.Unmarshal([]byte(body), &c); err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, it := range c.Items {
+				got = append(got, it.Relation+":"+it.AuthorUsername)
+			}
+			if strings.Join(got, " ") != tt.want {
+				t.Errorf("items %q, want %q", strings.Join(got, " "), tt.want)
+			}
+		})
 	}
 }

@@ -501,7 +501,7 @@ func (s *Server) generateProfile(w http.ResponseWriter, r *http.Request) error {
 	if err := s.queue.Ping(ctx); err != nil {
 		return fmt.Errorf("generate profile: %w: %w", errQueueDown, err)
 	}
-	id, err := s.store.CreateProfileDraft(ctx, platform, s.personaHandle)
+	id, err := s.store.CreateProfileDraft(ctx, platform, s.handleOn(platform))
 	if err != nil {
 		return err
 	}

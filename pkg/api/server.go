@@ -172,6 +172,10 @@ type Config struct {
 	Now   func() time.Time
 	// Handle is the persona's handle, without the @.
 	Handle string
+	// Handles are the persona's handles where they differ from Handle, by
+	// platform (its domain on Bluesky): a thread shows its posts as the
+	// persona's by them.
+	Handles map[string]string
 	// Platform names the platform new profile posts are made for.
 	Platform string
 	// Platforms are the platforms the persona answers on, in order
@@ -247,12 +251,14 @@ type Server struct {
 	now    func() time.Time
 	// personaHandle is the persona's handle, without the @.
 	personaHandle string
-	platform      string
-	prices        spend.Prices
-	budgets       spend.Budgets
-	windows       Windows
-	modelCalls    ModelCalls
-	generateWait  time.Duration
+	// handles are the persona's handles that differ, by platform.
+	handles      map[string]string
+	platform     string
+	prices       spend.Prices
+	budgets      spend.Budgets
+	windows      Windows
+	modelCalls   ModelCalls
+	generateWait time.Duration
 	// regenerateWait bounds the wait for a regenerated draft.
 	regenerateWait time.Duration
 	// previewWait bounds the wait for a preview draft.
@@ -283,7 +289,7 @@ type Server struct {
 func New(cfg Config) *Server {
 	s := &Server{
 		store: cfg.Store, auth: cfg.Auth, queue: cfg.Queue, log: cfg.Log, now: cfg.Now,
-		personaHandle: cfg.Handle, platform: cfg.Platform, generateWait: cfg.GenerateWait, regenerateWait: cfg.RegenerateWait,
+		personaHandle: cfg.Handle, handles: cfg.Handles, platform: cfg.Platform, generateWait: cfg.GenerateWait, regenerateWait: cfg.RegenerateWait,
 		previewWait:    cfg.PreviewWait,
 		trustedProxies: cfg.TrustedProxies, prices: cfg.Prices, budgets: cfg.Budgets, windows: cfg.Windows,
 		modelCalls: cfg.ModelCalls,
@@ -366,4 +372,12 @@ func NewHTTPServer(addr string, h http.Handler, log *slog.Logger) *http.Server {
 		MaxHeaderBytes:    32 << 10,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
+}
+
+// handleOn is the persona's handle on platform.
+func (s *Server) handleOn(platform string) string {
+	if h := s.handles[platform]; h != "" {
+		return h
+	}
+	return s.personaHandle
 }

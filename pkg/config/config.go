@@ -92,9 +92,10 @@ type Config struct {
 	XAPISecret    string
 	XAccessToken  string
 	XAccessSecret string
-	// BlueskyHandle is the persona's Bluesky handle (a domain) or DID,
-	// BlueskyAppPassword an app password of that account, BlueskyPDSURL its
-	// PDS (worker only, PLATFORM=bluesky).
+	// BlueskyHandle is the persona's Bluesky handle (a domain) or DID (read
+	// by every process: the web tier and Telegram's cards tell the
+	// persona's posts by it), BlueskyAppPassword an app password of that
+	// account, BlueskyPDSURL its PDS (worker only, PLATFORM names bluesky).
 	BlueskyHandle      string
 	BlueskyAppPassword string
 	BlueskyPDSURL      string
@@ -294,6 +295,12 @@ func Load(proc Process, getenv func(string) string) (Config, error) {
 	// credentials that only the worker is given.
 	c.Platforms = r.platforms("PLATFORM")
 	c.Platform = c.Platforms[0]
+	c.BlueskyHandle = strings.TrimPrefix(r.str("BLUESKY_HANDLE", ""), "@")
+	if c.BlueskyHandle != "" {
+		if err := atproto.ValidateHandle(c.BlueskyHandle); err != nil {
+			r.fail("BLUESKY_HANDLE", "must be a handle (a domain) or a DID: %q is neither", c.BlueskyHandle)
+		}
+	}
 	c.loadDeployment(proc, &r)
 	if c.AdminUsername == "" {
 		r.fail("ADMIN_USERNAME", "must not be empty")
@@ -367,7 +374,6 @@ func (c *Config) loadDeployment(proc Process, r *reader) {
 // loadBluesky reads the worker's Bluesky settings: required, and checked,
 // when PLATFORM=bluesky; credentials without PLATFORM stop the start, as X's do.
 func (c *Config) loadBluesky(r *reader) {
-	c.BlueskyHandle = strings.TrimPrefix(r.str("BLUESKY_HANDLE", ""), "@")
 	c.BlueskyAppPassword = r.str("BLUESKY_APP_PASSWORD", "")
 	c.BlueskyPDSURL = strings.TrimRight(r.str("BLUESKY_PDS_URL", atproto.DefaultPDSURL), "/")
 	if (c.BlueskyHandle != "" || c.BlueskyAppPassword != "") && r.str("PLATFORM", "") == "" {
@@ -381,8 +387,6 @@ func (c *Config) loadBluesky(r *reader) {
 	}
 	if c.BlueskyHandle == "" {
 		r.fail("BLUESKY_HANDLE", "is required when PLATFORM names bluesky (the persona's handle, like infernal.bsky.social)")
-	} else if err := atproto.ValidateHandle(c.BlueskyHandle); err != nil {
-		r.fail("BLUESKY_HANDLE", "must be a handle (a domain) or a DID: %q is neither", c.BlueskyHandle)
 	}
 	if c.BlueskyAppPassword == "" {
 		r.fail("BLUESKY_APP_PASSWORD", "is required when PLATFORM names bluesky (an app password, never the account password)")
@@ -413,6 +417,17 @@ func (r *reader) platforms(name string) []string {
 	if len(out) > 1 && slices.Contains(out, PlatformSandbox) {
 		r.fail(name, "cannot combine the sandbox with a real platform (%q): run sandbox alone, or x, bluesky or x,bluesky", v)
 		return []string{PlatformSandbox}
+	}
+	return out
+}
+
+// Handles are the persona's handles where they differ from PersonaHandle,
+// by platform: on Bluesky, BLUESKY_HANDLE when it is a handle (a domain).
+// Given as a DID, PersonaHandle stands in for it.
+func (c Config) Handles() map[string]string {
+	out := map[string]string{}
+	if c.BlueskyHandle != "" && !strings.HasPrefix(c.BlueskyHandle, "did:") {
+		out[PlatformBluesky] = c.BlueskyHandle
 	}
 	return out
 }

@@ -579,3 +579,38 @@ func TestLoadBudgets(t *testing.T) {
 		t.Errorf("garbage budget: %v, want an error naming it", err)
 	}
 }
+
+// Every process knows the persona's Bluesky handle, which is public; a
+// handle that is a DID leaves the persona's handle to stand in.
+func TestHandles(t *testing.T) {
+	tests := []struct {
+		name    string
+		proc    Process
+		env     map[string]string
+		want    string
+		wantErr string
+	}{
+		{name: "web with a domain", proc: Web, env: map[string]string{"PLATFORM": "x,bluesky", "BLUESKY_HANDLE": "@Infernal.bsky.social"}, want: "Infernal.bsky.social"},
+		{name: "scheduler with a domain", proc: Scheduler, env: map[string]string{"PLATFORM": "bluesky", "BLUESKY_HANDLE": "infernal.bsky.social"}, want: "infernal.bsky.social"},
+		{name: "a did", proc: Web, env: map[string]string{"PLATFORM": "bluesky", "BLUESKY_HANDLE": "did:plc:abc234"}, want: ""},
+		{name: "none", proc: Web, env: map[string]string{"PLATFORM": "x"}, want: ""},
+		{name: "garbage", proc: Web, env: map[string]string{"PLATFORM": "bluesky", "BLUESKY_HANDLE": "not a handle"}, wantErr: "BLUESKY_HANDLE must be a handle"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := Load(tt.proc, env(tt.env))
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("Load = %v, want %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := c.Handles()[PlatformBluesky]; got != tt.want {
+				t.Errorf("Handles()[bluesky] = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}

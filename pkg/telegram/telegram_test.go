@@ -258,6 +258,35 @@ func TestCardCountsByPlatform(t *testing.T) {
 	}
 }
 
+// A Bluesky card's thread leaves out the persona's own post there, told by
+// its domain handle.
+func TestCardThreadKnowsThePersonaByPlatform(t *testing.T) {
+	e := setup(t, 10)
+	e.cfg.Handles = map[string]string{"bluesky": "devil.test"}
+	e.svc = telegram.New(e.cfg)
+	ctx := context.Background()
+	if err := e.store.SaveContextPosts(ctx, []store.ContextPost{
+		{Platform: "bluesky", PlatformPostID: "at://r/1", AuthorUsername: "root.test", Text: "is coffee a sin?"},
+		{Platform: "bluesky", PlatformPostID: "at://p/2", InReplyToID: "at://r/1", AuthorUsername: "devil.test", Text: "only the decaf"},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	id, _, err := e.store.UpsertFound(ctx, post.Post{Platform: "bluesky", Source: post.SourceMention, OriginalPostID: "at://m/3",
+		ConversationID: "at://r/1", InReplyToID: "at://p/2", OriginalPostText: "@devil.test thoughts?", AuthorUsername: "mortal.test",
+		CreatedAt: time.Now().Add(-time.Minute)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.store.SaveDraft(ctx, id, store.Draft{Response: "burn", Category: "wrath"}); err != nil {
+		t.Fatal(err)
+	}
+	e.relay()
+	c := e.cardOf(id)
+	if !strings.Contains(c.Text, "↳ @root.test: is coffee a sin?") || strings.Contains(c.Text, "↳ @devil.test") {
+		t.Errorf("the card's thread should show the mortal's post and leave out the persona's:\n%s", c.Text)
+	}
+}
+
 func TestOnlyTheAdminActs(t *testing.T) {
 	e := setup(t, 10)
 	id := e.pending("burn", 0)
