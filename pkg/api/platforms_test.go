@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -151,6 +152,47 @@ func TestAdminStatsNamePlatforms(t *testing.T) {
 			}
 			if err := json.Unmarshal([]byte(body), &out); err != nil || status != 200 || !slices.Equal(out.Platforms, tt.want) {
 				t.Errorf("stats %d %s, want platforms %v", status, body, tt.want)
+			}
+		})
+	}
+}
+
+// The header's counts follow the platform filter: of every platform, or of
+// the one named; garbage is a 400.
+func TestAdminStatsByPlatform(t *testing.T) {
+	e := setupWith(t, func(c *api.Config) { c.Platform, c.Platforms = "x", []string{"x", "bluesky"} })
+	for i, platform := range []string{"x", "x", "bluesky"} {
+		e.onPlatform(platform, strconv.Itoa(i), post.SourceMention)
+	}
+	tests := []struct {
+		query       string
+		wantStatus  int
+		wantPending int
+	}{
+		{query: "", wantStatus: 200, wantPending: 3},
+		{query: "?platform=x", wantStatus: 200, wantPending: 2},
+		{query: "?platform=bluesky", wantStatus: 200, wantPending: 1},
+		{query: "?platform=sandbox", wantStatus: 200, wantPending: 0},
+		{query: "?platform=myspace", wantStatus: 400},
+	}
+	for _, tt := range tests {
+		t.Run(tt.query, func(t *testing.T) {
+			status, body := e.do("GET", "/api/posts/stats"+tt.query, e.token, "")
+			if status != tt.wantStatus {
+				t.Fatalf("stats%s = %d %s, want %d", tt.query, status, body, tt.wantStatus)
+			}
+			if status != 200 {
+				return
+			}
+			var out struct {
+				Pending  struct{ Count int } `json:"pending"`
+				Mentions struct{ Count int } `json:"mentions"`
+			}
+			if err := json.Unmarshal([]byte(body), &out); err != nil {
+				t.Fatal(err)
+			}
+			if out.Pending.Count != tt.wantPending || out.Mentions.Count != tt.wantPending {
+				t.Errorf("stats%s = %s, want %d pending mentions", tt.query, body, tt.wantPending)
 			}
 		})
 	}

@@ -104,9 +104,14 @@ func intParam(raw, name string, def, min, max int) (int, error) {
 	return n, nil
 }
 
-// adminStats answers the dashboard's counts.
+// adminStats answers the dashboard's counts, of every platform or of the
+// one the platform parameter names.
 func (s *Server) adminStats(w http.ResponseWriter, r *http.Request) error {
-	a, err := s.store.AdminStats(r.Context())
+	platform, err := platformParam(r)
+	if err != nil {
+		return err
+	}
+	a, err := s.store.AdminStatsOn(r.Context(), platform)
 	if err != nil {
 		return err
 	}

@@ -138,8 +138,8 @@ func (f *fakeStore) DeleteDraft(_ context.Context, id int64) error {
 	f.record("DeleteDraft %d", id)
 	return errUnexpected
 }
-func (f *fakeStore) AdminStats(context.Context) (store.AdminStats, error) {
-	f.record("AdminStats")
+func (f *fakeStore) AdminStatsOn(_ context.Context, platform string) (store.AdminStats, error) {
+	f.record("AdminStatsOn %s", platform)
 	return store.AdminStats{}, errUnexpected
 }
 func (f *fakeStore) HomeStats(context.Context, time.Time) (store.HomeStats, error) {

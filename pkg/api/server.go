@@ -58,8 +58,9 @@ type Store interface {
 	LatestVersionID(ctx context.Context, id int64) (int64, error)
 	// DeleteDraft removes a post still in drafting.
 	DeleteDraft(ctx context.Context, id int64) error
-	// AdminStats counts what the dashboard shows.
-	AdminStats(ctx context.Context) (store.AdminStats, error)
+	// AdminStatsOn counts what the dashboard shows, of one platform or
+	// of every platform ("").
+	AdminStatsOn(ctx context.Context, platform string) (store.AdminStats, error)
 	// HomeStats gathers the home page's figures as of now.
 	HomeStats(ctx context.Context, now time.Time) (store.HomeStats, error)
 	// MemorableQuotes returns up to n of the best posted responses.

@@ -31,10 +31,31 @@ const adminStatsSQL = `
 	       coalesce(sum(n) FILTER (WHERE status = 'pending' AND source = 'mention'), 0)
 	FROM post_counts`
 
+// adminStatsOnSQL is adminStatsSQL of platform $1 (platform_counts).
+const adminStatsOnSQL = `
+	SELECT coalesce(sum(n) FILTER (WHERE status = 'pending'), 0),
+	       coalesce(sum(n) FILTER (WHERE status = 'posted'), 0),
+	       coalesce(sum(n) FILTER (WHERE status = 'rejected'), 0),
+	       coalesce(sum(n) FILTER (WHERE status = 'pending' AND source = 'mention'), 0)
+	FROM platform_counts WHERE platform = $1`
+
 // AdminStats counts posts by state.
 func (s *Store) AdminStats(ctx context.Context) (AdminStats, error) {
+	return s.AdminStatsOn(ctx, "")
+}
+
+// AdminStatsOn counts the posts of one platform by state (post.Platforms);
+// "" counts every platform's, as AdminStats.
+func (s *Store) AdminStatsOn(ctx context.Context, platform string) (AdminStats, error) {
+	if !validFilter(platform) {
+		return AdminStats{}, fmt.Errorf("store: admin stats: %w: platform %q", ErrInvalid, platform)
+	}
+	sql, args := adminStatsSQL, []any{}
+	if platform != "" {
+		sql, args = adminStatsOnSQL, []any{platform}
+	}
 	var a AdminStats
-	err := s.pool.QueryRow(ctx, adminStatsSQL).Scan(&a.Pending, &a.Posted, &a.Rejected, &a.PendingMentions)
+	err := s.pool.QueryRow(ctx, sql, args...).Scan(&a.Pending, &a.Posted, &a.Rejected, &a.PendingMentions)
 	if err != nil {
 		return AdminStats{}, fmt.Errorf("store: admin stats: %w", err)
 	}

@@ -249,7 +249,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The admin header's counts. */
+        /**
+         * The admin header's counts.
+         * @description Of every platform, or of the one `platform` names; `platforms` names every platform configured either way.
+         */
         get: operations["adminStats"];
         put?: never;
         post?: never;
@@ -2189,7 +2192,10 @@ export interface operations {
     };
     adminStats: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Keeps the posts of one platform; absent (or empty) lists every platform, and the list's total counts the platform's posts alone. Any other value is a 400 naming `platform`. */
+                platform?: components["parameters"]["Platform"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2205,6 +2211,7 @@ export interface operations {
                     "application/json": components["schemas"]["AdminStats"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];

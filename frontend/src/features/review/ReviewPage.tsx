@@ -66,7 +66,7 @@ export default function ReviewPage() {
   useReviewShortcuts(listRef, () => setHelpOpen((open) => !open));
 
   const list = useAdminPosts(view);
-  const stats = useAdminStats();
+  const stats = useAdminStats(platform);
   const spend = useSpend();
   const posts = list.data?.posts ?? [];
   // Bulk review applies to the posts under review: pending or failed, not awaiting hand-posting.

@@ -19,7 +19,7 @@ import type { Post, PostList } from '../../api/types';
 import { adminPostsKey, isAdminPostsKeyOfTab } from './useAdminPosts';
 import { conversationKey } from './useConversation';
 import { historyKey } from './useHistory';
-import { ADMIN_STATS_KEY } from './useAdminStats';
+import { isAdminStatsKey } from './useAdminStats';
 import { isQueuedKey } from './useQueued';
 import { SPEND_KEY } from '../spend/useSpend';
 
@@ -160,7 +160,7 @@ export function useReviewActions(view: DashboardState, { onRemoved, onBulkDone }
   const resumption = useSWRMutation<unknown, unknown, string>(SPEND_KEY, () => resumeOps());
 
   function revalidateStats() {
-    void mutate(ADMIN_STATS_KEY);
+    void mutate(isAdminStatsKey);
     // An approval joins the posts waiting to send.
     void mutate(isQueuedKey);
   }
