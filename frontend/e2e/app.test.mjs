@@ -731,9 +731,19 @@ describe('admin', () => {
     await panel.getByTestId('spend-by-model').getByText('gpt-4o-mini', { exact: true }).waitFor();
     await panel.getByTestId('spend-windows').getByText('No window announced', { exact: true }).waitFor();
     await panel.getByTestId('spend-backlog').getByText('Nothing left for later', { exact: true }).waitFor();
-    // Back to the review as it was left: the same tab.
+    // The operator pauses every platform from here, as /pause does in Telegram.
+    const ops = page.getByTestId('spend-ops');
+    await ops.getByRole('button', { name: 'Pause scanning and sending', exact: true }).click();
+    await expectText(ops.getByRole('status'), 'Scanning and sending are paused.');
+    assert.equal(stack.db(`SELECT reason FROM ops_pause WHERE platform = ''`), 'paused from the admin');
+    // Back to the review as it was left: the same tab, which says so, and Resume there lifts it.
     await page.goBack();
     await expectPath(page, '/diaries666op/dashboard');
+    const pausedBanner = page.getByTestId('banner-paused');
+    await expectText(pausedBanner.locator('span'), 'Scanning and sending are paused: paused from the admin.');
+    await pausedBanner.getByRole('button', { name: 'Resume', exact: true }).click();
+    await expectCount(page.getByTestId('banner-paused'), 0);
+    assert.equal(stack.db(`SELECT count(*) FROM ops_pause`), '0');
 
     // A timeline whose request the platform rejected waits 6 hours, and the dashboard says until when.
     const until = new Date(Date.now() + 6 * 3600 * 1000).toISOString();

@@ -176,6 +176,10 @@ func (f *fakeStore) TimelinePauses(context.Context, time.Time) ([]store.Timeline
 	return nil, nil
 }
 func (f *fakeStore) Resume(context.Context) (bool, error) { f.record("Resume"); return false, nil }
+func (f *fakeStore) SetPause(_ context.Context, p store.Pause) error {
+	f.record("SetPause %s %q", p.Refusal, p.Platform)
+	return nil
+}
 func (f *fakeStore) AllScanSkips(context.Context) ([]store.ScanSkips, error) {
 	f.record("AllScanSkips")
 	return nil, nil
@@ -403,6 +407,9 @@ func TestRefusedRequestsReachNothing(t *testing.T) {
 		{name: "spend by POST", method: "POST", path: "/api/spend", token: fakeToken, wantStatus: 405, wantError: "method not allowed"},
 		{name: "resume without token", method: "POST", path: "/api/ops/resume", wantStatus: 401, wantError: "authentication required"},
 		{name: "resume bad body", method: "POST", path: "/api/ops/resume", token: fakeToken, body: `{"now":true}`, wantStatus: 400, wantError: "unknown field"},
+		{name: "pause without token", method: "POST", path: "/api/ops/pause", wantStatus: 401, wantError: "authentication required"},
+		{name: "pause bad body", method: "POST", path: "/api/ops/pause", token: fakeToken, body: `{"platform":"x"}`, wantStatus: 400, wantError: "unknown field"},
+		{name: "pause garbage", method: "POST", path: "/api/ops/pause", token: fakeToken, body: `[1,2`, wantStatus: 400},
 		{name: "history without token", method: "GET", path: "/api/posts/1/history", wantStatus: 401, wantError: "authentication required"},
 		{name: "history bad id", method: "GET", path: "/api/posts/x/history", token: fakeToken, wantStatus: 400, wantError: "post id"},
 		{name: "history by POST", method: "POST", path: "/api/posts/1/history", token: fakeToken, wantStatus: 405, wantError: "method not allowed"},
@@ -501,6 +508,7 @@ func TestRequestsReachTheirCall(t *testing.T) {
 		{name: "give up", method: "POST", path: "/api/posts/5/give-up", token: fakeToken, body: `{}`, wantStatus: 200, wantCall: `GiveUp 5 "Given up: not posted by hand"`},
 		{name: "give up with a reason", method: "POST", path: "/api/posts/5/give-up", token: fakeToken, body: `{"reason":"too late"}`, wantStatus: 200, wantCall: `GiveUp 5 "too late"`},
 		{name: "resume", method: "POST", path: "/api/ops/resume", token: fakeToken, wantStatus: 200, wantCall: "Resume"},
+		{name: "pause", method: "POST", path: "/api/ops/pause", token: fakeToken, wantStatus: 200, wantCall: `SetPause operator ""`},
 		{name: "history", method: "GET", path: "/api/posts/6/history", token: fakeToken, wantStatus: 200, wantCall: "History 6; Decisions 6; Post 6"},
 		{name: "settings", method: "GET", path: "/api/settings", token: fakeToken, wantStatus: 200, wantCall: "Settings"},
 		{name: "telegram link", method: "GET", path: "/api/telegram", token: fakeToken, wantStatus: 200, wantCall: "Telegram"},

@@ -68,6 +68,7 @@ func (s *Server) routes(staticDir string, ops, metrics http.Handler) http.Handle
 			r.Put("/persona", s.handle(s.putPersona))
 			r.Get("/persona/versions", s.handle(s.personaVersions))
 			r.Post("/persona/preview", s.handle(s.previewPersona))
+			r.Post("/ops/pause", s.handle(s.pause))
 			r.Post("/ops/resume", s.handle(s.resume))
 			r.Get("/insights", s.handle(s.insightsAnswer))
 			r.Get("/mentions/lookup", s.handle(s.lookupMention))

@@ -78,6 +78,8 @@ type Store interface {
 	ActivePauses(ctx context.Context, now time.Time) ([]store.Pause, error)
 	// TimelinePauses lists the timelines whose scans are paused at now.
 	TimelinePauses(ctx context.Context, now time.Time) ([]store.TimelinePause, error)
+	// SetPause pauses scanning and sending (Platform "" for every platform).
+	SetPause(ctx context.Context, p store.Pause) error
 	// Resume lifts every pause of scanning and sending.
 	Resume(ctx context.Context) (bool, error)
 	// SpendTotals sums what X and the model cost from since, by endpoint and model.

@@ -7,6 +7,7 @@ import (
 
 	"infernal/pkg/post"
 	"infernal/pkg/spend"
+	"infernal/pkg/store"
 )
 
 type periodSpend struct {
@@ -301,6 +302,24 @@ func (s *Server) spend(w http.ResponseWriter, r *http.Request) error {
 	respondJSON(w, http.StatusOK, out)
 	return nil
 }
+
+// pause stops scanning and sending on every platform, as the operator's
+// /pause in Telegram does, until resumed; a pause in force keeps its start.
+func (s *Server) pause(w http.ResponseWriter, r *http.Request) error {
+	var req struct{}
+	if err := decodeJSON(r, &req, true); err != nil {
+		return err
+	}
+	if err := s.store.SetPause(r.Context(), store.Pause{Refusal: operatorRefusal, Reason: "paused from the admin"}); err != nil {
+		return err
+	}
+	respondJSON(w, http.StatusOK, map[string]bool{"paused": true})
+	return nil
+}
+
+// operatorRefusal names a pause the operator set (platform.Refusal's
+// counterpart for a person).
+const operatorRefusal = "operator"
 
 // resume lifts every pause of scanning and sending, of one platform or of all.
 func (s *Server) resume(w http.ResponseWriter, r *http.Request) error {

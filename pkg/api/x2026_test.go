@@ -211,4 +211,28 @@ func TestSpendAndResume(t *testing.T) {
 	if _, body := e.do("GET", "/api/spend", e.token, ""); !strings.Contains(body, `"paused":null`) || !strings.Contains(body, `"pauses":[]`) {
 		t.Errorf("after resuming (every pause lifted): %s", body)
 	}
+
+	// The operator pauses every platform from the admin, twice (one pause),
+	// and resumes.
+	for range 2 {
+		if status, body := e.do("POST", "/api/ops/pause", e.token, "{}"); status != 200 || body != `{"paused":true}`+"\n" {
+			t.Fatalf("pause: %d %q", status, body)
+		}
+	}
+	var paused struct {
+		Pauses []struct {
+			Platform string `json:"platform"`
+			Reason   string `json:"reason"`
+		} `json:"pauses"`
+	}
+	_, body = e.do("GET", "/api/spend", e.token, "")
+	if err := json.Unmarshal([]byte(body), &paused); err != nil {
+		t.Fatal(err)
+	}
+	if len(paused.Pauses) != 1 || paused.Pauses[0].Platform != "" || paused.Pauses[0].Reason != "paused from the admin" {
+		t.Errorf("after the admin's pause: %s", body)
+	}
+	if status, body := e.do("POST", "/api/ops/resume", e.token, ""); status != 200 || !strings.Contains(body, `"resumed":true`) {
+		t.Fatalf("resume after the admin's pause: %d %s", status, body)
+	}
 }

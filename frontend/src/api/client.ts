@@ -54,6 +54,13 @@ export class ApiError extends Error {
   }
 }
 
+/** Why a call failed, in the server's words when it gave some. */
+export function errorDetail(err: unknown): string {
+  if (err instanceof ApiError) return err.serverMessage ?? err.message;
+  if (err instanceof Error) return err.message;
+  return String(err);
+}
+
 export function statusOf(err: unknown): number | undefined {
   return err instanceof ApiError ? err.status : undefined;
 }

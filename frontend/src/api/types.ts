@@ -546,6 +546,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/ops/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pause scanning and sending on every platform until resumed (the operator's pause, as /pause in Telegram).
+         * @description A pause already in force keeps its start; `POST /api/ops/resume` lifts it.
+         */
+        post: operations["pause"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/ops/resume": {
         parameters: {
             query?: never;
@@ -1271,6 +1291,10 @@ export interface components {
             /** Format: date-time */
             last_error_at: string | null;
         };
+        Paused: {
+            /** @description Always true; the pause is in force. */
+            paused: boolean;
+        };
         Resumed: {
             /** @description true when an account-wide pause was lifted, false when none was in force. */
             resumed: boolean;
@@ -1825,6 +1849,7 @@ export type TimelinePause = components['schemas']['TimelinePause'];
 export type Spend = components['schemas']['Spend'];
 export type PlatformSpend = components['schemas']['PlatformSpend'];
 export type TelegramLink = components['schemas']['TelegramLink'];
+export type Paused = components['schemas']['Paused'];
 export type Resumed = components['schemas']['Resumed'];
 export type InsightsSource = components['schemas']['InsightsSource'];
 export type Fate = components['schemas']['Fate'];
@@ -2679,6 +2704,37 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    pause: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Optional; none or `{}`. */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["Empty"];
+            };
+        };
+        responses: {
+            /** @description Paused. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Paused"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            408: components["responses"]["SlowBody"];
+            413: components["responses"]["TooLarge"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };

@@ -2,7 +2,7 @@ import { useId, useState } from 'react';
 import { PagedList } from '../../components/PagedList';
 import { useSWRConfig } from 'swr';
 import { draftAnyway } from '../../api/admin';
-import { ApiError, statusOf } from '../../api/client';
+import { errorDetail, statusOf } from '../../api/client';
 import type { Post } from '../../api/types';
 import { isSkippedKey, useSkipped } from './useSkipped';
 import { SKIPPED_MESSAGES } from '../../lib/reviewQueues';
@@ -49,7 +49,7 @@ export function SkippedPanel({ now, platform }: Props) {
     } catch (err) {
       // A refused session needs no banner: request() already left for the login.
       if (statusOf(err) !== 401) {
-        const detail = err instanceof ApiError ? (err.serverMessage ?? err.message) : String(err);
+        const detail = errorDetail(err);
         setNotice({ kind: 'error', text: `${SKIPPED_MESSAGES.draftFailed}: ${detail}` });
       }
     } finally {

@@ -14,7 +14,7 @@ import {
   resumeOps,
   type BulkItem,
 } from '../../api/admin';
-import { ApiError, statusOf } from '../../api/client';
+import { ApiError, errorDetail, statusOf } from '../../api/client';
 import type { Post, PostList } from '../../api/types';
 import { adminPostsKey, isAdminPostsKeyOfTab } from './useAdminPosts';
 import { conversationKey } from './useConversation';
@@ -46,12 +46,6 @@ interface Verdict {
   edited?: string;
   /** Approve a flagged text all the same ("Approve anyway"). */
   override?: boolean;
-}
-
-function errorDetail(err: unknown): string {
-  if (err instanceof ApiError) return err.serverMessage ?? err.message;
-  if (err instanceof Error) return err.message;
-  return String(err);
 }
 
 interface Regeneration {
