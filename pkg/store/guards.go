@@ -222,9 +222,11 @@ const skippedCountSQL = `SELECT coalesce(sum(n), 0) FROM post_counts WHERE statu
 
 // skippedPageSQL reads one page of the skipped and failed posts in order,
 // the ids first from a posts_skipped_failed_*_idx index, then their rows.
-func skippedPageSQL(order string) string {
+// cond (platformCond, argument $3) keeps one platform's, checked on the
+// rows the index walk finds.
+func skippedPageSQL(order, cond string) string {
 	return `SELECT ` + postColumns + ` FROM posts WHERE id IN (
-		SELECT id FROM posts WHERE status IN ('skipped', 'failed') ORDER BY ` + order + ` LIMIT $1 OFFSET $2)
+		SELECT id FROM posts WHERE status IN ('skipped', 'failed')` + cond + ` ORDER BY ` + order + ` LIMIT $1 OFFSET $2)
 	ORDER BY ` + order
 }
 
@@ -232,17 +234,5 @@ func skippedPageSQL(order string) string {
 // and of those that failed (to draft or to send), of every source, each
 // with its skip reason or error, and how many there are in all.
 func (s *Store) ListSkipped(ctx context.Context, sort post.Sort, page, pageSize int) ([]post.Post, int, error) {
-	order, ok := orderBy[sort]
-	if !ok || page < 1 || pageSize < 1 {
-		return nil, 0, fmt.Errorf("store: list skipped: %w: sort %q page %d", ErrInvalid, sort, page)
-	}
-	var total int
-	if err := s.pool.QueryRow(ctx, skippedCountSQL).Scan(&total); err != nil {
-		return nil, 0, fmt.Errorf("store: count skipped: %w", err)
-	}
-	posts, err := queryPosts(ctx, s.pool, skippedPageSQL(order), pageSize, (page-1)*pageSize)
-	if err != nil {
-		return nil, 0, fmt.Errorf("store: list skipped: %w", err)
-	}
-	return posts, total, nil
+	return s.ListSkippedOn(ctx, "", sort, page, pageSize)
 }

@@ -168,8 +168,8 @@ func (s *Store) guardPlans(ctx context.Context, qs []planQuery, pageSize int) ([
 		planQuery{name: "send started with room under the caps", sql: beginSendWithRoomSQL, args: []any{int64(0), 10, guard.ReasonSendCap, 24 * time.Hour}})
 	for _, sort := range []post.Sort{post.SortDate, post.SortEngagement, post.SortLikes, post.SortRetweets, post.SortReplies} {
 		qs = append(qs,
-			planQuery{name: fmt.Sprintf("list skipped by %s, first page", sort), sql: skippedPageSQL(orderBy[sort]), args: []any{pageSize, 0}},
-			planQuery{name: fmt.Sprintf("list skipped by %s, last page (offset %d)", sort, last), sql: skippedPageSQL(orderBy[sort]), args: []any{pageSize, last}})
+			planQuery{name: fmt.Sprintf("list skipped by %s, first page", sort), sql: skippedPageSQL(orderBy[sort], ""), args: []any{pageSize, 0}},
+			planQuery{name: fmt.Sprintf("list skipped by %s, last page (offset %d)", sort, last), sql: skippedPageSQL(orderBy[sort], ""), args: []any{pageSize, last}})
 	}
 	return qs, nil
 }

@@ -38,30 +38,22 @@ func platformCond(platform string, n int) string {
 // $1 from platform_counts.
 const skippedPlatformCountSQL = `SELECT coalesce(sum(n), 0) FROM platform_counts WHERE platform = $1 AND status IN ('skipped', 'failed')`
 
-// skippedPlatformPageSQL is skippedPageSQL of platform $3 alone: the ids
-// from a posts_skipped_failed_*_idx index, the platform checked on the
-// rows it finds, then their rows.
-func skippedPlatformPageSQL(order string) string {
-	return `SELECT ` + postColumns + ` FROM posts WHERE id IN (
-		SELECT id FROM posts WHERE status IN ('skipped', 'failed') AND platform = $3 ORDER BY ` + order + ` LIMIT $1 OFFSET $2)
-	ORDER BY ` + order
-}
-
 // ListSkippedOn is ListSkipped of the posts of one platform
 // (post.Platforms); "" is every platform, as ListSkipped.
 func (s *Store) ListSkippedOn(ctx context.Context, platform string, sort post.Sort, page, pageSize int) ([]post.Post, int, error) {
-	if platform == "" {
-		return s.ListSkipped(ctx, sort, page, pageSize)
-	}
 	order, ok := orderBy[sort]
 	if !ok || !validFilter(platform) || page < 1 || pageSize < 1 {
 		return nil, 0, fmt.Errorf("store: list skipped: %w: platform %q sort %q page %d", ErrInvalid, platform, sort, page)
 	}
+	count, countArgs, pageArgs := skippedCountSQL, []any{}, []any{pageSize, (page - 1) * pageSize}
+	if platform != "" {
+		count, countArgs, pageArgs = skippedPlatformCountSQL, []any{platform}, append(pageArgs, platform)
+	}
 	var total int
-	if err := s.pool.QueryRow(ctx, skippedPlatformCountSQL, platform).Scan(&total); err != nil {
+	if err := s.pool.QueryRow(ctx, count, countArgs...).Scan(&total); err != nil {
 		return nil, 0, fmt.Errorf("store: count skipped: %w", err)
 	}
-	posts, err := queryPosts(ctx, s.pool, skippedPlatformPageSQL(order), pageSize, (page-1)*pageSize, platform)
+	posts, err := queryPosts(ctx, s.pool, skippedPageSQL(order, platformCond(platform, 3)), pageArgs...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("store: list skipped: %w", err)
 	}
@@ -129,7 +121,7 @@ func platformPlans(pageSize int, dayAgo time.Time) []planQuery {
 	}
 	return append(qs,
 		planQuery{name: "list skipped on a platform, total", sql: skippedPlatformCountSQL, args: []any{platform}},
-		planQuery{name: "list skipped on a platform, first page", sql: skippedPlatformPageSQL(orderBy[post.SortDate]), args: []any{pageSize, 0, platform}},
+		planQuery{name: "list skipped on a platform, first page", sql: skippedPageSQL(orderBy[post.SortDate], platformCond(platform, 3)), args: []any{pageSize, 0, platform}},
 		planQuery{name: "list queued on a platform, total", sql: queuedPlatformCountSQL, args: []any{platform}},
 		planQuery{name: "list queued on a platform, first page", sql: queuedPageSQL(platformCond(platform, 3)), args: []any{pageSize, 0, platform}},
 		planQuery{name: "home counts by platform", sql: platformHomeCountsSQL, args: []any{dayAgo}})
