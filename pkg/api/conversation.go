@@ -40,7 +40,7 @@ func (s *Server) conversation(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	g := conversation.Gatherer{Store: s.store, PlatformName: p.Platform, Handle: s.handleOn(p.Platform)}
+	g := conversation.Gatherer{Store: s.store, PlatformName: p.Platform, Handle: s.handles.On(p.Platform, s.personaHandle)}
 	c, err := g.Gather(r.Context(), p, set.Caps.ContextDepth)
 	if err != nil {
 		return err

@@ -506,7 +506,7 @@ func (s *Server) generateProfile(w http.ResponseWriter, r *http.Request) error {
 	if err := s.queue.Ping(ctx); err != nil {
 		return fmt.Errorf("generate profile: %w: %w", errQueueDown, err)
 	}
-	id, err := s.store.CreateProfileDraft(ctx, platform, s.handleOn(platform))
+	id, err := s.store.CreateProfileDraft(ctx, platform, s.handles.On(platform, s.personaHandle))
 	if err != nil {
 		return err
 	}

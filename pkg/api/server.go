@@ -178,7 +178,7 @@ type Config struct {
 	// Handles are the persona's handles where they differ from Handle, by
 	// platform (its domain on Bluesky): a thread shows its posts as the
 	// persona's by them.
-	Handles map[string]string
+	Handles post.Handles
 	// Platform names the platform new profile posts are made for.
 	Platform string
 	// Platforms are the platforms the persona answers on, in order
@@ -255,7 +255,7 @@ type Server struct {
 	// personaHandle is the persona's handle, without the @.
 	personaHandle string
 	// handles are the persona's handles that differ, by platform.
-	handles      map[string]string
+	handles      post.Handles
 	platform     string
 	prices       spend.Prices
 	budgets      spend.Budgets
@@ -375,12 +375,4 @@ func NewHTTPServer(addr string, h http.Handler, log *slog.Logger) *http.Server {
 		MaxHeaderBytes:    32 << 10,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
-}
-
-// handleOn is the persona's handle on platform.
-func (s *Server) handleOn(platform string) string {
-	if h := s.handles[platform]; h != "" {
-		return h
-	}
-	return s.personaHandle
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"infernal/pkg/atproto"
+	"infernal/pkg/post"
 	"infernal/pkg/spend"
 )
 
@@ -424,8 +425,8 @@ func (r *reader) platforms(name string) []string {
 // Handles are the persona's handles where they differ from PersonaHandle,
 // by platform: on Bluesky, BLUESKY_HANDLE when it is a handle (a domain).
 // Given as a DID, PersonaHandle stands in for it.
-func (c Config) Handles() map[string]string {
-	out := map[string]string{}
+func (c Config) Handles() post.Handles {
+	out := post.Handles{}
 	if c.BlueskyHandle != "" && !strings.HasPrefix(c.BlueskyHandle, "did:") {
 		out[PlatformBluesky] = c.BlueskyHandle
 	}

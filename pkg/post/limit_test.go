@@ -50,3 +50,20 @@ func TestWebURL(t *testing.T) {
 		})
 	}
 }
+
+func TestHandlesOn(t *testing.T) {
+	h := post.Handles{"bluesky": "devil.bsky.social"}
+	tests := []struct{ platform, want string }{
+		{platform: "bluesky", want: "devil.bsky.social"},
+		{platform: "x", want: "devil"},
+		{platform: "", want: "devil"},
+	}
+	for _, tt := range tests {
+		if got := h.On(tt.platform, "devil"); got != tt.want {
+			t.Errorf("On(%q) = %q, want %q", tt.platform, got, tt.want)
+		}
+	}
+	if got := post.Handles(nil).On("bluesky", "devil"); got != "devil" {
+		t.Errorf("nil Handles: On = %q, want devil", got)
+	}
+}

@@ -101,7 +101,7 @@ type Config struct {
 	// Handles are the persona's handles where they differ from Handle, by
 	// platform (its domain on Bluesky): a card's thread tells the persona's
 	// posts by them.
-	Handles map[string]string
+	Handles post.Handles
 	Prices  spend.Prices
 	Log     *slog.Logger
 	Now     func() time.Time
@@ -337,7 +337,7 @@ func (s *Service) sendCard(ctx context.Context, p post.Post) error {
 // card is what p's message shows: its thread as stored (never read from
 // the platform), the draft, its review and cost.
 func (s *Service) card(ctx context.Context, p post.Post) (Card, error) {
-	g := conversation.Gatherer{Store: s.cfg.Store, PlatformName: p.Platform, Handle: s.handleOn(p.Platform)}
+	g := conversation.Gatherer{Store: s.cfg.Store, PlatformName: p.Platform, Handle: s.cfg.Handles.On(p.Platform, s.cfg.Handle)}
 	c, err := g.Gather(ctx, p, 2)
 	if err != nil {
 		return Card{}, err
@@ -389,14 +389,6 @@ func (s *Service) Sync(ctx context.Context) error {
 		}
 	}
 	return nil
-}
-
-// handleOn is the persona's handle on platform.
-func (s *Service) handleOn(platform string) string {
-	if h := s.cfg.Handles[platform]; h != "" {
-		return h
-	}
-	return s.cfg.Handle
 }
 
 // postURL links a posted reply, "" where the platform has no public page.
