@@ -14,6 +14,7 @@ import (
 	"infernal/pkg/decision"
 	"infernal/pkg/guard"
 	"infernal/pkg/post"
+	"infernal/pkg/settings"
 	"infernal/pkg/tasks"
 )
 
@@ -170,8 +171,10 @@ func (s *Server) judge(ctx context.Context, id int64, v verdict) (post.Post, err
 	if v.action == actionReject {
 		p, err = s.decide.Reject(ctx, id, v.shown, v.by)
 	} else {
-		if v.edited != nil && strings.ContainsRune(*v.edited, 0) {
-			return post.Post{}, badRequest("response must not contain NUL characters")
+		if v.edited != nil {
+			if err := post.CheckText(*v.edited); err != nil {
+				return post.Post{}, &settings.FieldError{Field: "response", Problem: err.Error()}
+			}
 		}
 		p, err = s.decide.Approve(ctx, id, decision.Approval{Shown: v.shown, Edited: v.edited, Override: v.override, By: v.by})
 	}
@@ -238,8 +241,8 @@ func (s *Server) edit(w http.ResponseWriter, r *http.Request) error {
 	if req.Response == nil {
 		return badRequest("response is required")
 	}
-	if strings.ContainsRune(*req.Response, 0) {
-		return badRequest("response must not contain NUL characters")
+	if err := post.CheckText(*req.Response); err != nil {
+		return &settings.FieldError{Field: "response", Problem: err.Error()}
 	}
 	if err := checkShown(req.DraftVersion); err != nil {
 		return err
@@ -468,8 +471,11 @@ func (s *Server) giveUp(w http.ResponseWriter, r *http.Request) error {
 	reason := "Given up: not posted by hand"
 	if req.Reason != nil {
 		reason = strings.TrimSpace(*req.Reason)
-		if reason == "" || utf8.RuneCountInString(reason) > maxReason || strings.ContainsRune(reason, 0) {
-			return badRequest("reason must be 1 to %d characters, without NUL", maxReason)
+		if reason == "" || utf8.RuneCountInString(reason) > maxReason {
+			return &settings.FieldError{Field: "reason", Problem: fmt.Sprintf("must be 1 to %d characters", maxReason)}
+		}
+		if err := post.CheckText(reason); err != nil {
+			return &settings.FieldError{Field: "reason", Problem: err.Error()}
 		}
 	}
 	p, err := s.store.GiveUp(r.Context(), id, reason)

@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
-	"strings"
 
 	"infernal/pkg/guard"
 	"infernal/pkg/post"
@@ -87,8 +86,10 @@ type Approval struct {
 // *post.VersionError and changes nothing; a second approval of one post
 // is a *post.StateError.
 func (d *Decider) Approve(ctx context.Context, id int64, a Approval) (post.Post, error) {
-	if a.Edited != nil && strings.ContainsRune(*a.Edited, 0) {
-		return post.Post{}, fmt.Errorf("decision: approve post %d: %w", id, &post.ContentError{Reason: "the response must not contain NUL characters"})
+	if a.Edited != nil {
+		if err := post.CheckText(*a.Edited); err != nil {
+			return post.Post{}, fmt.Errorf("decision: approve post %d: %w", id, &post.ContentError{Reason: "the response " + err.Error()})
+		}
 	}
 	p, err := d.store.ApproveWith(ctx, id, store.Approval{
 		Edited: a.Edited, Check: d.check(a.Override), Shown: a.Shown, By: a.By, Detail: a.Detail, Auto: a.Auto,
@@ -121,8 +122,8 @@ func (d *Decider) Reject(ctx context.Context, id int64, shown *int, by post.Chan
 // version shown; the text passes the same length rule as an approval, and
 // its flags are stored for the card. Nothing is sent.
 func (d *Decider) Edit(ctx context.Context, id int64, text string, shown *int, by post.Channel) (post.Post, error) {
-	if strings.ContainsRune(text, 0) {
-		return post.Post{}, fmt.Errorf("decision: edit post %d: %w", id, &post.ContentError{Reason: "the response must not contain NUL characters"})
+	if err := post.CheckText(text); err != nil {
+		return post.Post{}, fmt.Errorf("decision: edit post %d: %w", id, &post.ContentError{Reason: "the response " + err.Error()})
 	}
 	return d.store.SaveEdit(ctx, id, text, shown, func(p post.Post, text string) ([]string, error) {
 		return d.flags(p, text), nil
