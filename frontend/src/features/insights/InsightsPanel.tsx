@@ -21,27 +21,40 @@ import type { Insights, Lookup } from './types';
 import { useInsights } from './useInsights';
 import './insights.css';
 
-/** A chart's figures as a table, behind a toggle. */
-function TableToggle({ children, testId }: { children: React.ReactNode; testId: string }) {
+/**
+ * A table that may be wider than its column: it scrolls sideways in its own box, which the
+ * keyboard can reach (tab to it, then the arrow keys) and which is named for a screen reader.
+ */
+function ScrollBox({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    // A scrolling box must be focusable to be scrolled without a mouse (axe: scrollable-region-focusable).
+    <div className="insights-scroll" tabIndex={0} role="region" aria-label={label}>
+      {children}
+    </div>
+  );
+}
+
+/** A chart's figures as a table, behind a toggle; the table scrolls in its own box when wider than its column. */
+function TableToggle({ children, testId, label }: { children: React.ReactNode; testId: string; label: string }) {
   return (
     <details className="insights-table-toggle" data-testid={testId}>
       <summary>Show the figures as a table</summary>
-      {children}
+      <ScrollBox label={label}>{children}</ScrollBox>
     </details>
   );
 }
 
-/** The gaps of the range, said in words where the charts draw nothing. */
+/** The gaps of the range, said in words where the charts draw nothing: one note each (a note, not a list item). */
 function GapNotes({ data }: { data: Insights }) {
   if (data.gaps.length === 0) return null;
   return (
-    <ul className="insights-gaps" data-testid="insights-gaps">
+    <div className="insights-gaps" data-testid="insights-gaps">
       {data.gaps.map((g) => (
-        <li key={g.from} role="note">
+        <p key={g.from} role="note">
           {gapLabel(g)}
-        </li>
+        </p>
       ))}
-    </ul>
+    </div>
   );
 }
 
@@ -71,7 +84,6 @@ function Funnel({ data }: { data: Insights }) {
           ))}
         </tbody>
       </table>
-      <p className="muted insights-note">Approved by autopilot counts 0 until approvals record who made them.</p>
     </figure>
   );
 }
@@ -86,26 +98,28 @@ function Latencies({ data }: { data: Insights }) {
   return (
     <figure className="insights-figure" data-testid="insights-latency">
       <figcaption>Latency</figcaption>
-      <table className="spend-table">
-        <thead>
-          <tr>
-            <th scope="col">Step</th>
-            <th scope="col">Median</th>
-            <th scope="col">95th percentile</th>
-            <th scope="col">Posts</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map(([label, key]) => (
-            <tr key={key}>
-              <th scope="row">{label}</th>
-              <td>{formatSeconds(data.latency[key].p50)}</td>
-              <td>{formatSeconds(data.latency[key].p95)}</td>
-              <td>{data.latency[key].n}</td>
+      <ScrollBox label="Latency, table">
+        <table className="spend-table">
+          <thead>
+            <tr>
+              <th scope="col">Step</th>
+              <th scope="col">Median</th>
+              <th scope="col">95th percentile</th>
+              <th scope="col">Posts</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {rows.map(([label, key]) => (
+              <tr key={key}>
+                <th scope="row">{label}</th>
+                <td>{formatSeconds(data.latency[key].p50)}</td>
+                <td>{formatSeconds(data.latency[key].p95)}</td>
+                <td>{data.latency[key].n}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </ScrollBox>
     </figure>
   );
 }
@@ -135,7 +149,7 @@ function Daily({ data }: { data: Insights }) {
       <figure className="insights-figure" data-testid="insights-daily">
         <figcaption>Daily posts</figcaption>
         <Chart x={x} series={posts} label="Mentions seen and replies posted per day" testId="chart-daily-posts" />
-        <TableToggle testId="table-daily-posts">
+        <TableToggle testId="table-daily-posts" label="Daily posts, table">
           <table className="spend-table">
             <thead>
               <tr>
@@ -159,7 +173,7 @@ function Daily({ data }: { data: Insights }) {
       <figure className="insights-figure" data-testid="insights-spend">
         <figcaption>Daily spend</figcaption>
         <Chart x={x} series={spend} label="X and model spend per day" testId="chart-daily-spend" />
-        <TableToggle testId="table-daily-spend">
+        <TableToggle testId="table-daily-spend" label="Daily spend, table">
           <table className="spend-table">
             <thead>
               <tr>
@@ -186,7 +200,7 @@ function Daily({ data }: { data: Insights }) {
         <figcaption>Engagement of the replies, 24 hours after posting (likes + 2 × reposts + 2 × replies)</figcaption>
         <GapNotes data={data} />
         <Chart x={x} series={engagement} label="Engagement of the replies posted each day" testId="chart-daily-engagement" />
-        <TableToggle testId="table-daily-engagement">
+        <TableToggle testId="table-daily-engagement" label="Engagement of the replies, table">
           <table className="spend-table">
             <thead>
               <tr>
@@ -220,35 +234,37 @@ function Daily({ data }: { data: Insights }) {
 
 function Versions({ data }: { data: Insights }) {
   return (
-    <figure className="insights-figure" data-testid="insights-versions">
+    <figure className="insights-figure insights-wide" data-testid="insights-versions">
       <figcaption>Engagement per persona version</figcaption>
       {data.persona_versions.length === 0 ? (
         <p className="muted">No drafts in these days.</p>
       ) : (
-        <table className="spend-table">
-          <thead>
-            <tr>
-              <th scope="col">Version</th>
-              <th scope="col">Drafts</th>
-              <th scope="col">Approved</th>
-              <th scope="col">Edited</th>
-              <th scope="col">Mean review</th>
-              <th scope="col">Mean engagement</th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.persona_versions.map((v) => (
-              <tr key={v.version}>
-                <th scope="row">v{v.version}</th>
-                <td>{v.drafts}</td>
-                <td>{formatShare(v.approval_rate)}</td>
-                <td>{formatShare(v.edit_rate)}</td>
-                <td>{formatMean(v.mean_review_score)}</td>
-                <td>{v.measured === 0 ? 'not measured yet' : formatMean(v.mean_engagement)}</td>
+        <ScrollBox label="Engagement per persona version, table">
+          <table className="spend-table">
+            <thead>
+              <tr>
+                <th scope="col">Version</th>
+                <th scope="col">Drafts</th>
+                <th scope="col">Approved</th>
+                <th scope="col">Edited</th>
+                <th scope="col">Mean review</th>
+                <th scope="col">Mean engagement</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {data.persona_versions.map((v) => (
+                <tr key={v.version}>
+                  <th scope="row">v{v.version}</th>
+                  <td>{v.drafts}</td>
+                  <td>{formatShare(v.approval_rate)}</td>
+                  <td>{formatShare(v.edit_rate)}</td>
+                  <td>{formatMean(v.mean_review_score)}</td>
+                  <td>{v.measured === 0 ? 'not measured yet' : formatMean(v.mean_engagement)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </ScrollBox>
       )}
     </figure>
   );
@@ -258,29 +274,31 @@ function Judge({ data }: { data: Insights }) {
   return (
     <figure className="insights-figure" data-testid="insights-judge">
       <figcaption>The judge's calibration: does its score predict the administrator, and the audience?</figcaption>
-      <table className="spend-table">
-        <thead>
-          <tr>
-            <th scope="col">Score</th>
-            <th scope="col">Drafts</th>
-            <th scope="col">Approved</th>
-            <th scope="col">Mean engagement</th>
-          </tr>
-        </thead>
-        <tbody>
-          {data.judge.map((j) => (
-            <tr key={j.score}>
-              <th scope="row">{j.score} / 5</th>
-              <td>{j.drafts}</td>
-              <td>
-                {formatShare(j.approved_share)}
-                <span className="insights-bar" aria-hidden="true" style={{ width: `${(j.approved_share ?? 0) * 6}rem` }} />
-              </td>
-              <td>{j.measured === 0 ? '—' : formatMean(j.mean_engagement)}</td>
+      <ScrollBox label="The judge's calibration, table">
+        <table className="spend-table">
+          <thead>
+            <tr>
+              <th scope="col">Score</th>
+              <th scope="col">Drafts</th>
+              <th scope="col">Approved</th>
+              <th scope="col">Mean engagement</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {data.judge.map((j) => (
+              <tr key={j.score}>
+                <th scope="row">{j.score} / 5</th>
+                <td>{j.drafts}</td>
+                <td>
+                  {formatShare(j.approved_share)}
+                  <span className="insights-bar" aria-hidden="true" style={{ width: `${(j.approved_share ?? 0) * 6}rem` }} />
+                </td>
+                <td>{j.measured === 0 ? '—' : formatMean(j.mean_engagement)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </ScrollBox>
     </figure>
   );
 }
@@ -288,12 +306,12 @@ function Judge({ data }: { data: Insights }) {
 function Heatmap({ data }: { data: Insights }) {
   const max = Math.max(0, ...data.heatmap.seen.flat());
   return (
-    <figure className="insights-figure" data-testid="insights-heatmap">
+    <figure className="insights-figure insights-wide" data-testid="insights-heatmap">
       <figcaption>When posts come: posts seen per weekday and hour ({data.heatmap.tz}); a cell's title gives the mean engagement of the replies posted then</figcaption>
       {max === 0 ? (
         <p className="muted">No posts seen in these days.</p>
       ) : (
-        <div className="insights-heatmap-scroll">
+        <ScrollBox label="Posts seen per weekday and hour, table">
           <table className="insights-heatmap">
             <thead>
               <tr>
@@ -325,7 +343,7 @@ function Heatmap({ data }: { data: Insights }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollBox>
       )}
     </figure>
   );
