@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import { PagedList } from '../../components/PagedList';
 import { useQueued } from './useQueued';
-import { QUEUED_MESSAGES } from '../../lib/reviewQueues';
+import { QUEUED_MESSAGES } from './reviewQueues';
 import { AutoPostingNote } from './AutoPostingNote';
 import { PostOrigin } from './PostOrigin';
 

@@ -1,11 +1,11 @@
 import { useId, useState } from 'react';
 import { PagedList } from '../../components/PagedList';
 import { useSWRConfig } from 'swr';
-import { draftAnyway } from '../../api/admin';
+import { draftAnyway } from './api';
 import { errorDetail, statusOf } from '../../api/client';
 import type { Post } from '../../api/types';
 import { isSkippedKey, useSkipped } from './useSkipped';
-import { SKIPPED_MESSAGES } from '../../lib/reviewQueues';
+import { SKIPPED_MESSAGES } from './reviewQueues';
 import { PostOrigin } from './PostOrigin';
 
 export const DRAFT_ANYWAY = 'Draft anyway';
