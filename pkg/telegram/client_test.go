@@ -31,7 +31,10 @@ func TestClientErrorsAreShortSingleLines(t *testing.T) {
 		want   string
 	}{
 		{name: "sendMessage, gateway page", status: http.StatusBadGateway, body: gatewayPage + padding,
-			call: func(c *telegram.Client) error { _, err := c.Send(t.Context(), 1, telegram.Message{Text: "hi"}); return err },
+			call: func(c *telegram.Client) error {
+				_, err := c.Send(t.Context(), 1, telegram.Message{Text: "hi"})
+				return err
+			},
 			want: "502 Bad Gateway 502 Bad Gateway nginx"},
 		{name: "getUpdates, long description", status: http.StatusBadRequest,
 			body: `{"ok":false,"error_code":400,"description":"Bad Request:\n` + strings.Repeat("very long ", 500) + `"}`,
