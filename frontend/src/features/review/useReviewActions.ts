@@ -20,8 +20,7 @@ import { conversationKey } from './useConversation';
 import { historyKey } from './useHistory';
 import { isAdminStatsKey } from './useAdminStats';
 import { isQueuedKey } from './useQueued';
-import { resumeOps } from '../spend/api';
-import { SPEND_KEY } from '../spend/useSpend';
+import { resumeOps, SPEND_KEY } from '../spend';
 
 /** The banner an action leaves: a success message or an error. */
 export interface Notice {
