@@ -1021,7 +1021,9 @@ export interface components {
             /** @description The draft version it was made on. */
             draft_version: number;
             /** @description What the channel adds. */
-            detail: Record<string, never>;
+            detail: {
+                [key: string]: unknown;
+            };
             at: components["schemas"]["Timestamp"];
         };
         /** @description When the post reached each step; null for a step not reached. */
