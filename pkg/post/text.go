@@ -6,23 +6,47 @@ import (
 )
 
 // TextError is text an administrator wrote that CheckText refuses: the
-// first character that may not stand in it.
+// first character that may not stand in it. It is an ErrInvalid.
 type TextError struct {
+	// Field names the text, as the request that carried it does; empty
+	// when the caller names it itself (a settings.FieldError around it).
+	Field string
 	// Rune is the refused character (utf8.RuneError for bytes that are not UTF-8).
 	Rune rune
 	// At is its position in the text, in characters from 1.
 	At int
 }
 
-// Error says which character is refused and where, for the client.
+// Error says which character is refused and where, for the client,
+// after the field's name when it has one.
 func (e *TextError) Error() string {
+	var msg string
 	switch {
 	case e.Rune == utf8.RuneError:
-		return "is not valid UTF-8"
+		msg = "is not valid UTF-8"
 	case isBidiControl(e.Rune):
-		return fmt.Sprintf("holds the bidirectional control U+%04X at character %d", e.Rune, e.At)
+		msg = fmt.Sprintf("holds the bidirectional control U+%04X at character %d", e.Rune, e.At)
+	default:
+		msg = fmt.Sprintf("holds the control character U+%04X at character %d", e.Rune, e.At)
 	}
-	return fmt.Sprintf("holds the control character U+%04X at character %d", e.Rune, e.At)
+	if e.Field != "" {
+		return e.Field + ": " + msg
+	}
+	return msg
+}
+
+// Unwrap makes errors.Is(err, ErrInvalid) hold.
+func (e *TextError) Unwrap() error { return ErrInvalid }
+
+// CheckField is CheckText for the text of field: its *TextError names the
+// field, so the API's answer can point at it.
+func CheckField(field, s string) error {
+	if err := CheckText(s); err != nil {
+		te := err.(*TextError)
+		te.Field = field
+		return te
+	}
+	return nil
 }
 
 // CheckText refuses, with a *TextError, text an administrator writes (an
