@@ -32,6 +32,9 @@ const ACTION_LABELS: Record<string, string> = {
   edit: 'Edited',
   regenerate: 'New draft asked',
   cancel: 'Cancelled',
+  draft_anyway: 'Drafted anyway',
+  mark_posted: 'Marked posted',
+  give_up: 'Given up',
 };
 
 const CHANNEL_LABELS: Record<string, string> = {
