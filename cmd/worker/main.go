@@ -94,7 +94,7 @@ func run() error {
 		if err != nil {
 			return err
 		}
-		if name == config.PlatformSandbox && len(targets) == 0 {
+		if name == post.SandboxPlatform && len(targets) == 0 {
 			// The sandbox's own targeted accounts, so the Targeted tab fills without configuration.
 			targets = corpus.TargetUsernames()
 		}
@@ -190,7 +190,7 @@ func newAccount(name string, cfg config.Config, st *store.Store, windows *rateli
 	a := pipeline.Account{ReplyPolicy: platform.ReplyPolicy(cfg.ReplyPolicy), HandPosting: handPosting(cfg.HandPosting)}
 	var err error
 	switch name {
-	case config.PlatformBluesky:
+	case post.BlueskyPlatform:
 		a.Platform, err = bluesky.New(bluesky.Config{PDSURL: cfg.BlueskyPDSURL, Handle: cfg.BlueskyHandle, AppPassword: cfg.BlueskyAppPassword,
 			Limiter: windows})
 		// X's summoned-only rule is X's: on Bluesky any post may be answered,
@@ -199,7 +199,7 @@ func newAccount(name string, cfg config.Config, st *store.Store, windows *rateli
 		a.HandPosting = nil
 		// The persona is known by its domain there (Handles leaves a DID to PERSONA_HANDLE).
 		a.Handle = cfg.Handles()[name]
-	case config.PlatformX:
+	case post.XPlatform:
 		a.Platform, err = x.New(x.Config{BaseURL: cfg.XAPIBaseURL, APIKey: cfg.XAPIKey, APISecret: cfg.XAPISecret,
 			AccessToken: cfg.XAccessToken, AccessSecret: cfg.XAccessSecret,
 			Limiter: windows, Meter: meter, MaxResults: cfg.XMaxResults, RepliesSummon: cfg.Prices.RepliesSummon,

@@ -66,7 +66,7 @@ func pageAndSort(r *http.Request) (int, post.Sort, error) {
 func platformParam(r *http.Request) (string, error) {
 	p := r.URL.Query().Get("platform")
 	if p != "" && !post.ValidPlatform(p) {
-		return "", badRequest("platform must be one of %s", strings.Join(post.Platforms, ", "))
+		return "", badRequest("platform must be one of %s", strings.Join(post.Platforms(), ", "))
 	}
 	return p, nil
 }

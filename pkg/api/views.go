@@ -97,7 +97,7 @@ func viewPost(p post.Post, now time.Time, prices spend.Prices) postView {
 func basePostView(p post.Post, now time.Time) postView {
 	// Rows stored before the scan checked URLs may still hold any; the
 	// dashboard renders these as an image and a link.
-	httpOK := p.Platform == post.SandboxPlatform
+	httpOK := post.DescriptorOf(p.Platform).PlainHTTP
 	p.AuthorProfileImage, p.MediaURL = post.SafeURL(p.AuthorProfileImage, httpOK), post.SafeURL(p.MediaURL, httpOK)
 	return postView{
 		ID: p.ID, Source: string(p.Source), Status: string(p.Status), Platform: p.Platform, MaxLength: post.MaxLengthFor(p.Platform),

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"infernal/pkg/post"
 	"infernal/pkg/spend"
 )
 
@@ -19,7 +20,7 @@ func TestLoadDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Load: %v", err)
 	}
-	if c.Platform != PlatformSandbox || c.Writer != WriterOffline {
+	if c.Platform != post.SandboxPlatform || c.Writer != WriterOffline {
 		t.Errorf("defaults: platform %q writer %q, want sandbox/offline", c.Platform, c.Writer)
 	}
 	if c.HTTPAddr != ":8080" || c.SessionTTL != 12*time.Hour || c.AdminUsername != "admin" {
@@ -40,15 +41,15 @@ func TestLoadChoices(t *testing.T) {
 		wantPlatforms []string
 	}{
 		{name: "x and bluesky", env: map[string]string{"PLATFORM": " X , bluesky", "X_API_KEY": "k", "X_API_SECRET": "s", "X_ACCESS_TOKEN": "t", "X_ACCESS_SECRET": "a",
-			"BLUESKY_HANDLE": "infernal.bsky.social", "BLUESKY_APP_PASSWORD": "abcd-efgh-ijkl-mnop"}, wantPlatform: PlatformX, wantWriter: WriterOffline, wantPlatforms: []string{PlatformX, PlatformBluesky}},
+			"BLUESKY_HANDLE": "infernal.bsky.social", "BLUESKY_APP_PASSWORD": "abcd-efgh-ijkl-mnop"}, wantPlatform: post.XPlatform, wantWriter: WriterOffline, wantPlatforms: []string{post.XPlatform, post.BlueskyPlatform}},
 		{name: "bluesky and x keep their order", env: map[string]string{"PLATFORM": "bluesky,x", "X_API_KEY": "k", "X_API_SECRET": "s", "X_ACCESS_TOKEN": "t", "X_ACCESS_SECRET": "a",
-			"BLUESKY_HANDLE": "infernal.bsky.social", "BLUESKY_APP_PASSWORD": "abcd-efgh-ijkl-mnop"}, wantPlatform: PlatformBluesky, wantWriter: WriterOffline, wantPlatforms: []string{PlatformBluesky, PlatformX}},
-		{name: "x named with credentials", env: map[string]string{"PLATFORM": "x", "X_API_KEY": "k", "X_API_SECRET": "s", "X_ACCESS_TOKEN": "t", "X_ACCESS_SECRET": "a"}, wantPlatform: PlatformX, wantWriter: WriterOffline},
-		{name: "bluesky named with credentials", env: map[string]string{"PLATFORM": "bluesky", "BLUESKY_HANDLE": "@infernal.bsky.social", "BLUESKY_APP_PASSWORD": "abcd-efgh-ijkl-mnop"}, wantPlatform: PlatformBluesky, wantWriter: WriterOffline},
-		{name: "explicit sandbox wins over credentials", env: map[string]string{"PLATFORM": "sandbox", "X_API_KEY": "k"}, wantPlatform: PlatformSandbox, wantWriter: WriterOffline},
-		{name: "openai key picks openai", env: map[string]string{"OPENAI_API_KEY": "sk"}, wantPlatform: PlatformSandbox, wantWriter: WriterOpenAI},
-		{name: "base url alone picks openai (ollama)", env: map[string]string{"OPENAI_BASE_URL": "http://127.0.0.1:11434/v1"}, wantPlatform: PlatformSandbox, wantWriter: WriterOpenAI},
-		{name: "explicit offline wins", env: map[string]string{"WRITER": "offline", "OPENAI_API_KEY": "sk"}, wantPlatform: PlatformSandbox, wantWriter: WriterOffline},
+			"BLUESKY_HANDLE": "infernal.bsky.social", "BLUESKY_APP_PASSWORD": "abcd-efgh-ijkl-mnop"}, wantPlatform: post.BlueskyPlatform, wantWriter: WriterOffline, wantPlatforms: []string{post.BlueskyPlatform, post.XPlatform}},
+		{name: "x named with credentials", env: map[string]string{"PLATFORM": "x", "X_API_KEY": "k", "X_API_SECRET": "s", "X_ACCESS_TOKEN": "t", "X_ACCESS_SECRET": "a"}, wantPlatform: post.XPlatform, wantWriter: WriterOffline},
+		{name: "bluesky named with credentials", env: map[string]string{"PLATFORM": "bluesky", "BLUESKY_HANDLE": "@infernal.bsky.social", "BLUESKY_APP_PASSWORD": "abcd-efgh-ijkl-mnop"}, wantPlatform: post.BlueskyPlatform, wantWriter: WriterOffline},
+		{name: "explicit sandbox wins over credentials", env: map[string]string{"PLATFORM": "sandbox", "X_API_KEY": "k"}, wantPlatform: post.SandboxPlatform, wantWriter: WriterOffline},
+		{name: "openai key picks openai", env: map[string]string{"OPENAI_API_KEY": "sk"}, wantPlatform: post.SandboxPlatform, wantWriter: WriterOpenAI},
+		{name: "base url alone picks openai (ollama)", env: map[string]string{"OPENAI_BASE_URL": "http://127.0.0.1:11434/v1"}, wantPlatform: post.SandboxPlatform, wantWriter: WriterOpenAI},
+		{name: "explicit offline wins", env: map[string]string{"WRITER": "offline", "OPENAI_API_KEY": "sk"}, wantPlatform: post.SandboxPlatform, wantWriter: WriterOffline},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -145,7 +146,7 @@ func TestLoadRejectsGarbage(t *testing.T) {
 		{name: "x and bluesky without bluesky credentials", env: map[string]string{"PLATFORM": "x,bluesky", "X_API_KEY": "k", "X_API_SECRET": "s", "X_ACCESS_TOKEN": "t", "X_ACCESS_SECRET": "a"}, want: "BLUESKY_HANDLE is required when PLATFORM names bluesky"},
 		{name: "a platform named twice", env: map[string]string{"PLATFORM": "x,x"}, want: "PLATFORM names x twice"},
 		{name: "sandbox with a real platform", env: map[string]string{"PLATFORM": "sandbox,bluesky"}, want: "PLATFORM cannot combine the sandbox"},
-		{name: "an empty list entry", env: map[string]string{"PLATFORM": "x,,bluesky"}, want: "PLATFORM must be sandbox, x, bluesky or a list"},
+		{name: "an empty list entry", env: map[string]string{"PLATFORM": "x,,bluesky"}, want: "PLATFORM must be x, bluesky, sandbox or a list of x, bluesky"},
 		{name: "bluesky without handle", env: map[string]string{"PLATFORM": "bluesky", "BLUESKY_APP_PASSWORD": "abcd-efgh-ijkl-mnop"}, want: "BLUESKY_HANDLE is required"},
 		{name: "bluesky handle not a domain", env: map[string]string{"PLATFORM": "bluesky", "BLUESKY_HANDLE": "infernal", "BLUESKY_APP_PASSWORD": "abcd-efgh-ijkl-mnop"}, want: "BLUESKY_HANDLE must be"},
 		{name: "bluesky without password", env: map[string]string{"PLATFORM": "bluesky", "BLUESKY_HANDLE": "infernal.bsky.social"}, want: "BLUESKY_APP_PASSWORD is required"},
@@ -608,7 +609,7 @@ func TestHandles(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := c.Handles()[PlatformBluesky]; got != tt.want {
+			if got := c.Handles()[post.BlueskyPlatform]; got != tt.want {
 				t.Errorf("Handles()[bluesky] = %q, want %q", got, tt.want)
 			}
 		})
