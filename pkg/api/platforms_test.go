@@ -317,3 +317,39 @@ func TestPublicStatsByPlatform(t *testing.T) {
 		t.Errorf("the existing fields are gone: %s", body)
 	}
 }
+
+// GET /api/platforms serves the table of platforms without a login: each
+// platform's name, label, limit, length rule and post URL pattern, marked
+// running when PLATFORM names it; any other method is a 405.
+func TestPlatformTable(t *testing.T) {
+	e := setupWith(t, func(c *api.Config) { c.Platform, c.Platforms = "x", []string{"x", "bluesky"} })
+	status, body := e.do("GET", "/api/platforms", "", "")
+	if status != 200 {
+		t.Fatalf("GET /api/platforms: %d %s", status, body)
+	}
+	var out struct {
+		Platforms []struct {
+			Name, Label, LengthRule, PostURLPattern string
+			MaxLength                               int
+			Running, Simulated                      bool
+		} `json:"platforms"`
+	}
+	if err := json.Unmarshal([]byte(strings.NewReplacer(`"length_rule"`, `"LengthRule"`, `"post_url_pattern"`, `"PostURLPattern"`, `"max_length"`, `"MaxLength"`).Replace(body)), &out); err != nil {
+		t.Fatal(err)
+	}
+	want := post.Descriptors()
+	if len(out.Platforms) != len(want) {
+		t.Fatalf("platforms %s, want %d", body, len(want))
+	}
+	for i, d := range want {
+		got := out.Platforms[i]
+		running := d.Name == "x" || d.Name == "bluesky"
+		if got.Name != d.Name || got.Label != d.Label || got.MaxLength != d.MaxLength || got.LengthRule != string(d.Length) ||
+			got.PostURLPattern != d.PostURLPattern || got.Running != running || got.Simulated != d.Simulated {
+			t.Errorf("platform %d = %+v, want %+v running %v", i, got, d, running)
+		}
+	}
+	if status, _ := e.do("POST", "/api/platforms", "", "{}"); status != 405 {
+		t.Errorf("POST /api/platforms: %d, want 405", status)
+	}
+}

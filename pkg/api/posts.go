@@ -208,7 +208,7 @@ func (s *Server) approve(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	v := viewPost(p, s.now(), s.prices)
+	v := s.view(p, s.now())
 	if p.Status == post.StatusApproved && s.heldByCap(r.Context(), id) {
 		q := guard.ReasonSendCap
 		v.Queued = &q
@@ -248,7 +248,7 @@ func (s *Server) edit(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	respondJSON(w, http.StatusOK, viewPost(p, s.now(), s.prices))
+	respondJSON(w, http.StatusOK, s.view(p, s.now()))
 	return nil
 }
 
@@ -320,7 +320,7 @@ func (s *Server) listOf(posts []post.Post, page, total int) listResponse {
 		Page: page, PageSize: pageSize, Total: total, TotalPages: (total + pageSize - 1) / pageSize,
 	}}
 	for _, p := range posts {
-		out.Posts = append(out.Posts, viewPost(p, now, s.prices))
+		out.Posts = append(out.Posts, s.view(p, now))
 	}
 	return out
 }
@@ -345,7 +345,7 @@ func (s *Server) draftAnyway(w http.ResponseWriter, r *http.Request) error {
 	if _, err := s.queue.EnsureDraft(r.Context(), id); err != nil {
 		s.log.WarnContext(r.Context(), "post to draft anyway not queued yet; reconcile will draft it", "post_id", id, "error", err)
 	}
-	respondJSON(w, http.StatusOK, viewPost(p, s.now(), s.prices))
+	respondJSON(w, http.StatusOK, s.view(p, s.now()))
 	return nil
 }
 
@@ -389,7 +389,7 @@ func (s *Server) reject(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	respondJSON(w, http.StatusOK, viewPost(p, s.now(), s.prices))
+	respondJSON(w, http.StatusOK, s.view(p, s.now()))
 	return nil
 }
 
@@ -409,7 +409,7 @@ func (s *Server) cancel(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	respondJSON(w, http.StatusOK, viewPost(p, s.now(), s.prices))
+	respondJSON(w, http.StatusOK, s.view(p, s.now()))
 	return nil
 }
 
@@ -443,7 +443,7 @@ func (s *Server) markPosted(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	s.public.invalidate()
-	respondJSON(w, http.StatusOK, viewPost(p, s.now(), s.prices))
+	respondJSON(w, http.StatusOK, s.view(p, s.now()))
 	return nil
 }
 
@@ -477,7 +477,7 @@ func (s *Server) giveUp(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	s.public.invalidate()
-	respondJSON(w, http.StatusOK, viewPost(p, s.now(), s.prices))
+	respondJSON(w, http.StatusOK, s.view(p, s.now()))
 	return nil
 }
 
@@ -532,7 +532,7 @@ func (s *Server) generateProfile(w http.ResponseWriter, r *http.Request) error {
 	case p.Status == post.StatusFailed:
 		return &Error{Status: http.StatusBadGateway, Message: "the writer could not draft a profile post: " + p.Error}
 	default:
-		respondJSON(w, http.StatusCreated, viewPost(p, s.now(), s.prices))
+		respondJSON(w, http.StatusCreated, s.view(p, s.now()))
 	}
 	return nil
 }

@@ -1,4 +1,5 @@
 import { useMemo, useState, type FormEvent } from 'react';
+import { usePlatforms } from '../../api/usePlatforms';
 import { fetcher, statusOf } from '../../api/client';
 import { FigureTable } from '../../components/FigureTable';
 import { Panel } from '../../components/Panel';
@@ -35,12 +36,13 @@ function TableToggle({ children, testId }: { children: React.ReactNode; testId: 
 
 /** The gaps of the range, said in words where the charts draw nothing. */
 function GapNotes({ data }: { data: Insights }) {
+  const platforms = usePlatforms();
   if (data.gaps.length === 0) return null;
   return (
     <ul className="insights-gaps" data-testid="insights-gaps">
       {data.gaps.map((g) => (
         <li key={g.from} role="note">
-          {gapLabel(g)}
+          {gapLabel(g, platforms)}
         </li>
       ))}
     </ul>
