@@ -161,7 +161,7 @@ func run() error {
 			return err
 		}
 		channel := telegram.New(telegram.Config{
-			Messenger: tg, Store: st, Decider: decision.New(st, client, cfg.PersonaHandle, log), Leases: client, Windows: windows,
+			Messenger: tg, Store: st, Decider: decision.New(st, client, cfg.PersonaHandle, log, decision.Running(cfg.Platforms)), Leases: client, Windows: windows,
 			Admin: cfg.Telegram.AdminUserID, Chat: cfg.Telegram.ChatID, Burst: cfg.Telegram.Burst, PublicURL: cfg.PublicURL,
 			Handle: cfg.PersonaHandle, Handles: cfg.Handles(), Prices: cfg.Prices, Log: log,
 		})

@@ -353,3 +353,49 @@ func TestPlatformTable(t *testing.T) {
 		t.Errorf("POST /api/platforms: %d, want 405", status)
 	}
 }
+
+// A post whose platform PLATFORM does not name (left over after PLATFORM
+// changed) is listed, marked as on a platform that is not running; an
+// approval, an edit or a regeneration of it is a 409 naming the platform,
+// while a reject takes it away; the running platform's posts are decided
+// as ever.
+func TestDecisionOnAPlatformNotRunning(t *testing.T) {
+	e := setup(t) // PLATFORM=sandbox
+	stale := e.onPlatform(post.XPlatform, "s1", post.SourceMention)
+	own := e.onPlatform(post.SandboxPlatform, "o1", post.SourceMention)
+	const want = "the post is on x, a platform that is not running (PLATFORM does not name it)"
+	tests := []struct{ path, body string }{
+		{path: "approve", body: `{}`},
+		{path: "approve", body: `{"response":"burn differently","override":true}`},
+		{path: "edit", body: `{"response":"burn differently"}`},
+		{path: "regenerate", body: `{"instruction":"shorter"}`},
+	}
+	for _, tt := range tests {
+		status, body := e.do("POST", fmt.Sprintf("/api/posts/%d/%s", stale, tt.path), e.token, tt.body)
+		if status != 409 || errorOf(t, body) != want {
+			t.Errorf("%s %s: %d %s, want 409 %q", tt.path, tt.body, status, body, want)
+		}
+	}
+	status, body := e.do("GET", "/api/posts/mentions?page=1", e.token, "")
+	var list struct {
+		Posts []struct {
+			ID              int64  `json:"id"`
+			Status          string `json:"status"`
+			PlatformRunning bool   `json:"platform_running"`
+		} `json:"posts"`
+	}
+	if err := json.Unmarshal([]byte(body), &list); status != 200 || err != nil {
+		t.Fatalf("list: %d %s", status, body)
+	}
+	for _, p := range list.Posts {
+		if p.Status != "pending" || p.PlatformRunning != (p.ID == own) {
+			t.Errorf("post %d is %s running %v, want pending and running only for %d", p.ID, p.Status, p.PlatformRunning, own)
+		}
+	}
+	if status, body := e.do("POST", fmt.Sprintf("/api/posts/%d/approve", own), e.token, `{}`); status != 200 {
+		t.Errorf("approve the sandbox's post: %d %s", status, body)
+	}
+	if status, body := e.do("POST", fmt.Sprintf("/api/posts/%d/reject", stale), e.token, `{}`); status != 200 {
+		t.Errorf("reject the stale post: %d %s", status, body)
+	}
+}

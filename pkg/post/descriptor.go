@@ -1,7 +1,9 @@
 package post
 
 import (
+	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/rivo/uniseg"
@@ -233,4 +235,34 @@ func blueskyRefAuthor(uri string) (string, func(string) string, bool) {
 		return "", nil, false
 	}
 	return actor, func(did string) string { return "at://" + did + "/" + path }, true
+}
+
+// PlatformError refuses to act on a post of a platform that is not among
+// those named: a decision on a post whose platform PLATFORM does not name
+// (rows left over after PLATFORM changed), or a send through a client of
+// another platform. It is an ErrConflict.
+type PlatformError struct {
+	// ID is the post's id.
+	ID int64
+	// Platform is the post's platform.
+	Platform string
+}
+
+// Error names the post's platform.
+func (e *PlatformError) Error() string {
+	return fmt.Sprintf("%v: post %d is on %s, a platform that is not running here", ErrConflict, e.ID, e.Platform)
+}
+
+// Unwrap makes errors.Is(err, ErrConflict) hold.
+func (e *PlatformError) Unwrap() error { return ErrConflict }
+
+// CheckPlatform refuses, with a *PlatformError, to act on p unless its
+// platform is one of running: the one check of the decisions (running
+// is PLATFORM's list) and of the send stage (running is its client's
+// platform alone).
+func CheckPlatform(p Post, running ...string) error {
+	if slices.Contains(running, p.Platform) {
+		return nil
+	}
+	return &PlatformError{ID: p.ID, Platform: p.Platform}
 }
