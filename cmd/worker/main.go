@@ -25,6 +25,7 @@ import (
 	"infernal/pkg/pipeline"
 	"infernal/pkg/platform"
 	"infernal/pkg/platform/bluesky"
+	"infernal/pkg/platform/mastodon"
 	"infernal/pkg/platform/sandbox"
 	"infernal/pkg/platform/sandbox/corpus"
 	"infernal/pkg/platform/x"
@@ -199,6 +200,12 @@ func newAccount(name string, cfg config.Config, st *store.Store, windows *rateli
 		a.HandPosting = nil
 		// The persona is known by its domain there (Handles leaves a DID to PERSONA_HANDLE).
 		a.Handle = cfg.Handles()[name]
+	case post.MastodonPlatform:
+		a.Platform, err = mastodon.New(mastodon.Config{Server: cfg.MastodonServer, AccessToken: cfg.MastodonAccessToken,
+			ReplyToDirect: cfg.MastodonReplyToDirect, Limiter: windows})
+		// X's summoned-only rule is X's; hand-posting is X's web intent.
+		a.ReplyPolicy = platform.ReplyOpen
+		a.HandPosting = nil
 	case post.XPlatform:
 		a.Platform, err = x.New(x.Config{BaseURL: cfg.XAPIBaseURL, APIKey: cfg.XAPIKey, APISecret: cfg.XAPISecret,
 			AccessToken: cfg.XAccessToken, AccessSecret: cfg.XAccessSecret,

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/netip"
+	"net/url"
 	"regexp"
 	"slices"
 	"strings"
@@ -90,6 +91,14 @@ type Config struct {
 	BlueskyHandle      string
 	BlueskyAppPassword string
 	BlueskyPDSURL      string
+	// MastodonServer is the persona's Mastodon server (https; http only on
+	// loopback), MastodonAccessToken a token of the persona's account with
+	// the read and write:statuses scopes, MastodonReplyToDirect whether a
+	// direct mention is answered (direct) at all (worker only, PLATFORM
+	// names mastodon).
+	MastodonServer        string
+	MastodonAccessToken   string
+	MastodonReplyToDirect bool
 	// SandboxPace is how often the sandbox's mortals post something new.
 	SandboxPace time.Duration
 
@@ -346,6 +355,7 @@ func (c *Config) loadDeployment(proc Process, r *reader) {
 			}
 		}
 		c.loadBluesky(r)
+		c.loadMastodon(r)
 		c.OpenAIBaseURL = r.url("OPENAI_BASE_URL", "", "http", "https")
 		c.OpenAIAPIKey = r.str("OPENAI_API_KEY", "")
 		c.OpenAIModel = r.str("OPENAI_MODEL", "gpt-4o-mini")
@@ -359,6 +369,45 @@ func (c *Config) loadDeployment(proc Process, r *reader) {
 	default:
 		r.fail("process", "%q is not one of web, worker, scheduler", string(proc))
 	}
+}
+
+// loadMastodon reads the worker's Mastodon settings: required, and
+// checked, when PLATFORM names mastodon; a token without PLATFORM stops
+// the start, as X's and Bluesky's credentials do.
+func (c *Config) loadMastodon(r *reader) {
+	c.MastodonServer = strings.TrimRight(r.str("MASTODON_SERVER", ""), "/")
+	c.MastodonAccessToken = r.str("MASTODON_ACCESS_TOKEN", "")
+	c.MastodonReplyToDirect = r.oneOf("MASTODON_REPLY_TO_DIRECT", "false", "true", "false") == "true"
+	if c.MastodonAccessToken != "" && r.str("PLATFORM", "") == "" {
+		r.fail("PLATFORM", "must be set (mastodon, or a list naming it) when a Mastodon token is given; the web tier is told the platform by name too")
+	}
+	if c.MastodonServer != "" {
+		if u, err := url.Parse(c.MastodonServer); err != nil || u.Host == "" || u.User != nil || u.RawQuery != "" ||
+			!(u.Scheme == "https" || (u.Scheme == "http" && loopbackHost(u.Hostname()))) {
+			r.fail("MASTODON_SERVER", "must be the server's https address (https://mastodon.example; http only on a loopback address), got %q", redact(c.MastodonServer))
+		}
+	}
+	if !c.Runs(post.MastodonPlatform) {
+		return
+	}
+	if c.MastodonServer == "" {
+		r.fail("MASTODON_SERVER", "is required when PLATFORM names mastodon (the persona's server, like https://mastodon.social)")
+	}
+	if strings.TrimSpace(c.MastodonAccessToken) == "" {
+		r.fail("MASTODON_ACCESS_TOKEN", "is required when PLATFORM names mastodon (a token with the read and write:statuses scopes)")
+	} else if strings.ContainsAny(c.MastodonAccessToken, " \t\r\n") {
+		// The value itself is never repeated: it is a secret.
+		r.fail("MASTODON_ACCESS_TOKEN", "must be one token, without spaces")
+	}
+}
+
+// loopbackHost reports whether host is localhost or a loopback address.
+func loopbackHost(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	a, err := netip.ParseAddr(host)
+	return err == nil && a.IsLoopback()
 }
 
 // loadBluesky reads the worker's Bluesky settings: required, and checked,

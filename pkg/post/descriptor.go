@@ -3,8 +3,10 @@ package post
 import (
 	"fmt"
 	"net/url"
+	"regexp"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/rivo/uniseg"
 
@@ -17,6 +19,9 @@ const (
 	XPlatform = "x"
 	// BlueskyPlatform is the Platform of Bluesky's posts.
 	BlueskyPlatform = "bluesky"
+	// MastodonPlatform is the Platform of the posts of a Mastodon server
+	// (or any server speaking its API: GoToSocial, Pleroma, Akkoma).
+	MastodonPlatform = "mastodon"
 	// SandboxPlatform is the Platform of the posts of the simulated
 	// platform (package platform/sandbox), the only one whose URLs may be
 	// plain http.
@@ -34,13 +39,30 @@ const (
 	// LengthGraphemes counts user-perceived characters (extended
 	// grapheme clusters).
 	LengthGraphemes LengthRule = "graphemes"
+	// LengthCharacters is Mastodon's: characters (code points), every URL
+	// as 23, a mention @user@domain as @user.
+	LengthCharacters LengthRule = "characters"
 )
+
+// characterURL and remoteMention are what LengthCharacters counts apart:
+// a URL, and a mention's domain.
+var (
+	characterURL  = regexp.MustCompile(`https?://[^\s<>"]+`)
+	remoteMention = regexp.MustCompile(`(@[A-Za-z0-9_]+)@[A-Za-z0-9.-]+[A-Za-z0-9]`)
+)
+
+// urlLength is what LengthCharacters counts for every URL.
+const urlLength = 23
 
 // Count is text's length under r; a rule it does not know counts as
 // LengthWeighted.
 func (r LengthRule) Count(text string) int {
-	if r == LengthGraphemes {
+	switch r {
+	case LengthGraphemes:
 		return uniseg.GraphemeClusterCount(text)
+	case LengthCharacters:
+		t := characterURL.ReplaceAllString(text, strings.Repeat("x", urlLength))
+		return utf8.RuneCountInString(remoteMention.ReplaceAllString(t, "$1"))
 	}
 	return twittertext.WeightedLength(text)
 }
@@ -100,8 +122,36 @@ type Descriptor struct {
 	refAuthor func(ref string) (handle string, withAuthor func(id string) string, ok bool)
 }
 
+// MaxLengthMastodon is a Mastodon server's default limit, in characters
+// (its GET /api/v2/instance configuration.statuses.max_characters).
+const MaxLengthMastodon = 500
+
+// ParseMastodonRef reads a reference to a status as an operator pastes its
+// address (https://<server>/@<user>/<id>, or .../users/<user>/statuses/<id>);
+// a bare id is X's. The id is the server's own: an address on another
+// server names another id.
+func ParseMastodonRef(ref string) (string, bool) {
+	raw := strings.TrimSpace(ref)
+	if !strings.Contains(raw, "://") {
+		raw = "https://" + raw
+	}
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.User != nil || u.Hostname() == "" {
+		return "", false
+	}
+	parts := strings.Split(strings.Trim(u.Path, "/"), "/")
+	switch {
+	case len(parts) == 2 && strings.HasPrefix(parts[0], "@") && len(parts[0]) > 1 && isPostID(parts[1]):
+		return parts[1], true
+	case len(parts) == 4 && parts[0] == "users" && parts[2] == "statuses" && isPostID(parts[3]):
+		return parts[3], true
+	}
+	return "", false
+}
+
 // Descriptors is the table of platforms, in the order the admin lists them
-// and a post reference is tried: X, Bluesky, then the simulated sandbox.
+// and a post reference is tried: X, Bluesky, Mastodon, then the simulated
+// sandbox.
 func Descriptors() []Descriptor {
 	return []Descriptor{
 		{
@@ -115,6 +165,11 @@ func Descriptors() []Descriptor {
 			PostURLPattern: "https://bsky.app/profile/{did}/post/{rkey}", AccountSyntax: BlueskyPlatform,
 			WindowPrefix: "bluesky ", MediaHosts: []string{"cdn.bsky.app"},
 			webURL: blueskyWebURL, parseRef: ParseBlueskyRef, refAuthor: blueskyRefAuthor,
+		},
+		{
+			Name: MastodonPlatform, Label: "Mastodon", Length: LengthCharacters, MaxLength: MaxLengthMastodon,
+			AccountSyntax: MastodonPlatform, WindowPrefix: "mastodon ",
+			parseRef: ParseMastodonRef,
 		},
 		{
 			Name: SandboxPlatform, Label: "Sandbox", Length: LengthWeighted, MaxLength: twittertext.MaxLength,

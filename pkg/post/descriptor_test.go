@@ -1,6 +1,7 @@
 package post_test
 
 import (
+	"strings"
 	"testing"
 
 	"infernal/pkg/post"
@@ -99,6 +100,47 @@ func TestCheckResponseForRules(t *testing.T) {
 	for _, tt := range tests {
 		if err := post.CheckResponseFor(tt.platform, tt.text); (err == nil) != tt.ok {
 			t.Errorf("CheckResponseFor(%s, %q) = %v, want ok %v", tt.platform, tt.text, err, tt.ok)
+		}
+	}
+}
+
+func TestMastodonLength(t *testing.T) {
+	tests := []struct {
+		text string
+		want int
+	}{
+		{"hello", 5},
+		{"see https://example.com/" + strings.Repeat("a", 100), 4 + 23},
+		{"@alice@mastodon.social hi", len("@alice hi")},
+		{"日本語👩‍👩‍👧", 3 + 5},
+	}
+	for _, tt := range tests {
+		if got := post.LengthFor("mastodon", tt.text); got != tt.want {
+			t.Errorf("LengthFor(mastodon, %q) = %d, want %d", tt.text, got, tt.want)
+		}
+	}
+	if post.MaxLengthFor("mastodon") != 500 {
+		t.Errorf("MaxLengthFor(mastodon) = %d", post.MaxLengthFor("mastodon"))
+	}
+}
+
+func TestParseMastodonRef(t *testing.T) {
+	tests := []struct {
+		ref, want string
+		ok        bool
+	}{
+		{"https://mastodon.social/@alice/113000000000000001", "113000000000000001", true},
+		{"mastodon.social/@alice@other.example/42", "42", true},
+		{"https://mastodon.social/users/alice/statuses/42", "42", true},
+		{"42", "", false},
+		{"https://mastodon.social/@alice", "", false},
+		{"https://mastodon.social/@/42", "", false},
+		{"javascript:alert(1)", "", false},
+	}
+	for _, tt := range tests {
+		got, ok := post.ParseMastodonRef(tt.ref)
+		if got != tt.want || ok != tt.ok {
+			t.Errorf("ParseMastodonRef(%q) = %q, %v", tt.ref, got, ok)
 		}
 	}
 }

@@ -811,7 +811,7 @@ export interface components {
          * @description A platform posts come from.
          * @enum {string}
          */
-        Platform: "x" | "bluesky" | "sandbox";
+        Platform: "x" | "bluesky" | "mastodon" | "sandbox";
         /**
          * @default date
          * @enum {string}
@@ -1321,10 +1321,10 @@ export interface components {
             running: boolean;
         };
         /**
-         * @description How a platform counts a post's text: weighted is twitter-text v3's weighted length (every URL 23, emoji and most non-Latin characters 2); graphemes counts user-perceived characters.
+         * @description How a platform counts a post's text: weighted is twitter-text v3's weighted length (every URL 23, emoji and most non-Latin characters 2); graphemes counts user-perceived characters; characters is Mastodon's (code points, every URL 23, a mention @user@domain as @user).
          * @enum {string}
          */
-        LengthRule: "weighted" | "graphemes";
+        LengthRule: "weighted" | "graphemes" | "characters";
         /** @description The Telegram review channel as the worker running it keeps it. */
         TelegramLink: {
             /** @description false until a worker with TELEGRAM_BOT_TOKEN ran the channel. */

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { counterLevel, fillPercent, graphemeLength, isTooLong, RESPONSE_LIMIT, responseLength, responseLimit, weightedLength } from './length';
+import { characterLength, counterLevel, fillPercent, graphemeLength, isTooLong, RESPONSE_LIMIT, responseLength, responseLimit, weightedLength } from './length';
 
 describe('weightedLength', () => {
   it('counts plain Latin text one per character', () => {
@@ -112,5 +112,14 @@ describe('Bluesky lengths', () => {
     expect(responseLimit({}, 300)).toBe(300);
     expect(responseLimit({ max_length: 280 })).toBe(280);
     expect(responseLimit({})).toBe(RESPONSE_LIMIT);
+  });
+});
+
+describe('characterLength', () => {
+  it('counts characters, every URL as 23, a remote mention by its local part', () => {
+    expect(characterLength('hello')).toBe(5);
+    expect(characterLength(`see https://example.com/${'a'.repeat(100)}`)).toBe(4 + 23);
+    expect(characterLength('@alice@mastodon.social hi')).toBe('@alice hi'.length);
+    expect(characterLength('日本語')).toBe(3);
   });
 });

@@ -23,12 +23,22 @@ export function graphemeLength(text: string): number {
   return Array.from(new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(text)).length;
 }
 
+const URL_PATTERN = /https?:\/\/[^\s<>"]+/g;
+const REMOTE_MENTION = /(@[A-Za-z0-9_]+)@[A-Za-z0-9.-]+[A-Za-z0-9]/g;
+
+/** The length of a text in characters (code points), every URL as 23 and a mention @user@domain as @user. */
+export function characterLength(text: string): number {
+  return Array.from(text.replace(URL_PATTERN, 'x'.repeat(23)).replace(REMOTE_MENTION, '$1')).length;
+}
+
 /**
  * A response's length under its platform's length rule (GET /api/platforms):
- * graphemes, or twitter-text's weighted length (also when the rule is not known).
+ * graphemes, characters, or twitter-text's weighted length (also when the rule is not known).
  */
 export function responseLength(text: string, rule?: LengthRule): number {
-  return rule === 'graphemes' ? graphemeLength(text) : weightedLength(text);
+  if (rule === 'graphemes') return graphemeLength(text);
+  if (rule === 'characters') return characterLength(text);
+  return weightedLength(text);
 }
 
 /** The response limit of a post: the server's max_length, else its platform's from the table, else RESPONSE_LIMIT. */
