@@ -72,7 +72,7 @@ func TestAdminListsFilterByPlatform(t *testing.T) {
 	if err := e.store.FailDraft(ctx, e.onPlatformDrafting(post.BlueskyPlatform, "f"), "the writer failed"); err != nil {
 		t.Fatal(err)
 	}
-	const garbage = "platform must be one of x, bluesky, sandbox"
+	garbage := "platform must be one of " + strings.Join(post.Platforms(), ", ")
 	tests := []struct {
 		list, query   string
 		wantStatus    int

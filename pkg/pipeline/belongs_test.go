@@ -28,9 +28,7 @@ func TestSendRefusesAPostOfAnotherPlatform(t *testing.T) {
 	if err := e.store.SaveDraft(ctx, id, store.Draft{Response: "burn", Category: "wrath"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.store.Approve(ctx, id, nil); err != nil {
-		t.Fatal(err)
-	}
+	approve(t, e.store, e.queue, id)
 	for range 2 {
 		// A redelivery finds it failed and sends nothing either.
 		if err := e.pipe.Sender.SendPost(ctx, task(tasks.TypeSendPost, tasks.PostPayload{PostID: id})); err != nil {
