@@ -383,7 +383,7 @@ func (c *Config) loadMastodon(r *reader) {
 	}
 	if c.MastodonServer != "" {
 		if u, err := url.Parse(c.MastodonServer); err != nil || u.Host == "" || u.User != nil || u.RawQuery != "" ||
-			!(u.Scheme == "https" || (u.Scheme == "http" && loopbackHost(u.Hostname()))) {
+			(u.Scheme != "https" && (u.Scheme != "http" || !loopbackHost(u.Hostname()))) {
 			r.fail("MASTODON_SERVER", "must be the server's https address (https://mastodon.example; http only on a loopback address), got %q", redact(c.MastodonServer))
 		}
 	}
