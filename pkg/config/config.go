@@ -277,6 +277,7 @@ func Load(proc Process, getenv func(string) string) (Config, error) {
 		PostRead:           r.money("X_PRICE_POST_READ", 0.005),
 		UserRead:           r.money("X_PRICE_USER_READ", 0.010),
 		OwnedRead:          r.money("X_PRICE_OWNED_READ", 0.001),
+		MediaRead:          r.money("X_PRICE_MEDIA_READ", 0.005),
 		PostCreate:         r.money("X_PRICE_POST_CREATE", 0.015),
 		PostCreateSummoned: r.money("X_PRICE_POST_CREATE_SUMMONED", 0.010),
 		PostCreateURL:      r.money("X_PRICE_POST_CREATE_URL", 0.20),

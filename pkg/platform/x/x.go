@@ -560,8 +560,8 @@ func (c *Client) sized(extra url.Values) url.Values {
 func timelineQuery(n naming, extra url.Values, r platform.Range) url.Values {
 	q := url.Values{
 		"max_results":    {strconv.Itoa(pageSize)},
-		n.PostFields:     {n.postFields()},
-		paramExpansions:  {n.expansions()},
+		n.PostFields:     {n.Fields},
+		paramExpansions:  {n.Expansions},
 		paramUserFields:  {userFields},
 		paramMediaFields: {mediaFields},
 	}
