@@ -87,7 +87,7 @@ func specPath(path string) string {
 // fixedNaming keeps one naming, as another process would have found it.
 type fixedNaming string
 
-func (f fixedNaming) Naming(context.Context) (string, error)    { return string(f), nil }
+func (f fixedNaming) Naming(context.Context) (string, error)  { return string(f), nil }
 func (f fixedNaming) SetNaming(context.Context, string) error { return nil }
 
 // Every parameter every call of the client sends, in either naming, is one
