@@ -18,7 +18,8 @@ const postColumns = `id, platform, source, status, original_post_id, conversatio
 	category, likes_count, retweets_count, replies_count, reply_route, proposed_response,
 	temperature, presence_penalty, frequency_penalty,
 	approved_at, rejected_at, send_started_at, posted_at, response_post_id, error, updated_at, skip_reason, flags, guarded_at,
-	in_reply_to_id, quoted_id, context_note, persona_version, review_score, review_reason, review_by, review_waived, draft_version, author_id, send_after`
+	in_reply_to_id, quoted_id, context_note, persona_version, review_score, review_reason, review_by, review_waived, draft_version, author_id, send_after,
+	media, link`
 
 // postRow is a posts row as read by name through postColumns. It stays
 // private to the store, so the domain's Post carries no storage tags and
@@ -66,6 +67,8 @@ type postRow struct {
 	ReviewWaived       bool          `db:"review_waived"`
 	DraftVersion       int           `db:"draft_version"`
 	SendAfter          *time.Time    `db:"send_after"`
+	Media              []post.Media  `db:"media"`
+	Link               *post.Link    `db:"link"`
 }
 
 // post is the row as the domain sees it; a missing platform id is empty.
@@ -84,7 +87,16 @@ func (r postRow) post() post.Post {
 		InReplyToID: r.InReplyToID, QuotedID: r.QuotedID, ContextNote: r.ContextNote,
 		PersonaVersion: derefInt(r.PersonaVersion), Review: r.review(), ReviewWaived: r.ReviewWaived,
 		DraftVersion: r.DraftVersion, SendAfter: r.SendAfter,
+		Media: nonNilMedia(r.Media), Link: r.Link,
 	}
+}
+
+// nonNilMedia is media, an empty list for none.
+func nonNilMedia(media []post.Media) []post.Media {
+	if media == nil {
+		return []post.Media{}
+	}
+	return media
 }
 
 // review is the row's judge's review, nil while unjudged.
@@ -181,8 +193,8 @@ func (s *Store) UpsertFound(ctx context.Context, p post.Post) (id int64, created
 	err = s.pool.QueryRow(ctx, `
 		INSERT INTO posts (platform, source, original_post_id, conversation_id, original_post_text, original_post_user,
 			author_username, author_profile_image, media_url, created_at, likes_count, retweets_count, replies_count,
-			temperature, presence_penalty, frequency_penalty, reply_route, in_reply_to_id, quoted_id, author_id)
-		VALUES ($1, $2, $3, nullif($4, ''), $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14, $14, $15, $16, $17, $18)
+			temperature, presence_penalty, frequency_penalty, reply_route, in_reply_to_id, quoted_id, author_id, media, link)
+		VALUES ($1, $2, $3, nullif($4, ''), $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14, $14, $15, $16, $17, $18, $19, $20)
 		ON CONFLICT (platform, original_post_id) DO UPDATE
 			SET likes_count = excluded.likes_count, retweets_count = excluded.retweets_count,
 			    replies_count = excluded.replies_count, updated_at = now()
@@ -190,6 +202,7 @@ func (s *Store) UpsertFound(ctx context.Context, p post.Post) (id int64, created
 		p.Platform, p.Source, p.OriginalPostID, p.ConversationID, p.OriginalPostText, p.OriginalPostUser,
 		p.AuthorUsername, p.AuthorProfileImage, p.MediaURL, p.CreatedAt, p.Likes, p.Retweets, p.Replies,
 		post.DefaultLLMParameter, routeOf(p.ReplyRoute), p.InReplyToID, p.QuotedID, post.StorableText(p.AuthorID),
+		nonNilMedia(p.Media), p.Link,
 	).Scan(&id, &created)
 	if err != nil {
 		return 0, false, fmt.Errorf("store: upsert post: %w", err)

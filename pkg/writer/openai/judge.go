@@ -48,7 +48,7 @@ func (w *Writer) Judge(ctx context.Context, req writer.Request, draft string) (p
 	if !w.cfg.PlainText {
 		creq.ResponseFormat = &goopenai.ChatCompletionResponseFormat{Type: goopenai.ChatCompletionResponseFormatTypeJSONObject}
 	}
-	resp, err := w.client.CreateChatCompletion(ctx, creq)
+	resp, err := w.complete(ctx, creq, req)
 	if err != nil {
 		return post.Review{}, fmt.Errorf("openai: judge: %w", err)
 	}
