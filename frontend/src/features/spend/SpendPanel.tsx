@@ -1,5 +1,5 @@
 import type { Spend } from '../../api/types';
-import { budgetLevel, formatUSD, pauseText, timelinePauseText, type BudgetLevel } from '../../lib/spend';
+import { budgetLevel, formatUSD, pauseText, timelinePauseText, visionText, type BudgetLevel } from '../../lib/spend';
 import { formatTimestamp } from '../../lib/time';
 import { groupByPlatform, platformLabel } from '../../lib/platforms';
 
@@ -162,6 +162,9 @@ export function SpendPanel({ spend }: { spend: Spend | undefined }) {
                 )}
               </tbody>
             </table>
+            <p className="spend-vision" data-testid="spend-vision">
+              {visionText(spend.model_vision)}
+            </p>
             {byPlatform.length > 1 && (
               <table className="spend-table" data-testid="spend-by-platform">
                 <caption>By platform</caption>
