@@ -1,5 +1,5 @@
 import type { LinkCard, Media } from '../../api/types';
-import { imageLabel, linkHost, loadsFrom, NO_DESCRIPTION } from '../../lib/media';
+import { imageLabel, linkHost, loadsFrom, NO_DESCRIPTION } from './media';
 import { useAdminStats } from './useAdminStats';
 
 interface Props {
