@@ -12,10 +12,13 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"math"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -346,34 +349,96 @@ func (f *fakeX) namingRefusals() int {
 }
 
 // oldNames and newNames translate the newest naming to the documented
-// one the fake's handlers read, and their answers back.
+// one the fake's handlers read, and their answers back: v2.167's expansion
+// referenced_posts brings the referenced posts (not their authors, which
+// v2.167 cannot ask for), as referenced_tweets.id does.
 var (
-	oldNames = strings.NewReplacer("post.fields", "tweet.fields", "referenced_posts", "referenced_tweets")
+	oldNames = strings.NewReplacer("post.fields", "tweet.fields", "referenced_posts", "referenced_tweets.id")
 	newNames = strings.NewReplacer(`"referenced_tweets":`, `"referenced_posts":`, `"tweets":[`, `"posts":[`)
 )
 
-// serveNewest answers r in X's newest naming: a parameter of the
-// documented naming is a 400 naming it; the rest is served by next in the
-// documented naming and its answer renamed.
+// v2167Params are the query parameters X's OpenAPI v2.167 lists for each
+// endpoint the client calls, with the enum of each list parameter (nil:
+// any value), as pkg/platform/x keeps them from xdevplatform/xdk's
+// specs/openapi.json.
+func v2167Params() (map[string]map[string][]string, error) {
+	b, err := os.ReadFile(filepath.Join("..", "pkg", "platform", "x", "testdata", "enums-v2.167.json"))
+	if err != nil {
+		return nil, err
+	}
+	var spec struct {
+		Endpoints map[string]map[string][]string `json:"endpoints"`
+	}
+	if err := json.Unmarshal(b, &spec); err != nil {
+		return nil, err
+	}
+	return spec.Endpoints, nil
+}
+
+// specEndpoint is the spec's name of a GET of path.
+func specEndpoint(path string) string {
+	parts := strings.Split(strings.Trim(path, "/"), "/")
+	switch {
+	case len(parts) == 4 && parts[1] == "users" && parts[2] != "by":
+		return "GET /2/users/{id}/" + parts[3]
+	case len(parts) == 5 && parts[2] == "by":
+		return "GET /2/users/by/username/{username}"
+	}
+	return "GET " + path
+}
+
+// outOfV2167 is the first parameter of q, with its values, that v2.167
+// does not list for the GET of path (or a value outside its enum); "" when
+// every one is listed.
+func outOfV2167(path string, q url.Values) (string, []string, error) {
+	spec, err := v2167Params()
+	if err != nil {
+		return "", nil, err
+	}
+	params := spec[specEndpoint(path)]
+	for _, name := range slices.Sorted(maps.Keys(q)) {
+		enum, ok := params[name]
+		if !ok {
+			return name, q[name], nil
+		}
+		if enum == nil {
+			continue
+		}
+		for _, v := range q[name] {
+			for item := range strings.SplitSeq(v, ",") {
+				if !slices.Contains(enum, item) {
+					return name, q[name], nil
+				}
+			}
+		}
+	}
+	return "", nil, nil
+}
+
+// serveNewest answers r as an X loaded with OpenAPI v2.167 does: a
+// parameter or value that spec does not list is a 400 naming it; the rest
+// is served by next in the documented naming and its answer renamed.
 func (f *fakeX) serveNewest(w http.ResponseWriter, r *http.Request, next http.Handler) {
 	q := r.URL.Query()
-	for name, vals := range q {
-		if name == "tweet.fields" || strings.Contains(strings.Join(vals, ","), "referenced_tweets") {
-			f.mu.Lock()
-			f.refusedNaming++
-			f.mu.Unlock()
-			body, err := json.Marshal(map[string]any{
-				"errors": []map[string]any{{"parameters": map[string][]string{name: vals},
-					"message": "The query parameter [" + name + "] is not one of [post.fields,expansions,user.fields,media.fields,max_results,since_id,until_id,pagination_token,next_token,query,ids,exclude]"}},
-				"title": "Invalid Request", "detail": "One or more parameters to your request was invalid.",
-				"type": "https://api.twitter.com/2/problems/invalid-request",
-			})
-			if err != nil {
-				f.problem("encode refusal: %v", err)
-			}
-			writeRaw(w, http.StatusBadRequest, string(body))
-			return
+	bad, badVals, err := outOfV2167(r.URL.Path, q)
+	if err != nil {
+		f.problem("read the v2.167 enums: %v", err)
+	}
+	if bad != "" {
+		f.mu.Lock()
+		f.refusedNaming++
+		f.mu.Unlock()
+		body, err := json.Marshal(map[string]any{
+			"errors": []map[string]any{{"parameters": map[string][]string{bad: badVals},
+				"message": "The query parameter [" + bad + "] or its value is not one of OpenAPI v2.167's"}},
+			"title": "Invalid Request", "detail": "One or more parameters to your request was invalid.",
+			"type": "https://api.twitter.com/2/problems/invalid-request",
+		})
+		if err != nil {
+			f.problem("encode refusal: %v", err)
 		}
+		writeRaw(w, http.StatusBadRequest, string(body))
+		return
 	}
 	old := url.Values{}
 	for name, vals := range q {

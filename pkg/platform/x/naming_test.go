@@ -199,3 +199,24 @@ func TestHostileHandlesBlanked(t *testing.T) {
 		t.Errorf("%d log lines about blanked handles, want 2:\n%s", n, logged.String())
 	}
 }
+
+// Under v2.167 a referenced post comes without its author (there is no
+// referenced_posts.id.author_id): it is not handed on as read alongside,
+// so that the draft's context looks it up, author and all, rather than
+// quote it without a handle.
+func TestIncludedWithoutAuthorLeftToLookup(t *testing.T) {
+	f := newFakeX(t, func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusOK, `{"data":[
+ {"id":"3","text":"@devil hi","author_id":"7","referenced_posts":[{"type":"replied_to","id":"2"},{"type":"quoted","id":"1"}]}],
+ "includes":{"users":[{"id":"7","username":"mortal"},{"id":"9","username":"quoted_one"}],
+  "posts":[{"id":"2","text":"parent","author_id":"8"},{"id":"1","text":"quoted","author_id":"9"}]},
+ "meta":{"newest_id":"3","oldest_id":"3","result_count":1}}`)
+	})
+	page, err := f.client(t).Mentions(t.Context(), "42", platform.Range{})
+	if err != nil || len(page.Posts) != 1 {
+		t.Fatalf("Mentions = %+v, %v", page, err)
+	}
+	if len(page.Included) != 1 || page.Included[0].ID != "1" || page.Included[0].Author.Username != "quoted_one" {
+		t.Errorf("included %+v, want only the quoted post, whose author came along", page.Included)
+	}
+}
