@@ -163,9 +163,10 @@ func withImages(msgs []goopenai.ChatCompletionMessage, urls []string) []goopenai
 }
 
 // complete sends creq, with req's images when the model may take them;
-// under VisionAuto a refusal of the images sends it again without them and
-// marks the model (rememberBlind). attached says how many images the
-// answer saw.
+// under VisionAuto a refusal of the images sends it again at once without
+// them and marks the model (rememberBlind). The refused call has no usage
+// to count; the answered one's usage (image tokens included in its
+// prompt_tokens) is counted by the caller.
 func (w *Writer) complete(ctx context.Context, creq goopenai.ChatCompletionRequest, req writer.Request) (resp goopenai.ChatCompletionResponse, err error) {
 	urls := images(req)
 	if len(urls) == 0 || !w.sendsImages(ctx) {
