@@ -40,7 +40,7 @@ export function originLabel(origin: string): string {
 
 /** One decision on a post, with the channel it came through (GET /api/posts/{id}/history). */
 export interface Decision {
-  /** approve, reject, edit, regenerate or cancel. */
+  /** approve, reject, edit, regenerate, cancel, draft_anyway, mark_posted or give_up. */
   action: string;
   /** web, bulk, telegram or autopilot. */
   by: string;
@@ -56,6 +56,9 @@ const ACTION_LABELS: Record<string, string> = {
   edit: 'Edited',
   regenerate: 'New draft asked',
   cancel: 'Cancelled',
+  draft_anyway: 'Drafted anyway',
+  mark_posted: 'Marked posted',
+  give_up: 'Given up',
 };
 
 const CHANNEL_LABELS: Record<string, string> = {

@@ -132,12 +132,12 @@ export function useReviewActions(view: DashboardState, { onRemoved, onBulkDone }
   );
   const marking = useSWRMutation<Post, unknown, string, Verdict, PostList | undefined>(
     listKey,
-    (_key, { arg }) => markPosted(arg.id),
+    (_key, { arg }) => markPosted(arg.id, arg.draftVersion),
     verdictOptions,
   );
   const givingUp = useSWRMutation<Post, unknown, string, Verdict, PostList | undefined>(
     listKey,
-    (_key, { arg }) => giveUp(arg.id),
+    (_key, { arg }) => giveUp(arg.id, arg.draftVersion),
     verdictOptions,
   );
   const regeneration = useSWRMutation<Post, unknown, string, Regeneration, PostList | undefined>(
