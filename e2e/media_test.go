@@ -106,9 +106,7 @@ func TestMentionWithPhotosAndLink(t *testing.T) {
 			if len(p.Media) != 2 || p.Media[0].Alt != photos[0][1] || p.MediaURL != photos[0][0] || p.Link == nil || p.Link.Title != "The pit's hours" {
 				t.Errorf("stored media %+v, media_url %q, link %+v", p.Media, p.MediaURL, p.Link)
 			}
-			if _, err := f.st.Approve(ctx, id, nil); err != nil {
-				t.Fatal(err)
-			}
+			approve(t, f.st, f.queue, id)
 			if err := f.queue.EnqueueSend(ctx, id); err != nil {
 				t.Fatal(err)
 			}
