@@ -1,8 +1,8 @@
 // The reviewer's writes: decisions on posts and new drafts. Reads go through the SWR hooks.
 import { send } from '../../api/client';
-import type { Post, Queued } from '../../api/types';
+import type { BulkResult, Post, Queued } from '../../api/types';
 import { withPlatform } from '../../lib/platforms';
-import type { BulkAction, BulkResult } from './review';
+import type { BulkAction } from './review';
 
 /**
  * The draft version to send with a decision: the one shown. A post never
