@@ -106,7 +106,8 @@ func run() error {
 	case config.WriterOpenAI:
 		w, err = openai.New(openai.Config{BaseURL: cfg.OpenAIBaseURL, APIKey: cfg.OpenAIAPIKey, Model: cfg.OpenAIModel,
 			Temperature: post.DefaultLLMParameter, PresencePenalty: post.DefaultLLMParameter, FrequencyPenalty: post.DefaultLLMParameter,
-			Usage: meter.Usage, Concurrency: cfg.ModelConcurrency, Limiter: windows})
+			Usage: meter.Usage, Concurrency: cfg.ModelConcurrency, Limiter: windows,
+			Vision: openai.Vision(cfg.ModelVision), Blind: client, Log: log})
 		if err != nil {
 			return err
 		}

@@ -118,7 +118,7 @@ func (s *Server) adminStats(w http.ResponseWriter, r *http.Request) error {
 	}
 	respondJSON(w, http.StatusOK, adminStatsView{
 		Pending: count{a.Pending}, Posted: count{a.Posted}, Rejected: count{a.Rejected}, Mentions: count{a.PendingMentions},
-		Platforms: s.platformList(),
+		Platforms: s.platformList(), MediaHosts: append([]string{}, s.mediaHosts...),
 	})
 	return nil
 }

@@ -19,29 +19,33 @@ type postView struct {
 	Platform string `json:"platform"`
 	// MaxLength is the response's limit there: 280 weighted characters on
 	// X and the sandbox, 300 graphemes on Bluesky.
-	MaxLength          int        `json:"max_length"`
-	OriginalPostID     string     `json:"original_post_id"`
-	OriginalPostText   string     `json:"original_post_text"`
-	OriginalPostUser   string     `json:"original_post_user"`
-	AuthorUsername     string     `json:"author_username"`
-	AuthorProfileImage string     `json:"author_profile_image"`
-	CreatedAt          time.Time  `json:"created_at"`
-	Category           string     `json:"category"`
-	MediaURL           string     `json:"media_url"`
-	LikesCount         int        `json:"likes_count"`
-	RetweetsCount      int        `json:"retweets_count"`
-	RepliesCount       int        `json:"replies_count"`
-	EngagementScore    int        `json:"engagement_score"`
-	AgeSeconds         int64      `json:"age_seconds"`
-	ProposedResponse   string     `json:"proposed_response"`
-	IsMention          bool       `json:"is_mention"`
-	IsProfileTweet     bool       `json:"is_profile_tweet"`
-	Temperature        float64    `json:"temperature"`
-	PresencePenalty    float64    `json:"presence_penalty"`
-	FrequencyPenalty   float64    `json:"frequency_penalty"`
-	PostedAt           *time.Time `json:"posted_at"`
-	ResponsePostID     string     `json:"response_post_id"`
-	Error              string     `json:"error"`
+	MaxLength          int       `json:"max_length"`
+	OriginalPostID     string    `json:"original_post_id"`
+	OriginalPostText   string    `json:"original_post_text"`
+	OriginalPostUser   string    `json:"original_post_user"`
+	AuthorUsername     string    `json:"author_username"`
+	AuthorProfileImage string    `json:"author_profile_image"`
+	CreatedAt          time.Time `json:"created_at"`
+	Category           string    `json:"category"`
+	MediaURL           string    `json:"media_url"`
+	// Media are the post's images, at most 4, never null.
+	Media []post.Media `json:"media"`
+	// Link is the post's link card, null when none.
+	Link             *post.Link `json:"link"`
+	LikesCount       int        `json:"likes_count"`
+	RetweetsCount    int        `json:"retweets_count"`
+	RepliesCount     int        `json:"replies_count"`
+	EngagementScore  int        `json:"engagement_score"`
+	AgeSeconds       int64      `json:"age_seconds"`
+	ProposedResponse string     `json:"proposed_response"`
+	IsMention        bool       `json:"is_mention"`
+	IsProfileTweet   bool       `json:"is_profile_tweet"`
+	Temperature      float64    `json:"temperature"`
+	PresencePenalty  float64    `json:"presence_penalty"`
+	FrequencyPenalty float64    `json:"frequency_penalty"`
+	PostedAt         *time.Time `json:"posted_at"`
+	ResponsePostID   string     `json:"response_post_id"`
+	Error            string     `json:"error"`
 	// ReplyRoute is "api" or "manual" (posted by hand), null for a profile post.
 	ReplyRoute *string `json:"reply_route"`
 	// EstimatedCostUSD is what sending the response through the API costs.
@@ -116,6 +120,7 @@ func basePostView(p post.Post, now time.Time) postView {
 		OriginalPostID: p.OriginalPostID, OriginalPostText: p.OriginalPostText, OriginalPostUser: p.OriginalPostUser,
 		AuthorUsername: p.AuthorUsername, AuthorProfileImage: p.AuthorProfileImage, CreatedAt: p.CreatedAt.UTC(),
 		Category: string(p.Category), MediaURL: p.MediaURL,
+		Media: post.SafeMedia(p.Media, httpOK), Link: post.SafeLink(p.Link, httpOK),
 		LikesCount: p.Likes, RetweetsCount: p.Retweets, RepliesCount: p.Replies,
 		EngagementScore: p.EngagementScore(), AgeSeconds: post.AgeSeconds(p.CreatedAt, now),
 		ProposedResponse: p.ProposedResponse, IsMention: p.IsMention(), IsProfileTweet: p.IsProfile(),
@@ -211,6 +216,9 @@ type adminStatsView struct {
 	// Platforms are the platforms configured, in order: the admin offers
 	// its platform filter when there are several.
 	Platforms []string `json:"platforms"`
+	// MediaHosts are the hosts the admin loads images from (MEDIA_HOSTS,
+	// host or host:port): a card shows an image from any other as a link.
+	MediaHosts []string `json:"media_hosts"`
 }
 
 type postedCategoryView struct {

@@ -37,6 +37,17 @@ const (
 	Scheduler Process = "scheduler"
 )
 
+// The values of MODEL_VISION.
+const (
+	// VisionAuto sends images until the model refuses them, then drafts
+	// without them (remembered per model); the default.
+	VisionAuto = "auto"
+	// VisionOn always sends images.
+	VisionOn = "true"
+	// VisionOff never sends images; their descriptions still go in the prompt.
+	VisionOff = "false"
+)
+
 // Config is every setting of the web, worker and scheduler processes.
 type Config struct {
 	DatabaseURL string
@@ -136,6 +147,10 @@ type Config struct {
 	// (avatars, media previews), over https; the content security policy
 	// allows no other.
 	MediaHosts []string
+	// ModelVision (MODEL_VISION: true, false or auto) says whether drafts
+	// send the images of the posts they answer to the model: the worker
+	// sends them, the web tier shows it on the Spend page.
+	ModelVision string
 	// ReplyPolicy is X_REPLY_POLICY: ReplySummoned (X's 2026 self-serve
 	// rule: the API answers only posts that mention or quote the persona)
 	// or ReplyOpen (Enterprise apps). The sandbox follows it too.
@@ -269,6 +284,7 @@ func Load(proc Process, getenv func(string) string) (Config, error) {
 	c.PublicURL = r.origin("PUBLIC_URL")
 	c.BenchCeiling = r.oneOf("BENCH_CEILING", "off", "off", "on") == "on"
 	c.ReplyPolicy = r.oneOf("X_REPLY_POLICY", ReplySummoned, ReplySummoned, ReplyOpen)
+	c.ModelVision = r.oneOf("MODEL_VISION", VisionAuto, VisionAuto, VisionOn, VisionOff)
 	c.HandPosting = r.sources("HAND_POSTING_SOURCES", "conversation,targeted")
 	c.HandPostedInterval = r.duration("HAND_POSTED_INTERVAL", 5*time.Minute, time.Second)
 	c.RateLimitMargin = r.integer("X_RATE_LIMIT_MARGIN", 1, 0, 1000)
@@ -276,6 +292,7 @@ func Load(proc Process, getenv func(string) string) (Config, error) {
 		PostRead:           r.money("X_PRICE_POST_READ", 0.005),
 		UserRead:           r.money("X_PRICE_USER_READ", 0.010),
 		OwnedRead:          r.money("X_PRICE_OWNED_READ", 0.001),
+		MediaRead:          r.money("X_PRICE_MEDIA_READ", 0.005),
 		PostCreate:         r.money("X_PRICE_POST_CREATE", 0.015),
 		PostCreateSummoned: r.money("X_PRICE_POST_CREATE_SUMMONED", 0.010),
 		PostCreateURL:      r.money("X_PRICE_POST_CREATE_URL", 0.20),

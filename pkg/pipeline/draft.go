@@ -259,7 +259,8 @@ func (d *Drafter) request(ctx context.Context, p post.Post, set settings.Setting
 	if p.IsProfile() {
 		return writer.Request{Kind: writer.KindProfile, Persona: d.Handle, Character: character}, nil
 	}
-	req := writer.Request{Kind: writer.KindReply, Persona: d.Handle, PostText: p.OriginalPostText, Author: p.AuthorUsername, Character: character}
+	req := writer.Request{Kind: writer.KindReply, Persona: d.Handle, PostText: p.OriginalPostText, Author: p.AuthorUsername, Character: character,
+		Media: p.Media, Link: p.Link}
 	if gather == nil {
 		return req, nil
 	}

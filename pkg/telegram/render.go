@@ -80,6 +80,26 @@ type Card struct {
 	// Edited is set for a draft the administrator edited: only Approve and
 	// Reject are offered.
 	Edited bool
+	// Images counts the images of the mortal's post; LinkTitle is its link
+	// card's title ("" for none, or a card without a title).
+	Images    int
+	LinkTitle string
+}
+
+// mediaLine is what a card says of the mortal's post's images and link
+// card ("📷 2 images · 🔗 The pit's hours"), "" when it shows neither.
+func (c Card) mediaLine() string {
+	var parts []string
+	switch {
+	case c.Images == 1:
+		parts = append(parts, "📷 1 image")
+	case c.Images > 1:
+		parts = append(parts, fmt.Sprintf("📷 %d images", c.Images))
+	}
+	if c.LinkTitle != "" {
+		parts = append(parts, "🔗 "+shorten(c.LinkTitle, maxThreadRunes))
+	}
+	return strings.Join(parts, " · ")
 }
 
 // platformName is how a card names the platform: its descriptor's label.
@@ -96,7 +116,11 @@ func (c Card) Render() Message {
 	for _, t := range c.Thread {
 		fmt.Fprintf(&b, "↳ @%s: %s\n", t.Author, shorten(t.Text, maxThreadRunes))
 	}
-	fmt.Fprintf(&b, "@%s: %s\n\n", c.Author, shorten(c.Post, maxPostRunes))
+	fmt.Fprintf(&b, "@%s: %s\n", c.Author, shorten(c.Post, maxPostRunes))
+	if m := c.mediaLine(); m != "" {
+		b.WriteString(m + "\n")
+	}
+	b.WriteString("\n")
 	fmt.Fprintf(&b, "Response (%d / %d):\n%s\n\n", c.Length, c.Max, c.Response)
 	if c.Review != nil {
 		fmt.Fprintf(&b, "Review: %d/5 · %s\n", c.Review.Score, c.Review.Reason)

@@ -835,6 +835,29 @@ export interface components {
             /** @description "offline" for the rule-based judge, else the model's name. */
             by: string;
         };
+        /** @description One image, video or GIF of a post, as the platform returned it. Every address is absolute https (http on the sandbox) or "". The admin loads an image only from MEDIA_HOSTS; any other address is shown as a link. */
+        Media: {
+            /** @enum {string} */
+            type: "photo" | "video" | "animated_gif";
+            /** @description The full image; "" for a video or a GIF. */
+            url: string;
+            /** @description A still or thumbnail; "" when the platform gave none. */
+            preview_url: string;
+            /** @description The author's description of it; "" when they wrote none. */
+            alt: string;
+        };
+        /** @description The post's media in the post's order, at most 4; never null. */
+        MediaList: components["schemas"]["Media"][];
+        /** @description The post's link card as the platform built it (X's entities.urls, Bluesky's external embed). The product never fetches the address. */
+        LinkCard: {
+            url: string;
+            /** @description May be "". */
+            title: string;
+            /** @description May be "". */
+            description: string;
+        };
+        /** @description The post's link card; null when it shows none. */
+        LinkCardOrNull: components["schemas"]["LinkCard"] | null;
         /** @description A post as the admin lists, approve and reject answer it. */
         Post: {
             /** Format: int64 */
@@ -864,8 +887,10 @@ export interface components {
             created_at: components["schemas"]["Timestamp"];
             /** @description One of the seven sins, "" before drafting. */
             category: string;
-            /** @description May be "". */
+            /** @description The first image of `media` (its full image), "" when the post shows none. */
             media_url: string;
+            media: components["schemas"]["MediaList"];
+            link: components["schemas"]["LinkCardOrNull"];
             likes_count: number;
             retweets_count: number;
             replies_count: number;
@@ -939,6 +964,8 @@ export interface components {
             count: number;
         };
         AdminStats: {
+            /** @description The hosts the admin loads images from (MEDIA_HOSTS: host or host:port), the content security policy's img-src: a card shows an image from any other host as a link. */
+            media_hosts: string[];
             /** @description The platforms configured (PLATFORM), in order: the admin offers its platform filter when there are several. */
             platforms: string[];
             pending: components["schemas"]["Count"];
@@ -1082,6 +1109,8 @@ export interface components {
              */
             created_at: string | null;
             platform_post_id: string;
+            media: components["schemas"]["MediaList"];
+            link: components["schemas"]["LinkCardOrNull"];
         };
         /** @description The thread oldest first, the quoted post last. */
         Conversation: {
@@ -1311,6 +1340,21 @@ export interface components {
             };
             /** @description Each platform's spend and rate-limit windows: the platforms configured, in order, then any other the ledger or the windows name. Bluesky has no per-call fee: its spend is 0. */
             by_platform: components["schemas"]["PlatformSpend"][];
+            model_vision: components["schemas"]["ModelVision"];
+        };
+        /** @description Whether drafts and reviews send the images of the posts they answer to the model (MODEL_VISION), and the models that refused them. Their alt texts and link cards are in every prompt either way; image tokens are counted in the model's prompt tokens. */
+        ModelVision: {
+            /**
+             * @description "true" always sends images; "false" never; "auto" sends them until the model answers that it takes no image input, then drafts again without them and remembers the model (for every worker).
+             * @enum {string}
+             */
+            mode: "true" | "false" | "auto";
+            /** @description The models found to take no image input, by name; drafts for them go without images. */
+            without_images: {
+                model: string;
+                /** @description When it first refused images; null when unknown. */
+                since: string | null;
+            }[];
         };
         /** @description What one platform cost and how its rate-limit windows stand. */
         PlatformSpend: {
@@ -1871,6 +1915,10 @@ export type Flag = components['schemas']['Flag'];
 export type Platform = components['schemas']['Platform'];
 export type SortBy = components['schemas']['SortBy'];
 export type PostReview = components['schemas']['PostReview'];
+export type Media = components['schemas']['Media'];
+export type MediaList = components['schemas']['MediaList'];
+export type LinkCard = components['schemas']['LinkCard'];
+export type LinkCardOrNull = components['schemas']['LinkCardOrNull'];
 export type Post = components['schemas']['Post'];
 export type Autopilot = components['schemas']['Autopilot'];
 export type DraftVersion = components['schemas']['DraftVersion'];
@@ -1917,6 +1965,7 @@ export type Ceiling = components['schemas']['Ceiling'];
 export type Pause = components['schemas']['Pause'];
 export type TimelinePause = components['schemas']['TimelinePause'];
 export type Spend = components['schemas']['Spend'];
+export type ModelVision = components['schemas']['ModelVision'];
 export type PlatformSpend = components['schemas']['PlatformSpend'];
 export type PlatformTable = components['schemas']['PlatformTable'];
 export type PlatformDescriptor = components['schemas']['PlatformDescriptor'];

@@ -55,6 +55,11 @@ type promptData struct {
 	// Character is the operator's persona, quoted in a fenced block as
 	// data; the hard rules after it win.
 	Character persona.Persona
+	// Shows describes the images and link card of the mortal's post (see
+	// shows), quoted in a fenced <media-…> block; AnyShows says whether
+	// that post or a context post shows any.
+	Shows    []string
+	AnyShows bool
 }
 
 // messages renders the system and user messages for req.
@@ -112,10 +117,15 @@ func (w *Writer) data(req writer.Request) (promptData, error) {
 	texts = append(texts, data.Character.AvoidTopics...)
 	if req.Kind == writer.KindReply {
 		data.Context = contextBlocks(req.Context)
+		data.Shows = shows(req.Media, req.Link)
 	}
+	texts = append(texts, data.Shows...)
+	data.AnyShows = len(data.Shows) > 0
 	for _, b := range data.Context {
 		texts = append(texts, b.Text, b.Author)
+		texts = append(texts, b.Shows...)
 		data.OwnContext = data.OwnContext || b.Tag == "own"
+		data.AnyShows = data.AnyShows || len(b.Shows) > 0
 	}
 	data.Fence = fence(texts...)
 	if data.PreviousDraft != "" && data.PreviousLength <= 0 {
