@@ -45,6 +45,14 @@ type Config struct {
 	// RefuseImages makes it a model without image input: a request with
 	// an image_url part is answered 400 in OpenAI's words.
 	RefuseImages bool
+	// Gather makes each answer wait, before its Latency, until Gather
+	// requests are in flight at once (or GatherWait passes), so a test
+	// sees the concurrency a client allows however late a loaded machine
+	// starts its calls; 0 waits for nobody.
+	Gather int
+	// GatherWait bounds Gather's wait (5 s if zero): the last requests of
+	// a run, fewer than Gather, go on after it.
+	GatherWait time.Duration
 }
 
 // ImageRefusal is the message of the 400 that refuses images, OpenAI's
@@ -91,8 +99,11 @@ type Server struct {
 	last        time.Time
 	closedUntil time.Time
 	inFlight    int
-	stats       Stats
-	prompts     []Prompt
+	// gathered is closed when Gather requests are in flight, releasing
+	// the requests waiting for them; a new one then gathers the next.
+	gathered chan struct{}
+	stats    Stats
+	prompts  []Prompt
 }
 
 // Prompts returns every request received so far, in order.
@@ -147,7 +158,10 @@ func New(cfg Config) *Server {
 	if cfg.StormRetryAfter <= 0 {
 		cfg.StormRetryAfter = time.Second
 	}
-	return &Server{cfg: cfg, tokens: float64(cfg.Burst)}
+	if cfg.GatherWait <= 0 {
+		cfg.GatherWait = 5 * time.Second
+	}
+	return &Server{cfg: cfg, tokens: float64(cfg.Burst), gathered: make(chan struct{})}
 }
 
 // Stats returns what the stand-in was asked so far.
@@ -222,6 +236,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	s.inFlight++
 	s.stats.MaxInFlight = max(s.stats.MaxInFlight, s.inFlight)
+	gathered := s.gathered
+	if s.cfg.Gather > 0 && s.inFlight >= s.cfg.Gather {
+		close(s.gathered)
+		s.gathered = make(chan struct{})
+	}
 	s.mu.Unlock()
 	defer func() {
 		s.mu.Lock()
@@ -229,6 +248,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.stats.Answered++
 		s.mu.Unlock()
 	}()
+	if s.cfg.Gather > 0 {
+		select {
+		case <-gathered:
+		case <-time.After(s.cfg.GatherWait):
+		case <-r.Context().Done():
+			return
+		}
+	}
 	select {
 	case <-time.After(s.cfg.Latency):
 	case <-r.Context().Done():
