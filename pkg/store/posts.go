@@ -18,7 +18,8 @@ const postColumns = `id, platform, source, status, original_post_id, conversatio
 	category, likes_count, retweets_count, replies_count, reply_route, proposed_response,
 	temperature, presence_penalty, frequency_penalty,
 	approved_at, rejected_at, send_started_at, posted_at, response_post_id, error, updated_at, skip_reason, flags, guarded_at,
-	in_reply_to_id, quoted_id, context_note, persona_version, review_score, review_reason, review_by, review_waived, draft_version, author_id, send_after`
+	in_reply_to_id, quoted_id, context_note, persona_version, review_score, review_reason, review_by, review_waived, draft_version, author_id, send_after,
+	learned_cases, learned_lessons`
 
 // postRow is a posts row as read by name through postColumns. It stays
 // private to the store, so the domain's Post carries no storage tags and
@@ -66,6 +67,8 @@ type postRow struct {
 	ReviewWaived       bool          `db:"review_waived"`
 	DraftVersion       int           `db:"draft_version"`
 	SendAfter          *time.Time    `db:"send_after"`
+	LearnedCases       []int64       `db:"learned_cases"`
+	LearnedLessons     []int64       `db:"learned_lessons"`
 }
 
 // post is the row as the domain sees it; a missing platform id is empty.
@@ -84,6 +87,7 @@ func (r postRow) post() post.Post {
 		InReplyToID: r.InReplyToID, QuotedID: r.QuotedID, ContextNote: r.ContextNote,
 		PersonaVersion: derefInt(r.PersonaVersion), Review: r.review(), ReviewWaived: r.ReviewWaived,
 		DraftVersion: r.DraftVersion, SendAfter: r.SendAfter,
+		LearnedFrom: post.LearnedFrom{Cases: r.LearnedCases, Lessons: r.LearnedLessons},
 	}
 }
 
@@ -305,6 +309,8 @@ type Draft struct {
 	PersonaVersion int
 	// Review is the judge's opinion of it, nil when there is none.
 	Review *post.Review
+	// Learned is what shaped it: the cases and lessons in its prompt.
+	Learned post.LearnedFrom
 }
 
 // reviewColumns are a draft's review as the columns review_score,
@@ -346,12 +352,14 @@ func (s *Store) saveDraft(ctx context.Context, id int64, d Draft, status post.St
 				temperature = $4, presence_penalty = $5, frequency_penalty = $6,
 				draft_attempts = draft_attempts + 1, error = '', flags = $8, skip_reason = $10,
 				persona_version = $11, review_score = $12, review_reason = $13, review_by = $14,
-				draft_version = draft_version + 1, updated_at = now(), drafted_at = coalesce(drafted_at, now())
+				draft_version = draft_version + 1, updated_at = now(), drafted_at = coalesce(drafted_at, now()),
+				learned_cases = $15, learned_lessons = $16
 			WHERE id = $1 AND status = $7
-			RETURNING id, proposed_response)
-		INSERT INTO post_versions (post_id, text, origin) SELECT id, proposed_response, 'writer' FROM saved`,
+			RETURNING id, proposed_response, learned_cases, learned_lessons)
+		INSERT INTO post_versions (post_id, text, origin, learned_cases, learned_lessons)
+		SELECT id, proposed_response, 'writer', learned_cases, learned_lessons FROM saved`,
 		id, d.Response, d.Category, d.Temperature, d.PresencePenalty, d.FrequencyPenalty, post.StatusDrafting, nonNil(d.Flags),
-		status, skipReason, nullInt(d.PersonaVersion), score, reason, by)
+		status, skipReason, nullInt(d.PersonaVersion), score, reason, by, nonNilIDs(d.Learned.Cases), nonNilIDs(d.Learned.Lessons))
 	if err != nil {
 		return fmt.Errorf("store: save draft %d: %w", id, err)
 	}
@@ -469,6 +477,9 @@ func (s *Store) ApproveWith(ctx context.Context, id int64, a Approval) (post.Pos
 		if err != nil {
 			return fmt.Errorf("store: approve post %d: %w", id, err)
 		}
+		if err := recordCase(ctx, tx, id, text, false, a.By); err != nil {
+			return err
+		}
 		return addDecision(ctx, tx, id, post.ActionApprove, a.By, version, a.Detail)
 	})
 	return out, err
@@ -501,6 +512,9 @@ func (s *Store) RejectWith(ctx context.Context, id int64, shown *int, by post.Ch
 			WHERE id = $1 RETURNING `+postColumns, id)
 		if err != nil {
 			return fmt.Errorf("store: reject post %d: %w", id, err)
+		}
+		if err := recordCase(ctx, tx, id, p.ProposedResponse, true, by); err != nil {
+			return err
 		}
 		return addDecision(ctx, tx, id, post.ActionReject, by, p.DraftVersion, nil)
 	})
@@ -815,4 +829,12 @@ func (s *Store) PostPlatform(ctx context.Context, id int64) (string, error) {
 		return "", notFound(err, fmt.Sprintf("post %d platform", id))
 	}
 	return name, nil
+}
+
+// nonNilIDs returns ids, or an empty list for nil, which pgx would store as NULL.
+func nonNilIDs(ids []int64) []int64 {
+	if ids == nil {
+		return []int64{}
+	}
+	return ids
 }
