@@ -234,20 +234,11 @@ func (s *Store) ImportCases(ctx context.Context, cases []ImportedCase) (int64, e
 	return tag.RowsAffected(), nil
 }
 
-// CaseCandidate is a case that may be an example, with its similarity to
-// the post being drafted, for pkg/retrieval.
-type CaseCandidate struct {
-	learning.Case
-	// Trigram is pg_trgm's similarity of the case's post to the query.
-	Trigram float64
-	// Rank is the text-search rank of the case's post, normalised to [0, 1).
-	Rank float64
-}
-
 // CandidateLimit is the most candidates one retrieval reads.
 const CandidateLimit = 40
 
-// caseCandidatesSQL reads the approved and edited cases whose post
+// caseCandidatesSQL reads the cases (rejected ones too: their lessons
+// are ranked by them) whose post
 // matches the terms $1 (websearch syntax, "a or b") by text search, and
 // those whose post is trigram-similar to $2 (the normalised query; the
 // GIN trigram index serves the % operator), each with both scores; at most
@@ -256,11 +247,11 @@ const caseCandidatesSQL = `
 	WITH q AS (SELECT websearch_to_tsquery('english', $1) AS ts),
 	lexical AS (
 		SELECT c.id FROM learning_cases c, q
-		WHERE $1 <> '' AND c.search @@ q.ts AND c.decision <> 'rejected'
+		WHERE $1 <> '' AND c.search @@ q.ts
 		ORDER BY ts_rank_cd(c.search, q.ts) DESC, c.id DESC LIMIT $3),
 	fuzzy AS (
 		SELECT c.id FROM learning_cases c
-		WHERE $2 <> '' AND c.mention_text % $2 AND c.decision <> 'rejected'
+		WHERE $2 <> '' AND c.mention_text % $2
 		ORDER BY similarity(c.mention_text, $2) DESC, c.id DESC LIMIT $3)
 	SELECT ` + caseColumns + `, similarity(c.mention_text, $2)::float8 AS trigram,
 		(ts_rank_cd(c.search, q.ts, 32))::float8 AS rank` + caseFrom + `, q
@@ -272,10 +263,10 @@ type candidateRow struct {
 	Rank    float64 `db:"rank"`
 }
 
-// CaseCandidates returns the approved and edited cases like a post:
+// CaseCandidates returns the cases like a post (rejected ones too):
 // those whose post matches one of terms (text search) or resembles
 // normalized (trigram similarity), at most CandidateLimit of each.
-func (s *Store) CaseCandidates(ctx context.Context, terms []string, normalized string) ([]CaseCandidate, error) {
+func (s *Store) CaseCandidates(ctx context.Context, terms []string, normalized string) ([]learning.Candidate, error) {
 	if len(terms) == 0 && normalized == "" {
 		return nil, nil
 	}
@@ -287,9 +278,9 @@ func (s *Store) CaseCandidates(ctx context.Context, terms []string, normalized s
 	if err != nil {
 		return nil, fmt.Errorf("store: case candidates: %w", err)
 	}
-	out := make([]CaseCandidate, len(rs))
+	out := make([]learning.Candidate, len(rs))
 	for i, r := range rs {
-		out[i] = CaseCandidate{Case: r.learningCase(), Trigram: r.Trigram, Rank: r.Rank}
+		out[i] = learning.Candidate{Case: r.learningCase(), Trigram: r.Trigram, Rank: r.Rank}
 	}
 	return out, nil
 }
