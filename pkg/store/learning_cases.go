@@ -117,15 +117,11 @@ func dropCase(ctx context.Context, q execer, id int64) error {
 
 // SetCaseReason keeps reason (checked by learning.CheckReason) as the
 // reason of post id's rejection, and marks its case to be distilled again;
-// a post without a rejected case is ErrNotFound.
+// a post without a rejected case (a profile post, one approved) keeps none.
 func (s *Store) SetCaseReason(ctx context.Context, id int64, reason string) error {
-	tag, err := s.pool.Exec(ctx, `UPDATE learning_cases SET reason = $2, distilled_at = NULL
-		WHERE post_id = $1 AND decision = 'rejected'`, id, reason)
-	if err != nil {
+	if _, err := s.pool.Exec(ctx, `UPDATE learning_cases SET reason = $2, distilled_at = NULL
+		WHERE post_id = $1 AND decision = 'rejected'`, id, reason); err != nil {
 		return fmt.Errorf("store: reason of post %d: %w", id, err)
-	}
-	if tag.RowsAffected() == 0 {
-		return fmt.Errorf("store: reason of post %d: %w", id, ErrNotFound)
 	}
 	return nil
 }
