@@ -119,6 +119,7 @@ func (s *Shaper) Shape(ctx context.Context, p post.Post, l settings.Learning) (S
 	texts := make([]string, len(cands))
 	for i, c := range cands {
 		items[i] = item(c, p)
+		items[i].Overlap = retrieval.Overlap(terms, c.Mention)
 		texts[i] = c.Mention
 	}
 	if s.Embedder != nil && len(items) > 0 {

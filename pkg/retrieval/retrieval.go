@@ -57,6 +57,9 @@ type Item struct {
 	// Rank is the text-search rank of the item, 0 to 1 (ts_rank_cd
 	// normalised by rank/(rank+1)).
 	Rank float64
+	// Overlap is the share of the query's terms the item's matched text
+	// holds, 0 to 1 (see Overlap).
+	Overlap float64
 	// Cosine is the embeddings' cosine similarity to the query, set by
 	// Rerank; nil without embeddings.
 	Cosine *float64
@@ -92,7 +95,7 @@ type Options struct {
 // Defaults of the selection.
 const (
 	// DefaultFloor is the similarity below which a case is no example.
-	DefaultFloor = 0.2
+	DefaultFloor = 0.16
 	// DefaultNearDuplicate is the similarity from which two chosen texts
 	// are one too many.
 	DefaultNearDuplicate = 0.8
@@ -112,11 +115,13 @@ type Scored struct {
 	Score float64
 }
 
-// Similarity is how like the query item is, 0 to 1: the trigram
-// similarity weighs 0.6 and the text-search rank 0.4; with an embedding,
-// the cosine takes half and the two others the other half.
+// Similarity is how like the query item is, 0 to 1: the share of the
+// query's terms it holds weighs 0.4, the trigram similarity 0.35 and the
+// text-search rank 0.25; with an embedding, the cosine takes half and the
+// three others the other half. One shared word of a five-word query stays
+// below DefaultFloor; two pass it.
 func Similarity(it Item) float64 {
-	lexical := 0.6*clamp01(it.Trigram) + 0.4*clamp01(it.Rank)
+	lexical := 0.4*clamp01(it.Overlap) + 0.35*clamp01(it.Trigram) + 0.25*clamp01(it.Rank)
 	if it.Cosine == nil {
 		return lexical
 	}
@@ -218,6 +223,11 @@ const MaxTerms = 16
 // are safe to join into a text-search query (" or " for
 // websearch_to_tsquery) whatever the query held.
 func Terms(query string) []string {
+	return terms(query, MaxTerms)
+}
+
+// terms are query's Terms, at most limit of them (0: all).
+func terms(query string, limit int) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, f := range strings.Fields(query) {
@@ -231,12 +241,31 @@ func Terms(query string) []string {
 			}
 			seen[w] = true
 			out = append(out, w)
-			if len(out) == MaxTerms {
+			if len(out) == limit {
 				return out
 			}
 		}
 	}
 	return out
+}
+
+// Overlap is the share of terms (a query's Terms) that text's Terms
+// hold, 0 to 1; 0 for no terms.
+func Overlap(query []string, text string) float64 {
+	if len(query) == 0 {
+		return 0
+	}
+	have := map[string]bool{}
+	for _, t := range terms(text, 0) {
+		have[t] = true
+	}
+	n := 0
+	for _, t := range query {
+		if have[t] {
+			n++
+		}
+	}
+	return float64(n) / float64(len(query))
 }
 
 // Normalize is query as the trigram similarity compares it: its Terms
