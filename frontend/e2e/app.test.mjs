@@ -1359,7 +1359,7 @@ async function axeViolations(page) {
 function brokenWords(page) {
   return page.evaluate(() => {
     const broken = [];
-    for (const el of document.querySelectorAll('.review-name, .review-sub > *, .badge, .admin-nav-link, .tab, .spend-table th, .stats-label')) {
+    for (const el of document.querySelectorAll('.review-name, .review-sub > *, .badge, .admin-nav-link, .tab, .figure-table th, .stats-label')) {
       for (const node of el.childNodes) {
         if (node.nodeType !== Node.TEXT_NODE) continue;
         // Words, split where a line may break between them: at spaces and after hyphens.

@@ -38,7 +38,7 @@ describe('layering', () => {
     {
       name: 'api importing lib',
       filePath: 'src/api/example.ts',
-      code: "import { TABS } from '../lib/reviewQueues';\nexport const x = TABS;\n",
+      code: "import { parsePlatform } from '../lib/platforms';\nexport const x = parsePlatform;\n",
       want: 0,
     },
   ];

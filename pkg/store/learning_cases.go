@@ -324,3 +324,11 @@ func (s *Store) MarkDistilled(ctx context.Context, id int64) error {
 // handle or by stable id.
 const purgeBlockedCasesSQL = `DELETE FROM learning_cases c USING blocked_authors b
 	WHERE lower(c.author_username) = lower(b.username) OR (b.author_id IS NOT NULL AND c.author_id = b.author_id)`
+
+// nonNilIDs returns ids, or an empty list for nil, which pgx would store as NULL.
+func nonNilIDs(ids []int64) []int64 {
+	if ids == nil {
+		return []int64{}
+	}
+	return ids
+}

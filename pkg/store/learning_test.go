@@ -138,7 +138,6 @@ func TestDecisionsRecordCases(t *testing.T) {
 	}
 }
 
-
 func isNotFound(err error) bool { return errors.Is(err, store.ErrNotFound) }
 
 // An author blocked (by an opt-out or in the settings) leaves the memory.

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
-import { login } from '../api/admin';
+import { login } from '../api/auth';
 import { setToken } from '../api/client';
 import { PageShell } from '../components/PageShell';
 import { ADMIN_DASHBOARD_PATH } from '../lib/constants';

@@ -1,7 +1,7 @@
 import { Suspense, useState } from 'react';
 import { Navigate, NavLink, Route, Routes, useNavigate } from 'react-router';
 import { useSWRConfig } from 'swr';
-import { logout } from '../../api/admin';
+import { logout } from '../../api/auth';
 import { clearToken } from '../../api/client';
 import { LogoutEverywhere } from '../../components/LogoutEverywhere';
 import { PageShell } from '../../components/PageShell';

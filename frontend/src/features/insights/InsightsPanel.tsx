@@ -1,5 +1,7 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import { fetcher, statusOf } from '../../api/client';
+import { FigureTable } from '../../components/FigureTable';
+import { Panel } from '../../components/Panel';
 import { formatUSD } from '../../lib/spend';
 import { formatTimestamp } from '../../lib/time';
 import { Chart, type ChartSeries } from './Chart';
@@ -51,26 +53,22 @@ function Funnel({ data }: { data: Insights }) {
   return (
     <figure className="insights-figure" data-testid="insights-funnel">
       <figcaption>Funnel: every post the scans returned, at its current fate</figcaption>
-      <table className="spend-table insights-funnel">
-        <thead>
-          <tr>
-            <th scope="col">Fate</th>
-            <th scope="col">Posts</th>
-            <th scope="col" aria-hidden="true" />
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((r) => (
-            <tr key={r.label} className={`depth-${r.depth}`}>
-              <th scope="row">{r.label}</th>
-              <td>{r.count}</td>
-              <td aria-hidden="true" className="insights-bar-cell">
-                <span className="insights-bar" style={{ width: `${(100 * r.count) / max}%` }} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <FigureTable
+        className="insights-funnel"
+        columns={[
+          { header: 'Fate', cell: (r) => r.label, rowHeader: true },
+          { header: 'Posts', cell: (r) => r.count },
+          {
+            header: null,
+            decorative: true,
+            className: 'insights-bar-cell',
+            cell: (r) => <span className="insights-bar" style={{ width: `${(100 * r.count) / max}%` }} />,
+          },
+        ]}
+        rows={rows}
+        rowKey={(r) => r.label}
+        rowProps={(r) => ({ className: `depth-${r.depth}` })}
+      />
       <p className="muted insights-note">Approved by autopilot counts 0 until approvals record who made them.</p>
     </figure>
   );
@@ -86,26 +84,16 @@ function Latencies({ data }: { data: Insights }) {
   return (
     <figure className="insights-figure" data-testid="insights-latency">
       <figcaption>Latency</figcaption>
-      <table className="spend-table">
-        <thead>
-          <tr>
-            <th scope="col">Step</th>
-            <th scope="col">Median</th>
-            <th scope="col">95th percentile</th>
-            <th scope="col">Posts</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map(([label, key]) => (
-            <tr key={key}>
-              <th scope="row">{label}</th>
-              <td>{formatSeconds(data.latency[key].p50)}</td>
-              <td>{formatSeconds(data.latency[key].p95)}</td>
-              <td>{data.latency[key].n}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <FigureTable
+        columns={[
+          { header: 'Step', cell: ([label]) => label, rowHeader: true },
+          { header: 'Median', cell: ([, key]) => formatSeconds(data.latency[key].p50) },
+          { header: '95th percentile', cell: ([, key]) => formatSeconds(data.latency[key].p95) },
+          { header: 'Posts', cell: ([, key]) => data.latency[key].n },
+        ]}
+        rows={rows}
+        rowKey={([, key]) => key}
+      />
     </figure>
   );
 }
@@ -136,50 +124,31 @@ function Daily({ data }: { data: Insights }) {
         <figcaption>Daily posts</figcaption>
         <Chart x={x} series={posts} label="Mentions seen and replies posted per day" testId="chart-daily-posts" />
         <TableToggle testId="table-daily-posts">
-          <table className="spend-table">
-            <thead>
-              <tr>
-                <th scope="col">Day</th>
-                <th scope="col">Mentions seen</th>
-                <th scope="col">Replies posted</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.daily.map((d) => (
-                <tr key={d.day}>
-                  <th scope="row">{d.day}</th>
-                  <td>{d.mentions}</td>
-                  <td>{d.posted}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <FigureTable
+            columns={[
+              { header: 'Day', cell: (d) => d.day, rowHeader: true },
+              { header: 'Mentions seen', cell: (d) => d.mentions },
+              { header: 'Replies posted', cell: (d) => d.posted },
+            ]}
+            rows={data.daily}
+            rowKey={(d) => d.day}
+          />
         </TableToggle>
       </figure>
       <figure className="insights-figure" data-testid="insights-spend">
         <figcaption>Daily spend</figcaption>
         <Chart x={x} series={spend} label="X and model spend per day" testId="chart-daily-spend" />
         <TableToggle testId="table-daily-spend">
-          <table className="spend-table">
-            <thead>
-              <tr>
-                <th scope="col">Day</th>
-                <th scope="col">X</th>
-                <th scope="col">Model</th>
-                <th scope="col">Per posted reply</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.daily.map((d) => (
-                <tr key={d.day}>
-                  <th scope="row">{d.day}</th>
-                  <td>{formatUSD(d.x_usd)}</td>
-                  <td>{formatUSD(d.model_usd)}</td>
-                  <td>{d.cost_per_post === null ? '—' : formatUSD(d.cost_per_post)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <FigureTable
+            columns={[
+              { header: 'Day', cell: (d) => d.day, rowHeader: true },
+              { header: 'X', cell: (d) => formatUSD(d.x_usd) },
+              { header: 'Model', cell: (d) => formatUSD(d.model_usd) },
+              { header: 'Per posted reply', cell: (d) => (d.cost_per_post === null ? '—' : formatUSD(d.cost_per_post)) },
+            ]}
+            rows={data.daily}
+            rowKey={(d) => d.day}
+          />
         </TableToggle>
       </figure>
       <figure className="insights-figure" data-testid="insights-engagement">
@@ -187,31 +156,23 @@ function Daily({ data }: { data: Insights }) {
         <GapNotes data={data} />
         <Chart x={x} series={engagement} label="Engagement of the replies posted each day" testId="chart-daily-engagement" />
         <TableToggle testId="table-daily-engagement">
-          <table className="spend-table">
-            <thead>
-              <tr>
-                <th scope="col">Day</th>
-                <th scope="col">Likes</th>
-                <th scope="col">Reposts</th>
-                <th scope="col">Replies</th>
-                <th scope="col">Engagement</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.daily.map((d) => {
-                const e = dayEngagement(d, data.gaps);
-                return (
-                  <tr key={d.day}>
-                    <th scope="row">{d.day}</th>
-                    <td>{d.likes}</td>
-                    <td>{d.reposts}</td>
-                    <td>{d.replies}</td>
-                    <td>{e === null ? 'no data' : e}</td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
+          <FigureTable
+            columns={[
+              { header: 'Day', cell: (d) => d.day, rowHeader: true },
+              { header: 'Likes', cell: (d) => d.likes },
+              { header: 'Reposts', cell: (d) => d.reposts },
+              { header: 'Replies', cell: (d) => d.replies },
+              {
+                header: 'Engagement',
+                cell: (d) => {
+                  const e = dayEngagement(d, data.gaps);
+                  return e === null ? 'no data' : e;
+                },
+              },
+            ]}
+            rows={data.daily}
+            rowKey={(d) => d.day}
+          />
         </TableToggle>
       </figure>
     </>
@@ -225,30 +186,18 @@ function Versions({ data }: { data: Insights }) {
       {data.persona_versions.length === 0 ? (
         <p className="muted">No drafts in these days.</p>
       ) : (
-        <table className="spend-table">
-          <thead>
-            <tr>
-              <th scope="col">Version</th>
-              <th scope="col">Drafts</th>
-              <th scope="col">Approved</th>
-              <th scope="col">Edited</th>
-              <th scope="col">Mean review</th>
-              <th scope="col">Mean engagement</th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.persona_versions.map((v) => (
-              <tr key={v.version}>
-                <th scope="row">v{v.version}</th>
-                <td>{v.drafts}</td>
-                <td>{formatShare(v.approval_rate)}</td>
-                <td>{formatShare(v.edit_rate)}</td>
-                <td>{formatMean(v.mean_review_score)}</td>
-                <td>{v.measured === 0 ? 'not measured yet' : formatMean(v.mean_engagement)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <FigureTable
+          columns={[
+            { header: 'Version', cell: (v) => `v${v.version}`, rowHeader: true },
+            { header: 'Drafts', cell: (v) => v.drafts },
+            { header: 'Approved', cell: (v) => formatShare(v.approval_rate) },
+            { header: 'Edited', cell: (v) => formatShare(v.edit_rate) },
+            { header: 'Mean review', cell: (v) => formatMean(v.mean_review_score) },
+            { header: 'Mean engagement', cell: (v) => (v.measured === 0 ? 'not measured yet' : formatMean(v.mean_engagement)) },
+          ]}
+          rows={data.persona_versions}
+          rowKey={(v) => v.version}
+        />
       )}
     </figure>
   );
@@ -258,29 +207,24 @@ function Judge({ data }: { data: Insights }) {
   return (
     <figure className="insights-figure" data-testid="insights-judge">
       <figcaption>The judge's calibration: does its score predict the administrator, and the audience?</figcaption>
-      <table className="spend-table">
-        <thead>
-          <tr>
-            <th scope="col">Score</th>
-            <th scope="col">Drafts</th>
-            <th scope="col">Approved</th>
-            <th scope="col">Mean engagement</th>
-          </tr>
-        </thead>
-        <tbody>
-          {data.judge.map((j) => (
-            <tr key={j.score}>
-              <th scope="row">{j.score} / 5</th>
-              <td>{j.drafts}</td>
-              <td>
+      <FigureTable
+        columns={[
+          { header: 'Score', cell: (j) => `${j.score} / 5`, rowHeader: true },
+          { header: 'Drafts', cell: (j) => j.drafts },
+          {
+            header: 'Approved',
+            cell: (j) => (
+              <>
                 {formatShare(j.approved_share)}
                 <span className="insights-bar" aria-hidden="true" style={{ width: `${(j.approved_share ?? 0) * 6}rem` }} />
-              </td>
-              <td>{j.measured === 0 ? '—' : formatMean(j.mean_engagement)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+              </>
+            ),
+          },
+          { header: 'Mean engagement', cell: (j) => (j.measured === 0 ? '—' : formatMean(j.mean_engagement)) },
+        ]}
+        rows={data.judge}
+        rowKey={(j) => j.score}
+      />
     </figure>
   );
 }
@@ -367,10 +311,7 @@ export function InsightsPanel() {
   // A 401 is handled once for every call (api/client.ts): the admin goes to the login.
   const unauthorized = statusOf(error) === 401;
   return (
-    <section className="spend-panel insights-panel" aria-labelledby="insights-title" data-testid="insights-panel">
-      <h2 id="insights-title" className="spend-title">
-        Insights
-      </h2>
+    <Panel titleId="insights-title" title="Insights" className="insights-panel" testId="insights-panel">
       <div className="insights-range" role="group" aria-label="Range">
         {RANGES.map((r) => (
           <button key={r} type="button" className="btn" aria-pressed={days === r} onClick={() => setDays(r)}>
@@ -402,6 +343,6 @@ export function InsightsPanel() {
           <Heatmap data={data} />
         </div>
       )}
-    </section>
+    </Panel>
   );
 }

@@ -19,7 +19,7 @@ import { useReviewShortcuts } from './useReviewShortcuts';
 import './review.css';
 import { useNow } from '../../components/useNow';
 import { pageAfterRemoval } from '../../lib/pagination';
-import { keptTo, selectAllToggled, toggled } from '../../lib/review';
+import { keptTo, selectAllToggled, toggled } from './review';
 import {
   dashboardQuery,
   parseDashboard,
@@ -31,7 +31,7 @@ import {
   withSort,
   withTab,
   type DashboardState,
-} from '../../lib/reviewQueues';
+} from './reviewQueues';
 import { parsePlatform, platformLabel, showPlatformFilter } from '../../lib/platforms';
 
 /**

@@ -1,5 +1,5 @@
 import useSWR from 'swr';
-import type { Decision, Timing, Version } from '../../lib/review';
+import type { Decision, Timing, Version } from './review';
 
 /** The history call (and SWR key) of a post. */
 export function historyKey(id: number): string {

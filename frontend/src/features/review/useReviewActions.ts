@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { useSWRConfig } from 'swr';
 import useSWRMutation from 'swr/mutation';
-import { bulkReport, type BulkAction, type BulkResult } from '../../lib/review';
-import { REVIEW_MESSAGES, type DashboardState } from '../../lib/reviewQueues';
+import { bulkReport, type BulkAction, type BulkResult } from './review';
+import { REVIEW_MESSAGES, type DashboardState } from './reviewQueues';
 import {
   approvePost,
   bulkReview,
@@ -11,9 +11,8 @@ import {
   markPosted,
   regeneratePost,
   rejectPost,
-  resumeOps,
   type BulkItem,
-} from '../../api/admin';
+} from './api';
 import { ApiError, errorDetail, statusOf } from '../../api/client';
 import type { Post, PostList } from '../../api/types';
 import { adminPostsKey, isAdminPostsKeyOfTab } from './useAdminPosts';
@@ -21,6 +20,7 @@ import { conversationKey } from './useConversation';
 import { historyKey } from './useHistory';
 import { isAdminStatsKey } from './useAdminStats';
 import { isQueuedKey } from './useQueued';
+import { resumeOps } from '../spend/api';
 import { SPEND_KEY } from '../spend/useSpend';
 
 /** The banner an action leaves: a success message or an error. */

@@ -1,4 +1,4 @@
-import { parseDate } from './time';
+import { parseDate } from '../../lib/time';
 
 /**
  * "Auto-posting in 1:42": the time left of an auto-approval's grace window
