@@ -18,6 +18,7 @@ import (
 
 	"infernal/pkg/guard"
 	"infernal/pkg/learning"
+	"infernal/pkg/persona"
 	"infernal/pkg/post"
 	"infernal/pkg/settings"
 	"infernal/pkg/store"
@@ -320,7 +321,7 @@ func (s *Server) updateLesson(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if req.Text == nil && req.Enabled == nil {
-		return badRequest("give text or enabled")
+		return &settings.FieldError{Field: "", Problem: "give text or enabled"}
 	}
 	var text *string
 	if req.Text != nil {
@@ -374,6 +375,10 @@ func (s *Server) promoteLesson(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	p, err := s.store.Persona(ctx)
+	if errors.Is(err, store.ErrNotFound) {
+		// Before the worker seeded one, the persona in use is the default.
+		p, err = persona.Default(), nil
+	}
 	if err != nil {
 		return err
 	}
