@@ -70,7 +70,7 @@ func collectCases(rows pgx.Rows) ([]learning.Case, error) {
 // recordCaseSQL keeps a decision on post $1 as its case, inside the
 // decision's transaction, after the post's row is updated: the draft is
 // the writer's last text before any edit of the administrator's, the final
-// text $2; the decision is $3 (rejected), or approved or edited as the
+// text $2; the thread's digest the post it answers; the decision is $3 (rejected), or approved or edited as the
 // final text equals the draft or not. A profile post has no mortal's post:
 // no case. A later decision on the post (after an auto-approval was
 // cancelled) replaces the case, which is then distilled again.
@@ -78,7 +78,11 @@ const recordCaseSQL = `
 	INSERT INTO learning_cases (post_id, conversation_key, platform, author_username, author_id, mention_text,
 		thread_digest, draft_text, final_text, decision, by, review_score, persona_version)
 	SELECT p.id, coalesce(nullif(p.conversation_id, ''), p.original_post_id, p.id::text), p.platform,
-		lower(ltrim(p.author_username, '@')), p.author_id, p.original_post_text, p.context_note, d.text, $2,
+		lower(ltrim(p.author_username, '@')), p.author_id, p.original_post_text,
+		-- The thread's digest: the post it answers, as the context keeps it, cut short.
+		coalesce((SELECT left(cp.text, 280) FROM context_posts cp
+			WHERE cp.platform = p.platform AND cp.platform_post_id = p.in_reply_to_id AND p.in_reply_to_id <> ''), ''),
+		d.text, $2,
 		CASE WHEN $3 = 'rejected' THEN 'rejected' WHEN d.text = $2 THEN 'approved' ELSE 'edited' END,
 		$4, p.review_score, p.persona_version
 	FROM posts p
