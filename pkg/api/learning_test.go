@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"infernal/pkg/learning"
 	"infernal/pkg/post"
@@ -318,5 +319,50 @@ func TestLearningSettings(t *testing.T) {
 	}
 	if status, body := e.do("PUT", "/api/settings", e.token, string(again)); status != 200 {
 		t.Fatalf("round trip: %d %s", status, body)
+	}
+}
+
+// Insights' weekly learning series counts the week's first drafts,
+// approvals as written, edits (with their mean edit distance) and
+// rejections.
+func TestInsightsLearningWeekly(t *testing.T) {
+	e := setup(t)
+	ctx := context.Background()
+	a := e.pending("w1", post.SourceMention, 0, "first draft stays")
+	b := e.pending("w2", post.SourceMention, 0, "abcdef")
+	c := e.pending("w3", post.SourceMention, 0, "rejected draft")
+	e.pending("w4", post.SourceMention, 0, "waits")
+	for _, call := range []struct{ path, body string }{
+		{fmt.Sprintf("/api/posts/%d/approve", a), `{}`},
+		{fmt.Sprintf("/api/posts/%d/approve", b), `{"response":"abc"}`},
+		{fmt.Sprintf("/api/posts/%d/reject", c), `{"reason":"Off-topic"}`},
+	} {
+		if status, body := e.do("POST", call.path, e.token, call.body); status != 200 {
+			t.Fatalf("%s: %d %s", call.path, status, body)
+		}
+	}
+	e.clock.Add(time.Minute)
+	status, body := e.do("GET", "/api/insights?days=7", e.token, "")
+	var out struct {
+		Learning struct {
+			Weekly []struct {
+				Week             string
+				DraftsN          int      `json:"drafts"`
+				ApprovedN        int      `json:"approved_unedited"`
+				EditedN          int      `json:"edited"`
+				RejectedN        int      `json:"rejected"`
+				MeanEditDistance *float64 `json:"mean_edit_distance"`
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(body), &out); status != 200 || err != nil || len(out.Learning.Weekly) < 2 {
+		t.Fatalf("insights: %d %s (%v)", status, body, err)
+	}
+	w := out.Learning.Weekly[len(out.Learning.Weekly)-1]
+	if w.DraftsN != 4 || w.ApprovedN != 1 || w.EditedN != 1 || w.RejectedN != 1 || w.MeanEditDistance == nil || *w.MeanEditDistance != 3 {
+		t.Fatalf("this week = %+v (mean %v)", w, w.MeanEditDistance)
+	}
+	if _, err := e.store.Post(ctx, a); err != nil {
+		t.Fatal(err)
 	}
 }
