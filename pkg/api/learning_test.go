@@ -14,8 +14,8 @@ import (
 	"infernal/pkg/post"
 )
 
-// fieldOf decodes a 400's {"error", "field"}, failing when it is not one.
-func fieldOf(t *testing.T, status int, body string) string {
+// learnFieldOf decodes a 400's {"error", "field"}, failing when it is not one.
+func learnFieldOf(t *testing.T, status int, body string) string {
 	t.Helper()
 	var out struct{ Error, Field string }
 	if err := json.Unmarshal([]byte(body), &out); err != nil || status != 400 || out.Error == "" {
@@ -66,7 +66,7 @@ func TestRejectReason(t *testing.T) {
 				body = fmt.Sprintf(body, id)
 			}
 			status, out := e.do("POST", path, e.token, body)
-			if f := fieldOf(t, status, out); f != "reason" {
+			if f := learnFieldOf(t, status, out); f != "reason" {
 				t.Fatalf("field %q, want reason", f)
 			}
 		})
@@ -112,7 +112,7 @@ func TestCasesRoutes(t *testing.T) {
 		{"/api/cases?page=0", ""}, {"/api/cases?page=x", ""}, {"/api/cases?q=" + strings.Repeat("a", 201), "q"},
 	} {
 		status, body := e.do("GET", tt.path, e.token, "")
-		if status != 400 || (tt.field != "" && fieldOf(t, status, body) != tt.field) || errorOf(t, body) == "" {
+		if status != 400 || (tt.field != "" && learnFieldOf(t, status, body) != tt.field) || errorOf(t, body) == "" {
 			t.Fatalf("%s: %d %s", tt.path, status, body)
 		}
 	}
@@ -221,7 +221,7 @@ func TestLessonsRoutes(t *testing.T) {
 	for _, body := range []string{`{}`, `{"text":""}`, `{"text":"` + strings.Repeat("x", 201) + `"}`,
 		`{"text":"see https://example.com"}`, `{"text":"ask @someone"}`, `{"text":"two\nlines"}`, `{"text":3}`} {
 		status, out := e.do("POST", "/api/lessons", e.token, body)
-		if f := fieldOf(t, status, out); f != "text" {
+		if f := learnFieldOf(t, status, out); f != "text" {
 			t.Fatalf("%s: field %q, want text", body, f)
 		}
 	}
@@ -242,7 +242,7 @@ func TestLessonsRoutes(t *testing.T) {
 	if status, body := e.do("PATCH", path, e.token, `{}`); status != 400 {
 		t.Fatalf("empty patch: %d %s", status, body)
 	}
-	if status, out := e.do("PATCH", path, e.token, `{"text":"@you"}`); fieldOf(t, status, out) != "text" {
+	if status, out := e.do("PATCH", path, e.token, `{"text":"@you"}`); learnFieldOf(t, status, out) != "text" {
 		t.Fatalf("bad patch: %d %s", status, out)
 	}
 	if status, body := e.do("PATCH", path, e.token, `{"text":"No emoji, ever","enabled":false}`); status != 200 || !strings.Contains(body, `"enabled":false`) {
@@ -290,7 +290,7 @@ func TestLearningSettings(t *testing.T) {
 		{`{"enabled":"yes","examples":3,"lessons":5}`, "learning.enabled"},
 	} {
 		status, body := e.do("PUT", "/api/settings", e.token, `{`+base+`,"learning":`+tt.learning+`}`)
-		if f := fieldOf(t, status, body); f != tt.field {
+		if f := learnFieldOf(t, status, body); f != tt.field {
 			t.Fatalf("%s: field %q, want %q", tt.learning, f, tt.field)
 		}
 	}
