@@ -164,6 +164,8 @@ func New(cfg Config) *Pipeline {
 		}
 		if i == 0 {
 			p.Stages = st
+			// Lessons are the persona's too: the first platform's reconcile distils them.
+			st.Maintainer.Learning = shaper
 		}
 		p.byPlatform[name] = st
 	}
