@@ -1594,6 +1594,7 @@ export interface components {
             bot: string;
             /** Format: date-time */
             last_update_at: string | null;
+            /** @description The last failure, what Telegram answered quoted as a short single-line excerpt (at most 200 characters); "" when none. */
             last_error: string;
             /** Format: date-time */
             last_error_at: string | null;
