@@ -1025,6 +1025,10 @@ type fakeLLM struct {
 	images        []llmImages
 	refuseImages  bool
 	refusedImages int
+	// lesson is what a distillation (openai.Writer.Distill) answers, and
+	// distilled counts them.
+	lesson    string
+	distilled int
 }
 
 // llmImages are the image parts one request carried.
@@ -1084,6 +1088,13 @@ func chatContent(raw json.RawMessage) (text string, urls, details []string, err 
 		}
 	}
 	return text, urls, details, nil
+}
+
+// teach makes every distillation answer lesson.
+func (l *fakeLLM) teach(lesson string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.lesson = lesson
 }
 
 func newFakeLLM(t *testing.T) *fakeLLM {
@@ -1177,6 +1188,7 @@ func (l *fakeLLM) serve(w http.ResponseWriter, r *http.Request) {
 	var (
 		user          string
 		judging       bool
+		distilling    bool
 		urls, details []string
 	)
 	for _, m := range req.Messages {
@@ -1192,9 +1204,27 @@ func (l *fakeLLM) serve(w http.ResponseWriter, r *http.Request) {
 		case "system":
 			// The second opinion on a draft (openai.Writer.Judge).
 			judging = strings.HasPrefix(text, "You review drafts")
+			// A lesson from an edit or a rejection (openai.Writer.Distill).
+			distilling = strings.HasPrefix(text, "You help an administrator teach")
 		}
 	}
 	l.mu.Lock()
+	if distilling {
+		l.distilled++
+		lesson := l.lesson
+		l.calls++
+		n := l.calls
+		l.mu.Unlock()
+		b, err := json.Marshal(map[string]string{"lesson": lesson})
+		if err != nil {
+			l.refuse(w, http.StatusInternalServerError, "encode lesson: %v", err)
+			return
+		}
+		writeRaw(w, http.StatusOK, fmt.Sprintf(`{"id":"chatcmpl-live-%d","object":"chat.completion","created":%d,"model":%q,`+
+			`"choices":[{"index":0,"message":{"role":"assistant","content":%q},"finish_reason":"stop"}],`+
+			`"usage":{"prompt_tokens":150,"completion_tokens":20,"total_tokens":170}}`, n, time.Now().Unix(), req.Model, string(b)))
+		return
+	}
 	if len(urls) > 0 {
 		l.images = append(l.images, llmImages{user: user, judging: judging, urls: urls, details: details})
 		if l.refuseImages {

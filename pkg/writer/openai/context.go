@@ -123,7 +123,7 @@ func shows(media []post.Media, link *post.Link) []string {
 // oneLine is s on one line (runs of white space made single spaces), cut
 // to maxShownRunes.
 func oneLine(s string) string {
-	return cut(strings.Join(strings.Fields(s), " "), maxShownRunes)
+	return cut(singleLine(s), maxShownRunes)
 }
 
 // handle keeps the letters, digits and underscores of an author's handle,
