@@ -1,4 +1,6 @@
-import { useId } from 'react';
+import { useId, useState } from 'react';
+import { CharCounter } from '../../components/CharCounter';
+import { MAX_REASON, reasonLength, reasonProblem } from './learned';
 import type { BulkAction } from './review';
 
 interface Props {
@@ -8,13 +10,16 @@ interface Props {
   selectable: number;
   busy: boolean;
   onSelectAll: () => void;
-  onAct: (action: BulkAction) => void;
+  /** reason is the admin's optional why of a rejection (blank is none). */
+  onAct: (action: BulkAction, reason: string) => void;
 }
 
-/** Bulk review of the page shown: select all, and approve or reject the selected cards together. */
+/** Bulk review of the page shown: select all, and approve or reject the selected cards together, a rejection with a reason. */
 export function BulkBar({ selected, selectable, busy, onSelectAll, onAct }: Props) {
   const id = useId();
+  const [reason, setReason] = useState('');
   if (selectable === 0) return null;
+  const reasonIssue = reasonProblem(reason);
   const all = selected === selectable;
   return (
     <div className={`bulk-bar${selected > 0 ? ' is-active' : ''}`} role="group" aria-label="Bulk review" data-testid="bulk-bar">
@@ -35,12 +40,33 @@ export function BulkBar({ selected, selectable, busy, onSelectAll, onAct }: Prop
         {selected} selected
         <span className="bulk-hint"> · x or Space selects the focused card, j and k move between cards, ? lists every key</span>
       </p>
+      {selected > 0 && (
+        <div className="field bulk-reason">
+          <label htmlFor={`${id}-reason`}>Reason if you reject them (optional)</label>
+          <input
+            id={`${id}-reason`}
+            type="text"
+            value={reason}
+            maxLength={MAX_REASON + 20}
+            onChange={(e) => setReason(e.target.value)}
+            aria-invalid={reasonIssue ? true : undefined}
+            aria-describedby={`${id}-reason-count${reasonIssue ? ` ${id}-reason-problem` : ''}`}
+            data-testid="bulk-reason"
+          />
+          <CharCounter length={reasonLength(reason)} limit={MAX_REASON} id={`${id}-reason-count`} label="Reason length" testId="bulk-reason-counter" />
+          {reasonIssue && (
+            <p id={`${id}-reason-problem`} className="review-warning">
+              {reasonIssue}
+            </p>
+          )}
+        </div>
+      )}
       <div className="bulk-actions">
         <button
           type="button"
           className="btn btn-success"
           disabled={busy || selected === 0}
-          onClick={() => onAct('approve')}
+          onClick={() => onAct('approve', '')}
           data-testid="approve-selected"
         >
           Approve selected
@@ -48,8 +74,11 @@ export function BulkBar({ selected, selectable, busy, onSelectAll, onAct }: Prop
         <button
           type="button"
           className="btn btn-danger"
-          disabled={busy || selected === 0}
-          onClick={() => onAct('reject')}
+          disabled={busy || selected === 0 || reasonIssue !== null}
+          onClick={() => {
+            onAct('reject', reason);
+            setReason('');
+          }}
           data-testid="reject-selected"
         >
           Reject selected

@@ -10,6 +10,8 @@ import { CharCounter } from '../../components/CharCounter';
 import { DraftHistory } from './DraftHistory';
 import { InConversation } from './InConversation';
 import { ReviewCardHead } from './ReviewCardHead';
+import { MAX_REASON, reasonLength, reasonProblem } from './learned';
+import { ShapedBy } from './ShapedBy';
 
 export const TOO_LONG_BUTTON = 'Response Too Long';
 export const TOO_LONG_NOTE = "Response exceeds Twitter's limit";
@@ -30,7 +32,8 @@ interface Props {
   stale?: boolean;
   /** edited is the admin's text when it differs from the draft, else undefined; override approves a flagged text. */
   onApprove: (post: Post, edited: string | undefined, override: boolean) => void;
-  onReject: (post: Post) => void;
+  /** reason is the admin's optional why (trimmed by the call; blank is none). */
+  onReject: (post: Post, reason: string) => void;
   /** For a reply awaiting hand-posting: the admin posted it on X. */
   onMarkPosted: (post: Post) => void;
   /** For a reply awaiting hand-posting: it will not be posted. */
@@ -68,7 +71,9 @@ export function ReviewCard({
   }
   const [instruction, setInstruction] = useState('');
   const [historyOpen, setHistoryOpen] = useState(false);
+  const [reason, setReason] = useState('');
   const problem = instructionProblem(instruction);
+  const reasonIssue = reasonProblem(reason);
   const ids = useId();
   // Each platform counts against its own limit: 280 weighted on X, 300 graphemes on Bluesky.
   const limit = responseLimit(post);
@@ -114,6 +119,7 @@ export function ReviewCard({
           {reviewDetail(review)}
         </p>
       )}
+      <ShapedBy postId={post.id} learnedFrom={post.learned_from} />
       {stale && (
         <p className="review-warning review-stale" role="status" data-testid="stale-draft">
           {STALE_NOTE}
@@ -303,6 +309,29 @@ export function ReviewCard({
           </button>
         </div>
       ) : (
+        <>
+        {reviewable && (
+          <div className="field review-reject-reason">
+            <label htmlFor={`${ids}-reason`}>Reason if you reject (optional)</label>
+            <input
+              id={`${ids}-reason`}
+              type="text"
+              value={reason}
+              maxLength={MAX_REASON + 20}
+              placeholder="off-topic, wrong tone, too long…"
+              onChange={(e) => setReason(e.target.value)}
+              aria-invalid={reasonIssue ? true : undefined}
+              aria-describedby={`${ids}-reason-count${reasonIssue ? ` ${ids}-reason-problem` : ''}`}
+              data-testid="reject-reason"
+            />
+            <CharCounter length={reasonLength(reason)} limit={MAX_REASON} id={`${ids}-reason-count`} label="Reason length" testId="reason-counter" />
+            {reasonIssue && (
+              <p id={`${ids}-reason-problem`} className="review-warning">
+                {reasonIssue}
+              </p>
+            )}
+          </div>
+        )}
         <div className="review-actions">
           <button
             type="button"
@@ -313,10 +342,17 @@ export function ReviewCard({
           >
             {tooLong ? TOO_LONG_BUTTON : override ? APPROVE_ANYWAY : 'Approve'}
           </button>
-          <button type="button" className="btn btn-danger" disabled={busy} onClick={() => onReject(post)} data-shortcut="reject">
+          <button
+            type="button"
+            className="btn btn-danger"
+            disabled={busy || reasonIssue !== null}
+            onClick={() => onReject(post, reason)}
+            data-shortcut="reject"
+          >
             Reject
           </button>
         </div>
+        </>
       )}
     </article>
   );

@@ -1,0 +1,54 @@
+import { useMemo } from 'react';
+import { FigureTable } from '../../components/FigureTable';
+import { Chart, type ChartSeries } from './Chart';
+import { anyLearning, formatDistance, percent, weekShare } from './learning';
+import { daySeconds } from './model';
+import type { Insights } from './types';
+
+/**
+ * "Is the persona learning?": each week's decisions on drafts as shares
+ * (a chart: the edited share should fall as the persona learns), and the
+ * weekly figures as a table.
+ */
+export function Learning({ data }: { data: Insights }) {
+  const weekly = useMemo(() => data.learning?.weekly ?? [], [data.learning]);
+  const x = useMemo(() => weekly.map((w) => daySeconds(w.week)), [weekly]);
+  const shares = useMemo<ChartSeries[]>(
+    () => [
+      { label: 'Approved as written (%)', color: '--color-primary', values: weekly.map((w) => percent(weekShare(w, 'approved_unedited'))) },
+      { label: 'Edited (%)', color: '--color-ember', values: weekly.map((w) => percent(weekShare(w, 'edited'))) },
+      { label: 'Rejected (%)', color: '--color-text-muted', values: weekly.map((w) => percent(weekShare(w, 'rejected'))) },
+    ],
+    [weekly],
+  );
+  return (
+    <figure className="insights-figure insights-learning" data-testid="insights-learning">
+      <figcaption>Is the persona learning? Each week&apos;s decisions on drafts: fewer edited, the better it writes</figcaption>
+      {!anyLearning(weekly) ? (
+        <p className="muted">No drafts decided in these days.</p>
+      ) : (
+        <>
+          <Chart
+            x={x}
+            series={shares}
+            label="Share of each week's decisions approved as written, edited and rejected"
+            testId="chart-learning"
+          />
+          <FigureTable
+            testId="table-learning"
+            columns={[
+              { header: 'Week of', cell: (w) => w.week, rowHeader: true },
+              { header: 'Drafts', cell: (w) => w.drafts },
+              { header: 'As written', cell: (w) => w.approved_unedited },
+              { header: 'Edited', cell: (w) => w.edited },
+              { header: 'Rejected', cell: (w) => w.rejected },
+              { header: 'Mean edit', cell: (w) => formatDistance(w.mean_edit_distance) },
+            ]}
+            rows={weekly}
+            rowKey={(w) => w.week}
+          />
+        </>
+      )}
+    </figure>
+  );
+}
