@@ -161,6 +161,13 @@ function LessonItem({ lesson, onChanged, onPromoted, onFailed }: ItemProps) {
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(lesson.text);
   const [problem, setProblem] = useState<string | null>(null);
+  // The switch follows the click at once; the stored state replaces it when it comes back.
+  const [enabled, setEnabled] = useState(lesson.enabled);
+  const [storedEnabled, setStoredEnabled] = useState(lesson.enabled);
+  if (storedEnabled !== lesson.enabled) {
+    setStoredEnabled(lesson.enabled);
+    setEnabled(lesson.enabled);
+  }
   const target = `lesson “${lesson.text}”`;
 
   async function act(what: string, run: () => Promise<unknown>) {
@@ -194,7 +201,7 @@ function LessonItem({ lesson, onChanged, onPromoted, onFailed }: ItemProps) {
   }
 
   return (
-    <li className={`learning-item${lesson.enabled ? '' : ' is-off'}`} data-testid="lesson" data-lesson-id={lesson.id}>
+    <li className={`learning-item${enabled ? '' : ' is-off'}`} data-testid="lesson" data-lesson-id={lesson.id}>
       {editing ? (
         <form className="learning-edit" onSubmit={(e) => void save(e)} noValidate>
           <LessonText
@@ -241,14 +248,20 @@ function LessonItem({ lesson, onChanged, onPromoted, onFailed }: ItemProps) {
         <label className="learning-toggle">
           <input
             type="checkbox"
-            checked={lesson.enabled}
+            checked={enabled}
             disabled={busy}
             aria-describedby={`${ids}-text`}
             onChange={(e) => {
-              const enabled = e.target.checked;
+              const on = e.target.checked;
+              setEnabled(on);
               void act('Failed to change the lesson', async () => {
-                await updateLesson(lesson.id, { enabled });
-                onChanged(enabled ? 'Lesson on: it goes into prompts' : 'Lesson off: it goes into no prompt');
+                try {
+                  await updateLesson(lesson.id, { enabled: on });
+                } catch (err) {
+                  setEnabled(lesson.enabled);
+                  throw err;
+                }
+                onChanged(on ? 'Lesson on: it goes into prompts' : 'Lesson off: it goes into no prompt');
               });
             }}
             data-testid="lesson-enabled"
