@@ -268,7 +268,7 @@ describe('learning', () => {
       await fig.getByTestId('chart-learning').locator('canvas').first().waitFor();
       const table = fig.getByTestId('table-learning');
       await expectCount(table.getByRole('columnheader'), 6);
-      assert.deepEqual(await table.getByRole('columnheader').allTextContents(), ['Week of', 'Drafts', 'As written', 'Edited', 'Rejected', 'Mean edit']);
+      assert.deepEqual(await table.getByRole('columnheader').allTextContents(), ['Week of', 'Drafts', 'As written', 'Edited', 'Rejected', 'Mean edit distance']);
       const shown = await table.locator('tbody tr').count();
       assert.ok(shown >= 1 && shown <= weekly.length, `${shown} rows for ${weekly.length} weeks`);
       const cells = await table.locator('tbody tr td:nth-child(5)').allTextContents();

@@ -4,6 +4,7 @@ import { Chart, type ChartSeries } from './Chart';
 import { anyLearning, formatDistance, percent, weekShare } from './learning';
 import { daySeconds } from './model';
 import type { Insights } from './types';
+import './learning.css';
 
 /**
  * "Is the persona learning?": each week's decisions on drafts as shares
@@ -34,19 +35,24 @@ export function Learning({ data }: { data: Insights }) {
             label="Share of each week's decisions approved as written, edited and rejected"
             testId="chart-learning"
           />
-          <FigureTable
-            testId="table-learning"
-            columns={[
-              { header: 'Week of', cell: (w) => w.week, rowHeader: true },
-              { header: 'Drafts', cell: (w) => w.drafts },
-              { header: 'As written', cell: (w) => w.approved_unedited },
-              { header: 'Edited', cell: (w) => w.edited },
-              { header: 'Rejected', cell: (w) => w.rejected },
-              { header: 'Mean edit', cell: (w) => formatDistance(w.mean_edit_distance) },
-            ]}
-            rows={weekly}
-            rowKey={(w) => w.week}
-          />
+          {/* On a phone the table may be wider than the screen: it scrolls in its own box, the page does not. */}
+          <div className="insights-learning-scroll" role="region" aria-label="Weekly figures" tabIndex={0}>
+            <FigureTable
+              testId="table-learning"
+              className="insights-learning-table"
+              columns={[
+                { header: 'Week of', cell: (w) => <time dateTime={w.week}>{w.week}</time>, rowHeader: true },
+                { header: 'Drafts', cell: (w) => w.drafts },
+                { header: 'As written', cell: (w) => w.approved_unedited },
+                { header: 'Edited', cell: (w) => w.edited },
+                { header: 'Rejected', cell: (w) => w.rejected },
+                { header: 'Mean edit distance', cell: (w) => formatDistance(w.mean_edit_distance) },
+              ]}
+              rows={weekly}
+              rowKey={(w) => w.week}
+            />
+          </div>
+          <p className="muted insights-note">Mean edit distance: the characters changed between the draft and the text approved, over the edited ones.</p>
         </>
       )}
     </figure>

@@ -30,8 +30,8 @@ describe('percent and formatDistance', () => {
     expect(percent(1 / 3)).toBe(33);
     expect(percent(null)).toBeNull();
   });
-  it('says the distance in characters, or — without edits', () => {
-    expect(formatDistance(12.345)).toBe('12.3 characters');
+  it('says the distance to a tenth, or — without edits', () => {
+    expect(formatDistance(12.345)).toBe('12.3');
     expect(formatDistance(null)).toBe('—');
     expect(formatDistance(Number.NaN)).toBe('—');
   });

@@ -17,9 +17,9 @@ export function percent(v: number | null): number | null {
   return v === null ? null : Math.round(v * 100);
 }
 
-/** A mean edit distance as the table shows it: "12.5 characters"; "—" in a week without edits. */
+/** A mean edit distance (characters) as the table shows it: "12.5"; "—" in a week without edits. */
 export function formatDistance(v: number | null): string {
-  return v === null || !Number.isFinite(v) ? '—' : `${v.toFixed(1)} characters`;
+  return v === null || !Number.isFinite(v) ? '—' : v.toFixed(1);
 }
 
 /** Whether the series holds any draft or decision at all. */
