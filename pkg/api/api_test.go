@@ -15,6 +15,7 @@ import (
 
 	"infernal/pkg/api"
 	"infernal/pkg/auth"
+	"infernal/pkg/decision"
 	"infernal/pkg/post"
 	"infernal/pkg/store"
 	"infernal/pkg/store/storetest"
@@ -50,6 +51,12 @@ type env struct {
 	redisURL string
 	clock    *clock
 	token    string
+}
+
+// decide is the decision path every channel takes, over the test's store
+// and queue, for the persona "devil".
+func (e *env) decide() *decision.Decider {
+	return decision.New(e.store, e.queue, "devil", nil)
 }
 
 func setup(t testing.TB) *env {
@@ -497,7 +504,7 @@ func TestPublic(t *testing.T) {
 	var posted []int64
 	for i := 0; i < 16; i++ {
 		id := e.pending("p"+strconv.Itoa(i), post.SourceMention, 0, "reply "+strconv.Itoa(i))
-		if _, err := e.store.Approve(ctx, id, nil); err != nil {
+		if _, err := e.decide().Approve(ctx, id, decision.Approval{By: post.ByWeb}); err != nil {
 			t.Fatal(err)
 		}
 		if _, _, err := e.store.BeginSend(ctx, id); err != nil {
@@ -513,7 +520,7 @@ func TestPublic(t *testing.T) {
 	}
 	e.pending("waiting", post.SourceConversation, 0, "later")
 	rejected := e.pending("no", post.SourceConversation, 0, "no")
-	if _, err := e.store.Reject(ctx, rejected); err != nil {
+	if _, err := e.decide().Reject(ctx, rejected, nil, post.ByWeb); err != nil {
 		t.Fatal(err)
 	}
 	if err := e.store.RecordEngagement(ctx, store.Engagement{Likes: 7, Retweets: 2, Replies: 1}, e.clock.Now()); err != nil {

@@ -99,7 +99,7 @@ func (f *fakeStore) ListQueuedOn(_ context.Context, _ string, page, pageSize int
 	f.record("ListQueued %d %d", page, pageSize)
 	return store.QueuedPage{}, nil
 }
-func (f *fakeStore) DraftAnyway(_ context.Context, id int64) (post.Post, error) {
+func (f *fakeStore) DraftAnyway(_ context.Context, id int64, _ *int, _ post.Channel) (post.Post, error) {
 	f.record("DraftAnyway %d", id)
 	return post.Post{}, f.approveErr
 }
@@ -160,11 +160,11 @@ func (f *fakeStore) Logs(_ context.Context, offset, limit int) ([]store.Thread, 
 	return nil, false, nil
 }
 
-func (f *fakeStore) MarkManualPosted(_ context.Context, id int64, responseID string, _ time.Time) (post.Post, error) {
+func (f *fakeStore) MarkManualPosted(_ context.Context, id int64, responseID string, _ time.Time, _ *int, _ post.Channel) (post.Post, error) {
 	f.record("MarkManualPosted %d %q", id, responseID)
 	return post.Post{ID: id, Platform: "sandbox", Source: post.SourceMention, Status: post.StatusPosted}, nil
 }
-func (f *fakeStore) GiveUp(_ context.Context, id int64, reason string) (post.Post, error) {
+func (f *fakeStore) GiveUp(_ context.Context, id int64, reason string, _ *int, _ post.Channel) (post.Post, error) {
 	f.record("GiveUp %d %q", id, reason)
 	return post.Post{ID: id, Platform: "sandbox", Source: post.SourceMention, Status: post.StatusRejected}, nil
 }
@@ -312,16 +312,16 @@ func (q fakeQueue) EnqueueSend(_ context.Context, id int64) error {
 	q.store.record("EnqueueSend %d", id)
 	return nil
 }
-func (q fakeQueue) EnqueueDraft(_ context.Context, id int64) error {
-	q.store.record("EnqueueDraft %d", id)
+func (q fakeQueue) EnqueueDraft(_ context.Context, id int64, platform string) error {
+	q.store.record("EnqueueDraft %d %s", id, platform)
 	return nil
 }
 func (q fakeQueue) EnqueueRegenerate(_ context.Context, id int64, instruction string) error {
 	q.store.record("EnqueueRegenerate %d %q", id, instruction)
 	return nil
 }
-func (q fakeQueue) EnsureDraft(_ context.Context, id int64) (bool, error) {
-	q.store.record("EnsureDraft %d", id)
+func (q fakeQueue) EnsureDraft(_ context.Context, id int64, platform string) (bool, error) {
+	q.store.record("EnsureDraft %d %s", id, platform)
 	return true, nil
 }
 func (q fakeQueue) EnqueuePeriodicOn(_ context.Context, typ, platform string) error {
@@ -451,7 +451,7 @@ func TestRefusedRequestsReachNothing(t *testing.T) {
 		{name: "give up bad id", method: "POST", path: "/api/posts/0/give-up", token: fakeToken, wantStatus: 400, wantError: "post id"},
 		{name: "give up array", method: "POST", path: "/api/posts/1/give-up", token: fakeToken, body: `[]`, wantStatus: 400, wantError: "request body must be a JSON object"},
 		{name: "give up blank reason", method: "POST", path: "/api/posts/1/give-up", token: fakeToken, body: `{"reason":"  "}`, wantStatus: 400, wantError: "reason must be"},
-		{name: "give up NUL reason", method: "POST", path: "/api/posts/1/give-up", token: fakeToken, body: `{"reason":"a\u0000"}`, wantStatus: 400, wantError: "reason must be"},
+		{name: "give up NUL reason", method: "POST", path: "/api/posts/1/give-up", token: fakeToken, body: `{"reason":"a\u0000"}`, wantStatus: 400, wantError: "reason must not contain NUL characters"},
 		{name: "give up long reason", method: "POST", path: "/api/posts/1/give-up", token: fakeToken, body: `{"reason":"` + strings.Repeat("r", 501) + `"}`, wantStatus: 400, wantError: "reason must be"},
 		{name: "spend without token", method: "GET", path: "/api/spend", wantStatus: 401, wantError: "authentication required"},
 		{name: "spend by POST", method: "POST", path: "/api/spend", token: fakeToken, wantStatus: 405, wantError: "method not allowed"},

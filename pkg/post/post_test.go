@@ -1,6 +1,7 @@
 package post
 
 import (
+	"errors"
 	"testing"
 	"time"
 )
@@ -20,6 +21,36 @@ func TestStorableText(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := StorableText(tt.in); got != tt.want {
 				t.Errorf("StorableText(%q) = %q, want %q", tt.in, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestCheckNoNUL(t *testing.T) {
+	tests := []struct {
+		name    string
+		in      string
+		wantErr bool
+	}{
+		{name: "plain", in: "burn, mortal"},
+		{name: "empty", in: ""},
+		{name: "newlines and tabs kept", in: "burn\n\tmortal"},
+		{name: "nul inside", in: "bu\x00rn", wantErr: true},
+		{name: "only nul", in: "\x00", wantErr: true},
+		{name: "nul after an emoji", in: "🔥\x00", wantErr: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := CheckNoNUL("reason", tt.in)
+			if !tt.wantErr {
+				if err != nil {
+					t.Fatalf("CheckNoNUL(%q) = %v, want nil", tt.in, err)
+				}
+				return
+			}
+			var te *TextError
+			if !errors.As(err, &te) || te.Field != "reason" || !errors.Is(err, ErrInvalid) || err.Error() != "reason must not contain NUL characters" {
+				t.Fatalf("CheckNoNUL(%q) = %v, want a *TextError on reason wrapping ErrInvalid", tt.in, err)
 			}
 		})
 	}

@@ -109,6 +109,27 @@ func (s *Store) IDsInStatus(ctx context.Context, status post.Status, before time
 	return ids, nil
 }
 
+// PostRef names a post and the platform it is on.
+type PostRef struct {
+	ID       int64
+	Platform string
+}
+
+// RefsInStatus is IDsInStatus with each post's platform, which a draft
+// task names: what reconciliation queues a lost draft again with.
+func (s *Store) RefsInStatus(ctx context.Context, status post.Status, before time.Time, limit int) ([]PostRef, error) {
+	rows, err := s.pool.Query(ctx, `SELECT id, platform FROM posts WHERE status = $1 AND updated_at < $2 ORDER BY updated_at LIMIT $3`,
+		status, before, limit)
+	if err != nil {
+		return nil, fmt.Errorf("store: refs in status %s: %w", status, err)
+	}
+	refs, err := pgx.CollectRows(rows, pgx.RowToStructByPos[PostRef])
+	if err != nil {
+		return nil, fmt.Errorf("store: refs in status %s: %w", status, err)
+	}
+	return refs, nil
+}
+
 // PostPlatform returns the platform post id was found on (or is to be
 // posted to): which of the worker's platforms works on it.
 func (s *Store) PostPlatform(ctx context.Context, id int64) (string, error) {

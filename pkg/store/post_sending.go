@@ -64,33 +64,31 @@ func (s *Store) ToManual(ctx context.Context, id int64, reason string) error {
 	return nil
 }
 
-// MarkManualPosted records that the hand-posted reply of a post awaiting it
-// went out (responseID may be empty when the administrator does not know
-// it), and appends the exchange to the public log; any other status gets a
+// MarkManualPosted records that the hand-posted reply of a post awaiting
+// it went out (responseID may be empty when the administrator does not
+// know it), and appends the exchange to the public log. It is the
+// administrator's decision, made on draft version shown (nil: the current
+// one) through channel by, and recorded; any other status gets a
 // *post.StateError (ErrConflict).
-func (s *Store) MarkManualPosted(ctx context.Context, id int64, responseID string, postedAt time.Time) (post.Post, error) {
-	return s.markManual(ctx, id, responseID, "", postedAt)
+func (s *Store) MarkManualPosted(ctx context.Context, id int64, responseID string, postedAt time.Time, shown *int, by post.Channel) (post.Post, error) {
+	return s.decideOn(ctx, id, decisionOn{what: "mark posted", want: post.StatusAwaitingManual, action: post.ActionMarkPosted, shown: shown, by: by},
+		func(tx pgx.Tx) (post.Post, error) {
+			return queryPost(ctx, tx, markManualSQL(), id, responseID, postedAt, post.StatusAwaitingManual, "")
+		})
 }
 
 // MarkHandPostedFound records the hand-posted reply of a post awaiting it,
 // found on the platform as responseID with text: the text as posted
 // replaces the draft (the administrator may have edited it on the
 // platform's page), so the statistics and the public log show what was
-// actually posted. Any other status gets a *post.StateError (ErrConflict).
+// actually posted. It is the worker's finding, not a decision: the
+// history keeps none. Any other status gets a *post.StateError
+// (ErrConflict).
 func (s *Store) MarkHandPostedFound(ctx context.Context, id int64, responseID, text string, postedAt time.Time) (post.Post, error) {
 	if responseID == "" || strings.TrimSpace(text) == "" {
 		return post.Post{}, fmt.Errorf("store: mark hand-posted %d: %w: reply id and text are required", id, ErrInvalid)
 	}
-	return s.markManual(ctx, id, responseID, text, postedAt)
-}
-
-// markManual moves post id from awaiting_manual to posted as responseID,
-// with text as its response when not empty, and files it in the public log.
-func (s *Store) markManual(ctx context.Context, id int64, responseID, text string, postedAt time.Time) (post.Post, error) {
-	p, err := queryPost(ctx, s.pool, postAndLog(`
-		UPDATE posts SET status = 'posted', response_post_id = nullif($2, ''), posted_at = $3, error = '',
-			proposed_response = coalesce(nullif($5, ''), proposed_response), updated_at = now()
-		WHERE id = $1 AND status = $4 RETURNING *`), id, responseID, postedAt, post.StatusAwaitingManual, text)
+	p, err := queryPost(ctx, s.pool, markManualSQL(), id, responseID, postedAt, post.StatusAwaitingManual, text)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return post.Post{}, s.stateError(ctx, id, "mark posted", post.StatusAwaitingManual)
 	}
@@ -98,6 +96,16 @@ func (s *Store) markManual(ctx context.Context, id int64, responseID, text strin
 		return post.Post{}, fmt.Errorf("store: mark posted %d: %w", id, err)
 	}
 	return p, nil
+}
+
+// markManualSQL moves post $1 from awaiting_manual ($4) to posted as
+// responseID $2 at $3, with text $5 as its response when not empty, and
+// files it in the public log.
+func markManualSQL() string {
+	return postAndLog(`
+		UPDATE posts SET status = 'posted', response_post_id = nullif($2, ''), posted_at = $3, error = '',
+			proposed_response = coalesce(nullif($5, ''), proposed_response), updated_at = now()
+		WHERE id = $1 AND status = $4 RETURNING *`)
 }
 
 // FailSend marks an approved post as failed with the platform's message.

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -64,16 +63,6 @@ func (s *Store) failFrom(ctx context.Context, id int64, what string, was post.St
 	return nil
 }
 
-// Approve moves a pending (or failed) post to approved, storing an edited
-// response first when edited is not nil (as an admin version when it
-// changes the text); a post whose reply the API may not
-// send (post.RouteManual) moves to awaiting_manual instead, for hand-posting. The response must pass
-// post.CheckResponseFor its platform (a *post.LengthError, ErrInvalid); a post in any other
-// state gets a *post.StateError (ErrConflict).
-func (s *Store) Approve(ctx context.Context, id int64, edited *string) (post.Post, error) {
-	return s.ApproveWith(ctx, id, Approval{Edited: edited, By: post.ByWeb})
-}
-
 // ApproveCheck judges the text about to be approved while the post's row is
 // locked: it returns the flags to store with it, or an error that refuses
 // the approval (returned as it is).
@@ -108,10 +97,14 @@ type Auto struct {
 }
 
 // ApproveWith carries out a: it moves a pending (or failed) post to
-// approved, or to awaiting_manual for a hand-posted route, as Approve
-// does, and records the decision; all under the post's row lock, so two
-// approvals of one post approve it once (the second gets a
-// *post.StateError).
+// approved, storing an edited response first when a.Edited is not nil (as
+// an admin version when it changes the text); a post whose reply the API
+// may not send (post.RouteManual) moves to awaiting_manual instead, for
+// hand-posting. The response must pass post.CheckResponseFor its platform
+// (a *post.LengthError, ErrInvalid). The decision is recorded; all under
+// the post's row lock, so two approvals of one post approve it once (the
+// second, like a post in any other state, gets a *post.StateError,
+// ErrConflict). pkg/decision is its one caller, for every channel.
 func (s *Store) ApproveWith(ctx context.Context, id int64, a Approval) (post.Post, error) {
 	var out post.Post
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
@@ -175,15 +168,10 @@ func (s *Store) ApproveWith(ctx context.Context, id int64, a Approval) (post.Pos
 	return out, err
 }
 
-// Reject moves a pending (or failed) post to rejected; any other state gets
-// a *post.StateError (ErrConflict).
-func (s *Store) Reject(ctx context.Context, id int64) (post.Post, error) {
-	return s.RejectWith(ctx, id, nil, post.ByWeb)
-}
-
-// RejectWith rejects post id as Reject does, made on draft version shown
-// (nil: the current one; another is a *post.VersionError) through channel
-// by, and records the decision.
+// RejectWith moves a pending (or failed) post id to rejected, made on
+// draft version shown (nil: the current one; another is a
+// *post.VersionError) through channel by, and records the decision; any
+// other state gets a *post.StateError (ErrConflict).
 func (s *Store) RejectWith(ctx context.Context, id int64, shown *int, by post.Channel) (post.Post, error) {
 	var out post.Post
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
@@ -265,17 +253,69 @@ func (s *Store) SaveEdit(ctx context.Context, id int64, text string, shown *int,
 	return out, err
 }
 
-// GiveUp moves a post awaiting hand-posting back to rejected, keeping why;
-// any other status gets a *post.StateError (ErrConflict).
-func (s *Store) GiveUp(ctx context.Context, id int64, reason string) (post.Post, error) {
-	p, err := queryPost(ctx, s.pool, `
-		UPDATE posts SET status = 'rejected', rejected_at = now(), error = $2, updated_at = now()
-		WHERE id = $1 AND status = $3 RETURNING `+postColumns, id, reason, post.StatusAwaitingManual)
-	if err == nil {
-		return p, nil
-	}
-	if !errors.Is(err, pgx.ErrNoRows) {
-		return post.Post{}, fmt.Errorf("store: give up %d: %w", id, err)
-	}
-	return post.Post{}, s.stateError(ctx, id, "give up", post.StatusAwaitingManual)
+// GiveUp moves a post awaiting hand-posting back to rejected, keeping
+// reason, made on draft version shown (nil: the current one) through
+// channel by, and records the decision; any other status gets a
+// *post.StateError (ErrConflict).
+func (s *Store) GiveUp(ctx context.Context, id int64, reason string, shown *int, by post.Channel) (post.Post, error) {
+	return s.decideOn(ctx, id, decisionOn{what: "give up", want: post.StatusAwaitingManual, action: post.ActionGiveUp, shown: shown, by: by},
+		func(tx pgx.Tx) (post.Post, error) {
+			return queryPost(ctx, tx, `
+				UPDATE posts SET status = 'rejected', rejected_at = now(), error = $2, updated_at = now()
+				WHERE id = $1 RETURNING `+postColumns, id, reason)
+		})
+}
+
+// DraftAnyway overrides the guard that skipped a post: it moves back to
+// drafting, guarded (so the guards are not run again, and it counts
+// against the caps), its reason cleared, and with its review waived (the
+// judge's score skips it no more). It is made on draft version shown (nil:
+// the current one) through channel by, and the decision is recorded. A
+// post that is not skipped gets a *post.StateError (ErrConflict), an
+// unknown one ErrNotFound.
+func (s *Store) DraftAnyway(ctx context.Context, id int64, shown *int, by post.Channel) (post.Post, error) {
+	return s.decideOn(ctx, id, decisionOn{what: "draft anyway", want: post.StatusSkipped, action: post.ActionDraftAnyway, shown: shown, by: by},
+		func(tx pgx.Tx) (post.Post, error) {
+			return queryPost(ctx, tx, `
+				UPDATE posts SET status = 'drafting', guarded_at = now(), skip_reason = '', review_waived = true, updated_at = now()
+				WHERE id = $1 RETURNING `+postColumns, id)
+		})
+}
+
+// decisionOn is one decision on a post in a status of its own, for decideOn.
+type decisionOn struct {
+	// what names the decision in errors.
+	what string
+	// want is the one status the decision is made from.
+	want   post.Status
+	action post.Action
+	// shown is the draft version the decision was made on; nil: the current one.
+	shown *int
+	by    post.Channel
+}
+
+// decideOn carries out decision d on post id in one transaction, under the
+// post's row lock: a post not in d.want is a *post.StateError, a stale
+// d.shown a *post.VersionError, and both change nothing; else move changes
+// the row (and returns it) and the decision is recorded on the draft
+// version it was made on.
+func (s *Store) decideOn(ctx context.Context, id int64, d decisionOn, move func(tx pgx.Tx) (post.Post, error)) (post.Post, error) {
+	var out post.Post
+	err := s.inTx(ctx, func(tx pgx.Tx) error {
+		p, err := lockPost(ctx, tx, id, d.what)
+		if err != nil {
+			return err
+		}
+		if p.Status != d.want {
+			return fmt.Errorf("store: %s %d: %w", d.what, id, &post.StateError{ID: id, Have: p.Status, Want: d.want})
+		}
+		if err := post.CheckShown(p, d.shown); err != nil {
+			return fmt.Errorf("store: %s %d: %w", d.what, id, err)
+		}
+		if out, err = move(tx); err != nil {
+			return fmt.Errorf("store: %s %d: %w", d.what, id, err)
+		}
+		return addDecision(ctx, tx, id, d.action, d.by, p.DraftVersion, nil)
+	})
+	return out, err
 }

@@ -450,7 +450,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Draft a skipped post without running the guards again. */
+        /**
+         * Draft a skipped post without running the guards again.
+         * @description Made on the draft version shown, like every decision, and kept in the post's history as `draft_anyway`; a post that is not skipped is a 409.
+         */
         post: operations["draftAnyway"];
         delete?: never;
         options?: never;
@@ -467,7 +470,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Record a hand-posted reply as posted. */
+        /**
+         * Record a hand-posted reply as posted.
+         * @description Made on the draft version shown and kept in the post's history as `mark_posted`; a post not awaiting hand-posting is a 409.
+         */
         post: operations["markPosted"];
         delete?: never;
         options?: never;
@@ -484,7 +490,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Give up a reply awaiting hand-posting. */
+        /**
+         * Give up a reply awaiting hand-posting.
+         * @description Made on the draft version shown and kept in the post's history as `give_up`; a post not awaiting hand-posting is a 409.
+         */
         post: operations["giveUp"];
         delete?: never;
         options?: never;
@@ -1053,7 +1062,7 @@ export interface components {
         };
         /** @description The draft version the card showed; the current one when left out. */
         ShownVersion: number;
-        /** @description A decision on the draft version shown (reject). */
+        /** @description A decision on the draft version shown (reject, draft anyway). */
         DecideRequest: {
             draft_version?: components["schemas"]["ShownVersion"];
             reason?: components["schemas"]["RejectReason"];
@@ -1068,10 +1077,12 @@ export interface components {
         MarkPostedRequest: {
             /** @description The hand-posted reply's id on X. */
             response_post_id?: string;
+            draft_version?: components["schemas"]["ShownVersion"];
         };
         GiveUpRequest: {
             /** @description 1 to 500 characters; default "Given up - not posted by hand". */
             reason?: string;
+            draft_version?: components["schemas"]["ShownVersion"];
         };
         RegenerateRequest: {
             /** @description One line of at most 200 characters steering the voice. */
@@ -1121,7 +1132,7 @@ export interface components {
             at: components["schemas"]["Timestamp"];
         };
         /** @enum {string} */
-        DecisionAction: "approve" | "reject" | "edit" | "regenerate" | "cancel";
+        DecisionAction: "approve" | "reject" | "edit" | "regenerate" | "cancel" | "draft_anyway" | "mark_posted" | "give_up";
         /**
          * @description The channel a decision came through.
          * @enum {string}
@@ -1134,7 +1145,9 @@ export interface components {
             /** @description The draft version it was made on. */
             draft_version: number;
             /** @description What the channel adds. */
-            detail: Record<string, never>;
+            detail: {
+                [key: string]: unknown;
+            };
             at: components["schemas"]["Timestamp"];
         };
         /** @description When the post reached each step; null for a step not reached. */
@@ -2869,10 +2882,10 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description Optional; none or `{}`. */
+        /** @description Optional; none, `{}` or the draft version shown. */
         requestBody?: {
             content: {
-                "application/json": components["schemas"]["Empty"];
+                "application/json": components["schemas"]["DecideRequest"];
             };
         };
         responses: {
@@ -2897,7 +2910,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description Optional; none, `{}` or the reply's id. */
+        /** @description Optional; none, `{}`, the reply's id, the draft version shown. */
         requestBody?: {
             content: {
                 "application/json": components["schemas"]["MarkPostedRequest"];
@@ -2925,7 +2938,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description Optional; none, `{}` or a reason. */
+        /** @description Optional; none, `{}`, a reason, the draft version shown. */
         requestBody?: {
             content: {
                 "application/json": components["schemas"]["GiveUpRequest"];

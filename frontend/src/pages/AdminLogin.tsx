@@ -5,7 +5,7 @@ import { setToken } from '../api/client';
 import { PageShell } from '../components/PageShell';
 import { ADMIN_DASHBOARD_PATH } from '../lib/constants';
 // After styles.css: the admin's rules load with its lazy chunks, never on the public pages.
-import '../features/admin/admin.css';
+import '../admin.css';
 
 export const LOGIN_FAILED = 'Invalid credentials';
 

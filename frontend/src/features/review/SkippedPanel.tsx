@@ -49,7 +49,7 @@ function SkippedList({ now, platform, page, setPage }: Props & Paging) {
     setBusyId(post.id);
     setNotice(null);
     try {
-      await draftAnyway(post.id);
+      await draftAnyway(post.id, post.draft_version);
       setNotice({ kind: 'success', text: SKIPPED_MESSAGES.drafted });
       if (posts.length === 1 && page > 1) setPage(page - 1);
       void mutate(isSkippedKey);

@@ -1,8 +1,8 @@
 // The reviewer's writes: decisions on posts and new drafts. Reads go through the SWR hooks.
 import { send } from '../../api/client';
-import type { Post, Queued } from '../../api/types';
+import type { BulkResult, Post, Queued } from '../../api/types';
 import { withPlatform } from '../../lib/platforms';
-import type { BulkAction, BulkResult } from './review';
+import type { BulkAction } from './review';
 import { reasonToSend } from './learned';
 
 /**
@@ -28,9 +28,9 @@ export function approvePost(id: number, draftVersion: number, editedResponse?: s
   return send<Post>(`/api/posts/${id}/approve`, body);
 }
 
-/** Override the guard that skipped a post: it goes back to drafting. */
-export function draftAnyway(id: number): Promise<Post> {
-  return send<Post>(`/api/posts/${id}/draft-anyway`, {});
+/** Override the guard that skipped a post, as shown (draftVersion): it goes back to drafting. */
+export function draftAnyway(id: number, draftVersion: number): Promise<Post> {
+  return send<Post>(`/api/posts/${id}/draft-anyway`, shownVersion(draftVersion));
 }
 
 /** Withdraw an auto-approval in its grace window: the draft is pending again (409 once the send has started). */
@@ -61,15 +61,15 @@ export function generateTargetedScan(): Promise<Queued> {
   return send<Queued>('/api/posts/targeted/generate');
 }
 
-/** Record that a reply awaiting hand-posting was posted on X (its id when known). */
-export function markPosted(id: number, responsePostId?: string): Promise<Post> {
-  const body = responsePostId ? { response_post_id: responsePostId } : {};
+/** Record that a reply awaiting hand-posting, as shown (draftVersion), was posted (its id when known). */
+export function markPosted(id: number, draftVersion: number, responsePostId?: string): Promise<Post> {
+  const body = { ...shownVersion(draftVersion), ...(responsePostId ? { response_post_id: responsePostId } : {}) };
   return send<Post>(`/api/posts/${id}/mark-posted`, body);
 }
 
-/** Give up a reply awaiting hand-posting: it goes back to rejected. */
-export function giveUp(id: number, reason?: string): Promise<Post> {
-  return send<Post>(`/api/posts/${id}/give-up`, reason ? { reason } : {});
+/** Give up a reply awaiting hand-posting, as shown (draftVersion): it goes back to rejected. */
+export function giveUp(id: number, draftVersion: number, reason?: string): Promise<Post> {
+  return send<Post>(`/api/posts/${id}/give-up`, { ...shownVersion(draftVersion), ...(reason ? { reason } : {}) });
 }
 
 /**
