@@ -184,7 +184,7 @@ describe('learning', () => {
       // A reason over 200 characters: counted, said, and Reject waits.
       const reason = card.getByLabel('Reason if you reject (optional)');
       await reason.fill('x'.repeat(201));
-      await expectText(card.getByTestId('reason-counter'), '201 / 200 characters');
+      await expectText(card.getByTestId('reject-reason-count'), '201 / 200 characters');
       await card.getByText('Keep the reason to 200 characters').waitFor();
       assert.equal(await card.getByRole('button', { name: 'Reject', exact: true }).isDisabled(), true);
 

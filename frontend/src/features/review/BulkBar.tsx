@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
-import { CharCounter } from '../../components/CharCounter';
-import { MAX_REASON, reasonLength, reasonProblem } from './learned';
+import { reasonProblem } from './learned';
+import { ReasonField } from './ReasonField';
 import type { BulkAction } from './review';
 
 interface Props {
@@ -41,25 +41,14 @@ export function BulkBar({ selected, selectable, busy, onSelectAll, onAct }: Prop
         <span className="bulk-hint"> · x or Space selects the focused card, j and k move between cards, ? lists every key</span>
       </p>
       {selected > 0 && (
-        <div className="field bulk-reason">
-          <label htmlFor={`${id}-reason`}>Reason if you reject them (optional)</label>
-          <input
-            id={`${id}-reason`}
-            type="text"
-            value={reason}
-            maxLength={MAX_REASON + 20}
-            onChange={(e) => setReason(e.target.value)}
-            aria-invalid={reasonIssue ? true : undefined}
-            aria-describedby={`${id}-reason-count${reasonIssue ? ` ${id}-reason-problem` : ''}`}
-            data-testid="bulk-reason"
-          />
-          <CharCounter length={reasonLength(reason)} limit={MAX_REASON} id={`${id}-reason-count`} label="Reason length" testId="bulk-reason-counter" />
-          {reasonIssue && (
-            <p id={`${id}-reason-problem`} className="review-warning">
-              {reasonIssue}
-            </p>
-          )}
-        </div>
+        <ReasonField
+          id={`${id}-reason`}
+          label="Reason if you reject them (optional)"
+          value={reason}
+          onChange={setReason}
+          className="bulk-reason"
+          testId="bulk-reason"
+        />
       )}
       <div className="bulk-actions">
         <button

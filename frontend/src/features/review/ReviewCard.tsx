@@ -10,7 +10,8 @@ import { CharCounter } from '../../components/CharCounter';
 import { DraftHistory } from './DraftHistory';
 import { InConversation } from './InConversation';
 import { ReviewCardHead } from './ReviewCardHead';
-import { MAX_REASON, reasonLength, reasonProblem } from './learned';
+import { reasonProblem } from './learned';
+import { ReasonField } from './ReasonField';
 import { ShapedBy } from './ShapedBy';
 
 export const TOO_LONG_BUTTON = 'Response Too Long';
@@ -310,48 +311,37 @@ export function ReviewCard({
         </div>
       ) : (
         <>
-        {reviewable && (
-          <div className="field review-reject-reason">
-            <label htmlFor={`${ids}-reason`}>Reason if you reject (optional)</label>
-            <input
+          {reviewable && (
+            <ReasonField
               id={`${ids}-reason`}
-              type="text"
+              label="Reason if you reject (optional)"
               value={reason}
-              maxLength={MAX_REASON + 20}
+              onChange={setReason}
+              className="review-reject-reason"
               placeholder="off-topic, wrong tone, too long…"
-              onChange={(e) => setReason(e.target.value)}
-              aria-invalid={reasonIssue ? true : undefined}
-              aria-describedby={`${ids}-reason-count${reasonIssue ? ` ${ids}-reason-problem` : ''}`}
-              data-testid="reject-reason"
+              testId="reject-reason"
             />
-            <CharCounter length={reasonLength(reason)} limit={MAX_REASON} id={`${ids}-reason-count`} label="Reason length" testId="reason-counter" />
-            {reasonIssue && (
-              <p id={`${ids}-reason-problem`} className="review-warning">
-                {reasonIssue}
-              </p>
-            )}
+          )}
+          <div className="review-actions">
+            <button
+              type="button"
+              className="btn btn-success"
+              disabled={busy || tooLong || empty}
+              onClick={() => onApprove(post, edited ? draft : undefined, override)}
+              data-shortcut="approve"
+            >
+              {tooLong ? TOO_LONG_BUTTON : override ? APPROVE_ANYWAY : 'Approve'}
+            </button>
+            <button
+              type="button"
+              className="btn btn-danger"
+              disabled={busy || reasonIssue !== null}
+              onClick={() => onReject(post, reason)}
+              data-shortcut="reject"
+            >
+              Reject
+            </button>
           </div>
-        )}
-        <div className="review-actions">
-          <button
-            type="button"
-            className="btn btn-success"
-            disabled={busy || tooLong || empty}
-            onClick={() => onApprove(post, edited ? draft : undefined, override)}
-            data-shortcut="approve"
-          >
-            {tooLong ? TOO_LONG_BUTTON : override ? APPROVE_ANYWAY : 'Approve'}
-          </button>
-          <button
-            type="button"
-            className="btn btn-danger"
-            disabled={busy || reasonIssue !== null}
-            onClick={() => onReject(post, reason)}
-            data-shortcut="reject"
-          >
-            Reject
-          </button>
-        </div>
         </>
       )}
     </article>
