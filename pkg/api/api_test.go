@@ -371,7 +371,7 @@ func TestApproveAndReject(t *testing.T) {
 			check: func(t *testing.T) { wantStatus(t, e, long, post.StatusPending) }},
 		{name: "edit too long", path: "/api/posts/" + id(ok) + "/approve", body: `{"response":"` + strings.Repeat("x", 281) + `"}`, wantStatus: 422, wantError: "281 characters",
 			check: func(t *testing.T) { wantResponse(t, e, ok, "burn, mortal") }},
-		{name: "NUL in edit", path: "/api/posts/" + id(ok) + "/approve", body: `{"response":"a\u0000b"}`, wantStatus: 400, wantError: "NUL",
+		{name: "NUL in edit", path: "/api/posts/" + id(ok) + "/approve", body: `{"response":"a\u0000b"}`, wantStatus: 400, wantError: "control character U+0000",
 			check: func(t *testing.T) { wantResponse(t, e, ok, "burn, mortal") }},
 		{name: "empty edit", path: "/api/posts/" + id(ok) + "/approve", body: `{"response":""}`, wantStatus: 422, wantError: "0 characters"},
 		{name: "whitespace-only edit", path: "/api/posts/" + id(ok) + "/approve", body: `{"response":" \n\t\u3000 "}`, wantStatus: 422, wantError: "only whitespace",

@@ -44,7 +44,7 @@ func TestApproveFlaggedNeedsOverride(t *testing.T) {
 		{name: "flagged draft", id: link, body: `{}`, wantStatus: 422, wantFlags: []string{"link"}, after: post.StatusPending},
 		{name: "override false", id: link, body: `{"override":false}`, wantStatus: 422, wantFlags: []string{"link"}, after: post.StatusPending},
 		{name: "override not a boolean", id: link, body: `{"override":"yes"}`, wantStatus: 400, after: post.StatusPending},
-		{name: "override null", id: link, body: `{"override":null}`, wantStatus: 422, wantFlags: []string{"link"}, after: post.StatusPending},
+		{name: "override null", id: link, body: `{"override":null}`, wantStatus: 400, after: post.StatusPending},
 		{name: "bad JSON", id: link, body: `{"override":tru}`, wantStatus: 400, after: post.StatusPending},
 		{name: "flagged edit", id: edited, body: `{"response":"Ask @stranger, [name]"}`, wantStatus: 422,
 			wantFlags: []string{"foreign_mention", "placeholder"}, after: post.StatusPending},

@@ -8,13 +8,14 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"infernal/pkg/learning"
 	"infernal/pkg/post"
 )
 
-// fieldOf decodes a 400's {"error", "field"}, failing when it is not one.
-func fieldOf(t *testing.T, status int, body string) string {
+// learnFieldOf decodes a 400's {"error", "field"}, failing when it is not one.
+func learnFieldOf(t *testing.T, status int, body string) string {
 	t.Helper()
 	var out struct{ Error, Field string }
 	if err := json.Unmarshal([]byte(body), &out); err != nil || status != 400 || out.Error == "" {
@@ -65,7 +66,7 @@ func TestRejectReason(t *testing.T) {
 				body = fmt.Sprintf(body, id)
 			}
 			status, out := e.do("POST", path, e.token, body)
-			if f := fieldOf(t, status, out); f != "reason" {
+			if f := learnFieldOf(t, status, out); f != "reason" {
 				t.Fatalf("field %q, want reason", f)
 			}
 		})
@@ -111,7 +112,7 @@ func TestCasesRoutes(t *testing.T) {
 		{"/api/cases?page=0", ""}, {"/api/cases?page=x", ""}, {"/api/cases?q=" + strings.Repeat("a", 201), "q"},
 	} {
 		status, body := e.do("GET", tt.path, e.token, "")
-		if status != 400 || (tt.field != "" && fieldOf(t, status, body) != tt.field) || errorOf(t, body) == "" {
+		if status != 400 || (tt.field != "" && learnFieldOf(t, status, body) != tt.field) || errorOf(t, body) == "" {
 			t.Fatalf("%s: %d %s", tt.path, status, body)
 		}
 	}
@@ -220,7 +221,7 @@ func TestLessonsRoutes(t *testing.T) {
 	for _, body := range []string{`{}`, `{"text":""}`, `{"text":"` + strings.Repeat("x", 201) + `"}`,
 		`{"text":"see https://example.com"}`, `{"text":"ask @someone"}`, `{"text":"two\nlines"}`, `{"text":3}`} {
 		status, out := e.do("POST", "/api/lessons", e.token, body)
-		if f := fieldOf(t, status, out); f != "text" {
+		if f := learnFieldOf(t, status, out); f != "text" {
 			t.Fatalf("%s: field %q, want text", body, f)
 		}
 	}
@@ -241,7 +242,7 @@ func TestLessonsRoutes(t *testing.T) {
 	if status, body := e.do("PATCH", path, e.token, `{}`); status != 400 {
 		t.Fatalf("empty patch: %d %s", status, body)
 	}
-	if status, out := e.do("PATCH", path, e.token, `{"text":"@you"}`); fieldOf(t, status, out) != "text" {
+	if status, out := e.do("PATCH", path, e.token, `{"text":"@you"}`); learnFieldOf(t, status, out) != "text" {
 		t.Fatalf("bad patch: %d %s", status, out)
 	}
 	if status, body := e.do("PATCH", path, e.token, `{"text":"No emoji, ever","enabled":false}`); status != 200 || !strings.Contains(body, `"enabled":false`) {
@@ -289,7 +290,7 @@ func TestLearningSettings(t *testing.T) {
 		{`{"enabled":"yes","examples":3,"lessons":5}`, "learning.enabled"},
 	} {
 		status, body := e.do("PUT", "/api/settings", e.token, `{`+base+`,"learning":`+tt.learning+`}`)
-		if f := fieldOf(t, status, body); f != tt.field {
+		if f := learnFieldOf(t, status, body); f != tt.field {
 			t.Fatalf("%s: field %q, want %q", tt.learning, f, tt.field)
 		}
 	}
@@ -318,5 +319,50 @@ func TestLearningSettings(t *testing.T) {
 	}
 	if status, body := e.do("PUT", "/api/settings", e.token, string(again)); status != 200 {
 		t.Fatalf("round trip: %d %s", status, body)
+	}
+}
+
+// Insights' weekly learning series counts the week's first drafts,
+// approvals as written, edits (with their mean edit distance) and
+// rejections.
+func TestInsightsLearningWeekly(t *testing.T) {
+	e := setup(t)
+	ctx := context.Background()
+	a := e.pending("w1", post.SourceMention, 0, "first draft stays")
+	b := e.pending("w2", post.SourceMention, 0, "abcdef")
+	c := e.pending("w3", post.SourceMention, 0, "rejected draft")
+	e.pending("w4", post.SourceMention, 0, "waits")
+	for _, call := range []struct{ path, body string }{
+		{fmt.Sprintf("/api/posts/%d/approve", a), `{}`},
+		{fmt.Sprintf("/api/posts/%d/approve", b), `{"response":"abc"}`},
+		{fmt.Sprintf("/api/posts/%d/reject", c), `{"reason":"Off-topic"}`},
+	} {
+		if status, body := e.do("POST", call.path, e.token, call.body); status != 200 {
+			t.Fatalf("%s: %d %s", call.path, status, body)
+		}
+	}
+	e.clock.Add(time.Minute)
+	status, body := e.do("GET", "/api/insights?days=7", e.token, "")
+	var out struct {
+		Learning struct {
+			Weekly []struct {
+				Week             string
+				DraftsN          int      `json:"drafts"`
+				ApprovedN        int      `json:"approved_unedited"`
+				EditedN          int      `json:"edited"`
+				RejectedN        int      `json:"rejected"`
+				MeanEditDistance *float64 `json:"mean_edit_distance"`
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(body), &out); status != 200 || err != nil || len(out.Learning.Weekly) < 2 {
+		t.Fatalf("insights: %d %s (%v)", status, body, err)
+	}
+	w := out.Learning.Weekly[len(out.Learning.Weekly)-1]
+	if w.DraftsN != 4 || w.ApprovedN != 1 || w.EditedN != 1 || w.RejectedN != 1 || w.MeanEditDistance == nil || *w.MeanEditDistance != 3 {
+		t.Fatalf("this week = %+v (mean %v)", w, w.MeanEditDistance)
+	}
+	if _, err := e.store.Post(ctx, a); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -498,7 +498,7 @@ func (s *Server) giveUp(w http.ResponseWriter, r *http.Request) error {
 	if req.Reason != nil {
 		reason = strings.TrimSpace(*req.Reason)
 		if reason == "" || utf8.RuneCountInString(reason) > maxReason {
-			return badRequest("reason must be 1 to %d characters", maxReason)
+			return &settings.FieldError{Field: "reason", Problem: fmt.Sprintf("must be 1 to %d characters", maxReason)}
 		}
 	}
 	if err := checkShown(req.DraftVersion); err != nil {

@@ -101,7 +101,7 @@ type Approval struct {
 // is a *post.StateError.
 func (d *Decider) Approve(ctx context.Context, id int64, a Approval) (post.Post, error) {
 	if a.Edited != nil {
-		if err := post.CheckNoNUL("response", *a.Edited); err != nil {
+		if err := post.CheckField("response", *a.Edited); err != nil {
 			return post.Post{}, fmt.Errorf("decision: approve post %d: %w", id, err)
 		}
 	}
@@ -157,7 +157,7 @@ func (d *Decider) Reason(ctx context.Context, id int64, reason string) error {
 // version shown; the text passes the same length rule as an approval, and
 // its flags are stored for the card. Nothing is sent.
 func (d *Decider) Edit(ctx context.Context, id int64, text string, shown *int, by post.Channel) (post.Post, error) {
-	if err := post.CheckNoNUL("response", text); err != nil {
+	if err := post.CheckField("response", text); err != nil {
 		return post.Post{}, fmt.Errorf("decision: edit post %d: %w", id, err)
 	}
 	return d.store.SaveEdit(ctx, id, text, shown, func(p post.Post, text string) ([]string, error) {
@@ -222,10 +222,10 @@ func (d *Decider) MarkPosted(ctx context.Context, id int64, responseID string, p
 }
 
 // GiveUp gives up post id's reply, awaiting hand-posting: it is rejected,
-// keeping reason, made on draft version shown. A reason holding a NUL is a
-// *post.TextError; a post in any other status a *post.StateError.
+// keeping reason, made on draft version shown. A reason holding a control
+// character is a *post.TextError; a post in any other status a *post.StateError.
 func (d *Decider) GiveUp(ctx context.Context, id int64, reason string, shown *int, by post.Channel) (post.Post, error) {
-	if err := post.CheckNoNUL("reason", reason); err != nil {
+	if err := post.CheckField("reason", reason); err != nil {
 		return post.Post{}, fmt.Errorf("decision: give up post %d: %w", id, err)
 	}
 	return d.store.GiveUp(ctx, id, reason, shown, by)

@@ -259,32 +259,6 @@ func (p Post) IsMention() bool { return p.Source == SourceMention }
 // IsProfile reports whether the post is the persona's own standalone post.
 func (p Post) IsProfile() bool { return p.Source == SourceProfile }
 
-// TextError refuses a text the administrator wrote for a character it may
-// not hold. It is an ErrInvalid.
-type TextError struct {
-	// Field names the text, as the request that carried it does.
-	Field string
-	// Reason says what is wrong, written for the administrator.
-	Reason string
-}
-
-// Error names the field and what is wrong with it.
-func (e *TextError) Error() string { return e.Field + " " + e.Reason }
-
-// Unwrap makes errors.Is(err, ErrInvalid) hold.
-func (e *TextError) Unwrap() error { return ErrInvalid }
-
-// CheckNoNUL refuses a text the administrator wrote (a response, a reason)
-// that holds a NUL character, which PostgreSQL cannot keep in text: a
-// *TextError naming field. It is the one NUL check of what the
-// administrator writes; StorableText drops NULs from what comes from outside.
-func CheckNoNUL(field, text string) error {
-	if strings.ContainsRune(text, 0) {
-		return &TextError{Field: field, Reason: "must not contain NUL characters"}
-	}
-	return nil
-}
-
 // StorableText drops the NUL characters PostgreSQL cannot keep in text, from
 // text that comes from outside (a platform's post, a model's answer).
 func StorableText(s string) string {

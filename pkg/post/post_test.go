@@ -2,6 +2,7 @@ package post
 
 import (
 	"errors"
+	"strings"
 	"testing"
 	"time"
 )
@@ -26,7 +27,7 @@ func TestStorableText(t *testing.T) {
 	}
 }
 
-func TestCheckNoNUL(t *testing.T) {
+func TestCheckFieldRefusesNUL(t *testing.T) {
 	tests := []struct {
 		name    string
 		in      string
@@ -41,16 +42,16 @@ func TestCheckNoNUL(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := CheckNoNUL("reason", tt.in)
+			err := CheckField("reason", tt.in)
 			if !tt.wantErr {
 				if err != nil {
-					t.Fatalf("CheckNoNUL(%q) = %v, want nil", tt.in, err)
+					t.Fatalf("CheckField(%q) = %v, want nil", tt.in, err)
 				}
 				return
 			}
 			var te *TextError
-			if !errors.As(err, &te) || te.Field != "reason" || !errors.Is(err, ErrInvalid) || err.Error() != "reason must not contain NUL characters" {
-				t.Fatalf("CheckNoNUL(%q) = %v, want a *TextError on reason wrapping ErrInvalid", tt.in, err)
+			if !errors.As(err, &te) || te.Field != "reason" || te.Rune != 0 || !errors.Is(err, ErrInvalid) || !strings.HasPrefix(err.Error(), "reason: holds the control character U+0000") {
+				t.Fatalf("CheckField(%q) = %v, want a *TextError on reason at U+0000 wrapping ErrInvalid", tt.in, err)
 			}
 		})
 	}

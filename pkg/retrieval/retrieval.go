@@ -54,7 +54,7 @@ type Item struct {
 	// Trigram is the trigram similarity of the item's matched text to the
 	// query, 0 to 1 (pg_trgm's similarity).
 	Trigram float64
-	// Rank is the text-search rank of the item, 0 to 1 (ts_rank_cd
+	// Rank is the text-search rank of the item, 0 to 1 (ts_rank
 	// normalised by rank/(rank+1)).
 	Rank float64
 	// Overlap is the share of the query's terms the item's matched text

@@ -70,7 +70,7 @@ func collectCases(rows pgx.Rows) ([]learning.Case, error) {
 // recordCaseSQL keeps a decision on post $1 as its case, inside the
 // decision's transaction, after the post's row is updated: the draft is
 // the writer's last text before any edit of the administrator's, the final
-// text $2; the decision is $3 (rejected), or approved or edited as the
+// text $2; the thread's digest the post it answers; the decision is $3 (rejected), or approved or edited as the
 // final text equals the draft or not. A profile post has no mortal's post:
 // no case. A later decision on the post (after an auto-approval was
 // cancelled) replaces the case, which is then distilled again.
@@ -78,7 +78,11 @@ const recordCaseSQL = `
 	INSERT INTO learning_cases (post_id, conversation_key, platform, author_username, author_id, mention_text,
 		thread_digest, draft_text, final_text, decision, by, review_score, persona_version)
 	SELECT p.id, coalesce(nullif(p.conversation_id, ''), p.original_post_id, p.id::text), p.platform,
-		lower(ltrim(p.author_username, '@')), p.author_id, p.original_post_text, p.context_note, d.text, $2,
+		lower(ltrim(p.author_username, '@')), p.author_id, p.original_post_text,
+		-- The thread's digest: the post it answers, as the context keeps it, cut short.
+		coalesce((SELECT left(cp.text, 280) FROM context_posts cp
+			WHERE cp.platform = p.platform AND cp.platform_post_id = p.in_reply_to_id AND p.in_reply_to_id <> ''), ''),
+		d.text, $2,
 		CASE WHEN $3 = 'rejected' THEN 'rejected' WHEN d.text = $2 THEN 'approved' ELSE 'edited' END,
 		$4, p.review_score, p.persona_version
 	FROM posts p
@@ -234,24 +238,33 @@ func (s *Store) ImportCases(ctx context.Context, cases []ImportedCase) (int64, e
 const CandidateLimit = 40
 
 // caseCandidatesSQL reads the cases (rejected ones too: their lessons
-// are ranked by them) whose post
-// matches the terms $1 (websearch syntax, "a or b") by text search, and
-// those whose post is trigram-similar to $2 (the normalised query; the
-// GIN trigram index serves the % operator), each with both scores; at most
-// $3 of each kind, the best first.
+// are ranked by them) whose post holds one of the lexemes of $1 (the
+// query's terms), with their text-search rank and the trigram similarity
+// of their post to $2 (the normalised query); at most $3, the best ranked
+// first (ts_rank: ts_rank_cd costs three times as much a row). A lexeme that PostgreSQL's statistics (pg_stats of
+// learning_cases.search) find in more than $4 cases is left out: as
+// common as a stop word, it tells no post apart, and ranking its
+// thousands of matches would cost every draft.
 const caseCandidatesSQL = `
-	WITH q AS (SELECT websearch_to_tsquery('english', $1) AS ts),
+	WITH lexemes AS (SELECT unnest(tsvector_to_array(to_tsvector('english', $1))) AS lexeme),
+	common AS (
+		SELECT u.lexeme FROM pg_stats s
+		JOIN pg_class r ON r.relname = s.tablename AND r.relkind = 'r'
+		CROSS JOIN LATERAL unnest(s.most_common_elems::text::text[], s.most_common_elem_freqs) AS u(lexeme, freq)
+		WHERE s.schemaname = current_schema() AND s.tablename = 'learning_cases' AND s.attname = 'search'
+			AND r.relnamespace = current_schema()::regnamespace AND u.freq * greatest(r.reltuples, 0) > $4),
+	q AS (SELECT to_tsquery('simple', string_agg(quote_literal(lexeme), ' | ')) AS ts
+		FROM lexemes WHERE lexeme NOT IN (SELECT lexeme FROM common WHERE lexeme IS NOT NULL)),
 	lexical AS (
-		SELECT c.id FROM learning_cases c, q
-		WHERE $1 <> '' AND c.search @@ q.ts
-		ORDER BY ts_rank_cd(c.search, q.ts) DESC, c.id DESC LIMIT $3),
-	fuzzy AS (
-		SELECT c.id FROM learning_cases c
-		WHERE $2 <> '' AND c.mention_text % $2
-		ORDER BY similarity(c.mention_text, $2) DESC, c.id DESC LIMIT $3)
-	SELECT ` + caseColumns + `, similarity(c.mention_text, $2)::float8 AS trigram,
-		(ts_rank_cd(c.search, q.ts, 32))::float8 AS rank` + caseFrom + `, q
-	WHERE c.id IN (SELECT id FROM lexical UNION SELECT id FROM fuzzy)`
+		SELECT c.id, ts_rank(c.search, q.ts, 32) AS rank FROM learning_cases c, q
+		WHERE q.ts IS NOT NULL AND c.search @@ q.ts
+		ORDER BY rank DESC, c.id DESC LIMIT $3)
+	SELECT ` + caseColumns + `, similarity(c.mention_text, $2)::float8 AS trigram, l.rank::float8 AS rank` +
+	caseFrom + ` JOIN lexical l ON l.id = c.id`
+
+// CommonLexemeRows is how many cases a query term may be found in and
+// still choose candidates (see caseCandidatesSQL).
+const CommonLexemeRows = 500
 
 type candidateRow struct {
 	caseRow
@@ -260,13 +273,14 @@ type candidateRow struct {
 }
 
 // CaseCandidates returns the cases like a post (rejected ones too):
-// those whose post matches one of terms (text search) or resembles
-// normalized (trigram similarity), at most CandidateLimit of each.
+// those whose post holds one of terms not too common (text search), at
+// most CandidateLimit, each with its rank and its trigram similarity to
+// normalized.
 func (s *Store) CaseCandidates(ctx context.Context, terms []string, normalized string) ([]learning.Candidate, error) {
 	if len(terms) == 0 && normalized == "" {
 		return nil, nil
 	}
-	rows, err := s.pool.Query(ctx, caseCandidatesSQL, strings.Join(terms, " or "), normalized, CandidateLimit)
+	rows, err := s.pool.Query(ctx, caseCandidatesSQL, strings.Join(terms, " "), normalized, CandidateLimit, CommonLexemeRows)
 	if err != nil {
 		return nil, fmt.Errorf("store: case candidates: %w", err)
 	}

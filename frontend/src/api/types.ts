@@ -1393,13 +1393,13 @@ export interface components {
             search_topics: string[];
             /** @description The blocked authors as stored, each a handle or a platform id (see SettingsInput). */
             blocked_authors: string[];
-            /** @description Answers only, never sent: target_usernames in the same order, each with the handle and the id it stands for where known. */
+            /** @description Answers only (a PUT takes and ignores it): target_usernames in the same order, each with the handle and the id it stands for where known. */
             target_ids: components["schemas"]["SettingsAccount"][];
-            /** @description Answers only, never sent: blocked_authors in the same order, each with the handle and the id it stands for where known. */
+            /** @description Answers only (a PUT takes and ignores it): blocked_authors in the same order, each with the handle and the id it stands for where known. */
             blocked_author_ids: components["schemas"]["SettingsAccount"][];
             blocked_phrases: string[];
             caps: components["schemas"]["SettingsCaps"];
-            /** @description Answers only, never sent: the targeted usernames the platform answered it does not know (X's 404), each looked up again at most once an hour, or at the first scan after a settings change (a PUT empties the list). */
+            /** @description Answers only (a PUT takes and ignores it): the targeted usernames the platform answered it does not know (X's 404), each looked up again at most once an hour, or at the first scan after a settings change (a PUT empties the list). */
             targets_not_found: string[];
         };
         /** @description An entry of target_usernames or blocked_authors with the account it stands for. An entry given by handle is its own handle, and has the id once the worker has found it (a target once looked up, a blocked author once next seen); an entry given by id is its own id, and has the handle its author was last seen with in a found post. */
@@ -1411,7 +1411,7 @@ export interface components {
             /** @description The account's stable id (an X user id, a Bluesky DID), null while unknown. */
             id: string | null;
         };
-        /** @description The settings as PUT; every field present but autopilot and learning, which keep the stored ones when absent. */
+        /** @description The settings as PUT; every field present but autopilot and learning, which keep the stored ones when absent. The answer-only fields of Settings (targets_not_found, target_ids, blocked_author_ids) are taken, whatever they hold, and ignored, so that a client may PUT back what GET answered with one field changed; any other unknown field is a 400. */
         SettingsInput: {
             autopilot?: components["schemas"]["Autopilot"];
             learning?: components["schemas"]["LearningSettings"];
@@ -1422,8 +1422,14 @@ export interface components {
             blocked_authors: string[];
             blocked_phrases: string[];
             caps: components["schemas"]["SettingsCapsInput"];
+            /** @description Answers only; taken whatever it holds, and ignored. */
+            targets_not_found?: unknown;
+            /** @description Answers only; taken whatever it holds, and ignored. */
+            target_ids?: unknown;
+            /** @description Answers only; taken whatever it holds, and ignored. */
+            blocked_author_ids?: unknown;
         };
-        /** @description The persona's fields as the admin edits them. */
+        /** @description The persona's fields as the admin edits them. version and updated_at, which a Persona answer carries, are taken whatever they hold, and ignored (a PUT always stores a new version), so that a client may send back what GET answered. */
         PersonaInput: {
             /** @description One line, at most 50 characters. */
             name: string;
@@ -1435,6 +1441,10 @@ export interface components {
             examples: string[];
             /** @description At most 50, each one line of at most 100 characters. */
             avoid_topics: string[];
+            /** @description Answers only; taken whatever it holds, and ignored. */
+            version?: unknown;
+            /** @description Answers only; taken whatever it holds, and ignored. */
+            updated_at?: unknown;
         };
         /** @description One stored version of the persona. */
         Persona: {
@@ -1618,7 +1628,7 @@ export interface components {
             pending: number;
             /** @description The approved replies, posted or not. */
             approved: number;
-            /** @description The part of approved no administrator approved; 0 until approvals record who made them. */
+            /** @description The part of approved no administrator approved, by the channel of its last approval (the autopilot's). */
             approved_by_autopilot: number;
             /** @description The part of approved whose text the administrator changed. */
             edited: number;

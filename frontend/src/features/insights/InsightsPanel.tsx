@@ -24,27 +24,40 @@ import type { Insights, Lookup } from './types';
 import { useInsights } from './useInsights';
 import './insights.css';
 
-/** A chart's figures as a table, behind a toggle. */
-function TableToggle({ children, testId }: { children: React.ReactNode; testId: string }) {
+/**
+ * A table that may be wider than its column: it scrolls sideways in its own box, which the
+ * keyboard can reach (tab to it, then the arrow keys) and which is named for a screen reader.
+ */
+function ScrollBox({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    // A scrolling box must be focusable to be scrolled without a mouse (axe: scrollable-region-focusable).
+    <div className="insights-scroll" tabIndex={0} role="region" aria-label={label}>
+      {children}
+    </div>
+  );
+}
+
+/** A chart's figures as a table, behind a toggle; the table scrolls in its own box when wider than its column. */
+function TableToggle({ children, testId, label }: { children: React.ReactNode; testId: string; label: string }) {
   return (
     <details className="insights-table-toggle" data-testid={testId}>
       <summary>Show the figures as a table</summary>
-      {children}
+      <ScrollBox label={label}>{children}</ScrollBox>
     </details>
   );
 }
 
-/** The gaps of the range, said in words where the charts draw nothing. */
+/** The gaps of the range, said in words where the charts draw nothing: one note each (a note, not a list item). */
 function GapNotes({ data }: { data: Insights }) {
   if (data.gaps.length === 0) return null;
   return (
-    <ul className="insights-gaps" data-testid="insights-gaps">
+    <div className="insights-gaps" data-testid="insights-gaps">
       {data.gaps.map((g) => (
-        <li key={g.from} role="note">
+        <p key={g.from} role="note">
           {gapLabel(g)}
-        </li>
+        </p>
       ))}
-    </ul>
+    </div>
   );
 }
 
@@ -70,7 +83,6 @@ function Funnel({ data }: { data: Insights }) {
         rowKey={(r) => r.label}
         rowProps={(r) => ({ className: `depth-${r.depth}` })}
       />
-      <p className="muted insights-note">Approved by autopilot counts 0 until approvals record who made them.</p>
     </figure>
   );
 }
@@ -85,16 +97,18 @@ function Latencies({ data }: { data: Insights }) {
   return (
     <figure className="insights-figure" data-testid="insights-latency">
       <figcaption>Latency</figcaption>
-      <FigureTable
-        columns={[
-          { header: 'Step', cell: ([label]) => label, rowHeader: true },
-          { header: 'Median', cell: ([, key]) => formatSeconds(data.latency[key].p50) },
-          { header: '95th percentile', cell: ([, key]) => formatSeconds(data.latency[key].p95) },
-          { header: 'Posts', cell: ([, key]) => data.latency[key].n },
-        ]}
-        rows={rows}
-        rowKey={([, key]) => key}
-      />
+      <ScrollBox label="Latency, table">
+        <FigureTable
+          columns={[
+            { header: 'Step', cell: ([label]) => label, rowHeader: true },
+            { header: 'Median', cell: ([, key]) => formatSeconds(data.latency[key].p50) },
+            { header: '95th percentile', cell: ([, key]) => formatSeconds(data.latency[key].p95) },
+            { header: 'Posts', cell: ([, key]) => data.latency[key].n },
+          ]}
+          rows={rows}
+          rowKey={([, key]) => key}
+        />
+      </ScrollBox>
     </figure>
   );
 }
@@ -124,7 +138,7 @@ function Daily({ data }: { data: Insights }) {
       <figure className="insights-figure" data-testid="insights-daily">
         <figcaption>Daily posts</figcaption>
         <Chart x={x} series={posts} label="Mentions seen and replies posted per day" testId="chart-daily-posts" />
-        <TableToggle testId="table-daily-posts">
+        <TableToggle testId="table-daily-posts" label="Daily posts, table">
           <FigureTable
             columns={[
               { header: 'Day', cell: (d) => d.day, rowHeader: true },
@@ -139,7 +153,7 @@ function Daily({ data }: { data: Insights }) {
       <figure className="insights-figure" data-testid="insights-spend">
         <figcaption>Daily spend</figcaption>
         <Chart x={x} series={spend} label="X and model spend per day" testId="chart-daily-spend" />
-        <TableToggle testId="table-daily-spend">
+        <TableToggle testId="table-daily-spend" label="Daily spend, table">
           <FigureTable
             columns={[
               { header: 'Day', cell: (d) => d.day, rowHeader: true },
@@ -156,7 +170,7 @@ function Daily({ data }: { data: Insights }) {
         <figcaption>Engagement of the replies, 24 hours after posting (likes + 2 × reposts + 2 × replies)</figcaption>
         <GapNotes data={data} />
         <Chart x={x} series={engagement} label="Engagement of the replies posted each day" testId="chart-daily-engagement" />
-        <TableToggle testId="table-daily-engagement">
+        <TableToggle testId="table-daily-engagement" label="Engagement of the replies, table">
           <FigureTable
             columns={[
               { header: 'Day', cell: (d) => d.day, rowHeader: true },
@@ -182,23 +196,25 @@ function Daily({ data }: { data: Insights }) {
 
 function Versions({ data }: { data: Insights }) {
   return (
-    <figure className="insights-figure" data-testid="insights-versions">
+    <figure className="insights-figure insights-wide" data-testid="insights-versions">
       <figcaption>Engagement per persona version</figcaption>
       {data.persona_versions.length === 0 ? (
         <p className="muted">No drafts in these days.</p>
       ) : (
-        <FigureTable
-          columns={[
-            { header: 'Version', cell: (v) => `v${v.version}`, rowHeader: true },
-            { header: 'Drafts', cell: (v) => v.drafts },
-            { header: 'Approved', cell: (v) => formatShare(v.approval_rate) },
-            { header: 'Edited', cell: (v) => formatShare(v.edit_rate) },
-            { header: 'Mean review', cell: (v) => formatMean(v.mean_review_score) },
-            { header: 'Mean engagement', cell: (v) => (v.measured === 0 ? 'not measured yet' : formatMean(v.mean_engagement)) },
-          ]}
-          rows={data.persona_versions}
-          rowKey={(v) => v.version}
-        />
+        <ScrollBox label="Engagement per persona version, table">
+          <FigureTable
+            columns={[
+              { header: 'Version', cell: (v) => `v${v.version}`, rowHeader: true },
+              { header: 'Drafts', cell: (v) => v.drafts },
+              { header: 'Approved', cell: (v) => formatShare(v.approval_rate) },
+              { header: 'Edited', cell: (v) => formatShare(v.edit_rate) },
+              { header: 'Mean review', cell: (v) => formatMean(v.mean_review_score) },
+              { header: 'Mean engagement', cell: (v) => (v.measured === 0 ? 'not measured yet' : formatMean(v.mean_engagement)) },
+            ]}
+            rows={data.persona_versions}
+            rowKey={(v) => v.version}
+          />
+        </ScrollBox>
       )}
     </figure>
   );
@@ -208,24 +224,26 @@ function Judge({ data }: { data: Insights }) {
   return (
     <figure className="insights-figure" data-testid="insights-judge">
       <figcaption>The judge's calibration: does its score predict the administrator, and the audience?</figcaption>
-      <FigureTable
-        columns={[
-          { header: 'Score', cell: (j) => `${j.score} / 5`, rowHeader: true },
-          { header: 'Drafts', cell: (j) => j.drafts },
-          {
-            header: 'Approved',
-            cell: (j) => (
-              <>
-                {formatShare(j.approved_share)}
-                <span className="insights-bar" aria-hidden="true" style={{ width: `${(j.approved_share ?? 0) * 6}rem` }} />
-              </>
-            ),
-          },
-          { header: 'Mean engagement', cell: (j) => (j.measured === 0 ? '—' : formatMean(j.mean_engagement)) },
-        ]}
-        rows={data.judge}
-        rowKey={(j) => j.score}
-      />
+      <ScrollBox label="The judge's calibration, table">
+        <FigureTable
+          columns={[
+            { header: 'Score', cell: (j) => `${j.score} / 5`, rowHeader: true },
+            { header: 'Drafts', cell: (j) => j.drafts },
+            {
+              header: 'Approved',
+              cell: (j) => (
+                <>
+                  {formatShare(j.approved_share)}
+                  <span className="insights-bar" aria-hidden="true" style={{ width: `${(j.approved_share ?? 0) * 6}rem` }} />
+                </>
+              ),
+            },
+            { header: 'Mean engagement', cell: (j) => (j.measured === 0 ? '—' : formatMean(j.mean_engagement)) },
+          ]}
+          rows={data.judge}
+          rowKey={(j) => j.score}
+        />
+      </ScrollBox>
     </figure>
   );
 }
@@ -233,12 +251,12 @@ function Judge({ data }: { data: Insights }) {
 function Heatmap({ data }: { data: Insights }) {
   const max = Math.max(0, ...data.heatmap.seen.flat());
   return (
-    <figure className="insights-figure" data-testid="insights-heatmap">
+    <figure className="insights-figure insights-wide" data-testid="insights-heatmap">
       <figcaption>When posts come: posts seen per weekday and hour ({data.heatmap.tz}); a cell's title gives the mean engagement of the replies posted then</figcaption>
       {max === 0 ? (
         <p className="muted">No posts seen in these days.</p>
       ) : (
-        <div className="insights-heatmap-scroll">
+        <ScrollBox label="Posts seen per weekday and hour, table">
           <table className="insights-heatmap">
             <thead>
               <tr>
@@ -270,7 +288,7 @@ function Heatmap({ data }: { data: Insights }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollBox>
       )}
     </figure>
   );
