@@ -23,7 +23,7 @@ export function Learning({ data }: { data: Insights }) {
     [weekly],
   );
   return (
-    <figure className="insights-figure insights-learning" data-testid="insights-learning">
+    <figure className="insights-figure insights-wide" data-testid="insights-learning">
       <figcaption>Is the persona learning? Each week&apos;s decisions on drafts: fewer edited, the better it writes</figcaption>
       {!anyLearning(weekly) ? (
         <p className="muted">No drafts decided in these days.</p>
@@ -36,7 +36,7 @@ export function Learning({ data }: { data: Insights }) {
             testId="chart-learning"
           />
           {/* On a phone the table may be wider than the screen: it scrolls in its own box, the page does not. */}
-          <div className="insights-learning-scroll" role="region" aria-label="Weekly figures" tabIndex={0}>
+          <div className="insights-scroll" tabIndex={0} role="region" aria-label="Weekly figures of the learning">
             <FigureTable
               testId="table-learning"
               className="insights-learning-table"

@@ -14,7 +14,7 @@ export function ConfirmButton({ label, target, busy, onConfirm }: Props) {
   const [asking, setAsking] = useState(false);
   if (!asking) {
     return (
-      <button type="button" className="btn btn-ghost btn-small" disabled={busy} onClick={() => setAsking(true)} aria-label={`${label}: ${target}`}>
+      <button type="button" className="btn btn-ghost learning-btn" disabled={busy} onClick={() => setAsking(true)} aria-label={`${label}: ${target}`}>
         {label}
       </button>
     );
@@ -24,7 +24,7 @@ export function ConfirmButton({ label, target, busy, onConfirm }: Props) {
       <span className="learning-confirm-ask">Really?</span>
       <button
         type="button"
-        className="btn btn-danger btn-small"
+        className="btn btn-danger learning-btn"
         disabled={busy}
         onClick={() => {
           setAsking(false);
@@ -33,7 +33,7 @@ export function ConfirmButton({ label, target, busy, onConfirm }: Props) {
       >
         {label}
       </button>
-      <button type="button" className="btn btn-ghost btn-small" onClick={() => setAsking(false)}>
+      <button type="button" className="btn btn-ghost learning-btn" onClick={() => setAsking(false)}>
         Keep
       </button>
     </span>

@@ -15,7 +15,7 @@ export function LearningPanel({ onPromoted }: Props) {
   const ids = useId();
   return (
     <section className="learning-panel" aria-labelledby={`${ids}-title`} data-testid="learning-panel">
-      <h3 id={`${ids}-title`} className="persona-subtitle learning-title">
+      <h3 id={`${ids}-title`} className="learning-title">
         What it learned
       </h3>
       <p className="field-hint">

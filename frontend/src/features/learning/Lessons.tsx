@@ -215,12 +215,12 @@ function LessonItem({ lesson, onChanged, onPromoted, onFailed }: ItemProps) {
             testId="edit-lesson"
           />
           <div className="learning-actions">
-            <button type="submit" className="btn btn-primary btn-small" disabled={busy}>
+            <button type="submit" className="btn btn-primary learning-btn" disabled={busy}>
               Save
             </button>
             <button
               type="button"
-              className="btn btn-ghost btn-small"
+              className="btn btn-ghost learning-btn"
               onClick={() => {
                 setEditing(false);
                 setDraft(lesson.text);
@@ -271,7 +271,7 @@ function LessonItem({ lesson, onChanged, onPromoted, onFailed }: ItemProps) {
         {!editing && (
           <button
             type="button"
-            className="btn btn-ghost btn-small"
+            className="btn btn-ghost learning-btn"
             disabled={busy}
             onClick={() => {
               setDraft(lesson.text);
@@ -284,7 +284,7 @@ function LessonItem({ lesson, onChanged, onPromoted, onFailed }: ItemProps) {
         )}
         <button
           type="button"
-          className="btn btn-ghost btn-small"
+          className="btn btn-ghost learning-btn"
           disabled={busy}
           onClick={() =>
             void act('Failed to promote the lesson', async () => {
