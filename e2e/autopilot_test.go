@@ -17,6 +17,7 @@ import (
 )
 
 func TestAutopilotPostsATrustedAuthorAfterTheGrace(t *testing.T) {
+	t.Parallel()
 	s := startTelegramSystem(t, 2, "@every 2s")
 	fx := s.f.fx
 

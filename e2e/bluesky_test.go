@@ -42,6 +42,7 @@ type atRef struct {
 // posted once, under the key stored before the send, with the right root
 // and parent references.
 func TestBlueskyMentionToPostedReply(t *testing.T) {
+	t.Parallel()
 	n := devnet.Start(t)
 	persona := n.CreateAccount(t, "infernal.test")
 	mortal := n.CreateAccount(t, "mortal.test")

@@ -20,6 +20,7 @@ import (
 // (its development network) reach the one review queue with their
 // platform, and each approved reply is posted once, on its own platform.
 func TestOnePersonaOnXAndBluesky(t *testing.T) {
+	t.Parallel()
 	n := devnet.Start(t)
 	personaBsky := n.CreateAccount(t, "infernal.test")
 	mortalBsky := n.CreateAccount(t, "mortal.test")
