@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"infernal/pkg/post"
 	"infernal/pkg/store"
 	"infernal/pkg/store/storetest"
 	"infernal/pkg/tasks"
@@ -109,7 +110,7 @@ func ModelLeg(ctx context.Context, cfg ModelConfig) (ModelResult, error) {
 	}
 	start := time.Now()
 	for _, id := range ids {
-		if err := client.EnqueueDraft(ctx, id); err != nil {
+		if err := client.EnqueueDraft(ctx, id, post.SandboxPlatform); err != nil {
 			return ModelResult{}, fmt.Errorf("bench: enqueue draft: %w", err)
 		}
 	}

@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/hibiken/asynq"
+	"infernal/pkg/decision"
+	"infernal/pkg/post"
 	"infernal/pkg/store"
 	"infernal/pkg/store/storetest"
 	"infernal/pkg/tasks"
@@ -22,6 +24,15 @@ import (
 
 // pipelineTimeout bounds each leg of the pipeline run.
 const pipelineTimeout = 10 * time.Minute
+
+// heldSends is the tasks client with the sends of approvals held back:
+// the pipeline leg enqueues them itself, on the clock.
+type heldSends struct {
+	*tasks.Client
+}
+
+// EnqueueSend holds the send back.
+func (heldSends) EnqueueSend(context.Context, int64) error { return nil }
 
 // pipelineLeg drafts n mentions to pending, then sends n approvals to
 // posted, with one worker process on the sandbox and the offline writer;
@@ -65,7 +76,7 @@ func pipelineLeg(ctx context.Context, cfg Config, n int, rep *report) error {
 	}
 	start := time.Now()
 	for _, id := range ids {
-		if err := client.EnqueueDraft(ctx, id); err != nil {
+		if err := client.EnqueueDraft(ctx, id, post.SandboxPlatform); err != nil {
 			return fmt.Errorf("bench: enqueue draft: %w", err)
 		}
 	}
@@ -78,10 +89,13 @@ func pipelineLeg(ctx context.Context, cfg Config, n int, rep *report) error {
 	// The approvals come first, off the clock: an administrator approves one
 	// card at a time, and a loop of them here timed this benchmark's client,
 	// not the worker (the last post went out within a second of the last
-	// approval). The leg then enqueues the sends as the approve route does.
+	// approval). They go through pkg/decision, as the approve route's do,
+	// with their sends held back; the leg then enqueues the sends on the
+	// clock.
+	decide := decision.New(st, heldSends{client}, persona, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	approveStart := time.Now()
 	for _, id := range ids {
-		if _, err := st.Approve(ctx, id, nil); err != nil {
+		if _, err := decide.Approve(ctx, id, decision.Approval{By: post.ByWeb}); err != nil {
 			return fmt.Errorf("bench: approve: %w", err)
 		}
 	}

@@ -180,9 +180,7 @@ func TestBlueskyMentionToPostedReply(t *testing.T) {
 		t.Fatalf("the root is not kept as context: %+v", known)
 	}
 
-	if _, err := st.Approve(ctx, id, nil); err != nil {
-		t.Fatal(err)
-	}
+	approve(t, st, queue, id)
 	if err := queue.EnqueueSend(ctx, id); err != nil {
 		t.Fatal(err)
 	}
@@ -239,9 +237,7 @@ func TestBlueskyMentionToPostedReply(t *testing.T) {
 		"features": []any{map[string]any{"$type": "app.bsky.richtext.facet#mention", "did": persona.DID}},
 	}}, nil)
 	id2 := drafted(second.URI)
-	if _, err := st.Approve(ctx, id2, nil); err != nil {
-		t.Fatal(err)
-	}
+	approve(t, st, queue, id2)
 	front.holdNext()
 	if err := queue.EnqueueSend(ctx, id2); err != nil {
 		t.Fatal(err)

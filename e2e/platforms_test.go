@@ -105,9 +105,7 @@ func TestOnePersonaOnXAndBluesky(t *testing.T) {
 		}
 	}
 	for _, id := range ids {
-		if _, err := f.st.Approve(ctx, id, nil); err != nil {
-			t.Fatal(err)
-		}
+		approve(t, f.st, f.queue, id)
 		if err := f.queue.EnqueueSend(ctx, id); err != nil {
 			t.Fatal(err)
 		}

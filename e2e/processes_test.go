@@ -90,9 +90,7 @@ func TestWorkerProcessFinishesInFlightSendOnSIGTERM(t *testing.T) {
 		time.Sleep(2 * time.Second)
 		return http.StatusCreated, `{"data":{"id":"1900000000000000001","text":"I always finish what I start. Especially damnation."}}`
 	})
-	if _, err := st.Approve(ctx, id, nil); err != nil {
-		t.Fatal(err)
-	}
+	approve(t, st, queue, id)
 	if err := queue.EnqueueSend(ctx, id); err != nil {
 		t.Fatal(err)
 	}
@@ -228,9 +226,7 @@ func TestWorkerKilledMidSendPostsOnce(t *testing.T) {
 		<-hang
 		return http.StatusServiceUnavailable, `{"title":"Service Unavailable","status":503}`
 	})
-	if _, err := st.Approve(ctx, id, nil); err != nil {
-		t.Fatal(err)
-	}
+	approve(t, st, queue, id)
 	if err := queue.EnqueueSend(ctx, id); err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@ import { defineConfig } from 'eslint/config';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import { featureBoundaries } from './eslint-rules/feature-boundaries.js';
 
 export default defineConfig(
   { ignores: ['dist/', 'node_modules/', 'screenshots/', 'test-results/'] },
@@ -13,6 +14,12 @@ export default defineConfig(
     plugins: { 'react-hooks': reactHooks },
     extends: [reactHooks.configs.flat.recommended],
     languageOptions: { globals: globals.browser },
+  },
+  {
+    // A feature is imported through its index.ts only (src/features/<name>/index.ts).
+    files: ['src/**/*.{ts,tsx}'],
+    plugins: { local: { rules: { 'feature-boundaries': featureBoundaries } } },
+    rules: { 'local/feature-boundaries': 'error' },
   },
   {
     // Layering: pages and features use lib/ and api/, never the other way round.
@@ -36,7 +43,7 @@ export default defineConfig(
     },
   },
   {
-    files: ['e2e/**/*.mjs', 'scripts/**/*.mjs', '*.config.{js,ts}'],
+    files: ['e2e/**/*.mjs', 'scripts/**/*.mjs', 'eslint-rules/**/*.js', '*.config.{js,ts}'],
     languageOptions: { globals: globals.node },
   },
   {

@@ -4,6 +4,8 @@ import { SWRConfig } from 'swr';
 import { swrConfig } from './api/swrConfig';
 import { PageFallback } from './components/PageFallback';
 import { RequireToken } from './components/RequireToken';
+// The admin area, lazily loaded: its sections (features/admin/sections.ts) load on demand in turn.
+import { AdminArea } from './features/admin';
 import { ADMIN_LOGIN_PATH, ADMIN_PREFIX } from './lib/constants';
 import Home from './pages/Home';
 
@@ -12,8 +14,6 @@ import Home from './pages/Home';
 const About = lazy(() => import('./pages/About'));
 const Backroom = lazy(() => import('./pages/Backroom'));
 const AdminLogin = lazy(() => import('./pages/AdminLogin'));
-// The admin area: its sections (features/admin/sections.ts) load on demand in turn.
-const AdminArea = lazy(() => import('./features/admin/AdminArea'));
 
 export function App() {
   return (

@@ -60,7 +60,7 @@ describe('theme', () => {
   });
 
   it('finds the stylesheets of the pages and the features', () => {
-    for (const path of ['./styles.css', './pages/about.css', './features/admin/admin.css', './features/review/review.css']) {
+    for (const path of ['./styles.css', './pages/about.css', './admin.css', './features/review/review.css']) {
       expect(STYLESHEETS).toContain(path);
     }
   });

@@ -15,6 +15,7 @@ import (
 
 	"infernal/pkg/api"
 	"infernal/pkg/auth"
+	"infernal/pkg/decision"
 	"infernal/pkg/post"
 	"infernal/pkg/store"
 	"infernal/pkg/store/storetest"
@@ -50,6 +51,12 @@ type env struct {
 	redisURL string
 	clock    *clock
 	token    string
+}
+
+// decide is the decision path every channel takes, over the test's store
+// and queue, for the persona "devil".
+func (e *env) decide() *decision.Decider {
+	return decision.New(e.store, e.queue, "devil", nil)
 }
 
 func setup(t testing.TB) *env {
@@ -364,7 +371,7 @@ func TestApproveAndReject(t *testing.T) {
 			check: func(t *testing.T) { wantStatus(t, e, long, post.StatusPending) }},
 		{name: "edit too long", path: "/api/posts/" + id(ok) + "/approve", body: `{"response":"` + strings.Repeat("x", 281) + `"}`, wantStatus: 422, wantError: "281 characters",
 			check: func(t *testing.T) { wantResponse(t, e, ok, "burn, mortal") }},
-		{name: "NUL in edit", path: "/api/posts/" + id(ok) + "/approve", body: `{"response":"a\u0000b"}`, wantStatus: 400, wantError: "NUL",
+		{name: "NUL in edit", path: "/api/posts/" + id(ok) + "/approve", body: `{"response":"a\u0000b"}`, wantStatus: 400, wantError: "control character U+0000",
 			check: func(t *testing.T) { wantResponse(t, e, ok, "burn, mortal") }},
 		{name: "empty edit", path: "/api/posts/" + id(ok) + "/approve", body: `{"response":""}`, wantStatus: 422, wantError: "0 characters"},
 		{name: "whitespace-only edit", path: "/api/posts/" + id(ok) + "/approve", body: `{"response":" \n\t\u3000 "}`, wantStatus: 422, wantError: "only whitespace",
@@ -497,7 +504,7 @@ func TestPublic(t *testing.T) {
 	var posted []int64
 	for i := 0; i < 16; i++ {
 		id := e.pending("p"+strconv.Itoa(i), post.SourceMention, 0, "reply "+strconv.Itoa(i))
-		if _, err := e.store.Approve(ctx, id, nil); err != nil {
+		if _, err := e.decide().Approve(ctx, id, decision.Approval{By: post.ByWeb}); err != nil {
 			t.Fatal(err)
 		}
 		if _, _, err := e.store.BeginSend(ctx, id); err != nil {
@@ -513,7 +520,7 @@ func TestPublic(t *testing.T) {
 	}
 	e.pending("waiting", post.SourceConversation, 0, "later")
 	rejected := e.pending("no", post.SourceConversation, 0, "no")
-	if _, err := e.store.Reject(ctx, rejected); err != nil {
+	if _, err := e.decide().Reject(ctx, rejected, nil, post.ByWeb); err != nil {
 		t.Fatal(err)
 	}
 	if err := e.store.RecordEngagement(ctx, store.Engagement{Likes: 7, Retweets: 2, Replies: 1}, e.clock.Now()); err != nil {

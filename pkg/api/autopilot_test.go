@@ -76,7 +76,7 @@ func TestAutopilotSettingsAPI(t *testing.T) {
 // autoApprove approves pid as the autopilot does, with grace.
 func (e *env) autoApprove(pid int64, grace time.Duration) post.Post {
 	e.t.Helper()
-	p, err := e.store.ApproveWith(context.Background(), pid, store.Approval{By: post.ByAutopilot,
+	p, err := e.decide().Approve(context.Background(), pid, decision.Approval{By: post.ByAutopilot,
 		Detail: map[string]any{"summary": "Auto-approved: trusted author @x, review 5/5"},
 		Auto:   &store.Auto{Grace: grace, MaxPerHour: 100}})
 	if err != nil {
@@ -121,7 +121,7 @@ func TestCancelAutoApproval(t *testing.T) {
 		h.Decisions[1].Action != "cancel" || h.Decisions[1].By != "web" {
 		t.Errorf("history: %d %s", status, body)
 	}
-	_, err := e.store.ApproveWith(ctx, a, store.Approval{By: post.ByAutopilot, Auto: &store.Auto{MaxPerHour: 100}})
+	_, err := e.decide().Approve(ctx, a, decision.Approval{By: post.ByAutopilot, Auto: &store.Auto{MaxPerHour: 100}})
 	if !errors.Is(err, store.ErrAutopilotDeclined) {
 		t.Errorf("autopilot after a cancel: %v, want ErrAutopilotDeclined", err)
 	}
@@ -143,7 +143,7 @@ func TestCancelAutoApproval(t *testing.T) {
 
 	// A human approval is not cancelled; an unknown post is a 404, a bad body a 400.
 	c := e.pending("3", post.SourceMention, 0, "approved by hand")
-	if _, err := e.store.Approve(ctx, c, nil); err != nil {
+	if _, err := e.decide().Approve(ctx, c, decision.Approval{By: post.ByWeb}); err != nil {
 		t.Fatal(err)
 	}
 	for _, tt := range []struct {

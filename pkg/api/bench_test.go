@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"infernal/pkg/decision"
 	"infernal/pkg/post"
 	"infernal/pkg/store"
 )
@@ -21,7 +22,7 @@ func BenchmarkHTTP(b *testing.B) {
 		for _, src := range []post.Source{post.SourceConversation, post.SourceMention} {
 			id := e.pending(string(src)+strconv.Itoa(i), src, i%37, "reply "+strconv.Itoa(i))
 			if i < 100 {
-				if _, err := e.store.Approve(ctx, id, nil); err != nil {
+				if _, err := e.decide().Approve(ctx, id, decision.Approval{By: post.ByWeb}); err != nil {
 					b.Fatal(err)
 				}
 				if _, _, err := e.store.BeginSend(ctx, id); err != nil {

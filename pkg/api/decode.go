@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"net/http"
 	"reflect"
 	"slices"
@@ -68,49 +67,154 @@ func decodeJSON(r *http.Request, v any, allowEmpty bool) error {
 	if _, err := dec.Token(); err != io.EOF {
 		return whole("malformed JSON: unexpected data after the object")
 	}
-	// The decode above ignored unknown members; they are refused here, by name.
-	if name := unknownMember(body, reflect.TypeOf(v), ""); name != "" {
-		return &bodyError{Field: name, Message: fmt.Sprintf("unknown field %q", name)}
-	}
-	return nil
+	// The decode above ignored unknown members, took a null as left out and
+	// let a repeated member's last value win; each is refused here, by path.
+	return checkMembers(body, reflect.TypeOf(v), "")
 }
 
-// unknownMember returns the JSON path of the first member of raw (in name
-// order, depth first) that t has no field for, "" when every member has
-// one. It descends into the objects of struct fields and of slices; names
-// match as encoding/json matches them, exactly or else ignoring case.
-func unknownMember(raw json.RawMessage, t reflect.Type, path string) string {
+// answerOnly is a request field that only answers carry (a count, an id
+// the server worked out): taken, whatever JSON it holds, so that a client
+// may send back what a GET answered, and ignored. Its members are checked
+// for repeats alone.
+type answerOnly json.RawMessage
+
+// UnmarshalJSON keeps nothing: the value is ignored.
+func (*answerOnly) UnmarshalJSON([]byte) error { return nil }
+
+// answerOnlyType is answerOnly's type, which checkMembers does not judge.
+var answerOnlyType = reflect.TypeFor[answerOnly]()
+
+// member is one member of a JSON object, in the order written.
+type member struct {
+	name  string
+	value json.RawMessage
+}
+
+// objectMembers returns the members of raw, a JSON object, in the order
+// written; ok is false when raw is not an object.
+func objectMembers(raw json.RawMessage) (members []member, ok bool) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil, false
+	}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, false
+		}
+		name, _ := tok.(string)
+		var value json.RawMessage
+		if err := dec.Decode(&value); err != nil {
+			return nil, false
+		}
+		members = append(members, member{name: name, value: value})
+	}
+	return members, true
+}
+
+// checkMembers refuses, with a *bodyError naming its JSON path, the first
+// member of raw (depth first) that t has no field for, that repeats a
+// member filling the same field, or that is null (no request takes a null:
+// it would read as left out); nil when there is none. It descends into the
+// objects of struct fields, of maps and of slices. Names match as
+// encoding/json matches them, exactly or else ignoring case, so "text" and
+// "TEXT" are the same member; unknown members are reported in name order.
+func checkMembers(raw json.RawMessage, t reflect.Type, path string) error {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
+	if t == answerOnlyType {
+		return repeatedMember(raw, path)
+	}
 	switch t.Kind() {
-	case reflect.Struct:
-		var members map[string]json.RawMessage
-		if json.Unmarshal(raw, &members) != nil {
-			// Not an object (null): the decode has already judged it.
-			return ""
+	case reflect.Struct, reflect.Map:
+		members, ok := objectMembers(raw)
+		if !ok {
+			// Not an object (null at the top): the decode has already judged it.
+			return nil
 		}
-		for _, name := range slices.Sorted(maps.Keys(members)) {
-			field, ok := jsonField(t, name)
-			if !ok {
-				return joinPath(path, name)
+		seen := make(map[string]bool, len(members))
+		for _, m := range members {
+			key := m.name
+			if t.Kind() == reflect.Struct {
+				f, ok := jsonField(t, m.name)
+				if !ok {
+					continue
+				}
+				key = f.Name
 			}
-			if p := unknownMember(members[name], field.Type, joinPath(path, name)); p != "" {
-				return p
+			if seen[key] {
+				return &bodyError{Field: joinPath(path, m.name), Message: fmt.Sprintf("field %q is given more than once", joinPath(path, m.name))}
+			}
+			seen[key] = true
+		}
+		slices.SortStableFunc(members, func(a, b member) int { return strings.Compare(a.name, b.name) })
+		for _, m := range members {
+			p := joinPath(path, m.name)
+			elem := t
+			if t.Kind() == reflect.Struct {
+				f, ok := jsonField(t, m.name)
+				if !ok {
+					return &bodyError{Field: p, Message: fmt.Sprintf("unknown field %q", p)}
+				}
+				elem = f.Type
+			} else {
+				elem = t.Elem()
+			}
+			if err := checkValue(m.value, elem, p); err != nil {
+				return err
 			}
 		}
 	case reflect.Slice, reflect.Array:
 		var items []json.RawMessage
 		if json.Unmarshal(raw, &items) != nil {
-			return ""
+			return nil
 		}
 		for i, item := range items {
-			if p := unknownMember(item, t.Elem(), path+"["+strconv.Itoa(i)+"]"); p != "" {
-				return p
+			if err := checkValue(item, t.Elem(), path+"["+strconv.Itoa(i)+"]"); err != nil {
+				return err
 			}
 		}
 	}
-	return ""
+	return nil
+}
+
+// repeatedMember refuses, with a *bodyError naming its JSON path, the first
+// member of an object in raw, at any depth, that repeats a name; nil when
+// none does.
+func repeatedMember(raw json.RawMessage, path string) error {
+	if members, ok := objectMembers(raw); ok {
+		seen := make(map[string]bool, len(members))
+		for _, m := range members {
+			p := joinPath(path, m.name)
+			if seen[m.name] {
+				return &bodyError{Field: p, Message: fmt.Sprintf("field %q is given more than once", p)}
+			}
+			seen[m.name] = true
+			if err := repeatedMember(m.value, p); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	var items []json.RawMessage
+	if json.Unmarshal(raw, &items) == nil {
+		for i, item := range items {
+			if err := repeatedMember(item, path+"["+strconv.Itoa(i)+"]"); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// checkValue refuses a null at path (but in an answer-only field, which
+// takes anything), then checks what is inside the value.
+func checkValue(raw json.RawMessage, t reflect.Type, path string) error {
+	if t != answerOnlyType && bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
+		return &bodyError{Field: path, Message: fmt.Sprintf("field %q must not be null", path)}
+	}
+	return checkMembers(raw, t, path)
 }
 
 // jsonField finds the field of struct t that the JSON member name fills.

@@ -10,13 +10,15 @@ import (
 )
 
 // decodeTarget has the shapes the requests decode: a pointer field, a
-// nested object, and a list of objects.
+// nested object, a list of objects, and a map.
 type decodeTarget struct {
 	Name  *string        `json:"name"`
 	Caps  *settings.Caps `json:"caps"`
 	Items []struct {
 		Text string `json:"text"`
 	} `json:"items"`
+	Labels map[string]string `json:"labels"`
+	Echo   answerOnly        `json:"echo"`
 }
 
 // decodeJSON accepts what the target describes and refuses the rest with a
@@ -33,7 +35,7 @@ func TestDecodeJSON(t *testing.T) {
 		{name: "member names ignore case, as encoding/json", body: `{"NAME":"imp"}`},
 		{name: "empty allowed", body: ``, allowEmpty: true},
 		{name: "empty refused", body: ``, wantErr: "request body must be a JSON object"},
-		{name: "null", body: `null`},
+		{name: "null body, as an empty one", body: `null`},
 		{name: "not JSON", body: `name=imp`, wantErr: "malformed JSON"},
 		{name: "cut short", body: `{"name":`, wantErr: "malformed JSON"},
 		{name: "an array", body: `["imp"]`, wantErr: "request body must be a JSON object"},
@@ -46,6 +48,27 @@ func TestDecodeJSON(t *testing.T) {
 		{name: "unknown member of a list item", body: `{"items":[{"text":"a"},{"txt":"b"}]}`, wantField: "items[1].txt", wantErr: "unknown field"},
 		{name: "first unknown by name", body: `{"zeta":1,"alpha":2}`, wantField: "alpha", wantErr: "unknown field"},
 		{name: "wrong type", body: `{"name":42}`, wantField: "name", wantErr: `field "name" must be a string`},
+		{name: "repeated member", body: `{"name":"a","name":"b"}`, wantField: "name", wantErr: `field "name" is given more than once`},
+		{name: "repeated member in another case", body: `{"name":"a","NAME":"b"}`, wantField: "NAME", wantErr: "more than once"},
+		{name: "repeated nested member", body: `{"caps":{"sends_per_day":3,"sends_per_day":4}}`, wantField: "caps.sends_per_day", wantErr: "more than once"},
+		{name: "repeated member of a list item", body: `{"items":[{"text":"a","text":"b"}]}`, wantField: "items[0].text", wantErr: "more than once"},
+		{name: "repeated unknown member", body: `{"tone":1,"tone":2}`, wantField: "tone", wantErr: `unknown field "tone"`},
+		{name: "repeated key in a map", body: `{"labels":{"a":"x","a":"y"}}`, wantField: "labels.a", wantErr: "more than once"},
+		{name: "keys differing in case in a map", body: `{"labels":{"a":"x","A":"y"}}`},
+		{name: "null member", body: `{"name":null}`, wantField: "name", wantErr: `field "name" must not be null`},
+		{name: "null nested member", body: `{"caps":{"sends_per_day":null}}`, wantField: "caps.sends_per_day", wantErr: "must not be null"},
+		{name: "null list", body: `{"items":null}`, wantField: "items", wantErr: "must not be null"},
+		{name: "null list item", body: `{"items":[null]}`, wantField: "items[0]", wantErr: "must not be null"},
+		{name: "null in a list item", body: `{"items":[{"text":null}]}`, wantField: "items[0].text", wantErr: "must not be null"},
+		{name: "null map value", body: `{"labels":{"a":null}}`, wantField: "labels.a", wantErr: "must not be null"},
+		{name: "null with spaces", body: `{"name": null }`, wantField: "name", wantErr: "must not be null"},
+		{name: "the string null", body: `{"name":"null"}`},
+		{name: "answer-only, any list", body: `{"echo":[{"entry":"a","handle":null,"id":"1"}]}`},
+		{name: "answer-only, null", body: `{"echo":null}`},
+		{name: "answer-only, garbage of another shape", body: `{"echo":{"x":[1,"two",{"y":null}]}}`},
+		{name: "answer-only, members it does not know", body: `{"echo":{"anything":1}}`},
+		{name: "answer-only, repeated inside", body: `{"echo":[{"entry":"a","entry":"b"}]}`, wantField: "echo[0].entry", wantErr: "more than once"},
+		{name: "answer-only, repeated", body: `{"echo":1,"echo":2}`, wantField: "echo", wantErr: "more than once"},
 		{name: "wrong nested type", body: `{"caps":{"sends_per_day":"3"}}`, wantField: "caps.sends_per_day", wantErr: "must be a int"},
 	}
 	for _, tt := range tests {

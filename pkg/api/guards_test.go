@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hibiken/asynq"
+
 	"infernal/pkg/post"
 	"infernal/pkg/tasks"
 )
@@ -42,7 +44,7 @@ func TestApproveFlaggedNeedsOverride(t *testing.T) {
 		{name: "flagged draft", id: link, body: `{}`, wantStatus: 422, wantFlags: []string{"link"}, after: post.StatusPending},
 		{name: "override false", id: link, body: `{"override":false}`, wantStatus: 422, wantFlags: []string{"link"}, after: post.StatusPending},
 		{name: "override not a boolean", id: link, body: `{"override":"yes"}`, wantStatus: 400, after: post.StatusPending},
-		{name: "override null", id: link, body: `{"override":null}`, wantStatus: 422, wantFlags: []string{"link"}, after: post.StatusPending},
+		{name: "override null", id: link, body: `{"override":null}`, wantStatus: 400, after: post.StatusPending},
 		{name: "bad JSON", id: link, body: `{"override":tru}`, wantStatus: 400, after: post.StatusPending},
 		{name: "flagged edit", id: edited, body: `{"response":"Ask @stranger, [name]"}`, wantStatus: 422,
 			wantFlags: []string{"foreign_mention", "placeholder"}, after: post.StatusPending},
@@ -170,6 +172,9 @@ func TestSkippedViewAndDraftAnyway(t *testing.T) {
 		{name: "not skipped", method: "POST", path: "/api/posts/" + id(pending) + "/draft-anyway", wantStatus: 409, wantError: "it is pending, not skipped"},
 		{name: "failed", method: "POST", path: "/api/posts/" + id(failed) + "/draft-anyway", wantStatus: 409, wantError: "it is failed, not skipped"},
 		{name: "by GET", method: "GET", path: "/api/posts/" + id(skipped[0]) + "/draft-anyway", wantStatus: 405},
+		{name: "stale version", method: "POST", path: "/api/posts/" + id(skipped[0]) + "/draft-anyway", body: `{"draft_version":1}`, wantStatus: 409, wantError: "the draft changed since it was shown"},
+		{name: "version 0", method: "POST", path: "/api/posts/" + id(skipped[0]) + "/draft-anyway", body: `{"draft_version":0}`, wantStatus: 400, wantError: "draft_version"},
+		{name: "version not a number", method: "POST", path: "/api/posts/" + id(skipped[0]) + "/draft-anyway", body: `{"draft_version":"v1"}`, wantStatus: 400, wantError: "draft_version"},
 		{name: "draft anyway", method: "POST", path: "/api/posts/" + id(skipped[0]) + "/draft-anyway", wantStatus: 200},
 		{name: "twice", method: "POST", path: "/api/posts/" + id(skipped[0]) + "/draft-anyway", body: `{}`, wantStatus: 409, wantError: "it is drafting, not skipped"},
 	}
@@ -198,5 +203,21 @@ func TestSkippedViewAndDraftAnyway(t *testing.T) {
 	info, err := e.queue.Inspector().GetTaskInfo(tasks.QueueDefault, tasks.DraftTaskID(skipped[0]))
 	if err != nil || info.Type != tasks.TypeDraftPost {
 		t.Errorf("draft task: %+v %v", info, err)
+	}
+	// The draft task names the post's platform, which the worker routes it by.
+	if payload, err := tasks.DecodePost(asynq.NewTask(info.Type, info.Payload)); err != nil || payload != (tasks.PostPayload{PostID: skipped[0], Platform: "sandbox"}) {
+		t.Errorf("draft task payload %s: %+v %v", info.Payload, payload, err)
+	}
+	// The draft anyway is a decision, in the history.
+	status, body = e.do("GET", "/api/posts/"+id(skipped[0])+"/history", e.token, "")
+	var h struct {
+		Decisions []struct {
+			Action, By   string
+			DraftVersion int `json:"draft_version"`
+		}
+	}
+	if err := json.Unmarshal([]byte(body), &h); status != 200 || err != nil || len(h.Decisions) != 1 ||
+		h.Decisions[0].Action != "draft_anyway" || h.Decisions[0].By != "web" || h.Decisions[0].DraftVersion != 0 {
+		t.Errorf("history: %d %s, want the draft anyway on the web", status, body)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"infernal/pkg/decision"
 	"infernal/pkg/insights"
 	"infernal/pkg/post"
 	"infernal/pkg/store"
@@ -225,10 +226,10 @@ func TestInsightsOfRecordedPosts(t *testing.T) {
 	a := e.pending("1001", post.SourceMention, 1, "the furnace hums")
 	b := e.pending("1002", post.SourceMention, 2, "the furnace sings")
 	e.pending("1003", post.SourceConversation, 3, "ash to ash")
-	if _, err := e.store.Approve(ctx, a, ptr("the furnace roars")); err != nil {
+	if _, err := e.decide().Approve(ctx, a, decision.Approval{Edited: ptr("the furnace roars"), By: post.ByWeb}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.store.Reject(ctx, b); err != nil {
+	if _, err := e.decide().Reject(ctx, b, nil, post.ByWeb); err != nil {
 		t.Fatal(err)
 	}
 	if _, _, err := e.store.UpsertFound(ctx, post.Post{Platform: "sandbox", Source: post.SourceMention, OriginalPostID: "1004",

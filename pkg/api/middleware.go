@@ -165,7 +165,8 @@ func (s *Server) securityHeaders(next http.Handler) http.Handler {
 // opsPolicy lets the queue dashboard's page boot from its inline scripts,
 // those only: the answer is held until complete and, when it is HTML, its
 // content security policy allows each inline script by its SHA-256 hash,
-// never 'unsafe-inline'. The page is reachable only after login.
+// never 'unsafe-inline'. The page is reachable only after login, and no
+// answer of the dashboard is stored, whatever caching it asks for.
 func (s *Server) opsPolicy(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		held := &heldResponse{header: w.Header(), status: http.StatusOK}
@@ -177,6 +178,8 @@ func (s *Server) opsPolicy(next http.Handler) http.Handler {
 			ct = http.DetectContentType(body)
 			w.Header().Set("Content-Type", ct)
 		}
+		// Like every admin answer; the dashboard's own choice is overruled.
+		w.Header().Set("Cache-Control", "no-store")
 		if strings.HasPrefix(ct, "text/html") {
 			w.Header().Set("Content-Security-Policy", strings.Replace(s.csp,
 				"script-src 'self'", "script-src 'self'"+inlineScriptHashes(body), 1))

@@ -59,13 +59,18 @@ func (s *Server) personaVersions(w http.ResponseWriter, r *http.Request) error {
 
 // personaRequest is a persona as PUT /api/persona and a preview take it:
 // every field is required, so that a client that forgets one does not
-// empty it by accident; version and updated_at are the server's.
+// empty it by accident; version and updated_at are the server's, taken
+// (so that a persona as GET answers it may be sent back) and ignored.
 type personaRequest struct {
 	Name        *string   `json:"name"`
 	Bio         *string   `json:"bio"`
 	Voice       *string   `json:"voice"`
 	Examples    *[]string `json:"examples"`
 	AvoidTopics *[]string `json:"avoid_topics"`
+	// Version is the version answered; a PUT always stores a new one.
+	Version answerOnly `json:"version"`
+	// UpdatedAt is when the version answered was stored; the server stamps its own.
+	UpdatedAt answerOnly `json:"updated_at"`
 }
 
 // persona checks req, every field present and valid, and returns it

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"infernal/pkg/api"
+	"infernal/pkg/decision"
 	"infernal/pkg/post"
 	"infernal/pkg/ratelimit"
 	"infernal/pkg/spend"
@@ -64,7 +65,7 @@ func TestAdminListsFilterByPlatform(t *testing.T) {
 	e.onPlatform(post.XPlatform, "m2", post.SourceMention)
 	e.onPlatform(post.BlueskyPlatform, "m3", post.SourceMention)
 	for _, p := range []string{post.XPlatform, post.BlueskyPlatform} {
-		if _, err := e.store.Approve(ctx, e.onPlatform(p, "q", post.SourceConversation), nil); err != nil {
+		if _, err := e.decide().Approve(ctx, e.onPlatform(p, "q", post.SourceConversation), decision.Approval{By: post.ByWeb}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -270,13 +271,13 @@ func TestPublicStatsByPlatform(t *testing.T) {
 	e.onPlatform(post.XPlatform, "m1", post.SourceMention)
 	e.onPlatform(post.BlueskyPlatform, "m2", post.SourceMention)
 	posted := e.onPlatform(post.BlueskyPlatform, "m3", post.SourceMention)
-	if _, err := e.store.Approve(ctx, posted, nil); err != nil {
+	if _, err := e.decide().Approve(ctx, posted, decision.Approval{By: post.ByWeb}); err != nil {
 		t.Fatal(err)
 	}
 	if err := e.store.MarkPosted(ctx, posted, "r3", time.Now()); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.store.Reject(ctx, e.onPlatform(post.XPlatform, "m4", post.SourceMention)); err != nil {
+	if _, err := e.decide().Reject(ctx, e.onPlatform(post.XPlatform, "m4", post.SourceMention), nil, post.ByWeb); err != nil {
 		t.Fatal(err)
 	}
 	status, body := e.do("GET", "/api/public/stats", "", "")

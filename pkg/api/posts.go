@@ -14,6 +14,7 @@ import (
 	"infernal/pkg/decision"
 	"infernal/pkg/guard"
 	"infernal/pkg/post"
+	"infernal/pkg/settings"
 	"infernal/pkg/tasks"
 )
 
@@ -170,9 +171,6 @@ func (s *Server) judge(ctx context.Context, id int64, v verdict) (post.Post, err
 	if v.action == actionReject {
 		p, err = s.decide.Reject(ctx, id, v.shown, v.by)
 	} else {
-		if v.edited != nil && strings.ContainsRune(*v.edited, 0) {
-			return post.Post{}, badRequest("response must not contain NUL characters")
-		}
 		p, err = s.decide.Approve(ctx, id, decision.Approval{Shown: v.shown, Edited: v.edited, Override: v.override, By: v.by})
 	}
 	if err != nil {
@@ -237,9 +235,6 @@ func (s *Server) edit(w http.ResponseWriter, r *http.Request) error {
 	}
 	if req.Response == nil {
 		return badRequest("response is required")
-	}
-	if strings.ContainsRune(*req.Response, 0) {
-		return badRequest("response must not contain NUL characters")
 	}
 	if err := checkShown(req.DraftVersion); err != nil {
 		return err
@@ -325,7 +320,8 @@ func (s *Server) listOf(posts []post.Post, page, total int) listResponse {
 	return out
 }
 
-// draftAnyway overrides the guard that skipped a post: it goes back to
+// draftAnyway overrides the guard that skipped a post, made on the draft
+// version the body names (absent: the current one): it goes back to
 // drafting, past the guards, and is handed to the workers to draft (if
 // Redis is down, the reconcile task queues it later).
 func (s *Server) draftAnyway(w http.ResponseWriter, r *http.Request) error {
@@ -333,17 +329,19 @@ func (s *Server) draftAnyway(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	var req struct{}
+	var req struct {
+		// DraftVersion is the draft version the administrator saw.
+		DraftVersion *int `json:"draft_version"`
+	}
 	if err := decodeJSON(r, &req, true); err != nil {
 		return err
 	}
-	p, err := s.store.DraftAnyway(r.Context(), id)
-	if err != nil {
+	if err := checkShown(req.DraftVersion); err != nil {
 		return err
 	}
-	// Its first draft task, which skipped it, may be kept completed under the same id.
-	if _, err := s.queue.EnsureDraft(r.Context(), id); err != nil {
-		s.log.WarnContext(r.Context(), "post to draft anyway not queued yet; reconcile will draft it", "post_id", id, "error", err)
+	p, err := s.decide.DraftAnyway(r.Context(), id, req.DraftVersion, post.ByWeb)
+	if err != nil {
+		return err
 	}
 	respondJSON(w, http.StatusOK, viewPost(p, s.now(), s.prices))
 	return nil
@@ -416,12 +414,15 @@ func (s *Server) cancel(w http.ResponseWriter, r *http.Request) error {
 type markPostedRequest struct {
 	// ResponsePostID is the hand-posted reply's id on the platform, when known.
 	ResponsePostID *string `json:"response_post_id"`
+	// DraftVersion is the draft version the administrator saw.
+	DraftVersion *int `json:"draft_version"`
 }
 
 // maxPlatformID bounds a platform post id given by the admin (X's are up to 19 digits).
 const maxPlatformID = 32
 
-// markPosted records that the admin posted an awaiting_manual reply by hand.
+// markPosted records that the admin posted an awaiting_manual reply by
+// hand, made on the draft version the body names (absent: the current one).
 func (s *Server) markPosted(w http.ResponseWriter, r *http.Request) error {
 	id, err := postID(r)
 	if err != nil {
@@ -438,7 +439,10 @@ func (s *Server) markPosted(w http.ResponseWriter, r *http.Request) error {
 			return badRequest("response_post_id must be the reply's post id: 1 to %d digits", maxPlatformID)
 		}
 	}
-	p, err := s.store.MarkManualPosted(r.Context(), id, responseID, s.now())
+	if err := checkShown(req.DraftVersion); err != nil {
+		return err
+	}
+	p, err := s.decide.MarkPosted(r.Context(), id, responseID, s.now(), req.DraftVersion, post.ByWeb)
 	if err != nil {
 		return err
 	}
@@ -450,12 +454,15 @@ func (s *Server) markPosted(w http.ResponseWriter, r *http.Request) error {
 type giveUpRequest struct {
 	// Reason says why the reply was not posted; a default when absent.
 	Reason *string `json:"reason"`
+	// DraftVersion is the draft version the administrator saw.
+	DraftVersion *int `json:"draft_version"`
 }
 
 // maxReason bounds the reason given when giving up.
 const maxReason = 500
 
-// giveUp moves an awaiting_manual post back to rejected, with a reason.
+// giveUp moves an awaiting_manual post back to rejected, with a reason,
+// made on the draft version the body names (absent: the current one).
 func (s *Server) giveUp(w http.ResponseWriter, r *http.Request) error {
 	id, err := postID(r)
 	if err != nil {
@@ -468,11 +475,14 @@ func (s *Server) giveUp(w http.ResponseWriter, r *http.Request) error {
 	reason := "Given up: not posted by hand"
 	if req.Reason != nil {
 		reason = strings.TrimSpace(*req.Reason)
-		if reason == "" || utf8.RuneCountInString(reason) > maxReason || strings.ContainsRune(reason, 0) {
-			return badRequest("reason must be 1 to %d characters, without NUL", maxReason)
+		if reason == "" || utf8.RuneCountInString(reason) > maxReason {
+			return &settings.FieldError{Field: "reason", Problem: fmt.Sprintf("must be 1 to %d characters", maxReason)}
 		}
 	}
-	p, err := s.store.GiveUp(r.Context(), id, reason)
+	if err := checkShown(req.DraftVersion); err != nil {
+		return err
+	}
+	p, err := s.decide.GiveUp(r.Context(), id, reason, req.DraftVersion, post.ByWeb)
 	if err != nil {
 		return err
 	}
@@ -510,7 +520,7 @@ func (s *Server) generateProfile(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if err := s.queue.EnqueueDraft(ctx, id); err != nil {
+	if err := s.queue.EnqueueDraft(ctx, id, platform); err != nil {
 		// Nothing will draft it: take the row back so the refused request changes nothing.
 		if derr := s.store.DeleteDraft(ctx, id); derr != nil {
 			s.log.WarnContext(ctx, "could not remove an unqueued profile draft; reconcile will draft it", "post_id", id, "error", derr)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"infernal/pkg/api"
+	"infernal/pkg/decision"
 	"infernal/pkg/post"
 )
 
@@ -16,7 +17,7 @@ import (
 func (e *env) publish(id int64, at time.Time) {
 	e.t.Helper()
 	ctx := context.Background()
-	if _, err := e.store.Approve(ctx, id, nil); err != nil {
+	if _, err := e.decide().Approve(ctx, id, decision.Approval{By: post.ByWeb}); err != nil {
 		e.t.Fatal(err)
 	}
 	if _, _, err := e.store.BeginSend(ctx, id); err != nil {

@@ -98,7 +98,7 @@ func (f *fakeStore) ListQueuedOn(_ context.Context, _ string, page, pageSize int
 	f.record("ListQueued %d %d", page, pageSize)
 	return store.QueuedPage{}, nil
 }
-func (f *fakeStore) DraftAnyway(_ context.Context, id int64) (post.Post, error) {
+func (f *fakeStore) DraftAnyway(_ context.Context, id int64, _ *int, _ post.Channel) (post.Post, error) {
 	f.record("DraftAnyway %d", id)
 	return post.Post{}, f.approveErr
 }
@@ -159,11 +159,11 @@ func (f *fakeStore) Logs(_ context.Context, offset, limit int) ([]store.Thread, 
 	return nil, false, nil
 }
 
-func (f *fakeStore) MarkManualPosted(_ context.Context, id int64, responseID string, _ time.Time) (post.Post, error) {
+func (f *fakeStore) MarkManualPosted(_ context.Context, id int64, responseID string, _ time.Time, _ *int, _ post.Channel) (post.Post, error) {
 	f.record("MarkManualPosted %d %q", id, responseID)
 	return post.Post{ID: id, Platform: "sandbox", Source: post.SourceMention, Status: post.StatusPosted}, nil
 }
-func (f *fakeStore) GiveUp(_ context.Context, id int64, reason string) (post.Post, error) {
+func (f *fakeStore) GiveUp(_ context.Context, id int64, reason string, _ *int, _ post.Channel) (post.Post, error) {
 	f.record("GiveUp %d %q", id, reason)
 	return post.Post{ID: id, Platform: "sandbox", Source: post.SourceMention, Status: post.StatusRejected}, nil
 }
@@ -262,16 +262,16 @@ func (q fakeQueue) EnqueueSend(_ context.Context, id int64) error {
 	q.store.record("EnqueueSend %d", id)
 	return nil
 }
-func (q fakeQueue) EnqueueDraft(_ context.Context, id int64) error {
-	q.store.record("EnqueueDraft %d", id)
+func (q fakeQueue) EnqueueDraft(_ context.Context, id int64, platform string) error {
+	q.store.record("EnqueueDraft %d %s", id, platform)
 	return nil
 }
 func (q fakeQueue) EnqueueRegenerate(_ context.Context, id int64, instruction string) error {
 	q.store.record("EnqueueRegenerate %d %q", id, instruction)
 	return nil
 }
-func (q fakeQueue) EnsureDraft(_ context.Context, id int64) (bool, error) {
-	q.store.record("EnsureDraft %d", id)
+func (q fakeQueue) EnsureDraft(_ context.Context, id int64, platform string) (bool, error) {
+	q.store.record("EnsureDraft %d %s", id, platform)
 	return true, nil
 }
 func (q fakeQueue) EnqueuePeriodicOn(_ context.Context, typ, platform string) error {
@@ -377,7 +377,7 @@ func TestRefusedRequestsReachNothing(t *testing.T) {
 		{name: "approve bad json", method: "POST", path: "/api/posts/1/approve", token: fakeToken, body: `{"response":`, wantStatus: 400, wantError: "malformed JSON"},
 		{name: "approve unknown field", method: "POST", path: "/api/posts/1/approve", token: fakeToken, body: `{"text":"x"}`, wantStatus: 400, wantError: "unknown field"},
 		{name: "approve wrong type", method: "POST", path: "/api/posts/1/approve", token: fakeToken, body: `{"response":1}`, wantStatus: 400, wantError: `field "response"`},
-		{name: "approve NUL in edit", method: "POST", path: "/api/posts/1/approve", token: fakeToken, body: `{"response":"a\u0000b"}`, wantStatus: 400, wantError: "NUL"},
+		{name: "approve NUL in edit", method: "POST", path: "/api/posts/1/approve", token: fakeToken, body: `{"response":"a\u0000b"}`, wantStatus: 400, wantError: "control character U+0000"},
 		{name: "approve by GET", method: "GET", path: "/api/posts/1/approve", token: fakeToken, wantStatus: 405, wantError: "method not allowed"},
 		{name: "reject bad body", method: "POST", path: "/api/posts/1/reject", token: fakeToken, body: `nope`, wantStatus: 400, wantError: "malformed JSON"},
 		{name: "reject bad id", method: "POST", path: "/api/posts/-3/reject", token: fakeToken, wantStatus: 400, wantError: "post id"},
@@ -400,9 +400,9 @@ func TestRefusedRequestsReachNothing(t *testing.T) {
 		{name: "give up without token", method: "POST", path: "/api/posts/1/give-up", wantStatus: 401, wantError: "authentication required"},
 		{name: "give up bad id", method: "POST", path: "/api/posts/0/give-up", token: fakeToken, wantStatus: 400, wantError: "post id"},
 		{name: "give up array", method: "POST", path: "/api/posts/1/give-up", token: fakeToken, body: `[]`, wantStatus: 400, wantError: "request body must be a JSON object"},
-		{name: "give up blank reason", method: "POST", path: "/api/posts/1/give-up", token: fakeToken, body: `{"reason":"  "}`, wantStatus: 400, wantError: "reason must be"},
-		{name: "give up NUL reason", method: "POST", path: "/api/posts/1/give-up", token: fakeToken, body: `{"reason":"a\u0000"}`, wantStatus: 400, wantError: "reason must be"},
-		{name: "give up long reason", method: "POST", path: "/api/posts/1/give-up", token: fakeToken, body: `{"reason":"` + strings.Repeat("r", 501) + `"}`, wantStatus: 400, wantError: "reason must be"},
+		{name: "give up blank reason", method: "POST", path: "/api/posts/1/give-up", token: fakeToken, body: `{"reason":"  "}`, wantStatus: 400, wantError: "reason: must be 1 to 500"},
+		{name: "give up NUL reason", method: "POST", path: "/api/posts/1/give-up", token: fakeToken, body: `{"reason":"a\u0000"}`, wantStatus: 400, wantError: "reason: holds the control character U+0000"},
+		{name: "give up long reason", method: "POST", path: "/api/posts/1/give-up", token: fakeToken, body: `{"reason":"` + strings.Repeat("r", 501) + `"}`, wantStatus: 400, wantError: "reason: must be 1 to 500"},
 		{name: "spend without token", method: "GET", path: "/api/spend", wantStatus: 401, wantError: "authentication required"},
 		{name: "spend by POST", method: "POST", path: "/api/spend", token: fakeToken, wantStatus: 405, wantError: "method not allowed"},
 		{name: "resume without token", method: "POST", path: "/api/ops/resume", wantStatus: 401, wantError: "authentication required"},
@@ -422,15 +422,15 @@ func TestRefusedRequestsReachNothing(t *testing.T) {
 		{name: "regenerate array", method: "POST", path: "/api/posts/1/regenerate", token: fakeToken, body: `["shorter"]`, wantStatus: 400, wantError: "request body must be a JSON object"},
 		{name: "regenerate unknown field", method: "POST", path: "/api/posts/1/regenerate", token: fakeToken, body: `{"prompt":"x"}`, wantStatus: 400, wantError: "unknown field"},
 		{name: "regenerate numeric instruction", method: "POST", path: "/api/posts/1/regenerate", token: fakeToken, body: `{"instruction":5}`, wantStatus: 400, wantError: `field "instruction"`},
-		{name: "regenerate two lines", method: "POST", path: "/api/posts/1/regenerate", token: fakeToken, body: `{"instruction":"shorter\ncrueler"}`, wantStatus: 400, wantError: "instruction must be one line"},
-		{name: "regenerate long instruction", method: "POST", path: "/api/posts/1/regenerate", token: fakeToken, body: `{"instruction":"` + strings.Repeat("é", 201) + `"}`, wantStatus: 400, wantError: "instruction must be one line of at most 200"},
+		{name: "regenerate two lines", method: "POST", path: "/api/posts/1/regenerate", token: fakeToken, body: `{"instruction":"shorter\ncrueler"}`, wantStatus: 400, wantError: "instruction: must be one line"},
+		{name: "regenerate long instruction", method: "POST", path: "/api/posts/1/regenerate", token: fakeToken, body: `{"instruction":"` + strings.Repeat("é", 201) + `"}`, wantStatus: 400, wantError: "instruction: must be one line of at most 200"},
 		{name: "regenerate NUL", method: "POST", path: "/api/posts/1/regenerate", token: fakeToken, body: `{"instruction":"a\u0000"}`, wantStatus: 400, wantError: "instruction"},
 		{name: "regenerate bad UTF-8", method: "POST", path: "/api/posts/1/regenerate", token: fakeToken, body: "{\"instruction\":\"a\xff\"}", wantStatus: 400, wantError: "UTF-8"},
 		{name: "bulk without token", method: "POST", path: "/api/posts/bulk", body: `{"ids":[1],"action":"approve"}`, wantStatus: 401, wantError: "authentication required"},
 		{name: "bulk empty body", method: "POST", path: "/api/posts/bulk", token: fakeToken, wantStatus: 400, wantError: "request body must be a JSON object"},
 		{name: "bulk garbage", method: "POST", path: "/api/posts/bulk", token: fakeToken, body: `approve all`, wantStatus: 400, wantError: "malformed JSON"},
 		{name: "bulk no ids", method: "POST", path: "/api/posts/bulk", token: fakeToken, body: `{"action":"approve"}`, wantStatus: 400, wantError: "ids must hold 1 to 100"},
-		{name: "bulk null ids", method: "POST", path: "/api/posts/bulk", token: fakeToken, body: `{"ids":null,"action":"reject"}`, wantStatus: 400, wantError: "ids must hold"},
+		{name: "bulk null ids", method: "POST", path: "/api/posts/bulk", token: fakeToken, body: `{"ids":null,"action":"reject"}`, wantStatus: 400, wantError: `field "ids" must not be null`},
 		{name: "bulk empty ids", method: "POST", path: "/api/posts/bulk", token: fakeToken, body: `{"ids":[],"action":"reject"}`, wantStatus: 400, wantError: "ids must hold"},
 		{name: "bulk too many ids", method: "POST", path: "/api/posts/bulk", token: fakeToken, body: `{"ids":[` + idList(101) + `],"action":"reject"}`, wantStatus: 400, wantError: "ids must hold 1 to 100"},
 		{name: "bulk zero id", method: "POST", path: "/api/posts/bulk", token: fakeToken, body: `{"ids":[1,0],"action":"reject"}`, wantStatus: 400, wantError: "ids[1] must be a positive integer"},

@@ -85,6 +85,7 @@ func (s *Server) respondError(w http.ResponseWriter, r *http.Request, err error)
 	body := map[string]any{"error": msg}
 	var fieldErr *settings.FieldError
 	var bodyErr *bodyError
+	var textErr *post.TextError
 	var flagged *guard.OverrideError
 	var versionErr *post.VersionError
 	switch {
@@ -95,6 +96,8 @@ func (s *Server) respondError(w http.ResponseWriter, r *http.Request, err error)
 		body["field"] = fieldErr.Field
 	case status == http.StatusBadRequest && errors.As(err, &bodyErr):
 		body["field"] = bodyErr.Field
+	case status == http.StatusBadRequest && errors.As(err, &textErr):
+		body["field"] = textErr.Field
 	case status == http.StatusUnprocessableEntity && errors.As(err, &flagged):
 		body["flags"] = append([]string{}, flagged.Flags...)
 	}
@@ -114,6 +117,7 @@ func (s *Server) errorStatus(r *http.Request, err error) (int, string) {
 	var versionErr *post.VersionError
 	var lengthErr *post.LengthError
 	var contentErr *post.ContentError
+	var textErr *post.TextError
 	var fieldErr *settings.FieldError
 	var bodyErr *bodyError
 	var flagged *guard.OverrideError
@@ -149,6 +153,9 @@ func (s *Server) errorStatus(r *http.Request, err error) (int, string) {
 		status, msg = http.StatusUnprocessableEntity, fmt.Sprintf("the response is %d %s; it must be 1 to %d", lengthErr.Length, unit, lengthErr.Max)
 	case errors.As(err, &contentErr):
 		status, msg = http.StatusUnprocessableEntity, contentErr.Reason
+	case errors.As(err, &textErr):
+		// A character the administrator may not write: the request is at fault, as any bad field.
+		status, msg = http.StatusBadRequest, textErr.Error()
 	case errors.As(err, &fieldErr):
 		status, msg = http.StatusBadRequest, fieldErr.Error()
 	case errors.As(err, &flagged):

@@ -3,10 +3,12 @@ package api
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"time"
 
 	"infernal/pkg/post"
+	"infernal/pkg/settings"
 )
 
 // maxBulk is the most posts one bulk action judges.
@@ -120,7 +122,7 @@ func (s *Server) regenerate(w http.ResponseWriter, r *http.Request) error {
 	instruction := ""
 	if req.Instruction != nil {
 		if instruction, err = post.CheckInstruction(*req.Instruction); err != nil {
-			return badRequest("instruction must be one line of at most %d characters, without control characters", post.MaxInstruction)
+			return &settings.FieldError{Field: "instruction", Problem: fmt.Sprintf("must be one line of at most %d characters, without control characters", post.MaxInstruction)}
 		}
 	}
 	if err := checkShown(req.DraftVersion); err != nil {

@@ -83,7 +83,8 @@ func (s *Server) routes(staticDir string, ops, metrics http.Handler) http.Handle
 	})
 
 	if ops != nil {
-		r.With(s.requireSameOrigin, s.requireAdminPage, s.opsPolicy).Mount(OpsPath, ops)
+		// no-store first, so that the refusals are not stored either.
+		r.With(noStore, s.requireSameOrigin, s.requireAdminPage, s.opsPolicy).Mount(OpsPath, ops)
 	}
 	if metrics != nil {
 		r.With(s.requireSameOrigin, s.allowMetricsToken(s.requireAdminPage), noStore).Handle("/metrics", metrics)

@@ -48,8 +48,6 @@ type Store interface {
 	// every one) waiting for their first send, with the send times the
 	// caps decide on.
 	ListQueuedOn(ctx context.Context, platform string, page, pageSize int, caps guard.SendCaps) (store.QueuedPage, error)
-	// DraftAnyway moves a skipped post back to drafting, guarded.
-	DraftAnyway(ctx context.Context, id int64) (post.Post, error)
 	// CreateProfileDraft makes a new profile post to be drafted.
 	CreateProfileDraft(ctx context.Context, platform, persona string) (int64, error)
 	// History returns every version of a post's draft, oldest first.
@@ -69,10 +67,6 @@ type Store interface {
 	LatestPosted(ctx context.Context) (post.Post, error)
 	// Logs returns a page of the public log and whether more follow.
 	Logs(ctx context.Context, offset, limit int) ([]store.Thread, bool, error)
-	// MarkManualPosted records a hand-posted reply as posted.
-	MarkManualPosted(ctx context.Context, id int64, responseID string, postedAt time.Time) (post.Post, error)
-	// GiveUp moves a post awaiting hand-posting back to rejected.
-	GiveUp(ctx context.Context, id int64, reason string) (post.Post, error)
 	// ActivePauses lists the pauses of scanning and sending in force at
 	// now, the every-platform one first, then by platform.
 	ActivePauses(ctx context.Context, now time.Time) ([]store.Pause, error)
@@ -142,15 +136,10 @@ type Auth interface {
 
 // Queue is the work the web tier hands to the workers.
 type Queue interface {
-	// EnqueueSend asks for an approved post to be sent.
-	EnqueueSend(ctx context.Context, id int64) error
-	// EnqueueDraft asks for a post to be drafted.
-	EnqueueDraft(ctx context.Context, id int64) error
-	// EnqueueRegenerate asks for a new draft of a post, written to instruction.
-	EnqueueRegenerate(ctx context.Context, id int64, instruction string) error
-	// EnsureDraft asks for a post to be drafted again, replacing a draft
-	// task kept completed from before, unless one is waiting or running.
-	EnsureDraft(ctx context.Context, id int64) (bool, error)
+	// Queue hands the work of the administrator's decisions to the workers.
+	decision.Queue
+	// EnqueueDraft asks for a post of platform to be drafted.
+	EnqueueDraft(ctx context.Context, id int64, platform string) error
 	// EnqueuePreview asks a worker for a preview draft, returning the
 	// task id its answer is read by.
 	EnqueuePreview(ctx context.Context, p tasks.PreviewPayload) (string, error)

@@ -61,6 +61,11 @@ func opsEnv(t *testing.T) (*httptest.Server, string) {
 	ops.HandleFunc("/diaries666op/queues/static/js/main.js", func(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.WriteString(w, "boot = () => 1") // as above
 	})
+	ops.HandleFunc("/diaries666op/queues/static/css/cached.css", func(w http.ResponseWriter, r *http.Request) {
+		// A file the dashboard would let caches keep; the ops pages are never stored.
+		w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
+		_, _ = io.WriteString(w, "body{}") // as above
+	})
 	ops.HandleFunc("/diaries666op/queues/boom", func(http.ResponseWriter, *http.Request) {
 		panic("secret internal detail")
 	})
@@ -142,6 +147,63 @@ func TestServing(t *testing.T) {
 			}
 			if tt.wantHeader != "" && !strings.Contains(resp.Header.Get(tt.wantHeader), tt.wantValue) {
 				t.Errorf("%s = %q, want %q", tt.wantHeader, resp.Header.Get(tt.wantHeader), tt.wantValue)
+			}
+		})
+	}
+}
+
+// Every answer under the queue dashboard's path is no-store, as every other
+// admin answer: its pages, its files (even one the dashboard marks
+// cacheable), its errors, and the answers to a client not signed in.
+func TestQueueDashboardNotStored(t *testing.T) {
+	srv, cookie := opsEnv(t)
+	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	tests := []struct {
+		name, method, path, cookie, accept string
+		wantStatus                         int
+	}{
+		{name: "page", path: "/diaries666op/queues/", cookie: cookie, wantStatus: 200},
+		{name: "HEAD of the page", method: "HEAD", path: "/diaries666op/queues/", cookie: cookie, wantStatus: 200},
+		{name: "script file", path: "/diaries666op/queues/static/js/main.js", cookie: cookie, wantStatus: 200},
+		{name: "file marked cacheable", path: "/diaries666op/queues/static/css/cached.css", cookie: cookie, wantStatus: 200},
+		{name: "panic", path: "/diaries666op/queues/boom", cookie: cookie, wantStatus: 500},
+		{name: "not signed in, browser", path: "/diaries666op/queues/", accept: "text/html", wantStatus: 303},
+		{name: "not signed in, script", path: "/diaries666op/queues/", wantStatus: 401},
+		{name: "forged cookie", path: "/diaries666op/queues/static/js/main.js", cookie: "forged", wantStatus: 401},
+		{name: "cross-site change", method: "POST", path: "/diaries666op/queues/api/queues/default:pause", cookie: cookie, wantStatus: 403},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			method := tt.method
+			if method == "" {
+				method = "GET"
+			}
+			req, err := http.NewRequest(method, srv.URL+tt.path, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.cookie != "" {
+				req.AddCookie(&http.Cookie{Name: "diaries666op_session", Value: tt.cookie})
+			}
+			if tt.accept != "" {
+				req.Header.Set("Accept", tt.accept)
+			}
+			if method == "POST" {
+				req.Header.Set("Origin", "https://evil.example")
+			}
+			resp, err := noRedirect.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			if _, err := io.Copy(io.Discard, resp.Body); err != nil {
+				t.Fatal(err)
+			}
+			if resp.StatusCode != tt.wantStatus {
+				t.Fatalf("got %d, want %d", resp.StatusCode, tt.wantStatus)
+			}
+			if got := resp.Header.Values("Cache-Control"); len(got) != 1 || got[0] != "no-store" {
+				t.Errorf("Cache-Control %q, want exactly no-store", got)
 			}
 		})
 	}

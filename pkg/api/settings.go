@@ -66,6 +66,12 @@ type settingsRequest struct {
 	BlockedAuthors  *[]string           `json:"blocked_authors"`
 	BlockedPhrases  *[]string           `json:"blocked_phrases"`
 	Caps            *settings.Caps      `json:"caps"`
+	// The fields GET answers and a PUT cannot set are taken, so that a
+	// client may PUT back what it got with one field changed, and ignored
+	// whatever they hold: the server works them out.
+	TargetsNotFound  answerOnly `json:"targets_not_found"`
+	BlockedAuthorIDs answerOnly `json:"blocked_author_ids"`
+	TargetIDs        answerOnly `json:"target_ids"`
 }
 
 // putSettings replaces the settings with the body, normalised (a bad value

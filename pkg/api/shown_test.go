@@ -94,7 +94,7 @@ func TestDecisionsOnTheVersionShown(t *testing.T) {
 			check: func(t *testing.T) { wantResponse(t, e, c, "edited words") }},
 		{name: "edit without a response", path: "/api/posts/" + id(c) + "/edit", body: `{"draft_version":2}`, wantStatus: 400, wantError: "response is required"},
 		{name: "edit an empty body", path: "/api/posts/" + id(c) + "/edit", body: ``, wantStatus: 400},
-		{name: "edit NUL", path: "/api/posts/" + id(c) + "/edit", body: `{"response":"a\u0000b"}`, wantStatus: 400, wantError: "NUL"},
+		{name: "edit NUL", path: "/api/posts/" + id(c) + "/edit", body: `{"response":"a\u0000b"}`, wantStatus: 400, wantError: "U+0000"},
 		{name: "edit unknown", path: "/api/posts/999999/edit", body: `{"response":"x"}`, wantStatus: 404},
 		{name: "approve after the edit, on the old version", path: "/api/posts/" + id(c) + "/approve", body: `{"draft_version":1}`, wantStatus: 409, wantVersion: 2},
 		{name: "approve the edit", path: "/api/posts/" + id(c) + "/approve", body: `{"draft_version":2}`, wantStatus: 200,

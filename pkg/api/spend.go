@@ -310,16 +310,12 @@ func (s *Server) pause(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeJSON(r, &req, true); err != nil {
 		return err
 	}
-	if err := s.store.SetPause(r.Context(), store.Pause{Refusal: operatorRefusal, Reason: "paused from the admin"}); err != nil {
+	if err := s.store.SetPause(r.Context(), store.Pause{Refusal: store.OperatorRefusal, Reason: "paused from the admin"}); err != nil {
 		return err
 	}
 	respondJSON(w, http.StatusOK, map[string]bool{"paused": true})
 	return nil
 }
-
-// operatorRefusal names a pause the operator set (platform.Refusal's
-// counterpart for a person).
-const operatorRefusal = "operator"
 
 // resume lifts every pause of scanning and sending, of one platform or of all.
 func (s *Server) resume(w http.ResponseWriter, r *http.Request) error {

@@ -84,7 +84,15 @@ func TestHandPostingRoutes(t *testing.T) {
 					t.Errorf("list lost the awaiting post: %s", body)
 				}
 			}},
-		{name: "mark posted with the reply id", path: "/api/posts/" + id(manual) + "/mark-posted", body: `{"response_post_id":"1900000000000000001"}`, wantStatus: 200,
+		{name: "mark posted on a stale version is a conflict", path: "/api/posts/" + id(manual) + "/mark-posted", body: `{"draft_version":9}`, wantStatus: 409,
+			check: func(t *testing.T, body string) {
+				if !strings.Contains(body, `"draft_version":1`) || !strings.Contains(body, "the draft changed since it was shown") {
+					t.Errorf("stale: %s", body)
+				}
+			}},
+		{name: "mark posted on version 0 is refused", path: "/api/posts/" + id(manual) + "/mark-posted", body: `{"draft_version":0}`, wantStatus: 400},
+		{name: "mark posted on a version in words is refused", path: "/api/posts/" + id(manual) + "/mark-posted", body: `{"draft_version":"1"}`, wantStatus: 400},
+		{name: "mark posted with the reply id", path: "/api/posts/" + id(manual) + "/mark-posted", body: `{"response_post_id":"1900000000000000001","draft_version":1}`, wantStatus: 200,
 			check: func(t *testing.T, body string) {
 				if v := decodeView(t, body); v.Status != "posted" || v.ResponsePostID != "1900000000000000001" || v.IntentURL != nil {
 					t.Errorf("marked: %+v", v)
@@ -92,6 +100,8 @@ func TestHandPostingRoutes(t *testing.T) {
 			}},
 		{name: "mark posted twice is a conflict", path: "/api/posts/" + id(manual) + "/mark-posted", wantStatus: 409},
 		{name: "approve another", path: "/api/posts/" + id(other) + "/approve", body: `{}`, wantStatus: 200},
+		{name: "give up on a stale version is a conflict", path: "/api/posts/" + id(other) + "/give-up", body: `{"draft_version":2}`, wantStatus: 409},
+		{name: "give up on version -1 is refused", path: "/api/posts/" + id(other) + "/give-up", body: `{"draft_version":-1}`, wantStatus: 400},
 		{name: "give up with a reason", path: "/api/posts/" + id(other) + "/give-up", body: `{"reason":"the thread went cold"}`, wantStatus: 200,
 			check: func(t *testing.T, body string) {
 				if v := decodeView(t, body); v.Status != "rejected" || v.Error != "the thread went cold" {
@@ -118,6 +128,23 @@ func TestHandPostingRoutes(t *testing.T) {
 	stats, err := e.store.AdminStats(context.Background())
 	if err != nil || stats.Posted != 1 {
 		t.Errorf("posted %d (%v), want 1", stats.Posted, err)
+	}
+	// Marking posted and giving up are decisions, in the history after the approval.
+	for _, tt := range []struct {
+		id   int64
+		want string
+	}{{manual, "mark_posted"}, {other, "give_up"}} {
+		status, body := e.do("GET", "/api/posts/"+id(tt.id)+"/history", e.token, "")
+		var h struct {
+			Decisions []struct {
+				Action, By   string
+				DraftVersion int `json:"draft_version"`
+			}
+		}
+		if err := json.Unmarshal([]byte(body), &h); status != 200 || err != nil || len(h.Decisions) != 2 ||
+			h.Decisions[0].Action != "approve" || h.Decisions[1].Action != tt.want || h.Decisions[1].By != "web" || h.Decisions[1].DraftVersion != 1 {
+			t.Errorf("history of post %d: %d %s, want approve then %s on the web on version 1", tt.id, status, body, tt.want)
+		}
 	}
 }
 

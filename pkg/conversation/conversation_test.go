@@ -10,10 +10,19 @@ import (
 	"time"
 
 	"infernal/pkg/conversation"
+	"infernal/pkg/decision"
 	"infernal/pkg/post"
 	"infernal/pkg/store"
 	"infernal/pkg/store/storetest"
 )
+
+// idleQueue takes the send an approval starts and does nothing with it:
+// the test marks the post posted itself.
+type idleQueue struct{}
+
+func (idleQueue) EnqueueSend(context.Context, int64) error                 { return nil }
+func (idleQueue) EnqueueRegenerate(context.Context, int64, string) error   { return nil }
+func (idleQueue) EnsureDraft(context.Context, int64, string) (bool, error) { return true, nil }
 
 func at(min int) *time.Time {
 	t := time.Date(2026, 11, 25, 12, min, 0, 0, time.UTC)
@@ -226,7 +235,7 @@ func TestGatherPersonaFollowUp(t *testing.T) {
 	if err := st.SaveDraft(ctx, id, store.Draft{Response: "the first answer", Category: "pride"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.Approve(ctx, id, nil); err != nil {
+	if _, err := decision.New(st, idleQueue{}, "devil", nil).Approve(ctx, id, decision.Approval{By: post.ByWeb}); err != nil {
 		t.Fatal(err)
 	}
 	if err := st.MarkPosted(ctx, id, "21", *at(2)); err != nil {

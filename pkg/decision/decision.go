@@ -1,7 +1,9 @@
-// Package decision carries out the administrator's decisions on a draft
-// (approve, reject, edit, regenerate), each made on the draft version that
-// was shown, for every channel: the web API, bulk, the Telegram chat and
-// autopilot call the same methods, so the channels cannot drift apart.
+// Package decision carries out the administrator's decisions on a post
+// (approve, reject, edit, regenerate, cancel, draft anyway, mark posted,
+// give up), each made on the draft version that was shown and kept in the
+// post's history, for every channel: the web API, bulk, the Telegram chat
+// and autopilot call the same methods, so the channels cannot drift apart
+// and none skips the version check, the caps or the history.
 package decision
 
 import (
@@ -10,7 +12,7 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
-	"strings"
+	"time"
 
 	"infernal/pkg/guard"
 	"infernal/pkg/post"
@@ -34,6 +36,12 @@ type Store interface {
 	CancelAutoApproval(ctx context.Context, id int64, by post.Channel) (post.Post, error)
 	// RecordDecision records a decision that changes nothing by itself.
 	RecordDecision(ctx context.Context, id int64, action post.Action, by post.Channel, version int) error
+	// DraftAnyway moves a skipped post back to drafting, guarded, recording the decision.
+	DraftAnyway(ctx context.Context, id int64, shown *int, by post.Channel) (post.Post, error)
+	// MarkManualPosted records a hand-posted reply as posted, recording the decision.
+	MarkManualPosted(ctx context.Context, id int64, responseID string, postedAt time.Time, shown *int, by post.Channel) (post.Post, error)
+	// GiveUp moves a post awaiting hand-posting back to rejected, recording the decision.
+	GiveUp(ctx context.Context, id int64, reason string, shown *int, by post.Channel) (post.Post, error)
 }
 
 // Queue hands the work a decision starts to the workers; *tasks.Client is one.
@@ -42,6 +50,9 @@ type Queue interface {
 	EnqueueSend(ctx context.Context, id int64) error
 	// EnqueueRegenerate asks for a new draft of a post, written to instruction.
 	EnqueueRegenerate(ctx context.Context, id int64, instruction string) error
+	// EnsureDraft asks for a post of platform to be drafted, replacing a
+	// draft task kept completed from before, unless one is waiting or running.
+	EnsureDraft(ctx context.Context, id int64, platform string) (bool, error)
 }
 
 // Decider carries out decisions.
@@ -87,8 +98,10 @@ type Approval struct {
 // *post.VersionError and changes nothing; a second approval of one post
 // is a *post.StateError.
 func (d *Decider) Approve(ctx context.Context, id int64, a Approval) (post.Post, error) {
-	if a.Edited != nil && strings.ContainsRune(*a.Edited, 0) {
-		return post.Post{}, fmt.Errorf("decision: approve post %d: %w", id, &post.ContentError{Reason: "the response must not contain NUL characters"})
+	if a.Edited != nil {
+		if err := post.CheckField("response", *a.Edited); err != nil {
+			return post.Post{}, fmt.Errorf("decision: approve post %d: %w", id, err)
+		}
 	}
 	p, err := d.store.ApproveWith(ctx, id, store.Approval{
 		Edited: a.Edited, Check: d.check(a.Override), Shown: a.Shown, By: a.By, Detail: a.Detail, Auto: a.Auto,
@@ -121,8 +134,8 @@ func (d *Decider) Reject(ctx context.Context, id int64, shown *int, by post.Chan
 // version shown; the text passes the same length rule as an approval, and
 // its flags are stored for the card. Nothing is sent.
 func (d *Decider) Edit(ctx context.Context, id int64, text string, shown *int, by post.Channel) (post.Post, error) {
-	if strings.ContainsRune(text, 0) {
-		return post.Post{}, fmt.Errorf("decision: edit post %d: %w", id, &post.ContentError{Reason: "the response must not contain NUL characters"})
+	if err := post.CheckField("response", text); err != nil {
+		return post.Post{}, fmt.Errorf("decision: edit post %d: %w", id, err)
 	}
 	return d.store.SaveEdit(ctx, id, text, shown, func(p post.Post, text string) ([]string, error) {
 		return d.flags(p, text), nil
@@ -158,6 +171,41 @@ func (d *Decider) Regenerate(ctx context.Context, id int64, instruction string, 
 		return post.Post{}, err
 	}
 	return p, nil
+}
+
+// DraftAnyway overrides the guard that skipped post id, made on draft
+// version shown (nil: the current one): it goes back to drafting, past the
+// guards (it counts against the caps), and is handed to the workers to
+// draft; if Redis is down the reconcile task queues it later. A post that
+// is not skipped is a *post.StateError.
+func (d *Decider) DraftAnyway(ctx context.Context, id int64, shown *int, by post.Channel) (post.Post, error) {
+	p, err := d.store.DraftAnyway(ctx, id, shown, by)
+	if err != nil {
+		return post.Post{}, err
+	}
+	// Its first draft task, which skipped it, may be kept completed under the same id.
+	if _, err := d.queue.EnsureDraft(ctx, id, p.Platform); err != nil {
+		d.log.WarnContext(ctx, "post to draft anyway not queued yet; reconcile will draft it", "post_id", id, "error", err)
+	}
+	return p, nil
+}
+
+// MarkPosted records that the administrator posted post id's reply, awaiting
+// hand-posting, by hand at postedAt, as responseID when known (""
+// otherwise), made on draft version shown. A post in any other status is
+// a *post.StateError.
+func (d *Decider) MarkPosted(ctx context.Context, id int64, responseID string, postedAt time.Time, shown *int, by post.Channel) (post.Post, error) {
+	return d.store.MarkManualPosted(ctx, id, responseID, postedAt, shown, by)
+}
+
+// GiveUp gives up post id's reply, awaiting hand-posting: it is rejected,
+// keeping reason, made on draft version shown. A reason holding a control
+// character is a *post.TextError; a post in any other status a *post.StateError.
+func (d *Decider) GiveUp(ctx context.Context, id int64, reason string, shown *int, by post.Channel) (post.Post, error) {
+	if err := post.CheckField("reason", reason); err != nil {
+		return post.Post{}, fmt.Errorf("decision: give up post %d: %w", id, err)
+	}
+	return d.store.GiveUp(ctx, id, reason, shown, by)
 }
 
 // check is the outbound check of an approval: the flags of the text

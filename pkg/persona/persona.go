@@ -12,6 +12,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"infernal/pkg/post"
 	"infernal/pkg/settings"
 	"infernal/pkg/twittertext"
 )
@@ -117,18 +118,17 @@ func (p Persona) Normalize() (Persona, error) {
 }
 
 // checkText refuses text that is not valid UTF-8, holds control characters
-// (or a line break when oneLine), or is longer than max characters (no
-// limit when max is zero).
+// or bidirectional overrides (post.CheckText), a line break when oneLine,
+// or is longer than max characters (no limit when max is zero).
 func checkText(field, text string, max int, oneLine bool) error {
-	switch {
-	case !utf8.ValidString(text):
-		return &settings.FieldError{Field: field, Problem: "is not valid UTF-8"}
-	case oneLine && strings.ContainsAny(text, "\n\r"):
+	if oneLine && strings.ContainsAny(text, "\n\r") {
 		return &settings.FieldError{Field: field, Problem: "must be one line"}
-	case strings.ContainsFunc(text, func(r rune) bool { return r < 0x20 && r != '\n' && r != '\r' && r != '\t' || r == 0x7f }):
-		return &settings.FieldError{Field: field, Problem: "holds control characters"}
-	case max > 0 && utf8.RuneCountInString(text) > max:
-		return &settings.FieldError{Field: field, Problem: fmt.Sprintf("is %d characters, more than %d", utf8.RuneCountInString(text), max)}
+	}
+	if err := post.CheckText(text); err != nil {
+		return &settings.FieldError{Field: field, Problem: err.Error()}
+	}
+	if n := utf8.RuneCountInString(text); max > 0 && n > max {
+		return &settings.FieldError{Field: field, Problem: fmt.Sprintf("is %d characters, more than %d", n, max)}
 	}
 	return nil
 }

@@ -119,9 +119,7 @@ func TestDraftSeesItsConversation(t *testing.T) {
 	}
 
 	// The persona's answer goes out; the mortal follows up under it.
-	if _, err := e.store.Approve(ctx, thin, nil); err != nil {
-		t.Fatal(err)
-	}
+	approve(t, e.store, e.queue, thin)
 	if err := e.store.MarkPosted(ctx, thin, "103", ts(4)); err != nil {
 		t.Fatal(err)
 	}

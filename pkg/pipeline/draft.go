@@ -133,10 +133,11 @@ func (r *RecentTexts) add(text string) {
 // with. A refusal, or a writer still failing at the last attempt, leaves
 // the post failed with the reason, visible to the administrator.
 func (d *Drafter) DraftPost(ctx context.Context, t *asynq.Task) error {
-	id, err := tasks.DecodePost(t)
+	payload, err := tasks.DecodePost(t)
 	if err != nil {
 		return err
 	}
+	id := payload.PostID
 	p, set, err := d.Store.PostWithSettings(ctx, id, d.Settings)
 	if errors.Is(err, store.ErrNotFound) {
 		return fmt.Errorf("draft %d: %w: %w", id, err, asynq.SkipRetry)

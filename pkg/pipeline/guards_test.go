@@ -195,9 +195,7 @@ func TestReplyCaps(t *testing.T) {
 			t.Fatalf("bot post %d: %s %q, want %s", i, p.Status, p.SkipReason, want)
 		}
 		if i == 0 {
-			if _, err := e.store.Approve(ctx, p.ID, nil); err != nil {
-				t.Fatal(err)
-			}
+			approve(t, e.store, e.queue, p.ID)
 		} else if p.SkipReason != "cap: conversation (1 of 1)" {
 			t.Errorf("bot post %d reason %q", i, p.SkipReason)
 		}
@@ -212,7 +210,7 @@ func TestReplyCaps(t *testing.T) {
 		}
 	}
 	// A rejected reply no longer counts: the conversation may be answered again.
-	if _, err := e.store.Reject(ctx, draft(t, d, found(t, e.store, "r1", "rejected-conv", "r", "@devil one")).ID); err != nil {
+	if _, err := decider(e.store, e.queue).Reject(ctx, draft(t, d, found(t, e.store, "r1", "rejected-conv", "r", "@devil one")).ID, nil, post.ByWeb); err != nil {
 		t.Fatal(err)
 	}
 	if p := draft(t, d, found(t, e.store, "r2", "rejected-conv", "r", "@devil two")); p.Status != post.StatusPending {

@@ -257,7 +257,7 @@ func (m *Maintainer) Reconcile(ctx context.Context, t *asynq.Task) error {
 	if err != nil {
 		return err
 	}
-	drafting, err := m.Store.IDsInStatus(ctx, post.StatusDrafting, now.Add(-2*time.Minute), 500)
+	drafting, err := m.Store.RefsInStatus(ctx, post.StatusDrafting, now.Add(-2*time.Minute), 500)
 	if err != nil {
 		return err
 	}
@@ -271,8 +271,8 @@ func (m *Maintainer) Reconcile(ctx context.Context, t *asynq.Task) error {
 			requeued++
 		}
 	}
-	for _, id := range drafting {
-		ok, err := m.Queue.EnsureDraft(ctx, id)
+	for _, ref := range drafting {
+		ok, err := m.Queue.EnsureDraft(ctx, ref.ID, ref.Platform)
 		if err != nil {
 			return err
 		}

@@ -167,7 +167,7 @@ func (p *Pipeline) Register(mux *asynq.ServeMux) {
 	mux.HandleFunc(tasks.TypeScanConversations, p.byTask(func(s *Stages) asynq.HandlerFunc { return s.Scanner.ScanConversations }))
 	mux.HandleFunc(tasks.TypeScanTargeted, p.byTask(func(s *Stages) asynq.HandlerFunc { return s.Scanner.ScanTargeted }))
 	mux.HandleFunc(tasks.TypeGenerateProfile, p.byTask(func(s *Stages) asynq.HandlerFunc { return s.Profiler.GenerateProfile }))
-	mux.HandleFunc(tasks.TypeDraftPost, p.byPost(func(s *Stages) asynq.HandlerFunc { return s.Drafter.DraftPost }))
+	mux.HandleFunc(tasks.TypeDraftPost, p.byDraft(func(s *Stages) asynq.HandlerFunc { return s.Drafter.DraftPost }))
 	mux.HandleFunc(tasks.TypeRegeneratePost, p.byPost(func(s *Stages) asynq.HandlerFunc { return s.Drafter.Regenerate }))
 	// A preview answers a text given by the administrator: no platform is read.
 	mux.HandleFunc(tasks.TypePreviewPersona, p.Drafter.Preview)
@@ -209,8 +209,8 @@ func (p *Pipeline) byTask(h func(*Stages) asynq.HandlerFunc) asynq.HandlerFunc {
 	}
 }
 
-// byPost routes a post's task (draft, regenerate, send) by the post's
-// platform. With one platform nothing is read; a payload that names no
+// byPost routes a post's task (regenerate, send, or a draft queued
+// without its platform) by the post's platform, read from its row. With one platform nothing is read; a payload that names no
 // post, or a post that is gone, goes to the first platform's stage, which
 // answers it as it answers any.
 func (p *Pipeline) byPost(h func(*Stages) asynq.HandlerFunc) asynq.HandlerFunc {
@@ -232,6 +232,31 @@ func (p *Pipeline) byPost(h func(*Stages) asynq.HandlerFunc) asynq.HandlerFunc {
 			return fmt.Errorf("%s: %w", t.Type(), err)
 		}
 		s, err := p.stagesOf(name)
+		if err != nil {
+			return fmt.Errorf("%s %d: %w", t.Type(), payload.PostID, err)
+		}
+		return h(s)(ctx, t)
+	}
+}
+
+// byDraft routes a draft task by the platform its payload names
+// (tasks.DecodePost), reading nothing from the database. A draft task
+// queued before payloads named the platform is routed by the post's row,
+// as byPost routes any post's task; a payload DecodePost refuses goes to
+// the first platform's stage, which refuses it the same way.
+func (p *Pipeline) byDraft(h func(*Stages) asynq.HandlerFunc) asynq.HandlerFunc {
+	return func(ctx context.Context, t *asynq.Task) error {
+		if len(p.byPlatform) == 1 {
+			return h(p.Stages)(ctx, t)
+		}
+		payload, err := tasks.DecodePost(t)
+		if err != nil {
+			return h(p.Stages)(ctx, t)
+		}
+		if payload.Platform == "" {
+			return p.byPost(h)(ctx, t)
+		}
+		s, err := p.stagesOf(payload.Platform)
 		if err != nil {
 			return fmt.Errorf("%s %d: %w", t.Type(), payload.PostID, err)
 		}

@@ -114,9 +114,7 @@ func (e *env) approvedMention(t *testing.T) int64 {
 	if err := e.pipe.Drafter.DraftPost(ctx, task(tasks.TypeDraftPost, tasks.PostPayload{PostID: ids[0]})); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.store.Approve(ctx, ids[0], nil); err != nil {
-		t.Fatal(err)
-	}
+	approve(t, e.store, e.queue, ids[0])
 	return ids[0]
 }
 

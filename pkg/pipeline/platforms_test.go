@@ -103,9 +103,7 @@ func TestPipelineRoutesByPlatform(t *testing.T) {
 	if err := run(tasks.TypeDraftPost, payload); err != nil {
 		t.Fatalf("draft: %v", err)
 	}
-	if _, err := e.store.Approve(ctx, id, nil); err != nil {
-		t.Fatal(err)
-	}
+	approve(t, e.store, e.queue, id)
 	if err := run(tasks.TypeSendPost, payload); err != nil {
 		t.Fatalf("send: %v", err)
 	}
@@ -138,6 +136,86 @@ func TestPipelineRoutesByPlatform(t *testing.T) {
 	// A post's task for a post that is gone is answered as before: archived.
 	if err := run(tasks.TypeSendPost, `{"post_id":424242}`); !errors.Is(err, asynq.SkipRetry) {
 		t.Errorf("send of an unknown post = %v, want an error wrapping asynq.SkipRetry", err)
+	}
+}
+
+// A draft task is routed by the platform its payload names, without
+// reading the post's row: a scan queues each draft with its platform, and a
+// draft task naming bluesky is drafted by bluesky's stages even for a row
+// that says otherwise. A draft task queued before payloads named the
+// platform is routed by the post's row.
+func TestDraftRoutedByItsPayload(t *testing.T) {
+	e := setup(t)
+	ctx := context.Background()
+	other := &faultyPlatform{Platform: renamed{Platform: e.plat.Platform, name: "bluesky"}}
+	pipe := pipeline.New(pipeline.Config{
+		Store: e.store, Writer: offline.New("devil"), Queue: e.queue,
+		Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Now: time.Now, Handle: "devil",
+		Accounts: []pipeline.Account{{Platform: e.plat}, {Platform: other, ReplyPolicy: platform.ReplyOpen, Handle: "devil.test"}},
+	})
+	mux := asynq.NewServeMux()
+	pipe.Register(mux)
+	run := func(typ, payload string) error { return mux.ProcessTask(ctx, asynq.NewTask(typ, []byte(payload))) }
+
+	if err := run(tasks.TypeScanMentions, `{"platform":"bluesky"}`); err != nil {
+		t.Fatalf("scan bluesky: %v", err)
+	}
+	queued, err := e.queue.Inspector().ListPendingTasks(tasks.QueueHigh, asynq.PageSize(1000))
+	if err != nil || len(queued) == 0 {
+		t.Fatalf("drafts queued by a bluesky scan: %d, %v", len(queued), err)
+	}
+	for _, info := range queued {
+		payload, err := tasks.DecodePost(asynq.NewTask(info.Type, info.Payload))
+		if err != nil || payload.Platform != "bluesky" {
+			t.Fatalf("a bluesky scan queued the draft %s (%+v, %v), want its platform named", info.Payload, payload, err)
+		}
+	}
+
+	// A post by devil.test is the persona's own on bluesky (skipped as
+	// such), a mortal's on the sandbox: which stage drafted it shows.
+	tests := []struct {
+		name     string
+		row      string
+		platform string
+		wantOwn  bool
+	}{
+		{name: "the payload's platform, not the row's", row: post.SandboxPlatform, platform: "bluesky", wantOwn: true},
+		{name: "the payload names the row's platform", row: post.SandboxPlatform, platform: post.SandboxPlatform, wantOwn: false},
+		{name: "queued without a platform: the row's", row: "bluesky", wantOwn: true},
+		{name: "queued without a platform on the sandbox", row: post.SandboxPlatform, wantOwn: false},
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			id, _, err := e.store.UpsertFound(ctx, post.Post{Platform: tt.row, Source: post.SourceMention, OriginalPostID: "routed-" + itoa(int64(i)),
+				ConversationID: "routed-" + itoa(int64(i)), OriginalPostText: "a post by devil.test", AuthorUsername: "devil.test", CreatedAt: time.Now()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			payload := `{"post_id":` + itoa(id) + `}`
+			if tt.platform != "" {
+				payload = `{"post_id":` + itoa(id) + `,"platform":"` + tt.platform + `"}`
+			}
+			if err := run(tasks.TypeDraftPost, payload); err != nil {
+				t.Fatalf("draft %s: %v", payload, err)
+			}
+			p, err := e.store.Post(ctx, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if own := p.SkipReason == guard.ReasonOwnPost; own != tt.wantOwn {
+				t.Errorf("draft %s of a %s row: %s %q; want own post %v", payload, tt.row, p.Status, p.SkipReason, tt.wantOwn)
+			}
+		})
+	}
+
+	// Garbage and a platform this worker does not run are archived.
+	for _, payload := range []string{`{"post_id":1,"platform":"X!"}`, `{"post_id":1,"platform":7}`, `{"platform":"bluesky"}`, `garbage`} {
+		if err := run(tasks.TypeDraftPost, payload); !errors.Is(err, asynq.SkipRetry) {
+			t.Errorf("draft %s = %v, want an error wrapping asynq.SkipRetry", payload, err)
+		}
+	}
+	if err := run(tasks.TypeDraftPost, `{"post_id":1,"platform":"myspace"}`); !errors.Is(err, pipeline.ErrOtherPlatform) {
+		t.Errorf("draft for a platform not run = %v, want ErrOtherPlatform", err)
 	}
 }
 

@@ -44,5 +44,5 @@ func (p *Profiler) GenerateProfile(ctx context.Context, t *asynq.Task) error {
 	if err != nil {
 		return err
 	}
-	return p.Queue.EnqueueDraft(ctx, id)
+	return p.Queue.EnqueueDraft(ctx, id, p.PlatformName)
 }

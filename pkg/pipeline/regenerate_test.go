@@ -87,7 +87,7 @@ func TestRegenerateCases(t *testing.T) {
 		return id
 	}
 	flagged, rejected, refused := mk("1"), mk("2"), mk("3")
-	if _, err := e.store.Reject(ctx, rejected); err != nil {
+	if _, err := decider(e.store, e.queue).Reject(ctx, rejected, nil, post.ByWeb); err != nil {
 		t.Fatal(err)
 	}
 	tests := []struct {

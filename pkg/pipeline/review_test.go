@@ -149,7 +149,7 @@ func TestDraftsNamePersonaAndReview(t *testing.T) {
 				return
 			}
 			// Drafted anyway, the judge's score skips it no more.
-			if _, err := e.store.DraftAnyway(ctx, p.ID); err != nil {
+			if _, err := decider(e.store, e.queue).DraftAnyway(ctx, p.ID, nil, post.ByWeb); err != nil {
 				t.Fatal(err)
 			}
 			if again := draft(t, d, p.ID); again.Status != post.StatusPending || again.Review == nil || again.Review.Score != 2 {

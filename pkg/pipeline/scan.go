@@ -450,7 +450,7 @@ func (s *Scanner) record(ctx context.Context, tl timeline, page platform.Page, s
 			// Mentions are answered before conversations and targeted posts.
 			enqueue = s.Queue.EnqueueDraftFirst
 		}
-		if err := enqueue(ctx, id); err != nil {
+		if err := enqueue(ctx, id, name); err != nil {
 			return err
 		}
 	}

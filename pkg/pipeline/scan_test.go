@@ -269,11 +269,11 @@ func TestScanQueuesDraftsOldestFirstMentionsAhead(t *testing.T) {
 			// The order the worker takes them in is the order of the original posts.
 			prev := int64(0)
 			for i, info := range pending {
-				id, err := tasks.DecodePost(asynq.NewTask(info.Type, info.Payload))
+				payload, err := tasks.DecodePost(asynq.NewTask(info.Type, info.Payload))
 				if err != nil {
 					t.Fatal(err)
 				}
-				p, err := e.store.Post(ctx, id)
+				p, err := e.store.Post(ctx, payload.PostID)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -72,10 +72,11 @@ func (s *Sender) fitsBudget(ctx context.Context, id int64) (bool, error) {
 // before the platform call; a later attempt that finds the mark first asks
 // the platform whether the reply already exists.
 func (s *Sender) SendPost(ctx context.Context, t *asynq.Task) error {
-	id, err := tasks.DecodePost(t)
+	payload, err := tasks.DecodePost(t)
 	if err != nil {
 		return err
 	}
+	id := payload.PostID
 	pause, set, err := s.Store.PauseWithSettings(ctx, s.Platform.Name(), s.Now(), s.Settings)
 	if err != nil {
 		return err

@@ -66,9 +66,7 @@ func capped(t *testing.T, perWindow, perDay, n int) (*store.Store, []int64, *pub
 		if err := st.SaveDraft(ctx, id, store.Draft{Response: fmt.Sprintf("reply %d", i), Category: post.Category("wrath")}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := st.Approve(ctx, id, nil); err != nil {
-			t.Fatal(err)
-		}
+		approve(t, st, nil, id)
 		ids[i] = id
 	}
 	plat := &publishLog{}

@@ -94,9 +94,7 @@ func TestSnapshotsOnScheduleWithinTheBudget(t *testing.T) {
 	if err := e.store.SaveDraft(ctx, id, store.Draft{Response: "The furnace hums.", Category: "wrath"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.store.Approve(ctx, id, nil); err != nil {
-		t.Fatal(err)
-	}
+	approve(t, e.store, e.queue, id)
 	if err := e.store.MarkPosted(ctx, id, "9001", posted); err != nil {
 		t.Fatal(err)
 	}

@@ -79,9 +79,7 @@ func TestSummonedReplyBilledAsSummonedUnderTheOpenPolicy(t *testing.T) {
 			if err := e.store.SaveDraft(ctx, id, store.Draft{Response: "Filed under wrath.", Category: "wrath"}); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := e.store.Approve(ctx, id, nil); err != nil {
-				t.Fatal(err)
-			}
+			approve(t, e.store, e.queue, id)
 			if err := s.SendPost(ctx, task(tasks.TypeSendPost, tasks.PostPayload{PostID: id})); err != nil {
 				t.Fatal(err)
 			}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"infernal/pkg/decision"
 	"infernal/pkg/pipeline"
 	"infernal/pkg/platform"
 	"infernal/pkg/platform/sandbox"
@@ -133,7 +134,7 @@ func TestHandPostingFlow(t *testing.T) {
 	// Every refresh may look: the interval between looks is tested on its own.
 	e.pipe.Maintainer.HandPostedEvery = time.Millisecond
 	p := e.draftedConversation(t)
-	approved, err := e.store.Approve(ctx, p.ID, nil)
+	approved, err := decider(e.store, e.queue).Approve(ctx, p.ID, decision.Approval{By: post.ByWeb})
 	if err != nil || approved.Status != post.StatusAwaitingManual {
 		t.Fatalf("approve: %s %v, want awaiting_manual", approved.Status, err)
 	}
@@ -185,17 +186,15 @@ func TestMarkPostedAndGiveUp(t *testing.T) {
 	e := setup(t)
 	ctx := context.Background()
 	p := e.draftedConversation(t)
-	if _, err := e.store.MarkManualPosted(ctx, p.ID, "", time.Now()); !errorsIsConflict(err) {
+	if _, err := decider(e.store, e.queue).MarkPosted(ctx, p.ID, "", time.Now(), nil, post.ByWeb); !errorsIsConflict(err) {
 		t.Fatalf("mark posted while pending: %v, want a conflict", err)
 	}
-	if _, err := e.store.Approve(ctx, p.ID, nil); err != nil {
-		t.Fatal(err)
-	}
-	marked, err := e.store.MarkManualPosted(ctx, p.ID, "", time.Now())
+	approve(t, e.store, e.queue, p.ID)
+	marked, err := decider(e.store, e.queue).MarkPosted(ctx, p.ID, "", time.Now(), nil, post.ByWeb)
 	if err != nil || marked.Status != post.StatusPosted || marked.ResponsePostID != "" {
 		t.Fatalf("mark posted: %+v %v", marked, err)
 	}
-	if _, err := e.store.GiveUp(ctx, p.ID, "too late"); !errorsIsConflict(err) {
+	if _, err := decider(e.store, e.queue).GiveUp(ctx, p.ID, "too late", nil, post.ByWeb); !errorsIsConflict(err) {
 		t.Fatalf("give up a posted post: %v, want a conflict", err)
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"infernal/pkg/upstream"
 )
 
 // User is an account on the platform.
@@ -206,17 +208,21 @@ type Error struct {
 	Err error
 }
 
-// Error describes the refusal in the platform's words.
+// Error describes the refusal in the platform's words, as a short single
+// line (upstream.Excerpt): the fields keep the whole answer, for Classify.
 func (e *Error) Error() string {
+	var s string
 	switch {
 	case e.Err != nil:
-		return fmt.Sprintf("platform: %v", e.Err)
+		s = fmt.Sprintf("platform: %v", e.Err)
 	case e.Detail != "" && e.Title != "":
-		return fmt.Sprintf("platform: %d %s: %s", e.Status, e.Title, e.Detail)
+		s = fmt.Sprintf("platform: %d %s: %s", e.Status, e.Title, e.Detail)
 	case e.Detail != "":
-		return fmt.Sprintf("platform: %d %s", e.Status, e.Detail)
+		s = fmt.Sprintf("platform: %d %s", e.Status, e.Detail)
+	default:
+		s = fmt.Sprintf("platform: %d %s", e.Status, e.Title)
 	}
-	return fmt.Sprintf("platform: %d %s", e.Status, e.Title)
+	return upstream.Excerpt(s)
 }
 
 // Unwrap returns the underlying network error.

@@ -1,9 +1,14 @@
 package platform
 
 import (
+	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
+
+	"infernal/pkg/upstream"
 )
 
 func TestSummons(t *testing.T) {
@@ -90,5 +95,35 @@ func TestValidUsername(t *testing.T) {
 		if got := ValidUsername(tt.in); got != tt.want {
 			t.Errorf("ValidUsername(%q) = %v, want %v", tt.in, got, tt.want)
 		}
+	}
+}
+
+// An Error's text is a short single line whatever the platform answered;
+// its fields keep the whole answer, so Classify still reads it all.
+func TestErrorTextIsAnExcerpt(t *testing.T) {
+	long := "<html>\n<body>\n" + strings.Repeat("the gateway timed out\n", 50) + "duplicate content</body></html>"
+	tests := []struct {
+		name string
+		err  *Error
+		want string
+	}{
+		{name: "gateway page as the detail", err: &Error{Status: 502, Title: "Bad Gateway", Detail: long}, want: "platform: 502 Bad Gateway: the gateway timed out"},
+		{name: "multi-line detail", err: &Error{Status: 400, Detail: "line one\nline two\x1b[0m"}, want: "platform: 400 line one line two [0m"},
+		{name: "network error quoting a body", err: &Error{Err: errors.New("decode: <html>bad gateway</html>\n")}, want: "platform: decode: bad gateway"},
+		{name: "short as it was", err: &Error{Status: 403, Title: "Forbidden", Detail: "You are not permitted."}, want: "platform: 403 Forbidden: You are not permitted."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			msg := tt.err.Error()
+			if !strings.HasPrefix(msg, tt.want) {
+				t.Errorf("Error() = %q, want it to start %q", msg, tt.want)
+			}
+			if strings.ContainsAny(msg, "\n\r\x1b<>") || utf8.RuneCountInString(msg) > upstream.MaxExcerpt {
+				t.Errorf("Error() = %q is not a short single line", msg)
+			}
+		})
+	}
+	if got := Classify(&Error{Status: 403, Detail: long}); got != RefusalDuplicate {
+		t.Errorf("Classify of a long detail = %q, want %q", got, RefusalDuplicate)
 	}
 }

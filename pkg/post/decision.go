@@ -32,6 +32,14 @@ const (
 	ActionRegenerate Action = "regenerate"
 	// ActionCancel withdrew an approval before it was sent.
 	ActionCancel Action = "cancel"
+	// ActionDraftAnyway overrode the guard that skipped the post: it is
+	// drafted after all.
+	ActionDraftAnyway Action = "draft_anyway"
+	// ActionMarkPosted recorded that the reply awaiting hand-posting was
+	// posted by hand.
+	ActionMarkPosted Action = "mark_posted"
+	// ActionGiveUp gave up the reply awaiting hand-posting: it is rejected.
+	ActionGiveUp Action = "give_up"
 )
 
 // Decision is one decision in a post's history.

@@ -1,6 +1,8 @@
 package post
 
 import (
+	"errors"
+	"strings"
 	"testing"
 	"time"
 )
@@ -20,6 +22,36 @@ func TestStorableText(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := StorableText(tt.in); got != tt.want {
 				t.Errorf("StorableText(%q) = %q, want %q", tt.in, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestCheckFieldRefusesNUL(t *testing.T) {
+	tests := []struct {
+		name    string
+		in      string
+		wantErr bool
+	}{
+		{name: "plain", in: "burn, mortal"},
+		{name: "empty", in: ""},
+		{name: "newlines and tabs kept", in: "burn\n\tmortal"},
+		{name: "nul inside", in: "bu\x00rn", wantErr: true},
+		{name: "only nul", in: "\x00", wantErr: true},
+		{name: "nul after an emoji", in: "🔥\x00", wantErr: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := CheckField("reason", tt.in)
+			if !tt.wantErr {
+				if err != nil {
+					t.Fatalf("CheckField(%q) = %v, want nil", tt.in, err)
+				}
+				return
+			}
+			var te *TextError
+			if !errors.As(err, &te) || te.Field != "reason" || te.Rune != 0 || !errors.Is(err, ErrInvalid) || !strings.HasPrefix(err.Error(), "reason: holds the control character U+0000") {
+				t.Fatalf("CheckField(%q) = %v, want a *TextError on reason at U+0000 wrapping ErrInvalid", tt.in, err)
 			}
 		})
 	}

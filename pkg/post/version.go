@@ -37,11 +37,14 @@ const MaxInstruction = 200
 
 // CheckInstruction refuses an instruction for a regenerated draft unless it
 // is one line of at most MaxInstruction characters of valid UTF-8 without
-// control characters; the empty instruction is allowed. It returns the
-// instruction trimmed.
+// control characters or bidirectional overrides (CheckText); the empty
+// instruction is allowed. It returns the instruction trimmed.
 func CheckInstruction(s string) (string, error) {
 	if !utf8.ValidString(s) {
 		return "", fmt.Errorf("%w: the instruction must be valid UTF-8", ErrInvalid)
+	}
+	if err := CheckText(s); err != nil {
+		return "", fmt.Errorf("%w: the instruction must be one line, without control characters: it %w", ErrInvalid, err)
 	}
 	s = strings.TrimSpace(s)
 	if n := utf8.RuneCountInString(s); n > MaxInstruction {

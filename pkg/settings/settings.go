@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"infernal/pkg/guard"
+	"infernal/pkg/post"
 )
 
 // Settings are the administrator's choices, in the shape of GET and PUT
@@ -206,11 +207,18 @@ func texts(field string, in []string, max int) ([]string, error) {
 	out := make([]string, 0, len(in))
 	for i, t := range in {
 		t = strings.TrimSpace(t)
-		switch {
-		case !utf8.ValidString(t):
+		if !utf8.ValidString(t) {
 			return nil, &FieldError{fmt.Sprintf("%s[%d]", field, i), "is not valid UTF-8"}
-		case strings.ContainsAny(t, "\n\r\t"):
+		}
+		if strings.ContainsAny(t, "\n\r\t") {
 			return nil, &FieldError{fmt.Sprintf("%s[%d]", field, i), "must be one line"}
+		}
+		// Topics reach the search query and phrases the filters: no control
+		// characters or overrides, the same rule as every administrator's text.
+		if err := post.CheckText(t); err != nil {
+			return nil, &FieldError{fmt.Sprintf("%s[%d]", field, i), err.Error()}
+		}
+		switch {
 		case utf8.RuneCountInString(t) > max:
 			return nil, &FieldError{fmt.Sprintf("%s[%d]", field, i), fmt.Sprintf("is longer than %d characters", max)}
 		case t != "":

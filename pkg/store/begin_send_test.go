@@ -23,7 +23,7 @@ func TestBeginSendMarksOnce(t *testing.T) {
 	s := storetest.New(t)
 	ctx := context.Background()
 	id := pending(t, s, "1", post.SourceMention, "burn")
-	if _, err := s.Approve(ctx, id, nil); err != nil {
+	if _, err := s.ApproveWith(ctx, id, store.Approval{By: post.ByWeb}); err != nil {
 		t.Fatal(err)
 	}
 	const deliveries = 8
@@ -82,7 +82,7 @@ func TestListQueued(t *testing.T) {
 	}
 	// Approved out of id order: the list follows the approvals.
 	for _, id := range []int64{ids[2], ids[0], ids[1]} {
-		if _, err := s.Approve(ctx, id, nil); err != nil {
+		if _, err := s.ApproveWith(ctx, id, store.Approval{By: post.ByWeb}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -131,7 +131,7 @@ func TestBeginSendWithinCapsAtOnce(t *testing.T) {
 	var ids []int64
 	for i := range 8 {
 		id := pending(t, s, fmt.Sprintf("cap-%d", i), post.SourceMention, "burn")
-		if _, err := s.Approve(ctx, id, nil); err != nil {
+		if _, err := s.ApproveWith(ctx, id, store.Approval{By: post.ByWeb}); err != nil {
 			t.Fatal(err)
 		}
 		ids = append(ids, id)
@@ -225,7 +225,7 @@ func TestSendQueueIsPerPlatform(t *testing.T) {
 		if err := s.SaveDraft(ctx, rowID, store.Draft{Response: "burn " + id, Category: "wrath"}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.Approve(ctx, rowID, nil); err != nil {
+		if _, err := s.ApproveWith(ctx, rowID, store.Approval{By: post.ByWeb}); err != nil {
 			t.Fatal(err)
 		}
 		return rowID

@@ -78,7 +78,7 @@ func TestFailoverRetriesReadsAndTransactions(t *testing.T) {
 	terminate(t, admin)
 	before = s.Retries()
 	edited := "The pit remembers, and it bills by the hour."
-	p, err = s.Approve(ctx, id, &edited)
+	p, err = s.ApproveWith(ctx, id, store.Approval{Edited: &edited, By: post.ByWeb})
 	if err != nil || p.Status != post.StatusApproved || p.ProposedResponse != edited {
 		t.Fatalf("Approve after the sessions ended = %s %q, %v; want approved with the edit", p.Status, p.ProposedResponse, err)
 	}

@@ -172,24 +172,6 @@ func (s *Store) PassGuards(ctx context.Context, p post.Post, caps guard.Caps) (r
 	return reason, nil
 }
 
-// DraftAnyway overrides the guard that skipped a post: it moves back to
-// drafting, guarded (so the guards are not run again, and it counts
-// against the caps), its reason cleared, and with its review waived (the
-// judge's score skips it no more). A post that is not skipped gets a
-// *post.StateError (ErrConflict), an unknown one ErrNotFound.
-func (s *Store) DraftAnyway(ctx context.Context, id int64) (post.Post, error) {
-	p, err := queryPost(ctx, s.pool, `
-		UPDATE posts SET status = 'drafting', guarded_at = now(), skip_reason = '', review_waived = true, updated_at = now()
-		WHERE id = $1 AND status = ANY($2) RETURNING `+postColumns, id, from(post.StatusDrafting))
-	if err == nil {
-		return p, nil
-	}
-	if !errors.Is(err, pgx.ErrNoRows) {
-		return post.Post{}, fmt.Errorf("store: draft anyway %d: %w", id, err)
-	}
-	return post.Post{}, s.stateError(ctx, id, "draft anyway", post.StatusSkipped)
-}
-
 // RecentTextsLimit is the most recent persona texts the near-duplicate
 // guard compares a draft with: a week of a busy persona's drafts.
 const RecentTextsLimit = 500

@@ -32,7 +32,7 @@ func TestGuardMoves(t *testing.T) {
 		do   func() error
 		want func(error) bool
 	}{
-		{name: "draft anyway a post in drafting", do: func() error { _, err := s.DraftAnyway(ctx, id); return err },
+		{name: "draft anyway a post in drafting", do: func() error { _, err := s.DraftAnyway(ctx, id, nil, post.ByWeb); return err },
 			want: func(err error) bool { return errors.As(err, &stateErr) && stateErr.Have == post.StatusDrafting }},
 		{name: "skip", do: func() error { return s.Skip(ctx, id, "own post") }, want: func(err error) bool { return err == nil }},
 		{name: "skip twice", do: func() error { return s.Skip(ctx, id, "own post") },
@@ -43,9 +43,9 @@ func TestGuardMoves(t *testing.T) {
 			want: func(err error) bool { return errors.Is(err, store.ErrConflict) }},
 		{name: "skip an unknown post", do: func() error { return s.Skip(ctx, 424242, "x") },
 			want: func(err error) bool { return errors.Is(err, store.ErrNotFound) }},
-		{name: "draft anyway an unknown post", do: func() error { _, err := s.DraftAnyway(ctx, 424242); return err },
+		{name: "draft anyway an unknown post", do: func() error { _, err := s.DraftAnyway(ctx, 424242, nil, post.ByWeb); return err },
 			want: func(err error) bool { return errors.Is(err, store.ErrNotFound) }},
-		{name: "draft anyway", do: func() error { _, err := s.DraftAnyway(ctx, id); return err }, want: func(err error) bool { return err == nil }},
+		{name: "draft anyway", do: func() error { _, err := s.DraftAnyway(ctx, id, nil, post.ByWeb); return err }, want: func(err error) bool { return err == nil }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -18,7 +18,7 @@ type Pause struct {
 	// Platform names the platform paused; "" pauses every platform.
 	Platform string
 	// Refusal names the refusal (platform.Refusal) that paused the account,
-	// "operator" for the operator's pause.
+	// OperatorRefusal for the operator's pause.
 	Refusal string
 	// Reason says why, in words for the administrator.
 	Reason string
@@ -27,6 +27,10 @@ type Pause struct {
 	// Until is when it lifts by itself; nil when only the admin lifts it.
 	Until *time.Time
 }
+
+// OperatorRefusal is the Refusal of a pause the operator set, from the
+// admin or from Telegram (platform.Refusal's counterpart for a person).
+const OperatorRefusal = "operator"
 
 // SetPause pauses scanning and sending on p.Platform (every platform when
 // ""); a pause of it already in force keeps its start and takes the newer

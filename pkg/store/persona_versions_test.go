@@ -74,7 +74,7 @@ func TestPersonaVersions(t *testing.T) {
 	if err != nil || p.Status != post.StatusSkipped || p.PersonaVersion != 3 || p.Review == nil || *p.Review != *review || p.ReviewWaived {
 		t.Fatalf("skipped draft: %+v %v", p, err)
 	}
-	if p, err = s.DraftAnyway(ctx, id); err != nil || !p.ReviewWaived {
+	if p, err = s.DraftAnyway(ctx, id, nil, post.ByWeb); err != nil || !p.ReviewWaived {
 		t.Fatalf("drafted anyway: %+v %v", p, err)
 	}
 	if err := s.SaveDraft(ctx, id, store.Draft{Response: "better", Category: "sloth", PersonaVersion: 3}); err != nil {

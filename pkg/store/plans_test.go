@@ -111,7 +111,7 @@ func TestCountsMatchRecount(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("a failed draft")
-	if _, err := s.Approve(ctx, ids[0], nil); err != nil {
+	if _, err := s.ApproveWith(ctx, ids[0], store.Approval{By: post.ByWeb}); err != nil {
 		t.Fatal(err)
 	}
 	if _, _, err := s.BeginSend(ctx, ids[0]); err != nil {
@@ -121,17 +121,17 @@ func TestCountsMatchRecount(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("a post")
-	if _, err := s.Approve(ctx, ids[1], nil); err != nil {
+	if _, err := s.ApproveWith(ctx, ids[1], store.Approval{By: post.ByWeb}); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.FailSend(ctx, ids[1], "refused"); err != nil {
 		t.Fatal(err)
 	}
 	check("a failed send")
-	if _, err := s.Reject(ctx, ids[2]); err != nil {
+	if _, err := s.RejectWith(ctx, ids[2], nil, post.ByWeb); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Reject(ctx, ids[1]); err != nil {
+	if _, err := s.RejectWith(ctx, ids[1], nil, post.ByWeb); err != nil {
 		t.Fatal(err)
 	}
 	check("rejects")

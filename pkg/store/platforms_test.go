@@ -54,10 +54,10 @@ func twoPlatforms(t *testing.T, s *store.Store) map[string]int64 {
 	if err := s.FailDraft(ctx, ids["x3"], "the writer failed"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Reject(ctx, ids["b3"]); err != nil {
+	if _, err := s.RejectWith(ctx, ids["b3"], nil, post.ByWeb); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Approve(ctx, ids["b4"], nil); err != nil {
+	if _, err := s.ApproveWith(ctx, ids["b4"], store.Approval{By: post.ByWeb}); err != nil {
 		t.Fatal(err)
 	}
 	if _, _, err := s.BeginSend(ctx, ids["b4"]); err != nil {
@@ -147,14 +147,14 @@ func TestListQueuedOnPlatform(t *testing.T) {
 	if err := s.SaveDraft(ctx, sentID, store.Draft{Response: "gone out", Category: "wrath"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Approve(ctx, sentID, nil); err != nil {
+	if _, err := s.ApproveWith(ctx, sentID, store.Approval{By: post.ByWeb}); err != nil {
 		t.Fatal(err)
 	}
 	if _, _, err := s.BeginSend(ctx, sentID); err != nil {
 		t.Fatal(err)
 	}
 	for _, name := range []string{"x1", "b1", "x2"} {
-		if _, err := s.Approve(ctx, ids[name], nil); err != nil {
+		if _, err := s.ApproveWith(ctx, ids[name], store.Approval{By: post.ByWeb}); err != nil {
 			t.Fatal(err)
 		}
 	}

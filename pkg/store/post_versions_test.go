@@ -31,10 +31,10 @@ func TestHistoryKeepsEveryVersionInOrder(t *testing.T) {
 	// Approving with the same text records nothing; only the edit does.
 	other := pending(t, s, "2", post.SourceMention, "same")
 	same := "same"
-	if _, err := s.Approve(ctx, other, &same); err != nil {
+	if _, err := s.ApproveWith(ctx, other, store.Approval{Edited: &same, By: post.ByWeb}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Approve(ctx, id, &edited); err != nil {
+	if _, err := s.ApproveWith(ctx, id, store.Approval{Edited: &edited, By: post.ByWeb}); err != nil {
 		t.Fatalf("Approve: %v", err)
 	}
 
@@ -73,14 +73,14 @@ func TestRegenerateGuards(t *testing.T) {
 	ctx := context.Background()
 	pendingID := pending(t, s, "1", post.SourceMention, "draft")
 	failedID := pending(t, s, "2", post.SourceMention, "draft")
-	if _, err := s.Approve(ctx, failedID, nil); err != nil {
+	if _, err := s.ApproveWith(ctx, failedID, store.Approval{By: post.ByWeb}); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.FailSend(ctx, failedID, "refused"); err != nil {
 		t.Fatal(err)
 	}
 	rejectedID := pending(t, s, "3", post.SourceMention, "draft")
-	if _, err := s.Reject(ctx, rejectedID); err != nil {
+	if _, err := s.RejectWith(ctx, rejectedID, nil, post.ByWeb); err != nil {
 		t.Fatal(err)
 	}
 	drafting, _, err := s.UpsertFound(ctx, found("4", post.SourceMention))

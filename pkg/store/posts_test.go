@@ -62,34 +62,34 @@ func TestApproveRejectTransitions(t *testing.T) {
 	long := pending(t, s, "2", post.SourceMention, strings.Repeat("x", 281))
 	other := pending(t, s, "3", post.SourceConversation, "sizzle")
 
-	if _, err := s.Approve(ctx, long, nil); !errors.Is(err, store.ErrInvalid) {
+	if _, err := s.ApproveWith(ctx, long, store.Approval{By: post.ByWeb}); !errors.Is(err, store.ErrInvalid) {
 		t.Errorf("approve too long: %v, want ErrInvalid", err)
 	}
 	empty := ""
-	if _, err := s.Approve(ctx, long, &empty); !errors.Is(err, store.ErrInvalid) {
+	if _, err := s.ApproveWith(ctx, long, store.Approval{Edited: &empty, By: post.ByWeb}); !errors.Is(err, store.ErrInvalid) {
 		t.Errorf("approve empty edit: %v, want ErrInvalid", err)
 	}
 	edited := "shorter now"
-	p, err := s.Approve(ctx, long, &edited)
+	p, err := s.ApproveWith(ctx, long, store.Approval{Edited: &edited, By: post.ByWeb})
 	if err != nil || p.Status != post.StatusApproved || p.ProposedResponse != edited || p.ApprovedAt == nil {
 		t.Fatalf("approve edited: %+v %v", p, err)
 	}
-	if _, err := s.Approve(ctx, id, nil); err != nil {
+	if _, err := s.ApproveWith(ctx, id, store.Approval{By: post.ByWeb}); err != nil {
 		t.Fatalf("approve: %v", err)
 	}
-	if _, err := s.Approve(ctx, id, nil); !errors.Is(err, store.ErrConflict) {
+	if _, err := s.ApproveWith(ctx, id, store.Approval{By: post.ByWeb}); !errors.Is(err, store.ErrConflict) {
 		t.Errorf("second approve: %v, want ErrConflict", err)
 	}
-	if _, err := s.Reject(ctx, id); !errors.Is(err, store.ErrConflict) {
+	if _, err := s.RejectWith(ctx, id, nil, post.ByWeb); !errors.Is(err, store.ErrConflict) {
 		t.Errorf("reject approved: %v, want ErrConflict", err)
 	}
-	if _, err := s.Approve(ctx, 999999, nil); !errors.Is(err, store.ErrNotFound) {
+	if _, err := s.ApproveWith(ctx, 999999, store.Approval{By: post.ByWeb}); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("approve unknown: %v, want ErrNotFound", err)
 	}
-	if _, err := s.Reject(ctx, 999999); !errors.Is(err, store.ErrNotFound) {
+	if _, err := s.RejectWith(ctx, 999999, nil, post.ByWeb); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("reject unknown: %v, want ErrNotFound", err)
 	}
-	r, err := s.Reject(ctx, other)
+	r, err := s.RejectWith(ctx, other, nil, post.ByWeb)
 	if err != nil || r.Status != post.StatusRejected {
 		t.Fatalf("reject: %+v %v", r, err)
 	}
@@ -105,7 +105,7 @@ func TestSendAndLogs(t *testing.T) {
 	if _, _, err := s.BeginSend(ctx, id); !errors.Is(err, store.ErrConflict) {
 		t.Fatalf("send before approval: %v, want ErrConflict", err)
 	}
-	if _, err := s.Approve(ctx, id, nil); err != nil {
+	if _, err := s.ApproveWith(ctx, id, store.Approval{By: post.ByWeb}); err != nil {
 		t.Fatal(err)
 	}
 	_, started, err := s.BeginSend(ctx, id)
@@ -130,7 +130,7 @@ func TestSendAndLogs(t *testing.T) {
 	if err := s.SaveDraft(ctx, profile, store.Draft{Response: "a thought", Category: "pride"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Approve(ctx, profile, nil); err != nil {
+	if _, err := s.ApproveWith(ctx, profile, store.Approval{By: post.ByWeb}); err != nil {
 		t.Fatal(err)
 	}
 	if _, _, err := s.BeginSend(ctx, profile); err != nil {
@@ -159,7 +159,7 @@ func TestFailedPostsStayInViewAndCanBeRetried(t *testing.T) {
 	s := storetest.New(t)
 	ctx := context.Background()
 	id := pending(t, s, "1", post.SourceMention, "burn")
-	if _, err := s.Approve(ctx, id, nil); err != nil {
+	if _, err := s.ApproveWith(ctx, id, store.Approval{By: post.ByWeb}); err != nil {
 		t.Fatal(err)
 	}
 	if _, _, err := s.BeginSend(ctx, id); err != nil {
@@ -173,7 +173,7 @@ func TestFailedPostsStayInViewAndCanBeRetried(t *testing.T) {
 		t.Fatalf("failed post not listed with its error: %+v %d %v", list, total, err)
 	}
 	edited := "burn, but differently"
-	p, err := s.Approve(ctx, id, &edited)
+	p, err := s.ApproveWith(ctx, id, store.Approval{Edited: &edited, By: post.ByWeb})
 	if err != nil || p.Status != post.StatusApproved || p.Error != "" || p.SendStartedAt == nil {
 		t.Fatalf("approve again: %+v %v (the earlier send mark must stay, so a retry checks the platform first)", p, err)
 	}
@@ -181,10 +181,10 @@ func TestFailedPostsStayInViewAndCanBeRetried(t *testing.T) {
 		t.Errorf("FailDraft on an approved post: %v, want ErrConflict", err)
 	}
 	other := pending(t, s, "2", post.SourceMention, "")
-	if _, err := s.Reject(ctx, other); err != nil {
+	if _, err := s.RejectWith(ctx, other, nil, post.ByWeb); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Reject(ctx, other); !errors.Is(err, store.ErrConflict) {
+	if _, err := s.RejectWith(ctx, other, nil, post.ByWeb); !errors.Is(err, store.ErrConflict) {
 		t.Errorf("reject twice: %v, want ErrConflict", err)
 	}
 }
@@ -279,7 +279,7 @@ func TestTypedErrors(t *testing.T) {
 	ctx := context.Background()
 	long := pending(t, s, "1", post.SourceMention, strings.Repeat("x", 281))
 	ok := pending(t, s, "2", post.SourceMention, "burn")
-	if _, err := s.Approve(ctx, ok, nil); err != nil {
+	if _, err := s.ApproveWith(ctx, ok, store.Approval{By: post.ByWeb}); err != nil {
 		t.Fatal(err)
 	}
 	tests := []struct {
@@ -288,10 +288,10 @@ func TestTypedErrors(t *testing.T) {
 		wantState *post.StateError
 		wantLen   int
 	}{
-		{name: "approve too long", do: func() error { _, err := s.Approve(ctx, long, nil); return err }, wantLen: 281},
-		{name: "approve twice", do: func() error { _, err := s.Approve(ctx, ok, nil); return err },
+		{name: "approve too long", do: func() error { _, err := s.ApproveWith(ctx, long, store.Approval{By: post.ByWeb}); return err }, wantLen: 281},
+		{name: "approve twice", do: func() error { _, err := s.ApproveWith(ctx, ok, store.Approval{By: post.ByWeb}); return err },
 			wantState: &post.StateError{ID: ok, Have: post.StatusApproved, Want: post.StatusPending}},
-		{name: "reject approved", do: func() error { _, err := s.Reject(ctx, ok); return err },
+		{name: "reject approved", do: func() error { _, err := s.RejectWith(ctx, ok, nil, post.ByWeb); return err },
 			wantState: &post.StateError{ID: ok, Have: post.StatusApproved, Want: post.StatusPending}},
 		{name: "draft over a pending post", do: func() error { return s.SaveDraft(ctx, long, store.Draft{Response: "x"}) },
 			wantState: &post.StateError{ID: long, Have: post.StatusPending, Want: post.StatusDrafting}},
@@ -380,7 +380,7 @@ func TestApproveCountsAgainstItsPlatform(t *testing.T) {
 			if err := s.SaveDraft(ctx, id, store.Draft{Response: "draft", Category: "wrath"}); err != nil {
 				t.Fatal(err)
 			}
-			_, err = s.Approve(ctx, id, &tt.text)
+			_, err = s.ApproveWith(ctx, id, store.Approval{Edited: &tt.text, By: post.ByWeb})
 			var lengthErr *post.LengthError
 			switch {
 			case tt.wantLen == 0 && err != nil:

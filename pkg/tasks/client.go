@@ -46,21 +46,21 @@ func (c *Client) Ping(ctx context.Context) error {
 // Inspector returns the asynq inspector on the same Redis.
 func (c *Client) Inspector() *asynq.Inspector { return c.inspector }
 
-// EnqueueDraft asks for post id to be drafted. A draft task already queued or
-// kept for the post is not doubled.
-func (c *Client) EnqueueDraft(ctx context.Context, id int64) error {
-	t, err := NewDraftTask(id, QueueDefault)
+// EnqueueDraft asks for post id, on platform, to be drafted. A draft task
+// already queued or kept for the post is not doubled.
+func (c *Client) EnqueueDraft(ctx context.Context, id int64, platform string) error {
+	t, err := NewDraftTask(id, platform, QueueDefault)
 	if err != nil {
 		return err
 	}
 	return c.enqueueOnce(ctx, t)
 }
 
-// EnqueueDraftFirst asks for post id, a mention, to be drafted ahead of
-// every other draft (QueueHigh). A draft task already queued or kept for the
-// post there is not doubled.
-func (c *Client) EnqueueDraftFirst(ctx context.Context, id int64) error {
-	t, err := NewDraftTask(id, QueueHigh)
+// EnqueueDraftFirst asks for post id, a mention on platform, to be drafted
+// ahead of every other draft (QueueHigh). A draft task already queued or
+// kept for the post there is not doubled.
+func (c *Client) EnqueueDraftFirst(ctx context.Context, id int64, platform string) error {
+	t, err := NewDraftTask(id, platform, QueueHigh)
 	if err != nil {
 		return err
 	}
@@ -149,14 +149,14 @@ func (c *Client) EnsureSend(ctx context.Context, id int64) (bool, error) {
 	return c.requeue(QueueCritical, SendTaskID(id), func() error { return c.enqueueOnce(ctx, t) })
 }
 
-// EnsureDraft queues post id's draft task unless one is waiting or running,
-// and reports whether it did. A draft task kept archived or completed while
+// EnsureDraft queues the draft task of post id, on platform, unless one is
+// waiting or running, and reports whether it did. A draft task kept archived or completed while
 // the post is still drafting is replaced; reconciliation calls it for drafts
 // never written.
 //
 // A mention's draft task lives in QueueHigh: one still waiting or running
 // there counts too. A draft queued again goes to QueueDefault.
-func (c *Client) EnsureDraft(ctx context.Context, id int64) (bool, error) {
+func (c *Client) EnsureDraft(ctx context.Context, id int64, platform string) (bool, error) {
 	info, err := c.inspector.GetTaskInfo(QueueHigh, DraftTaskID(id))
 	switch {
 	case errors.Is(err, asynq.ErrTaskNotFound), errors.Is(err, asynq.ErrQueueNotFound):
@@ -165,7 +165,7 @@ func (c *Client) EnsureDraft(ctx context.Context, id int64) (bool, error) {
 	case info.State != asynq.TaskStateArchived && info.State != asynq.TaskStateCompleted:
 		return false, nil
 	}
-	t, err := NewDraftTask(id, QueueDefault)
+	t, err := NewDraftTask(id, platform, QueueDefault)
 	if err != nil {
 		return false, err
 	}

@@ -108,10 +108,10 @@ func TestServerDraftsMentionsFirst(t *testing.T) {
 	ctx := context.Background()
 	const each = 2 * tasks.DefaultConcurrency
 	for i := range int64(each) {
-		if err := client.EnqueueDraft(ctx, 1000+i); err != nil {
+		if err := client.EnqueueDraft(ctx, 1000+i, "sandbox"); err != nil {
 			t.Fatal(err)
 		}
-		if err := client.EnqueueDraftFirst(ctx, 1+i); err != nil {
+		if err := client.EnqueueDraftFirst(ctx, 1+i, "sandbox"); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -121,11 +121,11 @@ func TestServerDraftsMentionsFirst(t *testing.T) {
 		RedisURL: redisURL,
 		Register: func(mux *asynq.ServeMux) {
 			mux.HandleFunc(tasks.TypeDraftPost, func(_ context.Context, t *asynq.Task) error {
-				id, err := tasks.DecodePost(t)
+				p, err := tasks.DecodePost(t)
 				if err != nil {
 					return err
 				}
-				started <- id
+				started <- p.PostID
 				<-hold
 				return nil
 			})
@@ -209,7 +209,7 @@ func TestNewServerConcurrency(t *testing.T) {
 			}
 			defer client.Close()
 			for i := range int64(tt.want + 3) {
-				if err := client.EnqueueDraft(context.Background(), 1+i); err != nil {
+				if err := client.EnqueueDraft(context.Background(), 1+i, "sandbox"); err != nil {
 					t.Fatal(err)
 				}
 			}

@@ -48,9 +48,14 @@ const (
 // drafts do (a worker reads no faster than it drafts).
 var QueuePriorities = map[string]int{QueueCritical: 6, QueueHigh: 4, QueueDefault: 3, QueueLow: 1}
 
-// PostPayload names the post a draft or send task works on.
+// PostPayload names the post a draft or send task works on. A draft task
+// also names the post's platform, so the worker routes it to that
+// platform's stage without reading the database. A draft task queued
+// before payloads carried it has no platform: the worker then reads the
+// post's platform from its row, as it does for a send task.
 type PostPayload struct {
-	PostID int64 `json:"post_id"`
+	PostID   int64  `json:"post_id"`
+	Platform string `json:"platform,omitempty"`
 }
 
 // RegeneratePayload asks for a new draft of a post under review, written
@@ -90,11 +95,17 @@ type ScanPayload struct {
 	Platform string `json:"platform,omitempty"`
 }
 
-// NewDraftTask asks for a draft of post id in queue (QueueHigh for a
-// mention, QueueDefault otherwise). Its TaskID makes one post drafted by one
-// task.
-func NewDraftTask(id int64, queue string) (*asynq.Task, error) {
-	return newPostTask(TypeDraftPost, id,
+// NewDraftTask asks for a draft of post id, on platform (its name, as
+// platform.Platform.Name gives it), in queue (QueueHigh for a mention,
+// QueueDefault otherwise). Its TaskID makes one post drafted by one task.
+func NewDraftTask(id int64, platform, queue string) (*asynq.Task, error) {
+	if platform == "" {
+		return nil, fmt.Errorf("tasks: %s %d: no platform", TypeDraftPost, id)
+	}
+	if err := checkPlatformName(platform); err != nil {
+		return nil, fmt.Errorf("tasks: %s %d: %w", TypeDraftPost, id, err)
+	}
+	return newPostTask(TypeDraftPost, id, platform,
 		asynq.TaskID(DraftTaskID(id)), asynq.Queue(queue),
 		asynq.MaxRetry(8), asynq.Timeout(2*time.Minute), asynq.Retention(24*time.Hour))
 }
@@ -102,7 +113,7 @@ func NewDraftTask(id int64, queue string) (*asynq.Task, error) {
 // NewSendTask asks for the approved post id to be sent. Its TaskID is the row
 // id, so one approval is sent by one task.
 func NewSendTask(id int64) (*asynq.Task, error) {
-	return newPostTask(TypeSendPost, id,
+	return newPostTask(TypeSendPost, id, "",
 		asynq.TaskID(SendTaskID(id)), asynq.Queue(QueueCritical),
 		asynq.MaxRetry(25), asynq.Timeout(time.Minute), asynq.Retention(24*time.Hour))
 }
@@ -144,11 +155,13 @@ func DraftTaskID(id int64) string { return "draft:" + strconv.FormatInt(id, 10) 
 // SendTaskID is the TaskID of post id's send task.
 func SendTaskID(id int64) string { return "send:" + strconv.FormatInt(id, 10) }
 
-func newPostTask(typ string, id int64, opts ...asynq.Option) (*asynq.Task, error) {
+// newPostTask builds a task of typ on post id, naming its platform when
+// not "".
+func newPostTask(typ string, id int64, platform string, opts ...asynq.Option) (*asynq.Task, error) {
 	if id <= 0 {
 		return nil, fmt.Errorf("tasks: %s: bad post id %d", typ, id)
 	}
-	b, err := json.Marshal(PostPayload{PostID: id})
+	b, err := json.Marshal(PostPayload{PostID: id, Platform: platform})
 	if err != nil {
 		return nil, fmt.Errorf("tasks: %s: %w", typ, err)
 	}
@@ -213,19 +226,22 @@ func decode(t *asynq.Task, v any) error {
 	return nil
 }
 
-// DecodePost reads the PostPayload of a draft or send task and returns its
-// post id. A payload that is not exactly a PostPayload with a positive id is
-// refused with an error wrapping asynq.SkipRetry, so the task is archived
-// at once instead of retried.
-func DecodePost(t *asynq.Task) (int64, error) {
+// DecodePost reads the PostPayload of a draft or send task. A payload that
+// is not exactly a PostPayload with a positive id, and a platform's name
+// or none, is refused with an error wrapping asynq.SkipRetry, so the task
+// is archived at once instead of retried.
+func DecodePost(t *asynq.Task) (PostPayload, error) {
 	var p PostPayload
 	if err := decode(t, &p); err != nil {
-		return 0, err
+		return PostPayload{}, err
 	}
 	if p.PostID <= 0 {
-		return 0, fmt.Errorf("%s: bad payload: post_id must be positive: %w", t.Type(), asynq.SkipRetry)
+		return PostPayload{}, fmt.Errorf("%s: bad payload: post_id must be positive: %w", t.Type(), asynq.SkipRetry)
 	}
-	return p.PostID, nil
+	if err := checkPlatformName(p.Platform); err != nil {
+		return PostPayload{}, fmt.Errorf("%s: bad payload: %w: %w", t.Type(), err, asynq.SkipRetry)
+	}
+	return p, nil
 }
 
 // DecodeRegenerate reads the RegeneratePayload of a regenerate task. A

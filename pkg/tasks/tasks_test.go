@@ -17,10 +17,12 @@ func TestDecodePost(t *testing.T) {
 	tests := []struct {
 		name    string
 		payload string
-		want    int64
+		want    tasks.PostPayload
 		wantErr bool
 	}{
-		{name: "post id", payload: `{"post_id":42}`, want: 42},
+		{name: "post id", payload: `{"post_id":42}`, want: tasks.PostPayload{PostID: 42}},
+		{name: "post id and platform", payload: `{"post_id":42,"platform":"bluesky"}`, want: tasks.PostPayload{PostID: 42, Platform: "bluesky"}},
+		{name: "empty platform", payload: `{"post_id":42,"platform":""}`, want: tasks.PostPayload{PostID: 42}},
 		{name: "garbage", payload: `garbage`, wantErr: true},
 		{name: "empty", payload: ``, wantErr: true},
 		{name: "zero id", payload: `{"post_id":0}`, wantErr: true},
@@ -28,18 +30,58 @@ func TestDecodePost(t *testing.T) {
 		{name: "string id", payload: `{"post_id":"1"}`, wantErr: true},
 		{name: "unknown field", payload: `{"post_id":1,"x":1}`, wantErr: true},
 		{name: "trailing data", payload: `{"post_id":1}{}`, wantErr: true},
+		{name: "platform not a name", payload: `{"post_id":1,"platform":"X/../"}`, wantErr: true},
+		{name: "platform too long", payload: `{"post_id":1,"platform":"` + strings.Repeat("x", 33) + `"}`, wantErr: true},
+		{name: "platform a number", payload: `{"post_id":1,"platform":7}`, wantErr: true},
+		{name: "platform without id", payload: `{"platform":"x"}`, wantErr: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := tasks.DecodePost(asynq.NewTask(tasks.TypeSendPost, []byte(tt.payload)))
+			got, err := tasks.DecodePost(asynq.NewTask(tasks.TypeDraftPost, []byte(tt.payload)))
 			if tt.wantErr {
 				if !errors.Is(err, asynq.SkipRetry) {
-					t.Errorf("DecodePost = %d, %v; want an error wrapping asynq.SkipRetry", got, err)
+					t.Errorf("DecodePost = %+v, %v; want an error wrapping asynq.SkipRetry", got, err)
 				}
 				return
 			}
 			if err != nil || got != tt.want {
-				t.Errorf("DecodePost = %d, %v; want %d", got, err, tt.want)
+				t.Errorf("DecodePost = %+v, %v; want %+v", got, err, tt.want)
+			}
+		})
+	}
+}
+
+// TestNewDraftTaskNamesThePlatform checks that a draft task carries its
+// post's platform, read back by DecodePost, and that a draft task without
+// a platform's name is refused when it is made.
+func TestNewDraftTaskNamesThePlatform(t *testing.T) {
+	tests := []struct {
+		name     string
+		id       int64
+		platform string
+		wantErr  bool
+	}{
+		{name: "x", id: 3, platform: "x"},
+		{name: "bluesky", id: 4, platform: "bluesky"},
+		{name: "no platform", id: 5, platform: "", wantErr: true},
+		{name: "not a name", id: 6, platform: "Blue Sky", wantErr: true},
+		{name: "bad id", id: 0, platform: "x", wantErr: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			task, err := tasks.NewDraftTask(tt.id, tt.platform, tasks.QueueDefault)
+			if tt.wantErr {
+				if err == nil {
+					t.Fatalf("NewDraftTask(%d, %q) made a task; want an error", tt.id, tt.platform)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := tasks.DecodePost(task)
+			if err != nil || got != (tasks.PostPayload{PostID: tt.id, Platform: tt.platform}) || task.Type() != tasks.TypeDraftPost {
+				t.Fatalf("DecodePost(NewDraftTask) = %+v, %v (%s); want post %d on %q", got, err, task.Type(), tt.id, tt.platform)
 			}
 		})
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"infernal/pkg/decision"
 	"infernal/pkg/post"
 	"infernal/pkg/store"
 	"infernal/pkg/telegram"
@@ -14,7 +15,7 @@ import (
 // autoApprove approves post id as the autopilot does, with grace.
 func (e *env) autoApprove(id int64, grace time.Duration) {
 	e.t.Helper()
-	if _, err := e.store.ApproveWith(context.Background(), id, store.Approval{By: post.ByAutopilot,
+	if _, err := decision.New(e.store, e.queue, "devil", nil).Approve(context.Background(), id, decision.Approval{By: post.ByAutopilot,
 		Auto: &store.Auto{Grace: grace, MaxPerHour: 100}}); err != nil {
 		e.t.Fatal(err)
 	}

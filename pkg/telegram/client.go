@@ -13,6 +13,8 @@ import (
 
 	"github.com/go-telegram/bot"
 	"github.com/go-telegram/bot/models"
+
+	"infernal/pkg/upstream"
 )
 
 // DefaultAPIBaseURL is Telegram's Bot API.
@@ -195,25 +197,29 @@ func (c *Client) Updates(ctx context.Context, offset int64, wait time.Duration) 
 	return nil, fmt.Errorf("telegram: getUpdates: %d %s", out.ErrorCode, c.redact(out.Description))
 }
 
-// fail wraps a failed call's error, free of the token; a 429 becomes a
+// fail wraps a failed call's error, free of the token and told by a short
+// single-line excerpt (the client library quotes a body that is not the
+// Bot API's JSON, a gateway's HTML page, whole); a 429 becomes a
 // *RetryError.
 func (c *Client) fail(method string, err error) error {
 	var tooMany *bot.TooManyRequestsError
 	if errors.As(err, &tooMany) {
 		return &RetryError{After: time.Duration(max(tooMany.RetryAfter, 1)) * time.Second}
 	}
-	return fmt.Errorf("telegram: %s: %w", method, redactErr(err, c.token))
+	return fmt.Errorf("telegram: %s: %w", method, upstream.Error(redactErr(err, c.token)))
 }
 
-// redact removes the token from s.
-func (c *Client) redact(s string) string { return redactString(s, c.token) }
+// redact removes the token from s, an upstream text, and makes it a short
+// single-line excerpt.
+func (c *Client) redact(s string) string { return upstream.Excerpt(redactString(s, c.token)) }
 
 // redactString replaces every occurrence of token in s.
 func redactString(s, token string) string {
 	if token == "" {
 		return s
 	}
-	return strings.ReplaceAll(s, token, "<token>")
+	// Square brackets: the excerpt drops what looks like an HTML tag.
+	return strings.ReplaceAll(s, token, "[token]")
 }
 
 // redactErr is err with the token removed from its text. The Bot API's URL

@@ -178,7 +178,7 @@ func (s *Service) message(ctx context.Context, m *InMessage) {
 		s.reply(ctx, m.Chat.ID, m.ID, s.queueText(ctx))
 	case "/pause":
 		// The operator's pause stops every platform (Platform "").
-		err := s.cfg.Store.SetPause(ctx, store.Pause{Refusal: "operator", Reason: "paused from Telegram"})
+		err := s.cfg.Store.SetPause(ctx, store.Pause{Refusal: store.OperatorRefusal, Reason: "paused from Telegram"})
 		s.reply(ctx, m.Chat.ID, m.ID, outcomeOf(err, "Paused: scanning and sending stop until /resume."))
 	case "/resume":
 		lifted, err := s.cfg.Store.Resume(ctx)

@@ -1,31 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { approvePost, bulkReview, regeneratePost, rejectPost } from './admin';
-import { ApiError, fetcher, send, SESSION_LOST_EVENT, TOKEN_KEY } from './client';
-
-/** A stand-in for the browser: localStorage, window events and fetch answering status with body. */
-function browser(status: number, body: unknown) {
-  const store = new Map<string, string>();
-  const events = new EventTarget();
-  const lost = vi.fn();
-  events.addEventListener(SESSION_LOST_EVENT, lost);
-  vi.stubGlobal('window', {
-    localStorage: {
-      getItem: (k: string) => store.get(k) ?? null,
-      setItem: (k: string, v: string) => void store.set(k, v),
-      removeItem: (k: string) => void store.delete(k),
-    },
-    dispatchEvent: (e: Event) => events.dispatchEvent(e),
-  });
-  const fetch = vi.fn(async () => new Response(body === undefined ? null : JSON.stringify(body), { status }));
-  vi.stubGlobal('fetch', fetch);
-  return { store, lost, fetch };
-}
-
-/** The JSON body of the nth fetch call. */
-function sentBody(fetch: ReturnType<typeof vi.fn>, n = 0): unknown {
-  const init = fetch.mock.calls[n][1] as RequestInit;
-  return JSON.parse(init.body as string);
-}
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ApiError, fetcher, send, TOKEN_KEY } from './client';
+import { browser } from './testing';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -65,33 +40,6 @@ describe('ApiError reads the answer', () => {
       expect(err).toBeInstanceOf(ApiError);
       expect((err as ApiError).draftVersion).toBe(c.version);
       expect((err as ApiError).serverMessage).toBe(c.message);
-    });
-  }
-});
-
-describe('decisions send the draft version shown', () => {
-  let b: ReturnType<typeof browser>;
-  beforeEach(() => {
-    b = browser(200, { results: [] });
-  });
-
-  const cases: { name: string; call: () => Promise<unknown>; want: unknown }[] = [
-    { name: 'approve', call: () => approvePost(7, 2), want: { draft_version: 2 } },
-    { name: 'approve an edit anyway', call: () => approvePost(7, 3, 'mine', true), want: { draft_version: 3, response: 'mine', override: true } },
-    { name: 'approve a post never drafted (version 0)', call: () => approvePost(7, 0, 'typed'), want: { response: 'typed' } },
-    { name: 'reject', call: () => rejectPost(7, 4), want: { draft_version: 4 } },
-    { name: 'reject at version 0', call: () => rejectPost(7, 0), want: {} },
-    { name: 'regenerate with a wish', call: () => regeneratePost(7, ' shorter ', 2), want: { draft_version: 2, instruction: 'shorter' } },
-    {
-      name: 'bulk items',
-      call: () => bulkReview([{ id: 1, draftVersion: 3 }, { id: 2, draftVersion: 0 }], 'approve'),
-      want: { items: [{ id: 1, draft_version: 3 }, { id: 2 }], action: 'approve' },
-    },
-  ];
-  for (const c of cases) {
-    it(c.name, async () => {
-      await c.call();
-      expect(sentBody(b.fetch)).toEqual(c.want);
     });
   }
 });

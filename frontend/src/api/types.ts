@@ -450,7 +450,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Draft a skipped post without running the guards again. */
+        /**
+         * Draft a skipped post without running the guards again.
+         * @description Made on the draft version shown, like every decision, and kept in the post's history as `draft_anyway`; a post that is not skipped is a 409.
+         */
         post: operations["draftAnyway"];
         delete?: never;
         options?: never;
@@ -467,7 +470,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Record a hand-posted reply as posted. */
+        /**
+         * Record a hand-posted reply as posted.
+         * @description Made on the draft version shown and kept in the post's history as `mark_posted`; a post not awaiting hand-posting is a 409.
+         */
         post: operations["markPosted"];
         delete?: never;
         options?: never;
@@ -484,7 +490,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Give up a reply awaiting hand-posting. */
+        /**
+         * Give up a reply awaiting hand-posting.
+         * @description Made on the draft version shown and kept in the post's history as `give_up`; a post not awaiting hand-posting is a 409.
+         */
         post: operations["giveUp"];
         delete?: never;
         options?: never;
@@ -936,7 +945,7 @@ export interface components {
         };
         /** @description The draft version the card showed; the current one when left out. */
         ShownVersion: number;
-        /** @description A decision on the draft version shown (reject). */
+        /** @description A decision on the draft version shown (reject, draft anyway). */
         DecideRequest: {
             draft_version?: components["schemas"]["ShownVersion"];
         };
@@ -948,10 +957,12 @@ export interface components {
         MarkPostedRequest: {
             /** @description The hand-posted reply's id on X. */
             response_post_id?: string;
+            draft_version?: components["schemas"]["ShownVersion"];
         };
         GiveUpRequest: {
             /** @description 1 to 500 characters; default "Given up - not posted by hand". */
             reason?: string;
+            draft_version?: components["schemas"]["ShownVersion"];
         };
         RegenerateRequest: {
             /** @description One line of at most 200 characters steering the voice. */
@@ -997,7 +1008,7 @@ export interface components {
             at: components["schemas"]["Timestamp"];
         };
         /** @enum {string} */
-        DecisionAction: "approve" | "reject" | "edit" | "regenerate" | "cancel";
+        DecisionAction: "approve" | "reject" | "edit" | "regenerate" | "cancel" | "draft_anyway" | "mark_posted" | "give_up";
         /**
          * @description The channel a decision came through.
          * @enum {string}
@@ -1010,7 +1021,9 @@ export interface components {
             /** @description The draft version it was made on. */
             draft_version: number;
             /** @description What the channel adds. */
-            detail: Record<string, never>;
+            detail: {
+                [key: string]: unknown;
+            };
             at: components["schemas"]["Timestamp"];
         };
         /** @description When the post reached each step; null for a step not reached. */
@@ -1097,13 +1110,13 @@ export interface components {
             search_topics: string[];
             /** @description The blocked authors as stored, each a handle or a platform id (see SettingsInput). */
             blocked_authors: string[];
-            /** @description Answers only, never sent: target_usernames in the same order, each with the handle and the id it stands for where known. */
+            /** @description Answers only (a PUT takes and ignores it): target_usernames in the same order, each with the handle and the id it stands for where known. */
             target_ids: components["schemas"]["SettingsAccount"][];
-            /** @description Answers only, never sent: blocked_authors in the same order, each with the handle and the id it stands for where known. */
+            /** @description Answers only (a PUT takes and ignores it): blocked_authors in the same order, each with the handle and the id it stands for where known. */
             blocked_author_ids: components["schemas"]["SettingsAccount"][];
             blocked_phrases: string[];
             caps: components["schemas"]["SettingsCaps"];
-            /** @description Answers only, never sent: the targeted usernames the platform answered it does not know (X's 404), each looked up again at most once an hour, or at the first scan after a settings change (a PUT empties the list). */
+            /** @description Answers only (a PUT takes and ignores it): the targeted usernames the platform answered it does not know (X's 404), each looked up again at most once an hour, or at the first scan after a settings change (a PUT empties the list). */
             targets_not_found: string[];
         };
         /** @description An entry of target_usernames or blocked_authors with the account it stands for. An entry given by handle is its own handle, and has the id once the worker has found it (a target once looked up, a blocked author once next seen); an entry given by id is its own id, and has the handle its author was last seen with in a found post. */
@@ -1115,7 +1128,7 @@ export interface components {
             /** @description The account's stable id (an X user id, a Bluesky DID), null while unknown. */
             id: string | null;
         };
-        /** @description The settings as PUT; every field present but autopilot, which keeps the stored rules when absent. */
+        /** @description The settings as PUT; every field present but autopilot, which keeps the stored rules when absent. The answer-only fields of Settings (targets_not_found, target_ids, blocked_author_ids) are taken, whatever they hold, and ignored, so that a client may PUT back what GET answered with one field changed; any other unknown field is a 400. */
         SettingsInput: {
             autopilot?: components["schemas"]["Autopilot"];
             /** @description The targeted accounts, each a handle (an X handle, a Bluesky handle such as alice.bsky.social; a leading @ is dropped) or a platform id (an X user id, digits only; a DID, did:plc:... or did:web:...). */
@@ -1125,8 +1138,14 @@ export interface components {
             blocked_authors: string[];
             blocked_phrases: string[];
             caps: components["schemas"]["SettingsCapsInput"];
+            /** @description Answers only; taken whatever it holds, and ignored. */
+            targets_not_found?: unknown;
+            /** @description Answers only; taken whatever it holds, and ignored. */
+            target_ids?: unknown;
+            /** @description Answers only; taken whatever it holds, and ignored. */
+            blocked_author_ids?: unknown;
         };
-        /** @description The persona's fields as the admin edits them. */
+        /** @description The persona's fields as the admin edits them. version and updated_at, which a Persona answer carries, are taken whatever they hold, and ignored (a PUT always stores a new version), so that a client may send back what GET answered. */
         PersonaInput: {
             /** @description One line, at most 50 characters. */
             name: string;
@@ -1138,6 +1157,10 @@ export interface components {
             examples: string[];
             /** @description At most 50, each one line of at most 100 characters. */
             avoid_topics: string[];
+            /** @description Answers only; taken whatever it holds, and ignored. */
+            version?: unknown;
+            /** @description Answers only; taken whatever it holds, and ignored. */
+            updated_at?: unknown;
         };
         /** @description One stored version of the persona. */
         Persona: {
@@ -1321,7 +1344,7 @@ export interface components {
             pending: number;
             /** @description The approved replies, posted or not. */
             approved: number;
-            /** @description The part of approved no administrator approved; 0 until approvals record who made them. */
+            /** @description The part of approved no administrator approved, by the channel of its last approval (the autopilot's). */
             approved_by_autopilot: number;
             /** @description The part of approved whose text the administrator changed. */
             edited: number;
@@ -2553,10 +2576,10 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description Optional; none or `{}`. */
+        /** @description Optional; none, `{}` or the draft version shown. */
         requestBody?: {
             content: {
-                "application/json": components["schemas"]["Empty"];
+                "application/json": components["schemas"]["DecideRequest"];
             };
         };
         responses: {
@@ -2581,7 +2604,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description Optional; none, `{}` or the reply's id. */
+        /** @description Optional; none, `{}`, the reply's id, the draft version shown. */
         requestBody?: {
             content: {
                 "application/json": components["schemas"]["MarkPostedRequest"];
@@ -2609,7 +2632,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description Optional; none, `{}` or a reason. */
+        /** @description Optional; none, `{}`, a reason, the draft version shown. */
         requestBody?: {
             content: {
                 "application/json": components["schemas"]["GiveUpRequest"];

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { logoutEverywhere } from '../api/admin';
+import { logoutEverywhere } from '../api/auth';
 import { clearToken, statusOf } from '../api/client';
 import { ADMIN_LOGIN_PATH } from '../lib/constants';
 

@@ -1,11 +1,11 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
-import { login } from '../api/admin';
+import { login } from '../api/auth';
 import { setToken } from '../api/client';
 import { PageShell } from '../components/PageShell';
 import { ADMIN_DASHBOARD_PATH } from '../lib/constants';
 // After styles.css: the admin's rules load with its lazy chunks, never on the public pages.
-import '../features/admin/admin.css';
+import '../admin.css';
 
 export const LOGIN_FAILED = 'Invalid credentials';
 

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"infernal/pkg/platform"
+	"infernal/pkg/upstream"
 )
 
 // The shapes below follow the X API v2 JSON documentation; fields the client
@@ -311,7 +312,7 @@ func responseError(resp *http.Response, body []byte) *platform.Error {
 			}
 			pe.Detail += strings.Join(msgs, "; ")
 		}
-	} else if s := snippet(body); s != "" {
+	} else if s := upstream.Excerpt(string(body)); s != "" {
 		pe.Detail = s
 	}
 	slices.Sort(pe.Invalid)

@@ -26,6 +26,7 @@ import (
 
 	"infernal/pkg/platform"
 	"infernal/pkg/ratelimit"
+	"infernal/pkg/upstream"
 )
 
 // DefaultBaseURL is the X API's address, used when Config.BaseURL is empty.
@@ -673,7 +674,7 @@ func (c *Client) do(ctx context.Context, method, path string, q url.Values, body
 		return fmt.Errorf("%s %s: response body exceeds %d bytes", method, path, maxBodyBytes)
 	}
 	if err := json.Unmarshal(data, out); err != nil {
-		return fmt.Errorf("%s %s: decode %d response: %w (body starts %q)", method, path, resp.StatusCode, err, snippet(data))
+		return fmt.Errorf("%s %s: decode %d response: %w (body starts %q)", method, path, resp.StatusCode, err, upstream.Excerpt(string(data)))
 	}
 	if c.meter != nil {
 		c.meter.Bill(ctx, endpoint, resources(out, kind))
@@ -703,14 +704,4 @@ func encodeQuery(q url.Values) string {
 		}
 	}
 	return b.String()
-}
-
-// snippet is the start of a body, for error messages.
-func snippet(b []byte) string {
-	const n = 120
-	s := strings.TrimSpace(string(b))
-	if len(s) > n {
-		s = s[:n] + "…"
-	}
-	return s
 }

@@ -746,7 +746,8 @@ func TestRefusals(t *testing.T) {
 		},
 		{
 			name: "not json", status: 502, body: "<html><body>Bad Gateway</body></html>",
-			want:          platform.Error{Status: 502, Title: "Bad Gateway", Detail: "<html><body>Bad Gateway</body></html>"},
+			// The page's words, on one line (upstream.Excerpt).
+			want:          platform.Error{Status: 502, Title: "Bad Gateway", Detail: "Bad Gateway"},
 			wantTemporary: true,
 		},
 	}

@@ -17,6 +17,7 @@ import (
 	goopenai "github.com/sashabaranov/go-openai"
 
 	"infernal/pkg/post"
+	"infernal/pkg/upstream"
 	"infernal/pkg/writer"
 )
 
@@ -184,12 +185,13 @@ func (w *Writer) Write(ctx context.Context, req writer.Request) (writer.Draft, e
 	if err != nil {
 		var apiErr *goopenai.APIError
 		if errors.As(err, &apiErr) && isContentFilter(apiErr) {
-			return writer.Draft{}, fmt.Errorf("openai: %w: %s", writer.ErrRefused, apiErr.Message)
+			return writer.Draft{}, fmt.Errorf("openai: %w: %s", writer.ErrRefused, upstream.Excerpt(apiErr.Message))
 		}
+		// The client's error quotes a body that is not the API's JSON whole.
 		if busy(err) {
-			return writer.Draft{}, fmt.Errorf("openai: chat completion: %w: %w", writer.ErrBusy, err)
+			return writer.Draft{}, fmt.Errorf("openai: chat completion: %w: %w", writer.ErrBusy, upstream.Error(err))
 		}
-		return writer.Draft{}, fmt.Errorf("openai: chat completion: %w", err)
+		return writer.Draft{}, fmt.Errorf("openai: chat completion: %w", upstream.Error(err))
 	}
 	if w.cfg.Usage != nil {
 		model := resp.Model

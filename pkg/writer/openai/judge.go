@@ -12,6 +12,7 @@ import (
 	goopenai "github.com/sashabaranov/go-openai"
 
 	"infernal/pkg/post"
+	"infernal/pkg/upstream"
 	"infernal/pkg/writer"
 )
 
@@ -50,7 +51,8 @@ func (w *Writer) Judge(ctx context.Context, req writer.Request, draft string) (p
 	}
 	resp, err := w.client.CreateChatCompletion(ctx, creq)
 	if err != nil {
-		return post.Review{}, fmt.Errorf("openai: judge: %w", err)
+		// The client's error quotes a body that is not the API's JSON whole.
+		return post.Review{}, fmt.Errorf("openai: judge: %w", upstream.Error(err))
 	}
 	model := resp.Model
 	if model == "" {

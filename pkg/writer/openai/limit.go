@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"infernal/pkg/ratelimit"
+	"infernal/pkg/upstream"
 	"infernal/pkg/writer"
 )
 
@@ -106,7 +107,7 @@ func (t *limitTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if resp.StatusCode == http.StatusTooManyRequests {
 		body, _ := io.ReadAll(io.LimitReader(resp.Body, 512)) // only for the message: a short read loses nothing
 		resp.Body.Close()
-		return nil, &writer.Busy{Until: closed, Reason: fmt.Sprintf("%s answered 429 (%.200s)", t.name, body)}
+		return nil, &writer.Busy{Until: closed, Reason: fmt.Sprintf("%s answered 429 (%s)", t.name, upstream.Excerpt(string(body)))}
 	}
 	return resp, nil
 }

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"infernal/pkg/post"
+	"infernal/pkg/upstream"
 	"infernal/pkg/writer"
 )
 
@@ -300,6 +301,8 @@ func TestWriteErrors(t *testing.T) {
 		{name: "rate limited", answer: always(http.StatusTooManyRequests, `{"error":{"message":"Rate limit reached","type":"requests"}}`), want: "Rate limit", wantBusy: true},
 		{name: "overloaded", answer: always(http.StatusServiceUnavailable, `{"error":{"message":"The server is overloaded","type":"server_error"}}`), want: "overloaded", wantBusy: true},
 		{name: "overloaded proxy", answer: always(http.StatusServiceUnavailable, `<html>busy</html>`), want: "503", wantBusy: true},
+		{name: "long gateway page", answer: always(http.StatusBadGateway, "<html>\r\n<body>\n"+strings.Repeat("<p>bad gateway\x1b[0m</p>\n", 3000)+"</body></html>"), want: "502"},
+		{name: "long multi-line API message", answer: always(http.StatusInternalServerError, `{"error":{"message":"broken\n`+strings.Repeat("and broken ", 500)+`","type":"server_error"}}`), want: "broken and broken"},
 		{name: "garbage body", answer: always(http.StatusOK, `this is not json`), want: "openai"},
 		{name: "truncated json answer", answer: answering(`{"response": "I was going to say someth`, "length"), want: "not the JSON"},
 		{name: "reasoning cut off", answer: answering("<think>the user wants a joke about coffee, maybe", "length"), want: "reasoning"},
@@ -320,6 +323,10 @@ func TestWriteErrors(t *testing.T) {
 			}
 			if !strings.Contains(err.Error(), tt.want) || !strings.HasPrefix(err.Error(), "openai: ") {
 				t.Errorf("err = %v, want it to start with openai: and mention %q", err, tt.want)
+			}
+			// What the API answered enters the error as an excerpt on one line.
+			if msg := err.Error(); strings.ContainsAny(msg, "\r\n\x1b") || strings.Contains(msg, "</") || len([]rune(msg)) > upstream.MaxExcerpt+40 {
+				t.Errorf("err = %q is not a short single line", msg)
 			}
 		})
 	}

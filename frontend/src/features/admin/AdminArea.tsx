@@ -1,7 +1,7 @@
 import { Suspense, useState } from 'react';
 import { Navigate, NavLink, Route, Routes, useNavigate } from 'react-router';
 import { useSWRConfig } from 'swr';
-import { logout } from '../../api/admin';
+import { logout } from '../../api/auth';
 import { clearToken } from '../../api/client';
 import { LogoutEverywhere } from '../../components/LogoutEverywhere';
 import { PageShell } from '../../components/PageShell';
@@ -9,7 +9,7 @@ import { ADMIN_LOGIN_PATH, OPS_PATH } from '../../lib/constants';
 import { ADMIN_SECTIONS, sectionPath } from './sections';
 import { useSessionGuard } from './useSessionGuard';
 // After styles.css: the admin's rules load with its lazy chunks, never on the public pages.
-import './admin.css';
+import '../../admin.css';
 
 /**
  * The guarded admin area: the top bar (title, Ops, Refresh, the logouts),

@@ -1,8 +1,13 @@
 // The admin area's sections: one guarded route each under ADMIN_PREFIX, in
 // the order of the navigation bar. A new section (Insights) is one entry here
 // and its page under src/features/<name>/.
-import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import type { ComponentType, LazyExoticComponent } from 'react';
 import { ADMIN_PREFIX } from '../../lib/constants';
+import { InsightsPage } from '../insights';
+import { PersonaPage } from '../persona';
+import { ReviewPage } from '../review';
+import { SettingsPage } from '../settings';
+import { SpendPage } from '../spend';
 
 /** One section of the admin area. */
 export interface AdminSection {
@@ -16,11 +21,11 @@ export interface AdminSection {
 
 /** ADMIN_SECTIONS, in the navigation's order; the first is the review, the admin's task. */
 export const ADMIN_SECTIONS: readonly AdminSection[] = [
-  { path: 'dashboard', label: 'Review', Page: lazy(() => import('../review/ReviewPage')) },
-  { path: 'spend', label: 'Spend', Page: lazy(() => import('../spend/SpendPage')) },
-  { path: 'persona', label: 'Persona', Page: lazy(() => import('../persona/PersonaPage')) },
-  { path: 'settings', label: 'Settings', Page: lazy(() => import('../settings/SettingsPage')) },
-  { path: 'insights', label: 'Insights', Page: lazy(() => import('../insights/InsightsPage')) },
+  { path: 'dashboard', label: 'Review', Page: ReviewPage },
+  { path: 'spend', label: 'Spend', Page: SpendPage },
+  { path: 'persona', label: 'Persona', Page: PersonaPage },
+  { path: 'settings', label: 'Settings', Page: SettingsPage },
+  { path: 'insights', label: 'Insights', Page: InsightsPage },
 ];
 
 /** The full path of a section. */

@@ -1,5 +1,7 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import { fetcher, statusOf } from '../../api/client';
+import { FigureTable } from '../../components/FigureTable';
+import { Panel } from '../../components/Panel';
 import { formatUSD } from '../../lib/spend';
 import { formatTimestamp } from '../../lib/time';
 import { Chart, type ChartSeries } from './Chart';
@@ -21,27 +23,40 @@ import type { Insights, Lookup } from './types';
 import { useInsights } from './useInsights';
 import './insights.css';
 
-/** A chart's figures as a table, behind a toggle. */
-function TableToggle({ children, testId }: { children: React.ReactNode; testId: string }) {
+/**
+ * A table that may be wider than its column: it scrolls sideways in its own box, which the
+ * keyboard can reach (tab to it, then the arrow keys) and which is named for a screen reader.
+ */
+function ScrollBox({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    // A scrolling box must be focusable to be scrolled without a mouse (axe: scrollable-region-focusable).
+    <div className="insights-scroll" tabIndex={0} role="region" aria-label={label}>
+      {children}
+    </div>
+  );
+}
+
+/** A chart's figures as a table, behind a toggle; the table scrolls in its own box when wider than its column. */
+function TableToggle({ children, testId, label }: { children: React.ReactNode; testId: string; label: string }) {
   return (
     <details className="insights-table-toggle" data-testid={testId}>
       <summary>Show the figures as a table</summary>
-      {children}
+      <ScrollBox label={label}>{children}</ScrollBox>
     </details>
   );
 }
 
-/** The gaps of the range, said in words where the charts draw nothing. */
+/** The gaps of the range, said in words where the charts draw nothing: one note each (a note, not a list item). */
 function GapNotes({ data }: { data: Insights }) {
   if (data.gaps.length === 0) return null;
   return (
-    <ul className="insights-gaps" data-testid="insights-gaps">
+    <div className="insights-gaps" data-testid="insights-gaps">
       {data.gaps.map((g) => (
-        <li key={g.from} role="note">
+        <p key={g.from} role="note">
           {gapLabel(g)}
-        </li>
+        </p>
       ))}
-    </ul>
+    </div>
   );
 }
 
@@ -51,27 +66,22 @@ function Funnel({ data }: { data: Insights }) {
   return (
     <figure className="insights-figure" data-testid="insights-funnel">
       <figcaption>Funnel: every post the scans returned, at its current fate</figcaption>
-      <table className="spend-table insights-funnel">
-        <thead>
-          <tr>
-            <th scope="col">Fate</th>
-            <th scope="col">Posts</th>
-            <th scope="col" aria-hidden="true" />
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((r) => (
-            <tr key={r.label} className={`depth-${r.depth}`}>
-              <th scope="row">{r.label}</th>
-              <td>{r.count}</td>
-              <td aria-hidden="true" className="insights-bar-cell">
-                <span className="insights-bar" style={{ width: `${(100 * r.count) / max}%` }} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      <p className="muted insights-note">Approved by autopilot counts 0 until approvals record who made them.</p>
+      <FigureTable
+        className="insights-funnel"
+        columns={[
+          { header: 'Fate', cell: (r) => r.label, rowHeader: true },
+          { header: 'Posts', cell: (r) => r.count },
+          {
+            header: null,
+            decorative: true,
+            className: 'insights-bar-cell',
+            cell: (r) => <span className="insights-bar" style={{ width: `${(100 * r.count) / max}%` }} />,
+          },
+        ]}
+        rows={rows}
+        rowKey={(r) => r.label}
+        rowProps={(r) => ({ className: `depth-${r.depth}` })}
+      />
     </figure>
   );
 }
@@ -86,26 +96,18 @@ function Latencies({ data }: { data: Insights }) {
   return (
     <figure className="insights-figure" data-testid="insights-latency">
       <figcaption>Latency</figcaption>
-      <table className="spend-table">
-        <thead>
-          <tr>
-            <th scope="col">Step</th>
-            <th scope="col">Median</th>
-            <th scope="col">95th percentile</th>
-            <th scope="col">Posts</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map(([label, key]) => (
-            <tr key={key}>
-              <th scope="row">{label}</th>
-              <td>{formatSeconds(data.latency[key].p50)}</td>
-              <td>{formatSeconds(data.latency[key].p95)}</td>
-              <td>{data.latency[key].n}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <ScrollBox label="Latency, table">
+        <FigureTable
+          columns={[
+            { header: 'Step', cell: ([label]) => label, rowHeader: true },
+            { header: 'Median', cell: ([, key]) => formatSeconds(data.latency[key].p50) },
+            { header: '95th percentile', cell: ([, key]) => formatSeconds(data.latency[key].p95) },
+            { header: 'Posts', cell: ([, key]) => data.latency[key].n },
+          ]}
+          rows={rows}
+          rowKey={([, key]) => key}
+        />
+      </ScrollBox>
     </figure>
   );
 }
@@ -135,83 +137,56 @@ function Daily({ data }: { data: Insights }) {
       <figure className="insights-figure" data-testid="insights-daily">
         <figcaption>Daily posts</figcaption>
         <Chart x={x} series={posts} label="Mentions seen and replies posted per day" testId="chart-daily-posts" />
-        <TableToggle testId="table-daily-posts">
-          <table className="spend-table">
-            <thead>
-              <tr>
-                <th scope="col">Day</th>
-                <th scope="col">Mentions seen</th>
-                <th scope="col">Replies posted</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.daily.map((d) => (
-                <tr key={d.day}>
-                  <th scope="row">{d.day}</th>
-                  <td>{d.mentions}</td>
-                  <td>{d.posted}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+        <TableToggle testId="table-daily-posts" label="Daily posts, table">
+          <FigureTable
+            columns={[
+              { header: 'Day', cell: (d) => d.day, rowHeader: true },
+              { header: 'Mentions seen', cell: (d) => d.mentions },
+              { header: 'Replies posted', cell: (d) => d.posted },
+            ]}
+            rows={data.daily}
+            rowKey={(d) => d.day}
+          />
         </TableToggle>
       </figure>
       <figure className="insights-figure" data-testid="insights-spend">
         <figcaption>Daily spend</figcaption>
         <Chart x={x} series={spend} label="X and model spend per day" testId="chart-daily-spend" />
-        <TableToggle testId="table-daily-spend">
-          <table className="spend-table">
-            <thead>
-              <tr>
-                <th scope="col">Day</th>
-                <th scope="col">X</th>
-                <th scope="col">Model</th>
-                <th scope="col">Per posted reply</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.daily.map((d) => (
-                <tr key={d.day}>
-                  <th scope="row">{d.day}</th>
-                  <td>{formatUSD(d.x_usd)}</td>
-                  <td>{formatUSD(d.model_usd)}</td>
-                  <td>{d.cost_per_post === null ? '—' : formatUSD(d.cost_per_post)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+        <TableToggle testId="table-daily-spend" label="Daily spend, table">
+          <FigureTable
+            columns={[
+              { header: 'Day', cell: (d) => d.day, rowHeader: true },
+              { header: 'X', cell: (d) => formatUSD(d.x_usd) },
+              { header: 'Model', cell: (d) => formatUSD(d.model_usd) },
+              { header: 'Per posted reply', cell: (d) => (d.cost_per_post === null ? '—' : formatUSD(d.cost_per_post)) },
+            ]}
+            rows={data.daily}
+            rowKey={(d) => d.day}
+          />
         </TableToggle>
       </figure>
       <figure className="insights-figure" data-testid="insights-engagement">
         <figcaption>Engagement of the replies, 24 hours after posting (likes + 2 × reposts + 2 × replies)</figcaption>
         <GapNotes data={data} />
         <Chart x={x} series={engagement} label="Engagement of the replies posted each day" testId="chart-daily-engagement" />
-        <TableToggle testId="table-daily-engagement">
-          <table className="spend-table">
-            <thead>
-              <tr>
-                <th scope="col">Day</th>
-                <th scope="col">Likes</th>
-                <th scope="col">Reposts</th>
-                <th scope="col">Replies</th>
-                <th scope="col">Engagement</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.daily.map((d) => {
-                const e = dayEngagement(d, data.gaps);
-                return (
-                  <tr key={d.day}>
-                    <th scope="row">{d.day}</th>
-                    <td>{d.likes}</td>
-                    <td>{d.reposts}</td>
-                    <td>{d.replies}</td>
-                    <td>{e === null ? 'no data' : e}</td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
+        <TableToggle testId="table-daily-engagement" label="Engagement of the replies, table">
+          <FigureTable
+            columns={[
+              { header: 'Day', cell: (d) => d.day, rowHeader: true },
+              { header: 'Likes', cell: (d) => d.likes },
+              { header: 'Reposts', cell: (d) => d.reposts },
+              { header: 'Replies', cell: (d) => d.replies },
+              {
+                header: 'Engagement',
+                cell: (d) => {
+                  const e = dayEngagement(d, data.gaps);
+                  return e === null ? 'no data' : e;
+                },
+              },
+            ]}
+            rows={data.daily}
+            rowKey={(d) => d.day}
+          />
         </TableToggle>
       </figure>
     </>
@@ -220,35 +195,25 @@ function Daily({ data }: { data: Insights }) {
 
 function Versions({ data }: { data: Insights }) {
   return (
-    <figure className="insights-figure" data-testid="insights-versions">
+    <figure className="insights-figure insights-wide" data-testid="insights-versions">
       <figcaption>Engagement per persona version</figcaption>
       {data.persona_versions.length === 0 ? (
         <p className="muted">No drafts in these days.</p>
       ) : (
-        <table className="spend-table">
-          <thead>
-            <tr>
-              <th scope="col">Version</th>
-              <th scope="col">Drafts</th>
-              <th scope="col">Approved</th>
-              <th scope="col">Edited</th>
-              <th scope="col">Mean review</th>
-              <th scope="col">Mean engagement</th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.persona_versions.map((v) => (
-              <tr key={v.version}>
-                <th scope="row">v{v.version}</th>
-                <td>{v.drafts}</td>
-                <td>{formatShare(v.approval_rate)}</td>
-                <td>{formatShare(v.edit_rate)}</td>
-                <td>{formatMean(v.mean_review_score)}</td>
-                <td>{v.measured === 0 ? 'not measured yet' : formatMean(v.mean_engagement)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <ScrollBox label="Engagement per persona version, table">
+          <FigureTable
+            columns={[
+              { header: 'Version', cell: (v) => `v${v.version}`, rowHeader: true },
+              { header: 'Drafts', cell: (v) => v.drafts },
+              { header: 'Approved', cell: (v) => formatShare(v.approval_rate) },
+              { header: 'Edited', cell: (v) => formatShare(v.edit_rate) },
+              { header: 'Mean review', cell: (v) => formatMean(v.mean_review_score) },
+              { header: 'Mean engagement', cell: (v) => (v.measured === 0 ? 'not measured yet' : formatMean(v.mean_engagement)) },
+            ]}
+            rows={data.persona_versions}
+            rowKey={(v) => v.version}
+          />
+        </ScrollBox>
       )}
     </figure>
   );
@@ -258,29 +223,26 @@ function Judge({ data }: { data: Insights }) {
   return (
     <figure className="insights-figure" data-testid="insights-judge">
       <figcaption>The judge's calibration: does its score predict the administrator, and the audience?</figcaption>
-      <table className="spend-table">
-        <thead>
-          <tr>
-            <th scope="col">Score</th>
-            <th scope="col">Drafts</th>
-            <th scope="col">Approved</th>
-            <th scope="col">Mean engagement</th>
-          </tr>
-        </thead>
-        <tbody>
-          {data.judge.map((j) => (
-            <tr key={j.score}>
-              <th scope="row">{j.score} / 5</th>
-              <td>{j.drafts}</td>
-              <td>
-                {formatShare(j.approved_share)}
-                <span className="insights-bar" aria-hidden="true" style={{ width: `${(j.approved_share ?? 0) * 6}rem` }} />
-              </td>
-              <td>{j.measured === 0 ? '—' : formatMean(j.mean_engagement)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <ScrollBox label="The judge's calibration, table">
+        <FigureTable
+          columns={[
+            { header: 'Score', cell: (j) => `${j.score} / 5`, rowHeader: true },
+            { header: 'Drafts', cell: (j) => j.drafts },
+            {
+              header: 'Approved',
+              cell: (j) => (
+                <>
+                  {formatShare(j.approved_share)}
+                  <span className="insights-bar" aria-hidden="true" style={{ width: `${(j.approved_share ?? 0) * 6}rem` }} />
+                </>
+              ),
+            },
+            { header: 'Mean engagement', cell: (j) => (j.measured === 0 ? '—' : formatMean(j.mean_engagement)) },
+          ]}
+          rows={data.judge}
+          rowKey={(j) => j.score}
+        />
+      </ScrollBox>
     </figure>
   );
 }
@@ -288,12 +250,12 @@ function Judge({ data }: { data: Insights }) {
 function Heatmap({ data }: { data: Insights }) {
   const max = Math.max(0, ...data.heatmap.seen.flat());
   return (
-    <figure className="insights-figure" data-testid="insights-heatmap">
+    <figure className="insights-figure insights-wide" data-testid="insights-heatmap">
       <figcaption>When posts come: posts seen per weekday and hour ({data.heatmap.tz}); a cell's title gives the mean engagement of the replies posted then</figcaption>
       {max === 0 ? (
         <p className="muted">No posts seen in these days.</p>
       ) : (
-        <div className="insights-heatmap-scroll">
+        <ScrollBox label="Posts seen per weekday and hour, table">
           <table className="insights-heatmap">
             <thead>
               <tr>
@@ -325,7 +287,7 @@ function Heatmap({ data }: { data: Insights }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollBox>
       )}
     </figure>
   );
@@ -367,10 +329,7 @@ export function InsightsPanel() {
   // A 401 is handled once for every call (api/client.ts): the admin goes to the login.
   const unauthorized = statusOf(error) === 401;
   return (
-    <section className="spend-panel insights-panel" aria-labelledby="insights-title" data-testid="insights-panel">
-      <h2 id="insights-title" className="spend-title">
-        Insights
-      </h2>
+    <Panel titleId="insights-title" title="Insights" className="insights-panel" testId="insights-panel">
       <div className="insights-range" role="group" aria-label="Range">
         {RANGES.map((r) => (
           <button key={r} type="button" className="btn" aria-pressed={days === r} onClick={() => setDays(r)}>
@@ -402,6 +361,6 @@ export function InsightsPanel() {
           <Heatmap data={data} />
         </div>
       )}
-    </section>
+    </Panel>
   );
 }

@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
-import { previewPersona, savePersona } from '../../api/admin';
+import { previewPersona, savePersona } from './api';
 import { ApiError, statusOf } from '../../api/client';
 import type { Persona, PersonaInput } from '../../api/types';
 import { CharCounter } from '../../components/CharCounter';
@@ -13,7 +13,7 @@ import {
   VOICE_LIMIT,
   type PersonaForm,
   type PersonaList,
-} from '../../lib/personaForm';
+} from './personaForm';
 import { describedBy, type FieldError } from './fieldError';
 import { PERSONA_MESSAGES } from './messages';
 import { PersonaListEditor } from './PersonaListEditor';

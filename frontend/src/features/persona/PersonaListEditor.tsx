@@ -1,7 +1,7 @@
 import { CharCounter } from '../../components/CharCounter';
 import { weightedLength } from '../../lib/length';
-import { moved, withAdded, withItem, withoutItem } from '../../lib/listEdit';
-import { AVOID_TOPIC_LIMIT, EXAMPLE_LIMIT, MAX_AVOID_TOPICS, MAX_EXAMPLES, type PersonaList } from '../../lib/personaForm';
+import { moved, withAdded, withItem, withoutItem } from './listEdit';
+import { AVOID_TOPIC_LIMIT, EXAMPLE_LIMIT, MAX_AVOID_TOPICS, MAX_EXAMPLES, type PersonaList } from './personaForm';
 import { describedBy, type ErrorFor } from './fieldError';
 
 const LIST_TEXT: Record<PersonaList, { label: string; hint: string; add: string; item: string }> = {

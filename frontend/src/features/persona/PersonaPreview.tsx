@@ -1,5 +1,5 @@
 import type { PersonaPreview as PreviewAnswer } from '../../api/types';
-import { timeoutMessage } from '../../lib/personaForm';
+import { timeoutMessage } from './personaForm';
 import { describedBy, type FieldError } from './fieldError';
 import { PERSONA_MESSAGES } from './messages';
 

@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'react';
 import useSWR from 'swr';
-import { cancelPost } from '../../api/admin';
+import { cancelPost } from './api';
 import { statusOf } from '../../api/client';
 import type { Post } from '../../api/types';
 import { historyKey } from './useHistory';
-import { autoApprovedText, autoPostingText, type HistoryDecision } from '../../lib/autopilot';
+import { autoApprovedText, autoPostingText, type HistoryDecision } from './autopilot';
 
 interface Props {
   post: Post;

@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import type { BulkAction } from '../../lib/review';
+import type { BulkAction } from './review';
 
 interface Props {
   /** How many cards of the page are selected. */

@@ -1,5 +1,5 @@
 import { useHistory } from './useHistory';
-import { decisionLabel, originLabel, timingSteps } from '../../lib/review';
+import { decisionLabel, originLabel, timingSteps } from './review';
 import { formatTimestamp, relativeTime } from '../../lib/time';
 
 interface Props {

@@ -1,7 +1,7 @@
 import { useId, useState, type ReactNode } from 'react';
 import type { ConversationItem } from '../../api/types';
 import { useConversation } from './useConversation';
-import { authorHandle, earlierToggleLabel, splitConversation } from '../../lib/conversation';
+import { authorHandle, earlierToggleLabel, splitConversation } from './conversation';
 import { formatTimestamp, relativeTime } from '../../lib/time';
 
 export const CONVERSATION_FAILED = 'The conversation could not be read';

@@ -1,7 +1,7 @@
-import { useId, useState } from 'react';
+import { CollapsiblePanel, type Paging } from '../../components/CollapsiblePanel';
 import { PagedList } from '../../components/PagedList';
 import { useQueued } from './useQueued';
-import { QUEUED_MESSAGES } from '../../lib/reviewQueues';
+import { QUEUED_MESSAGES } from './reviewQueues';
 import { AutoPostingNote } from './AutoPostingNote';
 import { PostOrigin } from './PostOrigin';
 
@@ -18,69 +18,56 @@ interface Props {
  * below the review tabs, closed until the admin opens it.
  */
 export function QueuedPanel({ now, platform }: Props) {
-  const ids = useId();
-  const [open, setOpen] = useState(false);
-  const [page, setPage] = useState(1);
-  // Another platform starts on page 1.
-  const [listedPlatform, setListedPlatform] = useState(platform);
-  if (listedPlatform !== platform) {
-    setListedPlatform(platform);
-    setPage(1);
-  }
-  const list = useQueued(page, open, platform);
-
   return (
-    <section className="queued-panel" aria-labelledby={`${ids}-title`} data-testid="queued-panel">
-      <div className="queued-head">
-        <h2 id={`${ids}-title`} className="queued-title">
-          Waiting to send
-        </h2>
-        <button
-          type="button"
-          className="btn btn-ghost"
-          aria-expanded={open}
-          aria-controls={`${ids}-body`}
-          onClick={() => setOpen(!open)}
-        >
-          {open ? 'Hide waiting posts' : 'Show waiting posts'}
-        </button>
-      </div>
-      {open && (
-        <div id={`${ids}-body`}>
-          <p className="muted">Approved replies not sent yet, in approval order: the send caps serve them first come, first burned.</p>
-          <PagedList
-            items={list.data?.posts}
-            error={list.error}
-            page={page}
-            totalPages={list.data?.pagination.totalPages}
-            onPage={setPage}
-            errorText={QUEUED_MESSAGES.fetchFailed}
-            emptyText={QUEUED_MESSAGES.empty}
-            emptyTestId="queued-empty"
-            className="queued-list"
-            pagesLabel="Waiting pages"
-            statusTestId="queued-page-status"
-          >
-            {(p) => (
-              <li key={p.id} className="queued-card" data-testid="queued-card" data-post-id={p.id}>
-                <PostOrigin post={p} now={now} />
-                <p className="queued-response" data-testid="queued-response">
-                  {p.proposed_response}
-                </p>
-                {p.send_after ? (
-                  <AutoPostingNote post={p} onSettled={() => void list.mutate()} />
-                ) : (
-                  <p className="queued-note" data-testid="queued-note">
-                    {p.queued
-                      ? `Approved, ${p.queued}: it goes out in approval order when the send cap allows.`
-                      : 'Approved: it goes out with the next send.'}
-                  </p>
-                )}
-              </li>
+    <CollapsiblePanel
+      title="Waiting to send"
+      showLabel="Show waiting posts"
+      hideLabel="Hide waiting posts"
+      testId="queued-panel"
+      resetKey={platform}
+    >
+      {(paging) => <QueuedList now={now} platform={platform} {...paging} />}
+    </CollapsiblePanel>
+  );
+}
+
+/** The open panel's page of waiting posts. */
+function QueuedList({ now, platform, page, setPage }: Props & Paging) {
+  const list = useQueued(page, true, platform);
+  return (
+    <>
+      <p className="muted">Approved replies not sent yet, in approval order: the send caps serve them first come, first burned.</p>
+      <PagedList
+        items={list.data?.posts}
+        error={list.error}
+        page={page}
+        totalPages={list.data?.pagination.totalPages}
+        onPage={setPage}
+        errorText={QUEUED_MESSAGES.fetchFailed}
+        emptyText={QUEUED_MESSAGES.empty}
+        emptyTestId="queued-empty"
+        className="collapsible-panel-list"
+        pagesLabel="Waiting pages"
+        statusTestId="queued-page-status"
+      >
+        {(p) => (
+          <li key={p.id} className="collapsible-panel-card" data-testid="queued-card" data-post-id={p.id}>
+            <PostOrigin post={p} now={now} />
+            <p className="queued-response" data-testid="queued-response">
+              {p.proposed_response}
+            </p>
+            {p.send_after ? (
+              <AutoPostingNote post={p} onSettled={() => void list.mutate()} />
+            ) : (
+              <p className="queued-note" data-testid="queued-note">
+                {p.queued
+                  ? `Approved, ${p.queued}: it goes out in approval order when the send cap allows.`
+                  : 'Approved: it goes out with the next send.'}
+              </p>
             )}
-          </PagedList>
-        </div>
-      )}
-    </section>
+          </li>
+        )}
+      </PagedList>
+    </>
   );
 }

@@ -1,9 +1,9 @@
 import { useId, useState } from 'react';
 import type { Post } from '../../api/types';
-import { flagSummary, needsOverride } from '../../lib/flags';
-import { isLowScore, reviewDetail } from '../../lib/judgement';
+import { flagSummary, needsOverride } from './flags';
+import { isLowScore, reviewDetail } from './judgement';
 import { isTooLong, responseLength, responseLimit } from '../../lib/length';
-import { instructionProblem, MAX_INSTRUCTION } from '../../lib/review';
+import { instructionProblem, MAX_INSTRUCTION } from './review';
 import { formatUSD } from '../../lib/spend';
 import { formatAge } from '../../lib/time';
 import { CharCounter } from '../../components/CharCounter';

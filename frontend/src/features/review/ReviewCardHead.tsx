@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { Post } from '../../api/types';
-import { flagLabel, NEAR_DUPLICATE } from '../../lib/flags';
-import { isLowScore, personaVersionLabel, reviewBadge } from '../../lib/judgement';
+import { flagLabel, NEAR_DUPLICATE } from './flags';
+import { isLowScore, personaVersionLabel, reviewBadge } from './judgement';
 import { formatTimestamp, relativeTime } from '../../lib/time';
 import { platformLabel } from '../../lib/platforms';
 

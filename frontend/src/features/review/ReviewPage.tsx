@@ -5,21 +5,20 @@ import type { SortBy } from '../../api/types';
 import { useAdminPosts } from './useAdminPosts';
 import { useAdminStats } from './useAdminStats';
 import { useReviewActions } from './useReviewActions';
-import { useSpend } from '../spend/useSpend';
 import { BulkBar } from './BulkBar';
 import { Pagination } from '../../components/Pagination';
 import { ReviewCard } from './ReviewCard';
 import { panelElementId, ReviewTabs, tabElementId } from './ReviewTabs';
 import { QueuedPanel } from './QueuedPanel';
 import { SkippedPanel } from './SkippedPanel';
-import { SpendBanners } from '../spend/SpendPanel';
+import { SpendBanners, useSpend } from '../spend';
 import { ShortcutsHelp } from './ShortcutsHelp';
 import { StatsPanel } from './StatsPanel';
 import { useReviewShortcuts } from './useReviewShortcuts';
 import './review.css';
 import { useNow } from '../../components/useNow';
 import { pageAfterRemoval } from '../../lib/pagination';
-import { keptTo, selectAllToggled, toggled } from '../../lib/review';
+import { keptTo, selectAllToggled, toggled } from './review';
 import {
   dashboardQuery,
   parseDashboard,
@@ -31,7 +30,7 @@ import {
   withSort,
   withTab,
   type DashboardState,
-} from '../../lib/reviewQueues';
+} from './reviewQueues';
 import { parsePlatform, platformLabel, showPlatformFilter } from '../../lib/platforms';
 
 /**

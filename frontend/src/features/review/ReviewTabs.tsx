@@ -1,5 +1,5 @@
 import { useRef, type KeyboardEvent } from 'react';
-import { TABS } from '../../lib/reviewQueues';
+import { TABS } from './reviewQueues';
 
 /** The id of tab i's button. */
 export function tabElementId(i: number): string {

@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef } from 'react';
-import { SHORTCUTS } from '../../lib/shortcuts';
+import { SHORTCUTS } from './shortcuts';
 
 interface Props {
   open: boolean;

@@ -1,11 +1,12 @@
-import { useId, useState } from 'react';
+import { useState } from 'react';
+import { CollapsiblePanel, type Paging } from '../../components/CollapsiblePanel';
 import { PagedList } from '../../components/PagedList';
 import { useSWRConfig } from 'swr';
-import { draftAnyway } from '../../api/admin';
+import { draftAnyway } from './api';
 import { errorDetail, statusOf } from '../../api/client';
 import type { Post } from '../../api/types';
 import { isSkippedKey, useSkipped } from './useSkipped';
-import { SKIPPED_MESSAGES } from '../../lib/reviewQueues';
+import { SKIPPED_MESSAGES } from './reviewQueues';
 import { PostOrigin } from './PostOrigin';
 
 export const DRAFT_ANYWAY = 'Draft anyway';
@@ -23,26 +24,32 @@ interface Props {
  * below the review tabs, closed until the admin opens it.
  */
 export function SkippedPanel({ now, platform }: Props) {
-  const ids = useId();
-  const [open, setOpen] = useState(false);
-  const [page, setPage] = useState(1);
+  return (
+    <CollapsiblePanel
+      title="Skipped and failed"
+      showLabel="Show skipped and failed posts"
+      hideLabel="Hide skipped and failed posts"
+      testId="skipped-panel"
+      resetKey={platform}
+    >
+      {(paging) => <SkippedList now={now} platform={platform} {...paging} />}
+    </CollapsiblePanel>
+  );
+}
+
+/** The open panel's page of skipped and failed posts, and the notice of the last override. */
+function SkippedList({ now, platform, page, setPage }: Props & Paging) {
   const [busyId, setBusyId] = useState<number | null>(null);
   const [notice, setNotice] = useState<{ kind: 'success' | 'error'; text: string } | null>(null);
   const { mutate } = useSWRConfig();
-  // Another platform starts on page 1.
-  const [listedPlatform, setListedPlatform] = useState(platform);
-  if (listedPlatform !== platform) {
-    setListedPlatform(platform);
-    setPage(1);
-  }
-  const list = useSkipped(page, open, platform);
+  const list = useSkipped(page, true, platform);
   const posts = list.data?.posts ?? [];
 
   async function override(post: Post) {
     setBusyId(post.id);
     setNotice(null);
     try {
-      await draftAnyway(post.id);
+      await draftAnyway(post.id, post.draft_version);
       setNotice({ kind: 'success', text: SKIPPED_MESSAGES.drafted });
       if (posts.length === 1 && page > 1) setPage(page - 1);
       void mutate(isSkippedKey);
@@ -58,64 +65,48 @@ export function SkippedPanel({ now, platform }: Props) {
   }
 
   return (
-    <section className="skipped-panel" aria-labelledby={`${ids}-title`} data-testid="skipped-panel">
-      <div className="skipped-head">
-        <h2 id={`${ids}-title`} className="skipped-title">
-          Skipped and failed
-        </h2>
-        <button
-          type="button"
-          className="btn btn-ghost"
-          aria-expanded={open}
-          aria-controls={`${ids}-body`}
-          onClick={() => setOpen(!open)}
-        >
-          {open ? 'Hide skipped and failed posts' : 'Show skipped and failed posts'}
-        </button>
-      </div>
-      {open && (
-        <div id={`${ids}-body`}>
-          <p className="muted">
-            Posts the persona did not answer: its own, opt-outs, blocked authors and phrases, and replies over the caps;
-            and the drafts and sends that failed.
+    <>
+      <p className="muted">
+        Posts the persona did not answer: its own, opt-outs, blocked authors and phrases, and replies over the caps;
+        and the drafts and sends that failed.
+      </p>
+      <div className="banners" aria-live="polite">
+        {notice?.kind === 'success' && (
+          <p className="banner banner-success" role="status" data-testid="skipped-success">
+            {notice.text}
           </p>
-          <div className="banners" aria-live="polite">
-            {notice?.kind === 'success' && (
-              <p className="banner banner-success" role="status" data-testid="skipped-success">
-                {notice.text}
-              </p>
-            )}
-          </div>
-          {notice?.kind === 'error' && (
-            <p className="banner banner-error" role="alert" data-testid="skipped-error">
-              {notice.text}
-            </p>
-          )}
-          <PagedList
-            items={list.data?.posts}
-            error={list.error}
-            page={page}
-            totalPages={list.data?.pagination.totalPages}
-            onPage={setPage}
-            errorText={SKIPPED_MESSAGES.fetchFailed}
-            emptyText={SKIPPED_MESSAGES.empty}
-            emptyTestId="skipped-empty"
-            className="skipped-list"
-            pagesLabel="Skipped pages"
-            statusTestId="skipped-page-status"
-          >
-            {(p) => (
-              <li key={p.id} className="skipped-card" data-testid="skipped-card" data-post-id={p.id}>
-                <PostOrigin post={p} now={now} />
-                {p.status === 'failed' ? (
-                  <>
-                    <p className="skipped-reason" data-testid="skip-reason">
-                      Failed: {p.reason || 'no reason recorded'}
-                    </p>
-                    <p className="muted" data-testid="failed-hint">
-                      Approve, edit, regenerate or reject it in its tab.
-                    </p>
-                  </>
+        )}
+      </div>
+      {notice?.kind === 'error' && (
+        <p className="banner banner-error" role="alert" data-testid="skipped-error">
+          {notice.text}
+        </p>
+      )}
+      <PagedList
+        items={list.data?.posts}
+        error={list.error}
+        page={page}
+        totalPages={list.data?.pagination.totalPages}
+        onPage={setPage}
+        errorText={SKIPPED_MESSAGES.fetchFailed}
+        emptyText={SKIPPED_MESSAGES.empty}
+        emptyTestId="skipped-empty"
+        className="collapsible-panel-list"
+        pagesLabel="Skipped pages"
+        statusTestId="skipped-page-status"
+      >
+        {(p) => (
+          <li key={p.id} className="collapsible-panel-card" data-testid="skipped-card" data-post-id={p.id}>
+            <PostOrigin post={p} now={now} />
+            {p.status === 'failed' ? (
+              <>
+                <p className="skipped-reason" data-testid="skip-reason">
+                  Failed: {p.reason || 'no reason recorded'}
+                </p>
+                <p className="muted" data-testid="failed-hint">
+                  Approve, edit, regenerate or reject it in its tab.
+                </p>
+              </>
                 ) : (
                   <>
                     <p className="skipped-reason" data-testid="skip-reason">
@@ -134,8 +125,6 @@ export function SkippedPanel({ now, platform }: Props) {
               </li>
             )}
           </PagedList>
-        </div>
-      )}
-    </section>
+    </>
   );
 }

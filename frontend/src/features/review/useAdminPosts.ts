@@ -1,6 +1,6 @@
 import useSWR from 'swr';
 import { ADMIN_REFRESH_MS } from '../../lib/constants';
-import { TABS, type DashboardState } from '../../lib/reviewQueues';
+import { TABS, type DashboardState } from './reviewQueues';
 import type { PostList } from '../../api/types';
 import { withPlatform } from '../../lib/platforms';
 

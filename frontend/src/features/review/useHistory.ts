@@ -1,5 +1,5 @@
 import useSWR from 'swr';
-import type { Decision, Timing, Version } from '../../lib/review';
+import type { History } from '../../api/types';
 
 /** The history call (and SWR key) of a post. */
 export function historyKey(id: number): string {
@@ -9,5 +9,5 @@ export function historyKey(id: number): string {
 /** Every version of a post's draft and every decision on it, oldest first; fetched only while open. */
 export function useHistory(id: number, open: boolean) {
   // decisions and timing are optional: a server before them leaves them out.
-  return useSWR<{ versions: Version[]; decisions?: Decision[]; timing?: Timing }>(open ? historyKey(id) : null);
+  return useSWR<Pick<History, 'versions'> & Partial<Pick<History, 'decisions' | 'timing'>>>(open ? historyKey(id) : null);
 }

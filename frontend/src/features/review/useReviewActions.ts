@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { useSWRConfig } from 'swr';
 import useSWRMutation from 'swr/mutation';
-import { bulkReport, type BulkAction, type BulkResult } from '../../lib/review';
-import { REVIEW_MESSAGES, type DashboardState } from '../../lib/reviewQueues';
+import { bulkReport, type BulkAction } from './review';
+import { REVIEW_MESSAGES, type DashboardState } from './reviewQueues';
 import {
   approvePost,
   bulkReview,
@@ -11,17 +11,16 @@ import {
   markPosted,
   regeneratePost,
   rejectPost,
-  resumeOps,
   type BulkItem,
-} from '../../api/admin';
+} from './api';
 import { ApiError, errorDetail, statusOf } from '../../api/client';
-import type { Post, PostList } from '../../api/types';
+import type { BulkResult, Post, PostList } from '../../api/types';
 import { adminPostsKey, isAdminPostsKeyOfTab } from './useAdminPosts';
 import { conversationKey } from './useConversation';
 import { historyKey } from './useHistory';
 import { isAdminStatsKey } from './useAdminStats';
 import { isQueuedKey } from './useQueued';
-import { SPEND_KEY } from '../spend/useSpend';
+import { resumeOps, SPEND_KEY } from '../spend';
 
 /** The banner an action leaves: a success message or an error. */
 export interface Notice {
@@ -132,12 +131,12 @@ export function useReviewActions(view: DashboardState, { onRemoved, onBulkDone }
   );
   const marking = useSWRMutation<Post, unknown, string, Verdict, PostList | undefined>(
     listKey,
-    (_key, { arg }) => markPosted(arg.id),
+    (_key, { arg }) => markPosted(arg.id, arg.draftVersion),
     verdictOptions,
   );
   const givingUp = useSWRMutation<Post, unknown, string, Verdict, PostList | undefined>(
     listKey,
-    (_key, { arg }) => giveUp(arg.id),
+    (_key, { arg }) => giveUp(arg.id, arg.draftVersion),
     verdictOptions,
   );
   const regeneration = useSWRMutation<Post, unknown, string, Regeneration, PostList | undefined>(

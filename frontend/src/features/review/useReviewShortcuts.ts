@@ -1,5 +1,5 @@
 import { useEffect, type RefObject } from 'react';
-import { shortcutAction } from '../../lib/shortcuts';
+import { shortcutAction } from './shortcuts';
 
 const CARD = '[data-testid="review-card"]';
 

@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
-import { saveSettings } from '../../api/admin';
+import { saveSettings } from './api';
 import { ApiError } from '../../api/client';
 import type { Settings } from '../../api/types';
 import { useSettings } from './useSettings';
@@ -10,7 +10,7 @@ import {
   toAutopilotForm,
   type AutopilotForm,
   type AutopilotNumber,
-} from '../../lib/autopilotForm';
+} from './autopilotForm';
 
 export const AUTOPILOT_MESSAGES = {
   saved: 'Autopilot saved: it applies to drafts from now on',

@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
-import { saveSettings } from '../../api/admin';
+import { saveSettings } from './api';
 import { ApiError, statusOf } from '../../api/client';
 import type { Settings } from '../../api/types';
 import { useSettings } from './useSettings';
@@ -15,7 +15,7 @@ import {
   type CapField,
   type ListField,
   type SettingsForm,
-} from '../../lib/settingsForm';
+} from './settingsForm';
 
 export const SETTINGS_MESSAGES = {
   saved: 'Settings saved: the next scans use them',

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import useSWRMutation from 'swr/mutation';
-import { pauseOps, resumeOps } from '../../api/admin';
+import { pauseOps, resumeOps } from './api';
 import { errorDetail } from '../../api/client';
 import type { Spend } from '../../api/types';
 import { SPEND_KEY } from './useSpend';

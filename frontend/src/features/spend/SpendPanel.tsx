@@ -1,4 +1,6 @@
 import type { Spend } from '../../api/types';
+import { FigureTable, type FigureColumn } from '../../components/FigureTable';
+import { Panel } from '../../components/Panel';
 import { budgetLevel, formatUSD, pauseText, timelinePauseText, type BudgetLevel } from '../../lib/spend';
 import { formatTimestamp } from '../../lib/time';
 import { groupByPlatform, platformLabel } from '../../lib/platforms';
@@ -58,6 +60,40 @@ export function SpendBanners({ spend, onResume, resuming }: Props) {
   );
 }
 
+const BY_ENDPOINT: readonly FigureColumn<Spend['by_endpoint'][number]>[] = [
+  { header: 'Endpoint', cell: (e) => e.endpoint, className: 'mono' },
+  { header: 'Calls', cell: (e) => e.calls },
+  { header: 'Billed', cell: (e) => e.resources },
+  { header: 'USD', cell: (e) => formatUSD(e.usd) },
+];
+
+const BY_MODEL: readonly FigureColumn<Spend['by_model'][number]>[] = [
+  { header: 'Model', cell: (m) => m.model, className: 'mono' },
+  { header: 'Tokens in / out', cell: (m) => `${m.prompt_tokens} / ${m.completion_tokens}` },
+  { header: 'USD', cell: (m) => formatUSD(m.usd) },
+];
+
+const BY_PLATFORM: readonly FigureColumn<Spend['by_platform'][number]>[] = [
+  { header: 'Platform', cell: (p) => platformLabel(p.platform) },
+  { header: 'Today', cell: (p) => formatUSD(p.today_usd) },
+  { header: 'Month', cell: (p) => formatUSD(p.month_usd) },
+  { header: 'Windows open', cell: (p) => `${p.windows - p.windows_closed} / ${p.windows}` },
+];
+
+const WINDOWS: readonly FigureColumn<Spend['windows'][number]>[] = [
+  { header: 'Endpoint', cell: (w) => w.endpoint, className: 'mono' },
+  { header: 'Left', cell: (w) => (w.limit >= 0 ? `${w.remaining} / ${w.limit}` : w.remaining) },
+  { header: 'Resets', cell: (w) => formatTimestamp(w.reset_at) },
+  { header: 'State', cell: (w) => (w.open ? 'Open' : 'Closed'), className: (w) => (w.open ? 'window-open' : 'window-closed') },
+];
+
+const BACKLOG: readonly FigureColumn<Spend['backlog'][number]>[] = [
+  { header: 'Timeline', cell: (b) => b.timeline, className: 'mono' },
+  { header: 'Open gaps', cell: (b) => b.open_gaps },
+  { header: 'Reads put off', cell: (b) => b.skipped_reads },
+  { header: 'Gaps given up', cell: (b) => b.dropped_gaps },
+];
+
 /**
  * The "Spend" panel: today, month to date, the projection, by endpoint and
  * model, by platform (when there are several), and the rate-limit windows,
@@ -70,10 +106,7 @@ export function SpendPanel({ spend }: { spend: Spend | undefined }) {
     byPlatform.map((p) => p.platform),
   );
   return (
-    <section className="spend-panel" aria-labelledby="spend-title" data-testid="spend-panel">
-      <h2 id="spend-title" className="spend-title">
-        Spend
-      </h2>
+    <Panel titleId="spend-title" title="Spend" testId="spend-panel">
       {!spend ? (
         <p className="muted">Counting the cost…</p>
       ) : (
@@ -108,153 +141,58 @@ export function SpendPanel({ spend }: { spend: Spend | undefined }) {
             )}
           </dl>
           <div className="spend-tables">
-            <table className="spend-table" data-testid="spend-by-endpoint">
-              <caption>By endpoint (month)</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Endpoint</th>
-                  <th scope="col">Calls</th>
-                  <th scope="col">Billed</th>
-                  <th scope="col">USD</th>
-                </tr>
-              </thead>
-              <tbody>
-                {spend.by_endpoint.length === 0 ? (
-                  <tr>
-                    <td colSpan={4}>No billed calls</td>
-                  </tr>
-                ) : (
-                  spend.by_endpoint.map((e) => (
-                    <tr key={e.endpoint}>
-                      <td className="mono">{e.endpoint}</td>
-                      <td>{e.calls}</td>
-                      <td>{e.resources}</td>
-                      <td>{formatUSD(e.usd)}</td>
-                    </tr>
-                  ))
-                )}
-              </tbody>
-            </table>
-            <table className="spend-table" data-testid="spend-by-model">
-              <caption>By model (month)</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Model</th>
-                  <th scope="col">Tokens in / out</th>
-                  <th scope="col">USD</th>
-                </tr>
-              </thead>
-              <tbody>
-                {spend.by_model.length === 0 ? (
-                  <tr>
-                    <td colSpan={3}>No model usage</td>
-                  </tr>
-                ) : (
-                  spend.by_model.map((m) => (
-                    <tr key={m.model}>
-                      <td className="mono">{m.model}</td>
-                      <td>
-                        {m.prompt_tokens} / {m.completion_tokens}
-                      </td>
-                      <td>{formatUSD(m.usd)}</td>
-                    </tr>
-                  ))
-                )}
-              </tbody>
-            </table>
+            <FigureTable
+              testId="spend-by-endpoint"
+              caption="By endpoint (month)"
+              columns={BY_ENDPOINT}
+              rows={spend.by_endpoint}
+              rowKey={(e) => e.endpoint}
+              empty="No billed calls"
+            />
+            <FigureTable
+              testId="spend-by-model"
+              caption="By model (month)"
+              columns={BY_MODEL}
+              rows={spend.by_model}
+              rowKey={(m) => m.model}
+              empty="No model usage"
+            />
             {byPlatform.length > 1 && (
-              <table className="spend-table" data-testid="spend-by-platform">
-                <caption>By platform</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Platform</th>
-                    <th scope="col">Today</th>
-                    <th scope="col">Month</th>
-                    <th scope="col">Windows open</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {byPlatform.map((p) => (
-                    <tr key={p.platform} data-testid={`spend-platform-${p.platform}`}>
-                      <td>{platformLabel(p.platform)}</td>
-                      <td>{formatUSD(p.today_usd)}</td>
-                      <td>{formatUSD(p.month_usd)}</td>
-                      <td>
-                        {p.windows - p.windows_closed} / {p.windows}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+              <FigureTable
+                testId="spend-by-platform"
+                caption="By platform"
+                columns={BY_PLATFORM}
+                rows={byPlatform}
+                rowKey={(p) => p.platform}
+                rowProps={(p) => ({ 'data-testid': `spend-platform-${p.platform}` })}
+              />
             )}
-            <table className="spend-table" data-testid="spend-windows">
-              <caption>Rate-limit windows</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Endpoint</th>
-                  <th scope="col">Left</th>
-                  <th scope="col">Resets</th>
-                  <th scope="col">State</th>
-                </tr>
-              </thead>
-              {windowGroups.length === 0 ? (
-                <tbody>
-                  <tr>
-                    <td colSpan={4}>No window announced</td>
-                  </tr>
-                </tbody>
-              ) : (
-                windowGroups.map((g) => (
-                  <tbody key={g.platform} data-testid={`spend-windows-${g.platform || 'model'}`}>
-                    {windowGroups.length > 1 && (
-                      <tr>
-                        <th scope="rowgroup" colSpan={4} className="spend-group">
-                          {platformLabel(g.platform)}
-                        </th>
-                      </tr>
-                    )}
-                    {g.items.map((w) => (
-                      <tr key={w.endpoint}>
-                        <td className="mono">{w.endpoint}</td>
-                        <td>{w.limit >= 0 ? `${w.remaining} / ${w.limit}` : w.remaining}</td>
-                        <td>{formatTimestamp(w.reset_at)}</td>
-                        <td className={w.open ? 'window-open' : 'window-closed'}>{w.open ? 'Open' : 'Closed'}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                ))
-              )}
-            </table>
-            <table className="spend-table" data-testid="spend-backlog">
-              <caption>Scan backlog</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Timeline</th>
-                  <th scope="col">Open gaps</th>
-                  <th scope="col">Reads put off</th>
-                  <th scope="col">Gaps given up</th>
-                </tr>
-              </thead>
-              <tbody>
-                {spend.backlog.length === 0 ? (
-                  <tr>
-                    <td colSpan={4}>Nothing left for later</td>
-                  </tr>
-                ) : (
-                  spend.backlog.map((b) => (
-                    <tr key={`${b.platform}:${b.timeline}`} title={b.last_reason || undefined}>
-                      <td className="mono">{b.timeline}</td>
-                      <td>{b.open_gaps}</td>
-                      <td>{b.skipped_reads}</td>
-                      <td>{b.dropped_gaps}</td>
-                    </tr>
-                  ))
-                )}
-              </tbody>
-            </table>
+            <FigureTable
+              testId="spend-windows"
+              caption="Rate-limit windows"
+              columns={WINDOWS}
+              groups={windowGroups.map((g) => ({
+                key: g.platform,
+                // A platform's heading only when there are several.
+                label: windowGroups.length > 1 ? platformLabel(g.platform) : null,
+                rows: g.items,
+                testId: `spend-windows-${g.platform || 'model'}`,
+              }))}
+              rowKey={(w) => w.endpoint}
+              empty="No window announced"
+            />
+            <FigureTable
+              testId="spend-backlog"
+              caption="Scan backlog"
+              columns={BACKLOG}
+              rows={spend.backlog}
+              rowKey={(b) => `${b.platform}:${b.timeline}`}
+              rowProps={(b) => ({ title: b.last_reason || undefined })}
+              empty="Nothing left for later"
+            />
           </div>
         </>
       )}
-    </section>
+    </Panel>
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Settings, SettingsCaps, SettingsInput } from '../api/types';
+import type { Settings, SettingsCaps, SettingsInput } from '../../api/types';
 import { accountNote, CAP_FIELDS, CAP_RANGES, fieldKey, fromForm, toForm, type CapField } from './settingsForm';
 
 const caps: SettingsCaps = { per_conversation: 1, per_author_per_day: 3, sends_per_3h: 10, sends_per_day: 50, near_duplicate: 0.8, context_depth: 5, min_review_score: 3, drafts_per_hour: 120 };

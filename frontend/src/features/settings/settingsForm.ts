@@ -1,6 +1,7 @@
 // Pure helpers of the settings editor: the settings as form text and back,
 // and which field a server error names.
-import type { Settings, SettingsAccount, SettingsCaps, SettingsInput } from '../api/types';
+import type { Settings, SettingsAccount, SettingsCaps, SettingsInput } from '../../api/types';
+import type { FormError } from '../../lib/formError';
 
 /** The four lists the editor shows, one entry a line. */
 export const LIST_FIELDS = ['target_usernames', 'search_topics', 'blocked_authors', 'blocked_phrases'] as const;
@@ -63,12 +64,6 @@ export function toForm(s: Settings): SettingsForm {
   const caps = {} as Record<CapField, string>;
   for (const f of CAP_FIELDS) caps[f] = String(s.caps?.[f] ?? '');
   return { lists, caps };
-}
-
-/** A value the form cannot send, named as the server names fields. */
-export interface FormError {
-  field: string;
-  message: string;
 }
 
 /**

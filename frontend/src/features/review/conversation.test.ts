@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ConversationItem, ConversationRelation } from '../api/types';
+import type { ConversationItem, ConversationRelation } from '../../api/types';
 import { authorHandle, earlierToggleLabel, splitConversation } from './conversation';
 
 function item(id: string, relation: ConversationRelation): ConversationItem {

@@ -36,6 +36,9 @@ describe('decisionLabel', () => {
     { d: { action: 'regenerate', by: 'web', draft_version: 1 }, want: 'New draft asked on the web, version 1' },
     { d: { action: 'edit', by: 'telegram', draft_version: 4 }, want: 'Edited on Telegram, version 4' },
     { d: { action: 'cancel', by: 'autopilot', draft_version: 5 }, want: 'Cancelled by the autopilot, version 5' },
+    { d: { action: 'draft_anyway', by: 'web', draft_version: 0 }, want: 'Drafted anyway on the web, version 0' },
+    { d: { action: 'mark_posted', by: 'web', draft_version: 2 }, want: 'Marked posted on the web, version 2' },
+    { d: { action: 'give_up', by: 'web', draft_version: 1 }, want: 'Given up on the web, version 1' },
     { d: { action: 'summon', by: 'pigeon', draft_version: 1 }, want: 'summon by pigeon, version 1' },
     { d: { action: 'toString', by: 'constructor', draft_version: 0 }, want: 'toString by constructor, version 0' },
   ];

@@ -1,24 +1,8 @@
-// The admin's actions. Reads go through the SWR hooks; these are the writes.
-import type { BulkAction, BulkResult } from '../lib/review';
-import { put, send } from './client';
-import type { LoginAnswer, Persona, PersonaInput, PersonaPreview, Post, Queued, Settings, SettingsInput } from './types';
-import { withPlatform } from '../lib/platforms';
-
-/** The session token for the admin's credentials; throws on any failure. */
-export async function login(username: string, password: string): Promise<string> {
-  const { token } = await send<LoginAnswer>('/api/auth/login', { username, password });
-  if (!token) throw new Error('no token in the answer');
-  return token;
-}
-
-export function logout(): Promise<null> {
-  return send<null>('/api/auth/logout');
-}
-
-/** Log out everywhere: revoke every session of the admin, in every browser. */
-export function logoutEverywhere(): Promise<null> {
-  return send<null>('/api/auth/logout-all');
-}
+// The reviewer's writes: decisions on posts and new drafts. Reads go through the SWR hooks.
+import { send } from '../../api/client';
+import type { BulkResult, Post, Queued } from '../../api/types';
+import { withPlatform } from '../../lib/platforms';
+import type { BulkAction } from './review';
 
 /**
  * The draft version to send with a decision: the one shown. A post never
@@ -43,9 +27,9 @@ export function approvePost(id: number, draftVersion: number, editedResponse?: s
   return send<Post>(`/api/posts/${id}/approve`, body);
 }
 
-/** Override the guard that skipped a post: it goes back to drafting. */
-export function draftAnyway(id: number): Promise<Post> {
-  return send<Post>(`/api/posts/${id}/draft-anyway`, {});
+/** Override the guard that skipped a post, as shown (draftVersion): it goes back to drafting. */
+export function draftAnyway(id: number, draftVersion: number): Promise<Post> {
+  return send<Post>(`/api/posts/${id}/draft-anyway`, shownVersion(draftVersion));
 }
 
 /** Withdraw an auto-approval in its grace window: the draft is pending again (409 once the send has started). */
@@ -71,25 +55,15 @@ export function generateTargetedScan(): Promise<Queued> {
   return send<Queued>('/api/posts/targeted/generate');
 }
 
-/** Record that a reply awaiting hand-posting was posted on X (its id when known). */
-export function markPosted(id: number, responsePostId?: string): Promise<Post> {
-  const body = responsePostId ? { response_post_id: responsePostId } : {};
+/** Record that a reply awaiting hand-posting, as shown (draftVersion), was posted (its id when known). */
+export function markPosted(id: number, draftVersion: number, responsePostId?: string): Promise<Post> {
+  const body = { ...shownVersion(draftVersion), ...(responsePostId ? { response_post_id: responsePostId } : {}) };
   return send<Post>(`/api/posts/${id}/mark-posted`, body);
 }
 
-/** Give up a reply awaiting hand-posting: it goes back to rejected. */
-export function giveUp(id: number, reason?: string): Promise<Post> {
-  return send<Post>(`/api/posts/${id}/give-up`, reason ? { reason } : {});
-}
-
-/** Pause scanning and sending on every platform until resumed (the operator's pause). */
-export function pauseOps(): Promise<{ paused: boolean }> {
-  return send<{ paused: boolean }>('/api/ops/pause', {});
-}
-
-/** Lift the account-wide pause of scanning and sending. */
-export function resumeOps(): Promise<{ resumed: boolean }> {
-  return send<{ resumed: boolean }>('/api/ops/resume', {});
+/** Give up a reply awaiting hand-posting, as shown (draftVersion): it goes back to rejected. */
+export function giveUp(id: number, draftVersion: number, reason?: string): Promise<Post> {
+  return send<Post>(`/api/posts/${id}/give-up`, { ...shownVersion(draftVersion), ...(reason ? { reason } : {}) });
 }
 
 /**
@@ -112,22 +86,4 @@ export interface BulkItem {
 export function bulkReview(items: readonly BulkItem[], action: BulkAction): Promise<{ results: BulkResult[] }> {
   const sent = items.map((it) => ({ id: it.id, ...shownVersion(it.draftVersion) }));
   return send<{ results: BulkResult[] }>('/api/posts/bulk', { items: sent, action });
-}
-
-/** Replace the settings; answers them as stored (normalised), or throws an ApiError naming the bad field. */
-export function saveSettings(settings: SettingsInput): Promise<Settings> {
-  return put<Settings>('/api/settings', settings);
-}
-
-/** Store the persona as a new version; answers that version, or throws an ApiError naming the bad field. */
-export function savePersona(persona: PersonaInput): Promise<Persona> {
-  return put<Persona>('/api/persona', persona);
-}
-
-/**
- * What the writer would answer post_text with, written with the given
- * (unsaved) persona: creates no post. A 503 means no worker answered in time.
- */
-export function previewPersona(postText: string, persona: PersonaInput): Promise<PersonaPreview> {
-  return send<PersonaPreview>('/api/persona/preview', { post_text: postText, persona });
 }

@@ -1,6 +1,6 @@
 // Pure helpers of what a review card says about the judge's verdict and the
 // persona version its draft was written with.
-import type { PostReview } from '../api/types';
+import type { PostReview } from '../../api/types';
 
 /** The best score the judge gives. */
 export const MAX_REVIEW_SCORE = 5;

@@ -1,6 +1,6 @@
 // Pure helpers of the conversation shown on a review card: which posts of the
 // thread show at once, which wait behind the toggle, and the quoted post.
-import type { ConversationItem } from '../api/types';
+import type { ConversationItem } from '../../api/types';
 
 /** How many of the thread's last posts show without opening the earlier ones. */
 export const OPEN_THREAD_POSTS = 2;

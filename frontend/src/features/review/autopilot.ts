@@ -1,4 +1,5 @@
-import { parseDate } from './time';
+import type { Decision } from '../../api/types';
+import { parseDate } from '../../lib/time';
 
 /**
  * "Auto-posting in 1:42": the time left of an auto-approval's grace window
@@ -11,12 +12,8 @@ export function autoPostingText(sendAfter: unknown, now: number): string | null 
   return `Auto-posting in ${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}`;
 }
 
-/** A decision of a post's history, as GET /api/posts/{id}/history answers it. */
-export interface HistoryDecision {
-  action: string;
-  by: string;
-  detail?: Record<string, unknown>;
-}
+/** A decision of a post's history (GET /api/posts/{id}/history), as far as the note reads it; a missing detail is no summary. */
+export type HistoryDecision = Partial<Pick<Decision, 'detail'>> & Pick<Decision, 'action' | 'by'>;
 
 /**
  * The card's explanation of the newest auto-approval in decisions, such as

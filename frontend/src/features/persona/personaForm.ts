@@ -1,8 +1,8 @@
 // Pure helpers of the persona editor: the limits the server holds it to, the
 // form and back, and which field (or list entry) a server error names.
-import type { PersonaInput } from '../api/types';
-import { RESPONSE_LIMIT, weightedLength } from './length';
-import type { FormError } from './settingsForm';
+import type { PersonaInput } from '../../api/types';
+import { RESPONSE_LIMIT, weightedLength } from '../../lib/length';
+import type { FormError } from '../../lib/formError';
 
 // The limits of pkg/persona (Normalize), in characters (code points) unless said.
 /** The longest name. */

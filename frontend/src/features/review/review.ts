@@ -1,5 +1,6 @@
 // Pure helpers of the reviewer's controls: the regenerate instruction, the
 // draft's history, and bulk selection and its report.
+import type { BulkRequest, BulkResult, Decision, Timing, VersionOrigin } from '../../api/types';
 
 /** The longest instruction, in characters, a regenerate request may carry (as the API). */
 export const MAX_INSTRUCTION = 200;
@@ -14,19 +15,6 @@ export function instructionProblem(instruction: string): string | null {
   return null;
 }
 
-/** Who wrote a version of a draft, as the API names it. */
-export type VersionOrigin = 'writer' | 'regenerate' | 'admin';
-
-/** One version of a draft (GET /api/posts/{id}/history). */
-export interface Version {
-  text: string;
-  origin: VersionOrigin;
-  /** The reviewer's wish for a regenerated draft; "" otherwise. */
-  instruction: string;
-  /** RFC 3339. */
-  at: string;
-}
-
 const ORIGIN_LABELS: Record<VersionOrigin, string> = {
   writer: 'Writer',
   regenerate: 'Regenerated',
@@ -38,24 +26,15 @@ export function originLabel(origin: string): string {
   return ORIGIN_LABELS[origin as VersionOrigin] ?? origin;
 }
 
-/** One decision on a post, with the channel it came through (GET /api/posts/{id}/history). */
-export interface Decision {
-  /** approve, reject, edit, regenerate or cancel. */
-  action: string;
-  /** web, bulk, telegram or autopilot. */
-  by: string;
-  /** The draft version it was made on. */
-  draft_version: number;
-  /** RFC 3339. */
-  at: string;
-}
-
 const ACTION_LABELS: Record<string, string> = {
   approve: 'Approved',
   reject: 'Rejected',
   edit: 'Edited',
   regenerate: 'New draft asked',
   cancel: 'Cancelled',
+  draft_anyway: 'Drafted anyway',
+  mark_posted: 'Marked posted',
+  give_up: 'Given up',
 };
 
 const CHANNEL_LABELS: Record<string, string> = {
@@ -67,9 +46,9 @@ const CHANNEL_LABELS: Record<string, string> = {
 
 /**
  * A decision as the history lists it, e.g. "Approved on Telegram, version 2";
- * an unknown action or channel is shown as it is.
+ * an unknown action or channel (a newer server's) is shown as it is.
  */
-export function decisionLabel(d: Pick<Decision, 'action' | 'by' | 'draft_version'>): string {
+export function decisionLabel(d: Pick<Decision, 'draft_version'> & { action: string; by: string }): string {
   const action = Object.hasOwn(ACTION_LABELS, d.action) ? ACTION_LABELS[d.action] : d.action;
   const channel = Object.hasOwn(CHANNEL_LABELS, d.by) ? CHANNEL_LABELS[d.by] : `by ${d.by}`;
   return `${action} ${channel}, version ${d.draft_version}`;
@@ -99,18 +78,7 @@ export function selectAllToggled(selected: ReadonlySet<number>, selectable: read
 }
 
 /** A bulk action's verb, as the API names it. */
-export type BulkAction = 'approve' | 'reject';
-
-/** One post's outcome of a bulk action (POST /api/posts/bulk). */
-export interface BulkResult {
-  id: number;
-  ok: boolean;
-  /** Why it failed; null when ok. */
-  error: string | null;
-  status: number;
-  /** The post's current draft version, when the one shown was stale (status 409). */
-  draft_version?: number;
-}
+export type BulkAction = BulkRequest['action'];
 
 /** What a bulk action reports: the summary line, one line per post, and whether any failed. */
 export interface BulkReport {
@@ -133,14 +101,6 @@ export function bulkReport(action: BulkAction, results: readonly BulkResult[]): 
         : `${posts(ok)} ${done}, ${failed} failed`;
   const lines = results.map((r) => (r.ok ? `#${r.id}: ${done}` : `#${r.id}: failed: ${r.error ?? `HTTP ${r.status}`}`));
   return { summary, lines, failed };
-}
-
-/** When a post reached each step, as GET /api/posts/{id}/history answers (null: not reached). */
-export interface Timing {
-  mention_at: string;
-  drafted_at: string | null;
-  decided_at: string | null;
-  posted_at: string | null;
 }
 
 /** A duration in seconds as the card shows it: "45 s", "3 min 4 s", "2 h 5 min". */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { autoApprovedText, autoPostingText } from './autopilot';
+import { autoApprovedText, autoPostingText, type HistoryDecision } from './autopilot';
 
 describe('autoPostingText', () => {
   const at = Date.parse('2026-11-26T09:00:00Z');
@@ -27,7 +27,7 @@ describe('autoApprovedText', () => {
       ]),
     ).toBe('Auto-approved: trusted author @x, review 5/5');
   });
-  it.each([
+  it.each<[readonly HistoryDecision[] | undefined]>([
     [undefined],
     [[]],
     [[{ action: 'approve', by: 'web', detail: { summary: 'not the autopilot' } }]],

@@ -1,5 +1,5 @@
-import type { Platform, SortBy } from '../api/types';
-import { parsePlatform } from './platforms';
+import type { Platform, SortBy } from '../../api/types';
+import { parsePlatform } from '../../lib/platforms';
 
 /**
  * The admin dashboard's tabs, by index 0 to 3. id is both the tab's name in

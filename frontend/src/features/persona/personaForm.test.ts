@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PersonaInput } from '../api/types';
+import type { PersonaInput } from '../../api/types';
 import {
   AVOID_TOPIC_LIMIT,
   BIO_LIMIT,

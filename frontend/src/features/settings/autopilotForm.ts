@@ -1,5 +1,5 @@
 // Pure helpers of the autopilot editor: the rules as form values and back.
-import type { Autopilot } from '../api/types';
+import type { Autopilot } from '../../api/types';
 
 /** The seven sins, the categories a rule may name. */
 export const SINS = ['pride', 'greed', 'wrath', 'envy', 'lust', 'gluttony', 'sloth'] as const;
