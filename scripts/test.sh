@@ -101,7 +101,9 @@ if [ ! -x "$lint_dir/golangci-lint" ]; then
 	echo "installing golangci-lint $lint_version into $lint_dir"
 	GOBIN="$lint_dir" go install "github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$lint_version"
 fi
-"$lint_dir/golangci-lint" run ./...
+# Other checkouts on the machine may lint at the same time; without the flag
+# the second run fails at once ("parallel golangci-lint is running").
+"$lint_dir/golangci-lint" run --allow-parallel-runners ./...
 
 if [ -z "${TEST_DATABASE_URL:-}" ]; then
 	start_private_postgres "$tmp"
