@@ -46,9 +46,9 @@ func TestBluesky(t *testing.T) {
 		t.Parallel()
 		testBlueskyMentionToPostedReply(t, n)
 	})
-	t.Run("OnePersonaOnXAndBluesky", func(t *testing.T) {
+	t.Run("OnePersonaOnXBlueskyAndMastodon", func(t *testing.T) {
 		t.Parallel()
-		testOnePersonaOnXAndBluesky(t, n)
+		testOnePersonaOnXBlueskyAndMastodon(t, n)
 	})
 }
 

@@ -67,7 +67,7 @@ func pageAndSort(r *http.Request) (int, post.Sort, error) {
 func platformParam(r *http.Request) (string, error) {
 	p := r.URL.Query().Get("platform")
 	if p != "" && !post.ValidPlatform(p) {
-		return "", badRequest("platform must be one of %s", strings.Join(post.Platforms, ", "))
+		return "", badRequest("platform must be one of %s", strings.Join(post.Platforms(), ", "))
 	}
 	return p, nil
 }
@@ -206,7 +206,7 @@ func (s *Server) approve(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	v := viewPost(p, s.now(), s.prices)
+	v := s.view(p, s.now())
 	if p.Status == post.StatusApproved && s.heldByCap(r.Context(), id) {
 		q := guard.ReasonSendCap
 		v.Queued = &q
@@ -243,7 +243,7 @@ func (s *Server) edit(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	respondJSON(w, http.StatusOK, viewPost(p, s.now(), s.prices))
+	respondJSON(w, http.StatusOK, s.view(p, s.now()))
 	return nil
 }
 
@@ -315,7 +315,7 @@ func (s *Server) listOf(posts []post.Post, page, total int) listResponse {
 		Page: page, PageSize: pageSize, Total: total, TotalPages: (total + pageSize - 1) / pageSize,
 	}}
 	for _, p := range posts {
-		out.Posts = append(out.Posts, viewPost(p, now, s.prices))
+		out.Posts = append(out.Posts, s.view(p, now))
 	}
 	return out
 }
@@ -343,7 +343,7 @@ func (s *Server) draftAnyway(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	respondJSON(w, http.StatusOK, viewPost(p, s.now(), s.prices))
+	respondJSON(w, http.StatusOK, s.view(p, s.now()))
 	return nil
 }
 
@@ -387,7 +387,7 @@ func (s *Server) reject(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	respondJSON(w, http.StatusOK, viewPost(p, s.now(), s.prices))
+	respondJSON(w, http.StatusOK, s.view(p, s.now()))
 	return nil
 }
 
@@ -407,7 +407,7 @@ func (s *Server) cancel(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	respondJSON(w, http.StatusOK, viewPost(p, s.now(), s.prices))
+	respondJSON(w, http.StatusOK, s.view(p, s.now()))
 	return nil
 }
 
@@ -447,7 +447,7 @@ func (s *Server) markPosted(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	s.public.invalidate()
-	respondJSON(w, http.StatusOK, viewPost(p, s.now(), s.prices))
+	respondJSON(w, http.StatusOK, s.view(p, s.now()))
 	return nil
 }
 
@@ -487,7 +487,7 @@ func (s *Server) giveUp(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	s.public.invalidate()
-	respondJSON(w, http.StatusOK, viewPost(p, s.now(), s.prices))
+	respondJSON(w, http.StatusOK, s.view(p, s.now()))
 	return nil
 }
 
@@ -542,7 +542,7 @@ func (s *Server) generateProfile(w http.ResponseWriter, r *http.Request) error {
 	case p.Status == post.StatusFailed:
 		return &Error{Status: http.StatusBadGateway, Message: "the writer could not draft a profile post: " + p.Error}
 	default:
-		respondJSON(w, http.StatusCreated, viewPost(p, s.now(), s.prices))
+		respondJSON(w, http.StatusCreated, s.view(p, s.now()))
 	}
 	return nil
 }

@@ -306,7 +306,7 @@ func New(cfg Config) *Server {
 	if s.log == nil {
 		s.log = slog.Default()
 	}
-	s.decide = decision.New(cfg.Store, cfg.Queue, cfg.Handle, s.log)
+	s.decide = decision.New(cfg.Store, cfg.Queue, cfg.Handle, s.log, decision.Running(s.platforms))
 	ttl := cfg.PublicTTL
 	if ttl == 0 {
 		ttl = DefaultPublicTTL

@@ -119,25 +119,23 @@ type platformSpendView struct {
 	WindowsClosed int `json:"windows_closed"`
 }
 
-// Where a window belongs, from the names the clients give windows in
-// pkg/ratelimit: X's are a method and a path ("GET /2/users/me", maybe with
-// " (24h user)"), Bluesky's start "bluesky " and the model provider's
-// "model ".
-const (
-	blueskyWindowPrefix = "bluesky "
-	modelWindowPrefix   = "model "
-)
+// modelWindowPrefix starts the names of the model provider's windows in
+// pkg/ratelimit; a platform's are its descriptor's (Descriptor.OwnsWindow).
+const modelWindowPrefix = "model "
 
 // windowPlatform is the platform a rate-limit window belongs to, "" for
-// the model provider's.
+// the model provider's; a window no descriptor owns is the billed
+// platform's (X's), whose windows are named by its API's paths.
 func windowPlatform(endpoint string) string {
-	switch {
-	case strings.HasPrefix(endpoint, blueskyWindowPrefix):
-		return post.BlueskyPlatform
-	case strings.HasPrefix(endpoint, modelWindowPrefix):
+	if strings.HasPrefix(endpoint, modelWindowPrefix) {
 		return ""
 	}
-	return post.XPlatform
+	for _, d := range post.Descriptors() {
+		if d.OwnsWindow(endpoint) {
+			return d.Name
+		}
+	}
+	return post.Billed()
 }
 
 // byPlatform sums out's ledger lines and windows by platform, over the
@@ -159,7 +157,7 @@ func (s *Server) byPlatform(out spendView, spent spend.Spent) []platformSpendVie
 		line(p)
 	}
 	if len(out.ByEndpoint) > 0 || spent.Month.XUSD > 0 {
-		x := line(post.XPlatform)
+		x := line(post.Billed())
 		x.TodayUSD, x.MonthUSD = spent.Today.XUSD, spent.Month.XUSD
 		for _, e := range out.ByEndpoint {
 			x.Calls += e.Calls
@@ -239,7 +237,7 @@ func (s *Server) spend(w http.ResponseWriter, r *http.Request) error {
 			SkippedReads: k.SkippedReads, DroppedGaps: k.DroppedGaps, LastReason: k.LastReason})
 	}
 	for _, e := range mtd.ByEndpoint {
-		out.ByEndpoint = append(out.ByEndpoint, endpointSpendView{Platform: post.XPlatform, Endpoint: e.Endpoint,
+		out.ByEndpoint = append(out.ByEndpoint, endpointSpendView{Platform: post.Billed(), Endpoint: e.Endpoint,
 			Calls: e.Calls, Resources: e.Resources, USD: e.USD})
 	}
 	for _, m := range mtd.ByModel {

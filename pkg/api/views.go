@@ -1,6 +1,7 @@
 package api
 
 import (
+	"slices"
 	"time"
 
 	"infernal/pkg/guard"
@@ -71,6 +72,17 @@ type postView struct {
 	// grace window, in which POST /api/posts/{id}/cancel withdraws it;
 	// null otherwise.
 	SendAfter *time.Time `json:"send_after"`
+	// PlatformRunning is false for a post of a platform PLATFORM does not
+	// name: shown, but no decision on it is taken and it is never sent.
+	PlatformRunning bool `json:"platform_running"`
+}
+
+// view is viewPost with what the server knows: whether the post's
+// platform is running.
+func (s *Server) view(p post.Post, now time.Time) postView {
+	v := viewPost(p, now, s.prices)
+	v.PlatformRunning = slices.Contains(s.platforms, p.Platform)
+	return v
 }
 
 func viewPost(p post.Post, now time.Time, prices spend.Prices) postView {
@@ -97,7 +109,7 @@ func viewPost(p post.Post, now time.Time, prices spend.Prices) postView {
 func basePostView(p post.Post, now time.Time) postView {
 	// Rows stored before the scan checked URLs may still hold any; the
 	// dashboard renders these as an image and a link.
-	httpOK := p.Platform == post.SandboxPlatform
+	httpOK := post.DescriptorOf(p.Platform).PlainHTTP
 	p.AuthorProfileImage, p.MediaURL = post.SafeURL(p.AuthorProfileImage, httpOK), post.SafeURL(p.MediaURL, httpOK)
 	return postView{
 		ID: p.ID, Source: string(p.Source), Status: string(p.Status), Platform: p.Platform, MaxLength: post.MaxLengthFor(p.Platform),

@@ -82,18 +82,8 @@ type Card struct {
 	Edited bool
 }
 
-// platformName is how a card names the platform.
-func platformName(p string) string {
-	switch p {
-	case "x":
-		return "X"
-	case "bluesky":
-		return "Bluesky"
-	case "sandbox":
-		return "Sandbox"
-	}
-	return p
-}
+// platformName is how a card names the platform: its descriptor's label.
+func platformName(p string) string { return post.Label(p) }
 
 // Render is the card's message, with its buttons.
 func (c Card) Render() Message {

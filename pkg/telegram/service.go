@@ -27,6 +27,7 @@ import (
 	"infernal/pkg/post"
 	"infernal/pkg/spend"
 	"infernal/pkg/store"
+	"infernal/pkg/upstream"
 )
 
 // DefaultBurst is TELEGRAM_BURST's default: more new drafts than this in a
@@ -240,10 +241,11 @@ func (s *Service) updateLoop(ctx context.Context, offset int64) {
 	}
 }
 
-// noteError logs err and keeps it for the settings.
+// noteError logs err and keeps it for the settings, as a short single
+// line whatever it quotes.
 func (s *Service) noteError(ctx context.Context, what string, err error) {
 	s.log.WarnContext(ctx, "telegram: "+what, "error", err)
-	if serr := s.cfg.Store.SetTelegramError(context.WithoutCancel(ctx), what+": "+err.Error()); serr != nil {
+	if serr := s.cfg.Store.SetTelegramError(context.WithoutCancel(ctx), upstream.Excerpt(what+": "+err.Error())); serr != nil {
 		s.log.WarnContext(ctx, "telegram: error not kept", "error", serr)
 	}
 }

@@ -38,6 +38,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/platforms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The table of platforms the product knows.
+         * @description Each platform's name, label, default limit, length rule and post URL pattern, in the admin's order, and whether PLATFORM names it. The admin counts and links from it, with no per-platform facts of its own. Public: it holds nothing the public pages do not show.
+         */
+        get: operations["platforms"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/public/stats": {
         parameters: {
             query?: never;
@@ -800,7 +820,7 @@ export interface components {
          * @description A platform posts come from.
          * @enum {string}
          */
-        Platform: "x" | "bluesky" | "sandbox";
+        Platform: "x" | "bluesky" | "mastodon" | "sandbox";
         /**
          * @default date
          * @enum {string}
@@ -826,6 +846,8 @@ export interface components {
             platform: "x" | "bluesky" | "sandbox";
             /** @description The response's limit there: 280 weighted characters on X and the sandbox, 300 graphemes on Bluesky; approving a text over it is a 422. */
             max_length: number;
+            /** @description False for a post of a platform PLATFORM does not name (left over after PLATFORM changed): listed, but a decision on it is a 409 and it is never sent. */
+            platform_running: boolean;
             /** @description While an auto-approval waits out its grace window: when it goes out (it may be cancelled until then); null otherwise. */
             send_after: string | null;
             source: components["schemas"]["PostSource"];
@@ -1302,6 +1324,30 @@ export interface components {
             /** @description Those of them closed now. */
             windows_closed: number;
         };
+        /** @description The table of platforms (pkg/post's descriptors). */
+        PlatformTable: {
+            platforms: components["schemas"]["PlatformDescriptor"][];
+        };
+        /** @description One platform as the admin needs it to count and link. */
+        PlatformDescriptor: {
+            name: components["schemas"]["Platform"];
+            /** @description The platform's name for people ("X", "Bluesky"). */
+            label: string;
+            /** @description The default limit of a post's text, under length_rule. */
+            max_length: number;
+            length_rule: components["schemas"]["LengthRule"];
+            /** @description The web address of a post: {handle} is the author's handle, {id} the post's id as stored; {did} and {rkey} are the parts of a Bluesky at:// URI. Empty where posts have no page (the sandbox). */
+            post_url_pattern: string;
+            /** @description Whether it is the simulated sandbox, whose posts the admin badges with no platform. */
+            simulated: boolean;
+            /** @description Whether PLATFORM names it; a post of a platform that is not running is shown, never sent. */
+            running: boolean;
+        };
+        /**
+         * @description How a platform counts a post's text: weighted is twitter-text v3's weighted length (every URL 23, emoji and most non-Latin characters 2); graphemes counts user-perceived characters; characters is Mastodon's (code points, every URL 23, a mention @user@domain as @user).
+         * @enum {string}
+         */
+        LengthRule: "weighted" | "graphemes" | "characters";
         /** @description The Telegram review channel as the worker running it keeps it. */
         TelegramLink: {
             /** @description false until a worker with TELEGRAM_BOT_TOKEN ran the channel. */
@@ -1310,6 +1356,7 @@ export interface components {
             bot: string;
             /** Format: date-time */
             last_update_at: string | null;
+            /** @description The last failure, what Telegram answered quoted as a short single-line excerpt (at most 200 characters); "" when none. */
             last_error: string;
             /** Format: date-time */
             last_error_at: string | null;
@@ -1871,6 +1918,9 @@ export type Pause = components['schemas']['Pause'];
 export type TimelinePause = components['schemas']['TimelinePause'];
 export type Spend = components['schemas']['Spend'];
 export type PlatformSpend = components['schemas']['PlatformSpend'];
+export type PlatformTable = components['schemas']['PlatformTable'];
+export type PlatformDescriptor = components['schemas']['PlatformDescriptor'];
+export type LengthRule = components['schemas']['LengthRule'];
 export type TelegramLink = components['schemas']['TelegramLink'];
 export type Paused = components['schemas']['Paused'];
 export type Resumed = components['schemas']['Resumed'];
@@ -1962,6 +2012,27 @@ export interface operations {
                     "application/json": components["schemas"]["NotReady"];
                 };
             };
+        };
+    };
+    platforms: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The table. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformTable"];
+                };
+            };
+            500: components["responses"]["Internal"];
         };
     };
     publicStats: {

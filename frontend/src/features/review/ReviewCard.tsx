@@ -3,6 +3,7 @@ import type { Post } from '../../api/types';
 import { flagSummary, needsOverride } from './flags';
 import { isLowScore, reviewDetail } from './judgement';
 import { isTooLong, responseLength, responseLimit } from '../../lib/length';
+import { usePlatforms } from '../../api/usePlatforms';
 import { instructionProblem, MAX_INSTRUCTION } from './review';
 import { formatUSD } from '../../lib/spend';
 import { formatAge } from '../../lib/time';
@@ -70,9 +71,10 @@ export function ReviewCard({
   const [historyOpen, setHistoryOpen] = useState(false);
   const problem = instructionProblem(instruction);
   const ids = useId();
-  // Each platform counts against its own limit: 280 weighted on X, 300 graphemes on Bluesky.
-  const limit = responseLimit(post);
-  const length = responseLength(draft, post.platform);
+  // Each platform counts against its own limit, by its rule (GET /api/platforms).
+  const rule = usePlatforms().find((p) => p.name === post.platform);
+  const limit = responseLimit(post, rule?.max_length);
+  const length = responseLength(draft, rule?.length_rule);
   const tooLong = isTooLong(length, limit);
   const empty = draft.trim() === '';
   const edited = draft !== original;
