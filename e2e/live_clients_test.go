@@ -849,6 +849,17 @@ type fakeLLM struct {
 	problems []string
 	// prompts are the user messages of the drafts asked for, in order.
 	prompts []string
+	// lesson is what a distillation (openai.Writer.Distill) answers, and
+	// distilled counts them.
+	lesson    string
+	distilled int
+}
+
+// teach makes every distillation answer lesson.
+func (l *fakeLLM) teach(lesson string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.lesson = lesson
 }
 
 func newFakeLLM(t *testing.T) *fakeLLM {
@@ -940,7 +951,7 @@ func (l *fakeLLM) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var user string
-	judging := false
+	judging, distilling := false, false
 	for _, m := range req.Messages {
 		switch m.Role {
 		case "user":
@@ -948,9 +959,27 @@ func (l *fakeLLM) serve(w http.ResponseWriter, r *http.Request) {
 		case "system":
 			// The second opinion on a draft (openai.Writer.Judge).
 			judging = strings.HasPrefix(m.Content, "You review drafts")
+			// A lesson from an edit or a rejection (openai.Writer.Distill).
+			distilling = strings.HasPrefix(m.Content, "You help an administrator teach")
 		}
 	}
 	l.mu.Lock()
+	if distilling {
+		l.distilled++
+		lesson := l.lesson
+		l.calls++
+		n := l.calls
+		l.mu.Unlock()
+		b, err := json.Marshal(map[string]string{"lesson": lesson})
+		if err != nil {
+			l.refuse(w, http.StatusInternalServerError, "encode lesson: %v", err)
+			return
+		}
+		writeRaw(w, http.StatusOK, fmt.Sprintf(`{"id":"chatcmpl-live-%d","object":"chat.completion","created":%d,"model":%q,`+
+			`"choices":[{"index":0,"message":{"role":"assistant","content":%q},"finish_reason":"stop"}],`+
+			`"usage":{"prompt_tokens":150,"completion_tokens":20,"total_tokens":170}}`, n, time.Now().Unix(), req.Model, string(b)))
+		return
+	}
 	if !judging {
 		l.prompts = append(l.prompts, user)
 	}

@@ -15,6 +15,7 @@ import (
 	"infernal/pkg/conversation"
 	"infernal/pkg/decision"
 	"infernal/pkg/guard"
+	"infernal/pkg/learning"
 	"infernal/pkg/persona"
 	"infernal/pkg/post"
 	"infernal/pkg/ratelimit"
@@ -80,6 +81,28 @@ type Store interface {
 	SpendTotals(ctx context.Context, since time.Time) (spend.Sums, error)
 	// AllScanSkips tells, per timeline, what the scans left for later or gave up.
 	AllScanSkips(ctx context.Context) ([]store.ScanSkips, error)
+	// DecisionEvents returns the drafts and decisions of a range's posts.
+	DecisionEvents(ctx context.Context, from, to time.Time, source string) ([]store.DecisionEvent, error)
+	// Cases returns a page of the case memory, newest first, searched by q.
+	Cases(ctx context.Context, q string, page int) ([]learning.Case, int, error)
+	// CasesByID returns the cases of ids still in the memory, in order.
+	CasesByID(ctx context.Context, ids []int64) ([]learning.Case, error)
+	// DeleteCase takes a case out of the memory.
+	DeleteCase(ctx context.Context, id int64) error
+	// ImportCases stores checked past replies as approved cases.
+	ImportCases(ctx context.Context, cases []store.ImportedCase) (int64, error)
+	// Lessons returns every lesson, the most confirmed first.
+	Lessons(ctx context.Context) ([]learning.Lesson, error)
+	// LessonsByID returns the lessons of ids still stored, in order.
+	LessonsByID(ctx context.Context, ids []int64) ([]learning.Lesson, error)
+	// Lesson returns one lesson.
+	Lesson(ctx context.Context, id int64) (learning.Lesson, error)
+	// AddLesson stores a lesson, or raises a near-duplicate's count.
+	AddLesson(ctx context.Context, text string, kind learning.LessonKind, source int64) (learning.Lesson, bool, error)
+	// UpdateLesson changes a lesson's text or enabled flag.
+	UpdateLesson(ctx context.Context, id int64, text *string, enabled *bool) (learning.Lesson, error)
+	// DeleteLesson removes a lesson.
+	DeleteLesson(ctx context.Context, id int64) error
 	// Settings returns the administrator's settings, the defaults before any were stored.
 	Settings(ctx context.Context) (settings.Settings, error)
 	// CachedInsights returns the insights of a range computed lately, ok false when none is that fresh.

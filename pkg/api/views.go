@@ -71,6 +71,20 @@ type postView struct {
 	// grace window, in which POST /api/posts/{id}/cancel withdraws it;
 	// null otherwise.
 	SendAfter *time.Time `json:"send_after"`
+	// LearnedFrom is what shaped the draft: the past cases given as
+	// examples and the lessons in its prompt.
+	LearnedFrom learnedFromView `json:"learned_from"`
+}
+
+// learnedFromView is a post.LearnedFrom as the API answers it.
+type learnedFromView struct {
+	Cases   []int64 `json:"cases"`
+	Lessons []int64 `json:"lessons"`
+}
+
+func viewLearnedFrom(l post.LearnedFrom) learnedFromView {
+	l = l.NonNil()
+	return learnedFromView{Cases: l.Cases, Lessons: l.Lessons}
 }
 
 func viewPost(p post.Post, now time.Time, prices spend.Prices) postView {
@@ -111,7 +125,7 @@ func basePostView(p post.Post, now time.Time) postView {
 		PostedAt: utc(p.PostedAt), ResponsePostID: p.ResponsePostID, Error: p.Error,
 		Flags: append([]string{}, p.Flags...), Reason: reasonOf(p),
 		PersonaVersion: personaVersion(p.PersonaVersion), Review: p.Review, DraftVersion: p.DraftVersion,
-		SendAfter: utc(p.SendAfter),
+		SendAfter: utc(p.SendAfter), LearnedFrom: viewLearnedFrom(p.LearnedFrom),
 	}
 }
 

@@ -109,6 +109,14 @@ type Config struct {
 	OpenAIBaseURL string
 	OpenAIAPIKey  string
 	OpenAIModel   string
+	// EmbeddingsModel (EMBEDDINGS_MODEL), when set with WRITER=openai,
+	// re-ranks the learned examples by the provider's /v1/embeddings on
+	// OPENAI_BASE_URL; "" ranks them by PostgreSQL's text search and
+	// trigram similarity alone. Worker only.
+	EmbeddingsModel string
+	// LearningPromptChars (LEARNING_PROMPT_CHARS) bounds the learned
+	// examples and lessons of one prompt, in characters. Worker only.
+	LearningPromptChars int
 
 	// TargetUsernames, SearchTopics, BlockedAuthors, BlockedPhrases and
 	// Caps seed the administrator's settings (worker only): the first
@@ -360,6 +368,8 @@ func (c *Config) loadDeployment(proc Process, r *reader) {
 		c.OpenAIBaseURL = r.url("OPENAI_BASE_URL", "", "http", "https")
 		c.OpenAIAPIKey = r.str("OPENAI_API_KEY", "")
 		c.OpenAIModel = r.str("OPENAI_MODEL", "gpt-4o-mini")
+		c.EmbeddingsModel = r.str("EMBEDDINGS_MODEL", "")
+		c.LearningPromptChars = r.integer("LEARNING_PROMPT_CHARS", DefaultLearningPromptChars, 200, 20000)
 		modelSet := c.OpenAIAPIKey != "" || c.OpenAIBaseURL != ""
 		c.Writer = r.oneOf("WRITER", pick(modelSet, WriterOpenAI, WriterOffline), WriterOffline, WriterOpenAI)
 		if c.Writer == WriterOpenAI && c.OpenAIBaseURL == "" {
@@ -440,6 +450,8 @@ func (c Config) Runs(name string) bool { return slices.Contains(c.Platforms, nam
 const (
 	// DefaultWorkerConcurrency is WORKER_CONCURRENCY's default.
 	DefaultWorkerConcurrency = 32
+	// DefaultLearningPromptChars is LEARNING_PROMPT_CHARS' default.
+	DefaultLearningPromptChars = 2000
 	// DefaultModelConcurrency is MODEL_CONCURRENCY's default.
 	DefaultModelConcurrency = 16
 	// maxConcurrency bounds both.

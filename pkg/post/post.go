@@ -230,6 +230,8 @@ type Post struct {
 	// SendAfter is when an auto-approved post may be sent: the end of its
 	// grace window, in which it may be cancelled; nil for a human approval.
 	SendAfter *time.Time
+	// LearnedFrom is what shaped the current draft (see LearnedFrom).
+	LearnedFrom LearnedFrom
 }
 
 // Review is a judge's second opinion on a draft.

@@ -201,6 +201,12 @@ func (w *Writer) Write(ctx context.Context, req writer.Request) (writer.Draft, e
 			text = choose(pool, seed, full, unfit, draw)
 		}
 	}
+	if req.Kind == writer.KindReply && (len(req.Examples) > 0 || len(req.Lessons) > 0) {
+		// What the persona learned from its editor reshapes the line.
+		if t := learned(req, text, limit); t != "" {
+			text = t
+		}
+	}
 	return writer.Draft{
 		Text:             text,
 		Category:         sin,

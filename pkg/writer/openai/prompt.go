@@ -55,6 +55,12 @@ type promptData struct {
 	// Character is the operator's persona, quoted in a fenced block as
 	// data; the hard rules after it win.
 	Character persona.Persona
+	// Examples and Lessons are what the persona learned (writer.Request's),
+	// quoted in fenced blocks as data; empty with learning off.
+	Examples []writer.Example
+	Lessons  []writer.Lesson
+	// Rejected says the distilled decision was a rejection (distill-*).
+	Rejected bool
 }
 
 // messages renders the system and user messages for req.
@@ -112,6 +118,16 @@ func (w *Writer) data(req writer.Request) (promptData, error) {
 	texts = append(texts, data.Character.AvoidTopics...)
 	if req.Kind == writer.KindReply {
 		data.Context = contextBlocks(req.Context)
+		for _, e := range req.Examples {
+			ex := writer.Example{Post: oneLine(e.Post), Reply: oneLine(e.Reply)}
+			data.Examples = append(data.Examples, ex)
+			texts = append(texts, ex.Post, ex.Reply)
+		}
+		for _, l := range req.Lessons {
+			ls := writer.Lesson{Text: oneLine(l.Text), Rejection: l.Rejection}
+			data.Lessons = append(data.Lessons, ls)
+			texts = append(texts, ls.Text)
+		}
 	}
 	for _, b := range data.Context {
 		texts = append(texts, b.Text, b.Author)
@@ -137,4 +153,10 @@ func fence(texts ...string) string {
 			return f
 		}
 	}
+}
+
+// oneLine is text on one line, its runs of white space made one space:
+// an example or a lesson is quoted as data, and keeps to its own lines.
+func oneLine(text string) string {
+	return strings.Join(strings.Fields(text), " ")
 }
