@@ -13,6 +13,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"infernal/pkg/settings"
 )
 
 // The limits of the knowledge base.
@@ -92,7 +94,7 @@ func TitleFromFilename(name string) string {
 // CheckText checks a document's title and text: the text at most
 // MaxDocumentBytes (ErrTooLarge), UTF-8 without NUL (ErrNotUTF8), not
 // blank (ErrEmpty); the title 1 to MaxTitle characters, UTF-8 (a
-// *FieldError). It returns the text with its line endings made "\n" and
+// *settings.FieldError). It returns the text with its line endings made "\n" and
 // a leading byte-order mark dropped.
 func CheckText(title, text string) (string, string, error) {
 	if len(text) > MaxDocumentBytes {
@@ -108,22 +110,13 @@ func CheckText(title, text string) (string, string, error) {
 	}
 	title = strings.TrimSpace(title)
 	if !utf8.ValidString(title) || strings.ContainsRune(title, 0) {
-		return "", "", &FieldError{Field: "title", Reason: "is not UTF-8 text"}
+		return "", "", &settings.FieldError{Field: "title", Problem: "is not UTF-8 text"}
 	}
 	if title == "" {
-		return "", "", &FieldError{Field: "title", Reason: "is required"}
+		return "", "", &settings.FieldError{Field: "title", Problem: "is required"}
 	}
 	if n := utf8.RuneCountInString(title); n > MaxTitle {
-		return "", "", &FieldError{Field: "title", Reason: fmt.Sprintf("is %d characters; at most %d", n, MaxTitle)}
+		return "", "", &settings.FieldError{Field: "title", Problem: fmt.Sprintf("is %d characters; at most %d", n, MaxTitle)}
 	}
 	return title, text, nil
 }
-
-// FieldError is a bad field of an upload.
-type FieldError struct {
-	Field  string
-	Reason string
-}
-
-// Error names the field and what is wrong with it.
-func (e *FieldError) Error() string { return e.Field + " " + e.Reason }
