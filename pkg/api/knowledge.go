@@ -192,7 +192,7 @@ func multipartError(err error) error {
 func knowledgeID(r *http.Request) (int64, error) {
 	id, err := strconv.ParseInt(chi.URLParam(r, "id"), 10, 64)
 	if err != nil || id <= 0 {
-		return 0, badRequest("document id must be a positive integer")
+		return 0, &settings.FieldError{Field: "id", Problem: "must be a positive integer"}
 	}
 	return id, nil
 }
