@@ -137,7 +137,7 @@ func (s *Store) DeleteDocument(ctx context.Context, id int64) error {
 
 // CommonChunkLexemeRows is how many chunks a query term may be found in
 // and still choose candidates (see chunkCandidatesSQL).
-const CommonChunkLexemeRows = 2000
+const CommonChunkLexemeRows = 300
 
 // chunkCandidatesSQL reads the chunks of enabled documents that hold one
 // of the lexemes of $1 (the query's terms), with their text-search rank
