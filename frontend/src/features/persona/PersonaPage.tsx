@@ -1,4 +1,6 @@
+import { Suspense } from 'react';
 import { statusOf } from '../../api/client';
+import { KnowledgePanel } from '../knowledge';
 import { PersonaEditor } from './PersonaEditor';
 import { PERSONA_MESSAGES } from './messages';
 import { usePersona } from './usePersona';
@@ -26,6 +28,9 @@ export default function PersonaPage() {
           onSaved={(saved) => void persona.mutate(saved, { revalidate: false })}
         />
       )}
+      <Suspense fallback={null}>
+        <KnowledgePanel />
+      </Suspense>
     </section>
   );
 }

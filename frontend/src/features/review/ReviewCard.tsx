@@ -8,6 +8,7 @@ import { formatUSD } from '../../lib/spend';
 import { formatAge } from '../../lib/time';
 import { CharCounter } from '../../components/CharCounter';
 import { DraftHistory } from './DraftHistory';
+import { FactsUsed } from '../knowledge';
 import { InConversation } from './InConversation';
 import { ReviewCardHead } from './ReviewCardHead';
 
@@ -272,6 +273,8 @@ export function ReviewCard({
           </button>
         </p>
       )}
+
+      {(post.grounded_in?.length ?? 0) > 0 && <FactsUsed postId={post.id} />}
 
       <div className="review-history-toggle">
         <button
