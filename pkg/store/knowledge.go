@@ -69,8 +69,18 @@ func addDocument(ctx context.Context, tx pgx.Tx, title string, bytes int, pieces
 		d.ID, headings, texts); err != nil {
 		return knowledge.Document{}, fmt.Errorf("store: add document chunks: %w", err)
 	}
+	// The GIN indexes take an upload's thousand chunks into their pending
+	// lists; moved into the indexes now, in bulk, no draft's retrieval
+	// scans them one by one until the next vacuum.
+	if _, err := tx.Exec(ctx, cleanPendingSQL); err != nil {
+		return knowledge.Document{}, fmt.Errorf("store: add document index: %w", err)
+	}
 	return d, nil
 }
+
+// cleanPendingSQL moves the chunks' index entries out of the GIN pending lists.
+const cleanPendingSQL = `SELECT gin_clean_pending_list('knowledge_chunks_search_idx'::regclass),
+	gin_clean_pending_list('knowledge_chunks_trgm_idx'::regclass)`
 
 // SeedKnowledge stores the sample document once, on a database that never
 // had it: deleted, it stays deleted. It reports whether it stored it.

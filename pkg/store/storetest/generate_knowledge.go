@@ -33,6 +33,11 @@ func GenerateKnowledge(ctx context.Context, pool *pgxpool.Pool, docs, bytes int)
 			return fmt.Errorf("storetest: generate chunks: %w", err)
 		}
 	}
+	// As every upload does: the index entries out of the pending lists.
+	if _, err := pool.Exec(ctx, `SELECT gin_clean_pending_list('knowledge_chunks_search_idx'::regclass),
+		gin_clean_pending_list('knowledge_chunks_trgm_idx'::regclass)`); err != nil {
+		return fmt.Errorf("storetest: clean pending lists: %w", err)
+	}
 	if _, err := pool.Exec(ctx, `ANALYZE knowledge_documents, knowledge_chunks`); err != nil {
 		return fmt.Errorf("storetest: analyze: %w", err)
 	}
