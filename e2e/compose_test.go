@@ -56,6 +56,7 @@ func TestComposeSecretsOnlyWhereUsed(t *testing.T) {
 		{name: "model key", variable: "OPENAI_API_KEY", want: []string{"worker"}},
 		{name: "database password", variable: "POSTGRES_PASSWORD", want: []string{"postgres", "web", "worker"}},
 		{name: "bluesky app password", variable: "BLUESKY_APP_PASSWORD", want: []string{"worker"}},
+		{name: "mastodon access token", variable: "MASTODON_ACCESS_TOKEN", want: []string{"worker"}},
 		{name: "telegram bot token", variable: "TELEGRAM_BOT_TOKEN", want: []string{"worker"}},
 		{name: "platform named to every process", variable: "PLATFORM", want: []string{"scheduler", "web", "worker"}},
 		{name: "schedules to the scheduler", variable: "SCHEDULE_MENTIONS", want: []string{"scheduler"}},

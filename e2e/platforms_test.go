@@ -12,15 +12,22 @@ import (
 	"time"
 
 	"infernal/pkg/platform/bluesky/devnet"
+	"infernal/pkg/platform/mastodon/mastodontest"
 	"infernal/pkg/post"
 )
 
-// One worker and one scheduler with PLATFORM=x,bluesky: the scheduler runs
-// each platform's scans, a mention on X (its stand-in) and one on Bluesky
-// (its development network) reach the one review queue with their
-// platform, and each approved reply is posted once, on its own platform.
-func TestOnePersonaOnXAndBluesky(t *testing.T) {
+// One worker and one scheduler with PLATFORM=x,bluesky,mastodon: the
+// scheduler runs each platform's scans, a mention on X (its stand-in), one
+// on Bluesky (its development network) and one on Mastodon (its stand-in)
+// reach the one review queue with their platform, each approved reply is
+// posted once, on its own platform, and a direct mention on Mastodon never
+// gets a public answer (nor, with MASTODON_REPLY_TO_DIRECT off, any).
+func TestOnePersonaOnXBlueskyAndMastodon(t *testing.T) {
 	n := devnet.Start(t)
+	masto := mastodontest.New()
+	t.Cleanup(masto.Close)
+	onMasto := masto.Post("mortal", "@"+masto.Persona().Username+" and on the fediverse?", "", "public")
+	whisper := masto.Post("secret", "@"+masto.Persona().Username+" between us", "", "direct")
 	personaBsky := n.CreateAccount(t, "infernal.test")
 	mortalBsky := n.CreateAccount(t, "mortal.test")
 	f := newProcessFixture(t)
@@ -51,7 +58,8 @@ func TestOnePersonaOnXAndBluesky(t *testing.T) {
 
 	env := append(os.Environ(),
 		"DATABASE_URL="+f.dbURL, "REDIS_URL="+f.redisURL, "METRICS_ADDR=127.0.0.1:0", "PERSONA_HANDLE="+persona,
-		"PLATFORM=x,bluesky",
+		"PLATFORM=x,bluesky,mastodon",
+		"MASTODON_SERVER="+masto.URL, "MASTODON_ACCESS_TOKEN="+mastodontest.Token,
 		"X_API_BASE_URL="+f.fx.srv.URL, "X_API_KEY="+liveConsumerKey, "X_API_SECRET="+liveConsumerSecret,
 		"X_ACCESS_TOKEN="+liveAccessToken, "X_ACCESS_SECRET="+liveAccessSecret,
 		"BLUESKY_PDS_URL="+n.PDS, "BLUESKY_HANDLE="+personaBsky.Handle, "BLUESKY_APP_PASSWORD="+personaBsky.AppPassword,
@@ -79,8 +87,8 @@ func TestOnePersonaOnXAndBluesky(t *testing.T) {
 	start("worker", f.worker)
 	start("scheduler", buildBinary(t, "scheduler"))
 
-	// Both mentions reach the one review queue, each with its platform.
-	want := map[string]string{onX: "x", onBsky.URI: "bluesky"}
+	// The three mentions reach the one review queue, each with its platform.
+	want := map[string]string{onX: "x", onBsky.URI: "bluesky", onMasto: "mastodon"}
 	ids := map[string]int64{}
 	deadline = time.Now().Add(blueskyWait)
 	for len(ids) < len(want) {
@@ -93,6 +101,9 @@ func TestOnePersonaOnXAndBluesky(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, p := range list {
+			if p.Platform == "mastodon" && p.OriginalPostID == whisper {
+				t.Fatalf("the direct mention %s reached the queue", whisper)
+			}
 			platform, ok := want[p.OriginalPostID]
 			if !ok || p.Status != post.StatusPending {
 				continue
@@ -128,6 +139,15 @@ func TestOnePersonaOnXAndBluesky(t *testing.T) {
 	}
 	if got := len(f.fx.publishesTo(onX)); got != 1 || len(f.fx.allPublishes()) != 1 {
 		t.Errorf("X got %d replies to its mention and %d posts in all, want 1 and 1", got, len(f.fx.allPublishes()))
+	}
+	var replies []mastodontest.Status
+	for _, s := range masto.Statuses() {
+		if s.InReplyToID != "" {
+			replies = append(replies, s)
+		}
+	}
+	if len(replies) != 1 || replies[0].InReplyToID != onMasto || replies[0].Visibility != "public" || !strings.HasPrefix(replies[0].Text, "@mortal ") {
+		t.Errorf("Mastodon got the replies %+v, want one public reply to %s starting @mortal", replies, onMasto)
 	}
 	var thread struct {
 		Thread struct {

@@ -26,6 +26,7 @@ import (
 	"infernal/pkg/pipeline"
 	"infernal/pkg/platform"
 	"infernal/pkg/platform/bluesky"
+	"infernal/pkg/platform/mastodon"
 	"infernal/pkg/platform/sandbox"
 	"infernal/pkg/platform/sandbox/corpus"
 	"infernal/pkg/platform/x"
@@ -96,7 +97,7 @@ func run() error {
 		if err != nil {
 			return err
 		}
-		if name == config.PlatformSandbox && len(targets) == 0 {
+		if name == post.SandboxPlatform && len(targets) == 0 {
 			// The sandbox's own targeted accounts, so the Targeted tab fills without configuration.
 			targets = corpus.TargetUsernames()
 		}
@@ -108,7 +109,8 @@ func run() error {
 	case config.WriterOpenAI:
 		ow, err := openai.New(openai.Config{BaseURL: cfg.OpenAIBaseURL, APIKey: cfg.OpenAIAPIKey, Model: cfg.OpenAIModel,
 			Temperature: post.DefaultLLMParameter, PresencePenalty: post.DefaultLLMParameter, FrequencyPenalty: post.DefaultLLMParameter,
-			Usage: meter.Usage, Concurrency: cfg.ModelConcurrency, Limiter: windows})
+			Usage: meter.Usage, Concurrency: cfg.ModelConcurrency, Limiter: windows,
+			Vision: openai.Vision(cfg.ModelVision), Blind: client, Log: log})
 		if err != nil {
 			return err
 		}
@@ -174,7 +176,7 @@ func run() error {
 			return err
 		}
 		channel := telegram.New(telegram.Config{
-			Messenger: tg, Store: st, Decider: decision.New(st, client, cfg.PersonaHandle, log), Leases: client, Windows: windows,
+			Messenger: tg, Store: st, Decider: decision.New(st, client, cfg.PersonaHandle, log, decision.Running(cfg.Platforms)), Leases: client, Windows: windows,
 			Admin: cfg.Telegram.AdminUserID, Chat: cfg.Telegram.ChatID, Burst: cfg.Telegram.Burst, PublicURL: cfg.PublicURL,
 			Handle: cfg.PersonaHandle, Handles: cfg.Handles(), Prices: cfg.Prices, Log: log,
 		})
@@ -203,7 +205,7 @@ func newAccount(name string, cfg config.Config, st *store.Store, windows *rateli
 	a := pipeline.Account{ReplyPolicy: platform.ReplyPolicy(cfg.ReplyPolicy), HandPosting: handPosting(cfg.HandPosting)}
 	var err error
 	switch name {
-	case config.PlatformBluesky:
+	case post.BlueskyPlatform:
 		a.Platform, err = bluesky.New(bluesky.Config{PDSURL: cfg.BlueskyPDSURL, Handle: cfg.BlueskyHandle, AppPassword: cfg.BlueskyAppPassword,
 			Limiter: windows})
 		// X's summoned-only rule is X's: on Bluesky any post may be answered,
@@ -212,7 +214,13 @@ func newAccount(name string, cfg config.Config, st *store.Store, windows *rateli
 		a.HandPosting = nil
 		// The persona is known by its domain there (Handles leaves a DID to PERSONA_HANDLE).
 		a.Handle = cfg.Handles()[name]
-	case config.PlatformX:
+	case post.MastodonPlatform:
+		a.Platform, err = mastodon.New(mastodon.Config{Server: cfg.MastodonServer, AccessToken: cfg.MastodonAccessToken,
+			ReplyToDirect: cfg.MastodonReplyToDirect, Limiter: windows})
+		// X's summoned-only rule is X's; hand-posting is X's web intent.
+		a.ReplyPolicy = platform.ReplyOpen
+		a.HandPosting = nil
+	case post.XPlatform:
 		a.Platform, err = x.New(x.Config{BaseURL: cfg.XAPIBaseURL, APIKey: cfg.XAPIKey, APISecret: cfg.XAPISecret,
 			AccessToken: cfg.XAccessToken, AccessSecret: cfg.XAccessSecret,
 			Limiter: windows, Meter: meter, MaxResults: cfg.XMaxResults, RepliesSummon: cfg.Prices.RepliesSummon,

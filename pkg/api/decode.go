@@ -27,13 +27,15 @@ type bodyError struct {
 func (e *bodyError) Error() string { return e.Message }
 
 // decodeJSON reads the request body, one JSON object, into v, strictly:
-// valid UTF-8, nothing after the object, no member v has no field for (at
-// any depth), every value of its field's type; the body's size is bounded
-// by limitBody. An empty body leaves v as it is when allowEmpty is set.
+// valid UTF-8, nothing after the object, no member v has no field for, no
+// member given twice and no null (each at any depth), every value of its
+// field's type; the body's size is bounded by limitBody. An empty body
+// leaves v as it is when allowEmpty is set (so does the body null).
 //
 // Every refusal is a *bodyError, a 400 naming what is wrong by its JSON
-// path: an unknown member or a value of the wrong type by its path, a body
-// that is not one JSON object by "" (the body as a whole). The decoder's
+// path: an unknown, repeated or null member or a value of the wrong type
+// by its path, a body that is not one JSON object by "" (the body as a
+// whole). The decoder's
 // own errors are told apart by type, never by their text.
 func decodeJSON(r *http.Request, v any, allowEmpty bool) error {
 	body, err := readBody(r)
@@ -151,7 +153,7 @@ func checkMembers(raw json.RawMessage, t reflect.Type, path string) error {
 		slices.SortStableFunc(members, func(a, b member) int { return strings.Compare(a.name, b.name) })
 		for _, m := range members {
 			p := joinPath(path, m.name)
-			elem := t
+			var elem reflect.Type
 			if t.Kind() == reflect.Struct {
 				f, ok := jsonField(t, m.name)
 				if !ok {

@@ -293,20 +293,17 @@ type unseenView struct {
 }
 
 // parseRef reads a post reference as the operator pastes it, with the
-// platform it names: an id or X address is X's (the sandbox's when it runs
-// without X), a Bluesky address or at:// URI Bluesky's, when that platform
-// runs.
+// platform it names: the first running platform of the table whose
+// reference parser reads it (an id or X address is X's, the sandbox's
+// when it runs without X; a Bluesky address or at:// URI Bluesky's).
 func (s *Server) parseRef(q string) (platform, id string, ok bool) {
-	if id, ok := post.ParseRef(q); ok {
-		for _, p := range []string{post.XPlatform, post.SandboxPlatform} {
-			if slices.Contains(s.platforms, p) {
-				return p, id, true
-			}
+	for _, d := range post.Descriptors() {
+		if !slices.Contains(s.platforms, d.Name) {
+			continue
 		}
-		return "", "", false
-	}
-	if uri, ok := post.ParseBlueskyRef(q); ok && slices.Contains(s.platforms, post.BlueskyPlatform) {
-		return post.BlueskyPlatform, uri, true
+		if id, ok := d.ParseRef(q); ok {
+			return d.Name, id, true
+		}
 	}
 	return "", "", false
 }

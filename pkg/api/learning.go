@@ -196,7 +196,7 @@ func (s *Server) importedCase(raw []byte) (store.ImportedCase, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&l); err != nil {
-		return store.ImportedCase{}, fmt.Errorf("the line is not a JSON object of mention, reply and platform: %v", err)
+		return store.ImportedCase{}, fmt.Errorf("the line is not a JSON object of mention, reply and platform: %w", err)
 	}
 	if dec.More() {
 		return store.ImportedCase{}, errors.New("the line holds more than one JSON object")
@@ -222,7 +222,7 @@ func (s *Server) importedCase(raw []byte) (store.ImportedCase, error) {
 		return store.ImportedCase{}, errors.New("reply must not contain NUL characters")
 	}
 	if err := post.CheckResponseFor(platform, reply); err != nil {
-		return store.ImportedCase{}, fmt.Errorf("reply: %v", err)
+		return store.ImportedCase{}, fmt.Errorf("reply: %w", err)
 	}
 	if flags := guard.ReplyFlags(reply, "", mention, s.handles.On(platform, s.personaHandle)); len(flags) > 0 {
 		return store.ImportedCase{}, fmt.Errorf("reply fails the outbound check: %s", strings.Join(guard.Strings(flags), ", "))

@@ -109,7 +109,7 @@ func TestPersonaAPI(t *testing.T) {
 		{name: "trailing data", body: with("voice", "v") + `{}`, wantField: ""},
 		{name: "unknown field", body: with("tone", "dark"), wantField: "tone"},
 		{name: "a null field", body: with("bio", nil), wantField: "bio"},
-		{name: "a right-to-left override", body: with("voice", "dry‮yrd"), wantField: "voice"},
+		{name: "a right-to-left override", body: with("voice", "dry\u202eyrd"), wantField: "voice"},
 		{name: "voice missing", body: with("voice", nil), wantField: "voice"},
 		{name: "examples missing", body: with("examples", nil), wantField: "examples"},
 		{name: "empty voice", body: with("voice", "   "), wantField: "voice"},

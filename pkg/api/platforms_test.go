@@ -72,7 +72,7 @@ func TestAdminListsFilterByPlatform(t *testing.T) {
 	if err := e.store.FailDraft(ctx, e.onPlatformDrafting(post.BlueskyPlatform, "f"), "the writer failed"); err != nil {
 		t.Fatal(err)
 	}
-	const garbage = "platform must be one of x, bluesky, sandbox"
+	garbage := "platform must be one of " + strings.Join(post.Platforms(), ", ")
 	tests := []struct {
 		list, query   string
 		wantStatus    int
@@ -316,5 +316,87 @@ func TestPublicStatsByPlatform(t *testing.T) {
 	}
 	if !strings.Contains(body, `"categories"`) || !strings.Contains(body, `"engagement"`) {
 		t.Errorf("the existing fields are gone: %s", body)
+	}
+}
+
+// GET /api/platforms serves the table of platforms without a login: each
+// platform's name, label, limit, length rule and post URL pattern, marked
+// running when PLATFORM names it; any other method is a 405.
+func TestPlatformTable(t *testing.T) {
+	e := setupWith(t, func(c *api.Config) { c.Platform, c.Platforms = "x", []string{"x", "bluesky"} })
+	status, body := e.do("GET", "/api/platforms", "", "")
+	if status != 200 {
+		t.Fatalf("GET /api/platforms: %d %s", status, body)
+	}
+	var out struct {
+		Platforms []struct {
+			Name, Label, LengthRule, PostURLPattern string
+			MaxLength                               int
+			Running, Simulated                      bool
+		} `json:"platforms"`
+	}
+	if err := json.Unmarshal([]byte(strings.NewReplacer(`"length_rule"`, `"LengthRule"`, `"post_url_pattern"`, `"PostURLPattern"`, `"max_length"`, `"MaxLength"`).Replace(body)), &out); err != nil {
+		t.Fatal(err)
+	}
+	want := post.Descriptors()
+	if len(out.Platforms) != len(want) {
+		t.Fatalf("platforms %s, want %d", body, len(want))
+	}
+	for i, d := range want {
+		got := out.Platforms[i]
+		running := d.Name == "x" || d.Name == "bluesky"
+		if got.Name != d.Name || got.Label != d.Label || got.MaxLength != d.MaxLength || got.LengthRule != string(d.Length) ||
+			got.PostURLPattern != d.PostURLPattern || got.Running != running || got.Simulated != d.Simulated {
+			t.Errorf("platform %d = %+v, want %+v running %v", i, got, d, running)
+		}
+	}
+	if status, _ := e.do("POST", "/api/platforms", "", "{}"); status != 405 {
+		t.Errorf("POST /api/platforms: %d, want 405", status)
+	}
+}
+
+// A post whose platform PLATFORM does not name (left over after PLATFORM
+// changed) is listed, marked as on a platform that is not running; an
+// approval, an edit or a regeneration of it is a 409 naming the platform,
+// while a reject takes it away; the running platform's posts are decided
+// as ever.
+func TestDecisionOnAPlatformNotRunning(t *testing.T) {
+	e := setup(t) // PLATFORM=sandbox
+	stale := e.onPlatform(post.XPlatform, "s1", post.SourceMention)
+	own := e.onPlatform(post.SandboxPlatform, "o1", post.SourceMention)
+	const want = "the post is on x, a platform that is not running (PLATFORM does not name it)"
+	tests := []struct{ path, body string }{
+		{path: "approve", body: `{}`},
+		{path: "approve", body: `{"response":"burn differently","override":true}`},
+		{path: "edit", body: `{"response":"burn differently"}`},
+		{path: "regenerate", body: `{"instruction":"shorter"}`},
+	}
+	for _, tt := range tests {
+		status, body := e.do("POST", fmt.Sprintf("/api/posts/%d/%s", stale, tt.path), e.token, tt.body)
+		if status != 409 || errorOf(t, body) != want {
+			t.Errorf("%s %s: %d %s, want 409 %q", tt.path, tt.body, status, body, want)
+		}
+	}
+	status, body := e.do("GET", "/api/posts/mentions?page=1", e.token, "")
+	var list struct {
+		Posts []struct {
+			ID              int64  `json:"id"`
+			Status          string `json:"status"`
+			PlatformRunning bool   `json:"platform_running"`
+		} `json:"posts"`
+	}
+	if err := json.Unmarshal([]byte(body), &list); status != 200 || err != nil {
+		t.Fatalf("list: %d %s", status, body)
+	}
+	for _, p := range list.Posts {
+		if p.Status != "pending" || p.PlatformRunning != (p.ID == own) {
+			t.Errorf("post %d is %s running %v, want pending and running only for %d", p.ID, p.Status, p.PlatformRunning, own)
+		}
+	}
+	if status, body := e.do("POST", fmt.Sprintf("/api/posts/%d/approve", own), e.token, `{}`); status != 200 {
+		t.Errorf("approve the sandbox's post: %d %s", status, body)
+	}
+	if status, body := e.do("POST", fmt.Sprintf("/api/posts/%d/reject", stale), e.token, `{}`); status != 200 {
+		t.Errorf("reject the stale post: %d %s", status, body)
 	}
 }

@@ -68,7 +68,7 @@ func pageAndSort(r *http.Request) (int, post.Sort, error) {
 func platformParam(r *http.Request) (string, error) {
 	p := r.URL.Query().Get("platform")
 	if p != "" && !post.ValidPlatform(p) {
-		return "", badRequest("platform must be one of %s", strings.Join(post.Platforms, ", "))
+		return "", badRequest("platform must be one of %s", strings.Join(post.Platforms(), ", "))
 	}
 	return p, nil
 }
@@ -119,7 +119,7 @@ func (s *Server) adminStats(w http.ResponseWriter, r *http.Request) error {
 	}
 	respondJSON(w, http.StatusOK, adminStatsView{
 		Pending: count{a.Pending}, Posted: count{a.Posted}, Rejected: count{a.Rejected}, Mentions: count{a.PendingMentions},
-		Platforms: s.platformList(),
+		Platforms: s.platformList(), MediaHosts: append([]string{}, s.mediaHosts...),
 	})
 	return nil
 }
@@ -222,7 +222,7 @@ func (s *Server) approve(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	v := viewPost(p, s.now(), s.prices)
+	v := s.view(p, s.now())
 	if p.Status == post.StatusApproved && s.heldByCap(r.Context(), id) {
 		q := guard.ReasonSendCap
 		v.Queued = &q
@@ -259,7 +259,7 @@ func (s *Server) edit(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	respondJSON(w, http.StatusOK, viewPost(p, s.now(), s.prices))
+	respondJSON(w, http.StatusOK, s.view(p, s.now()))
 	return nil
 }
 
@@ -331,7 +331,7 @@ func (s *Server) listOf(posts []post.Post, page, total int) listResponse {
 		Page: page, PageSize: pageSize, Total: total, TotalPages: (total + pageSize - 1) / pageSize,
 	}}
 	for _, p := range posts {
-		out.Posts = append(out.Posts, viewPost(p, now, s.prices))
+		out.Posts = append(out.Posts, s.view(p, now))
 	}
 	return out
 }
@@ -359,7 +359,7 @@ func (s *Server) draftAnyway(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	respondJSON(w, http.StatusOK, viewPost(p, s.now(), s.prices))
+	respondJSON(w, http.StatusOK, s.view(p, s.now()))
 	return nil
 }
 
@@ -409,7 +409,7 @@ func (s *Server) reject(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	respondJSON(w, http.StatusOK, viewPost(p, s.now(), s.prices))
+	respondJSON(w, http.StatusOK, s.view(p, s.now()))
 	return nil
 }
 
@@ -429,7 +429,7 @@ func (s *Server) cancel(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	respondJSON(w, http.StatusOK, viewPost(p, s.now(), s.prices))
+	respondJSON(w, http.StatusOK, s.view(p, s.now()))
 	return nil
 }
 
@@ -469,7 +469,7 @@ func (s *Server) markPosted(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	s.public.invalidate()
-	respondJSON(w, http.StatusOK, viewPost(p, s.now(), s.prices))
+	respondJSON(w, http.StatusOK, s.view(p, s.now()))
 	return nil
 }
 
@@ -509,7 +509,7 @@ func (s *Server) giveUp(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	s.public.invalidate()
-	respondJSON(w, http.StatusOK, viewPost(p, s.now(), s.prices))
+	respondJSON(w, http.StatusOK, s.view(p, s.now()))
 	return nil
 }
 
@@ -564,7 +564,7 @@ func (s *Server) generateProfile(w http.ResponseWriter, r *http.Request) error {
 	case p.Status == post.StatusFailed:
 		return &Error{Status: http.StatusBadGateway, Message: "the writer could not draft a profile post: " + p.Error}
 	default:
-		respondJSON(w, http.StatusCreated, viewPost(p, s.now(), s.prices))
+		respondJSON(w, http.StatusCreated, s.view(p, s.now()))
 	}
 	return nil
 }

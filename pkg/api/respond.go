@@ -122,6 +122,7 @@ func (s *Server) errorStatus(r *http.Request, err error) (int, string) {
 	var bodyErr *bodyError
 	var flagged *guard.OverrideError
 	var started *store.SendStartedError
+	var platformErr *post.PlatformError
 	switch {
 	case errors.As(err, &apiErr):
 		status, msg = apiErr.Status, apiErr.Message
@@ -143,6 +144,8 @@ func (s *Server) errorStatus(r *http.Request, err error) (int, string) {
 	case errors.As(err, &started):
 		// The cancel lost the race: the reply is going out.
 		status, msg = http.StatusConflict, "the send has started"
+	case errors.As(err, &platformErr):
+		status, msg = http.StatusConflict, fmt.Sprintf("the post is on %s, a platform that is not running (PLATFORM does not name it)", platformErr.Platform)
 	case errors.As(err, &stateErr):
 		status, msg = http.StatusConflict, fmt.Sprintf("it is %s, not %s", stateErr.Have, stateErr.Want)
 	case errors.As(err, &lengthErr):

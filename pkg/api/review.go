@@ -209,11 +209,11 @@ func (s *Server) regenerate(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if !drafted {
-		respondJSON(w, http.StatusAccepted, viewPost(p, s.now(), s.prices))
+		respondJSON(w, http.StatusAccepted, s.view(p, s.now()))
 		return nil
 	}
 	s.public.invalidate()
-	respondJSON(w, http.StatusOK, viewPost(p, s.now(), s.prices))
+	respondJSON(w, http.StatusOK, s.view(p, s.now()))
 	return nil
 }
 
@@ -315,7 +315,7 @@ func (s *Server) bulk(w http.ResponseWriter, r *http.Request) error {
 			out.Results = append(out.Results, res)
 			continue
 		}
-		view := viewPost(p, s.now(), s.prices)
+		view := s.view(p, s.now())
 		out.Results = append(out.Results, bulkResult{ID: it.ID, OK: true, Status: http.StatusOK, Post: &view})
 	}
 	respondJSON(w, http.StatusOK, out)

@@ -33,6 +33,7 @@ func (s *Server) routes(staticDir string, ops, metrics http.Handler) http.Handle
 	r.Route("/api", func(r chi.Router) {
 		r.Post("/auth/login", s.handle(s.login))
 		public(r, "")
+		r.Get("/platforms", s.handle(s.platformTable))
 
 		r.Group(func(r chi.Router) {
 			r.Use(s.requireAdmin)

@@ -149,6 +149,13 @@ type Store interface {
 	conversation.Store
 }
 
+// BlindModels reads the models found to take no image input, which every
+// worker keeps (*tasks.Client is one).
+type BlindModels interface {
+	// ModelsWithoutImages lists them, with when each was found.
+	ModelsWithoutImages(ctx context.Context) (map[string]time.Time, error)
+}
+
 // Windows reads the rate-limit windows every process shares.
 type Windows interface {
 	// Windows lists the windows known, by endpoint.
@@ -254,6 +261,10 @@ type Config struct {
 	Budgets spend.Budgets
 	// Windows are the shared rate-limit windows; nil shows none.
 	Windows Windows
+	// ModelVision is MODEL_VISION (true, false or auto), shown on the Spend page.
+	ModelVision string
+	// Blind reads the models found to take no image input; nil shows none.
+	Blind BlindModels
 	// ModelCalls bounds the model calls of each session (persona previews
 	// and regenerations); nil bounds none. The web tier gives it
 	// ratelimit.Windows.Sessions: one in flight, 10 a minute.
@@ -285,6 +296,9 @@ type Server struct {
 	prices       spend.Prices
 	budgets      spend.Budgets
 	windows      Windows
+	modelVision  string
+	mediaHosts   []string
+	blind        BlindModels
 	modelCalls   ModelCalls
 	generateWait time.Duration
 	// regenerateWait bounds the wait for a regenerated draft.
@@ -319,7 +333,7 @@ func New(cfg Config) *Server {
 		store: cfg.Store, auth: cfg.Auth, queue: cfg.Queue, log: cfg.Log, now: cfg.Now,
 		personaHandle: cfg.Handle, handles: cfg.Handles, platform: cfg.Platform, generateWait: cfg.GenerateWait, regenerateWait: cfg.RegenerateWait,
 		previewWait:    cfg.PreviewWait,
-		trustedProxies: cfg.TrustedProxies, prices: cfg.Prices, budgets: cfg.Budgets, windows: cfg.Windows,
+		trustedProxies: cfg.TrustedProxies, prices: cfg.Prices, budgets: cfg.Budgets, windows: cfg.Windows, modelVision: cfg.ModelVision, blind: cfg.Blind, mediaHosts: cfg.MediaHosts,
 		modelCalls: cfg.ModelCalls,
 	}
 	s.platforms = cfg.Platforms
@@ -342,7 +356,7 @@ func New(cfg Config) *Server {
 	if s.log == nil {
 		s.log = slog.Default()
 	}
-	s.decide = decision.New(cfg.Store, cfg.Queue, cfg.Handle, s.log)
+	s.decide = decision.New(cfg.Store, cfg.Queue, cfg.Handle, s.log, decision.Running(s.platforms))
 	ttl := cfg.PublicTTL
 	if ttl == 0 {
 		ttl = DefaultPublicTTL

@@ -1,7 +1,10 @@
 package api
 
 import (
+	"context"
+	"maps"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -103,6 +106,50 @@ type spendView struct {
 	// the ones configured, in order, then any other the ledger or the
 	// windows name.
 	ByPlatform []platformSpendView `json:"by_platform"`
+	// ModelVision says whether drafts send images to the model, and which
+	// models were found to take none.
+	ModelVision modelVisionView `json:"model_vision"`
+}
+
+// modelVisionView is MODEL_VISION and what it found.
+type modelVisionView struct {
+	// Mode is MODEL_VISION: "true", "false" or "auto".
+	Mode string `json:"mode"`
+	// WithoutImages are the models that refused images under auto, by
+	// name: drafts for them go without images (their descriptions stay in
+	// the prompt) since then.
+	WithoutImages []modelWithoutImagesView `json:"without_images"`
+}
+
+// modelWithoutImagesView is a model found to take no image input.
+type modelWithoutImagesView struct {
+	Model string `json:"model"`
+	// Since is when it refused images first; null when unknown.
+	Since *time.Time `json:"since"`
+}
+
+// visionView is how drafts send images, and the models found to take none.
+func (s *Server) visionView(ctx context.Context) (modelVisionView, error) {
+	out := modelVisionView{Mode: s.modelVision, WithoutImages: []modelWithoutImagesView{}}
+	if out.Mode == "" {
+		out.Mode = "auto"
+	}
+	if s.blind == nil {
+		return out, nil
+	}
+	models, err := s.blind.ModelsWithoutImages(ctx)
+	if err != nil {
+		return out, err
+	}
+	for _, name := range slices.Sorted(maps.Keys(models)) {
+		v := modelWithoutImagesView{Model: name}
+		if at := models[name]; !at.IsZero() {
+			u := at.UTC()
+			v.Since = &u
+		}
+		out.WithoutImages = append(out.WithoutImages, v)
+	}
+	return out, nil
 }
 
 // platformSpendView is what one platform cost (Bluesky has no per-call
@@ -119,25 +166,23 @@ type platformSpendView struct {
 	WindowsClosed int `json:"windows_closed"`
 }
 
-// Where a window belongs, from the names the clients give windows in
-// pkg/ratelimit: X's are a method and a path ("GET /2/users/me", maybe with
-// " (24h user)"), Bluesky's start "bluesky " and the model provider's
-// "model ".
-const (
-	blueskyWindowPrefix = "bluesky "
-	modelWindowPrefix   = "model "
-)
+// modelWindowPrefix starts the names of the model provider's windows in
+// pkg/ratelimit; a platform's are its descriptor's (Descriptor.OwnsWindow).
+const modelWindowPrefix = "model "
 
 // windowPlatform is the platform a rate-limit window belongs to, "" for
-// the model provider's.
+// the model provider's; a window no descriptor owns is the billed
+// platform's (X's), whose windows are named by its API's paths.
 func windowPlatform(endpoint string) string {
-	switch {
-	case strings.HasPrefix(endpoint, blueskyWindowPrefix):
-		return post.BlueskyPlatform
-	case strings.HasPrefix(endpoint, modelWindowPrefix):
+	if strings.HasPrefix(endpoint, modelWindowPrefix) {
 		return ""
 	}
-	return post.XPlatform
+	for _, d := range post.Descriptors() {
+		if d.OwnsWindow(endpoint) {
+			return d.Name
+		}
+	}
+	return post.Billed()
 }
 
 // byPlatform sums out's ledger lines and windows by platform, over the
@@ -159,7 +204,7 @@ func (s *Server) byPlatform(out spendView, spent spend.Spent) []platformSpendVie
 		line(p)
 	}
 	if len(out.ByEndpoint) > 0 || spent.Month.XUSD > 0 {
-		x := line(post.XPlatform)
+		x := line(post.Billed())
 		x.TodayUSD, x.MonthUSD = spent.Today.XUSD, spent.Month.XUSD
 		for _, e := range out.ByEndpoint {
 			x.Calls += e.Calls
@@ -239,7 +284,7 @@ func (s *Server) spend(w http.ResponseWriter, r *http.Request) error {
 			SkippedReads: k.SkippedReads, DroppedGaps: k.DroppedGaps, LastReason: k.LastReason})
 	}
 	for _, e := range mtd.ByEndpoint {
-		out.ByEndpoint = append(out.ByEndpoint, endpointSpendView{Platform: post.XPlatform, Endpoint: e.Endpoint,
+		out.ByEndpoint = append(out.ByEndpoint, endpointSpendView{Platform: post.Billed(), Endpoint: e.Endpoint,
 			Calls: e.Calls, Resources: e.Resources, USD: e.USD})
 	}
 	for _, m := range mtd.ByModel {
@@ -299,6 +344,9 @@ func (s *Server) spend(w http.ResponseWriter, r *http.Request) error {
 		out.Drafts.Reason = s.budgets.ModelBlocked(spent)
 	}
 	out.ByPlatform = s.byPlatform(out, spent)
+	if out.ModelVision, err = s.visionView(ctx); err != nil {
+		return err
+	}
 	respondJSON(w, http.StatusOK, out)
 	return nil
 }

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"slices"
 	"time"
 
 	"infernal/pkg/guard"
@@ -18,29 +19,33 @@ type postView struct {
 	Platform string `json:"platform"`
 	// MaxLength is the response's limit there: 280 weighted characters on
 	// X and the sandbox, 300 graphemes on Bluesky.
-	MaxLength          int        `json:"max_length"`
-	OriginalPostID     string     `json:"original_post_id"`
-	OriginalPostText   string     `json:"original_post_text"`
-	OriginalPostUser   string     `json:"original_post_user"`
-	AuthorUsername     string     `json:"author_username"`
-	AuthorProfileImage string     `json:"author_profile_image"`
-	CreatedAt          time.Time  `json:"created_at"`
-	Category           string     `json:"category"`
-	MediaURL           string     `json:"media_url"`
-	LikesCount         int        `json:"likes_count"`
-	RetweetsCount      int        `json:"retweets_count"`
-	RepliesCount       int        `json:"replies_count"`
-	EngagementScore    int        `json:"engagement_score"`
-	AgeSeconds         int64      `json:"age_seconds"`
-	ProposedResponse   string     `json:"proposed_response"`
-	IsMention          bool       `json:"is_mention"`
-	IsProfileTweet     bool       `json:"is_profile_tweet"`
-	Temperature        float64    `json:"temperature"`
-	PresencePenalty    float64    `json:"presence_penalty"`
-	FrequencyPenalty   float64    `json:"frequency_penalty"`
-	PostedAt           *time.Time `json:"posted_at"`
-	ResponsePostID     string     `json:"response_post_id"`
-	Error              string     `json:"error"`
+	MaxLength          int       `json:"max_length"`
+	OriginalPostID     string    `json:"original_post_id"`
+	OriginalPostText   string    `json:"original_post_text"`
+	OriginalPostUser   string    `json:"original_post_user"`
+	AuthorUsername     string    `json:"author_username"`
+	AuthorProfileImage string    `json:"author_profile_image"`
+	CreatedAt          time.Time `json:"created_at"`
+	Category           string    `json:"category"`
+	MediaURL           string    `json:"media_url"`
+	// Media are the post's images, at most 4, never null.
+	Media []post.Media `json:"media"`
+	// Link is the post's link card, null when none.
+	Link             *post.Link `json:"link"`
+	LikesCount       int        `json:"likes_count"`
+	RetweetsCount    int        `json:"retweets_count"`
+	RepliesCount     int        `json:"replies_count"`
+	EngagementScore  int        `json:"engagement_score"`
+	AgeSeconds       int64      `json:"age_seconds"`
+	ProposedResponse string     `json:"proposed_response"`
+	IsMention        bool       `json:"is_mention"`
+	IsProfileTweet   bool       `json:"is_profile_tweet"`
+	Temperature      float64    `json:"temperature"`
+	PresencePenalty  float64    `json:"presence_penalty"`
+	FrequencyPenalty float64    `json:"frequency_penalty"`
+	PostedAt         *time.Time `json:"posted_at"`
+	ResponsePostID   string     `json:"response_post_id"`
+	Error            string     `json:"error"`
 	// ReplyRoute is "api" or "manual" (posted by hand), null for a profile post.
 	ReplyRoute *string `json:"reply_route"`
 	// EstimatedCostUSD is what sending the response through the API costs.
@@ -76,6 +81,17 @@ type postView struct {
 	LearnedFrom learnedFromView `json:"learned_from"`
 	// GroundedIn are the knowledge chunks the draft's prompt held, best first.
 	GroundedIn []post.Ground `json:"grounded_in"`
+	// PlatformRunning is false for a post of a platform PLATFORM does not
+	// name: shown, but no decision on it is taken and it is never sent.
+	PlatformRunning bool `json:"platform_running"`
+}
+
+// view is viewPost with what the server knows: whether the post's
+// platform is running.
+func (s *Server) view(p post.Post, now time.Time) postView {
+	v := viewPost(p, now, s.prices)
+	v.PlatformRunning = slices.Contains(s.platforms, p.Platform)
+	return v
 }
 
 // learnedFromView is a post.LearnedFrom as the API answers it.
@@ -113,13 +129,14 @@ func viewPost(p post.Post, now time.Time, prices spend.Prices) postView {
 func basePostView(p post.Post, now time.Time) postView {
 	// Rows stored before the scan checked URLs may still hold any; the
 	// dashboard renders these as an image and a link.
-	httpOK := p.Platform == post.SandboxPlatform
+	httpOK := post.DescriptorOf(p.Platform).PlainHTTP
 	p.AuthorProfileImage, p.MediaURL = post.SafeURL(p.AuthorProfileImage, httpOK), post.SafeURL(p.MediaURL, httpOK)
 	return postView{
 		ID: p.ID, Source: string(p.Source), Status: string(p.Status), Platform: p.Platform, MaxLength: post.MaxLengthFor(p.Platform),
 		OriginalPostID: p.OriginalPostID, OriginalPostText: p.OriginalPostText, OriginalPostUser: p.OriginalPostUser,
 		AuthorUsername: p.AuthorUsername, AuthorProfileImage: p.AuthorProfileImage, CreatedAt: p.CreatedAt.UTC(),
 		Category: string(p.Category), MediaURL: p.MediaURL,
+		Media: post.SafeMedia(p.Media, httpOK), Link: post.SafeLink(p.Link, httpOK),
 		LikesCount: p.Likes, RetweetsCount: p.Retweets, RepliesCount: p.Replies,
 		EngagementScore: p.EngagementScore(), AgeSeconds: post.AgeSeconds(p.CreatedAt, now),
 		ProposedResponse: p.ProposedResponse, IsMention: p.IsMention(), IsProfileTweet: p.IsProfile(),
@@ -215,6 +232,9 @@ type adminStatsView struct {
 	// Platforms are the platforms configured, in order: the admin offers
 	// its platform filter when there are several.
 	Platforms []string `json:"platforms"`
+	// MediaHosts are the hosts the admin loads images from (MEDIA_HOSTS,
+	// host or host:port): a card shows an image from any other as a link.
+	MediaHosts []string `json:"media_hosts"`
 }
 
 type postedCategoryView struct {

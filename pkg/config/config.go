@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/netip"
+	"net/url"
 	"regexp"
 	"slices"
 	"strings"
@@ -16,13 +17,11 @@ import (
 	"infernal/pkg/spend"
 )
 
-// Platform and writer choices.
+// Writer choices. The platforms' names are the descriptors' of pkg/post
+// (post.Descriptors), the one list of them.
 const (
-	PlatformSandbox = "sandbox"
-	PlatformX       = "x"
-	PlatformBluesky = "bluesky"
-	WriterOffline   = "offline"
-	WriterOpenAI    = "openai"
+	WriterOffline = "offline"
+	WriterOpenAI  = "openai"
 )
 
 // Process names the command that loads the configuration. Each reads and
@@ -38,13 +37,16 @@ const (
 	Scheduler Process = "scheduler"
 )
 
-// DefaultMediaHostsX are the hosts X serves avatars and media from, the
-// images the admin may load when PLATFORM=x and MEDIA_HOSTS is unset.
-var DefaultMediaHostsX = []string{"pbs.twimg.com", "abs.twimg.com", "video.twimg.com"}
-
-// DefaultMediaHostsBluesky is where Bluesky's AppView serves avatars and
-// images, the admin's image hosts when PLATFORM=bluesky and MEDIA_HOSTS is unset.
-var DefaultMediaHostsBluesky = []string{"cdn.bsky.app"}
+// The values of MODEL_VISION.
+const (
+	// VisionAuto sends images until the model refuses them, then drafts
+	// without them (remembered per model); the default.
+	VisionAuto = "auto"
+	// VisionOn always sends images.
+	VisionOn = "true"
+	// VisionOff never sends images; their descriptions still go in the prompt.
+	VisionOff = "false"
+)
 
 // Config is every setting of the web, worker and scheduler processes.
 type Config struct {
@@ -100,6 +102,14 @@ type Config struct {
 	BlueskyHandle      string
 	BlueskyAppPassword string
 	BlueskyPDSURL      string
+	// MastodonServer is the persona's Mastodon server (https; http only on
+	// loopback), MastodonAccessToken a token of the persona's account with
+	// the read and write:statuses scopes, MastodonReplyToDirect whether a
+	// direct mention is answered (direct) at all (worker only, PLATFORM
+	// names mastodon).
+	MastodonServer        string
+	MastodonAccessToken   string
+	MastodonReplyToDirect bool
 	// SandboxPace is how often the sandbox's mortals post something new.
 	SandboxPace time.Duration
 
@@ -145,6 +155,10 @@ type Config struct {
 	// (avatars, media previews), over https; the content security policy
 	// allows no other.
 	MediaHosts []string
+	// ModelVision (MODEL_VISION: true, false or auto) says whether drafts
+	// send the images of the posts they answer to the model: the worker
+	// sends them, the web tier shows it on the Spend page.
+	ModelVision string
 	// ReplyPolicy is X_REPLY_POLICY: ReplySummoned (X's 2026 self-serve
 	// rule: the API answers only posts that mention or quote the persona)
 	// or ReplyOpen (Enterprise apps). The sandbox follows it too.
@@ -247,7 +261,7 @@ func Load(proc Process, getenv func(string) string) (Config, error) {
 	r := reader{getenv: getenv}
 	// On X every read is billed: the schedules and page sizes default to the
 	// economical ones (README's configuration table gives their cost).
-	onX := slices.Contains(platformChoices(getenv), PlatformX)
+	onX := slices.Contains(platformChoices(getenv), post.XPlatform)
 	c := Config{
 		DatabaseURL:      r.url("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/infernal?sslmode=disable", "postgres", "postgresql"),
 		DatabaseMaxConns: r.integer("DATABASE_MAX_CONNS", defaultMaxConns, 3, maxConns),
@@ -278,6 +292,7 @@ func Load(proc Process, getenv func(string) string) (Config, error) {
 	c.PublicURL = r.origin("PUBLIC_URL")
 	c.BenchCeiling = r.oneOf("BENCH_CEILING", "off", "off", "on") == "on"
 	c.ReplyPolicy = r.oneOf("X_REPLY_POLICY", ReplySummoned, ReplySummoned, ReplyOpen)
+	c.ModelVision = r.oneOf("MODEL_VISION", VisionAuto, VisionAuto, VisionOn, VisionOff)
 	c.HandPosting = r.sources("HAND_POSTING_SOURCES", "conversation,targeted")
 	c.HandPostedInterval = r.duration("HAND_POSTED_INTERVAL", 5*time.Minute, time.Second)
 	c.RateLimitMargin = r.integer("X_RATE_LIMIT_MARGIN", 1, 0, 1000)
@@ -285,6 +300,7 @@ func Load(proc Process, getenv func(string) string) (Config, error) {
 		PostRead:           r.money("X_PRICE_POST_READ", 0.005),
 		UserRead:           r.money("X_PRICE_USER_READ", 0.010),
 		OwnedRead:          r.money("X_PRICE_OWNED_READ", 0.001),
+		MediaRead:          r.money("X_PRICE_MEDIA_READ", 0.005),
 		PostCreate:         r.money("X_PRICE_POST_CREATE", 0.015),
 		PostCreateSummoned: r.money("X_PRICE_POST_CREATE_SUMMONED", 0.010),
 		PostCreateURL:      r.money("X_PRICE_POST_CREATE_URL", 0.20),
@@ -336,12 +352,11 @@ func (c *Config) loadDeployment(proc Process, r *reader) {
 		if c.MetricsToken != "" && len(c.MetricsToken) < 16 {
 			r.fail("METRICS_TOKEN", "must be at least 16 characters")
 		}
+		// Unset, the admin may load the images of the platforms it runs
+		// (each descriptor's MediaHosts).
 		var def []string
-		if c.Runs(PlatformX) {
-			def = append(def, DefaultMediaHostsX...)
-		}
-		if c.Runs(PlatformBluesky) {
-			def = append(def, DefaultMediaHostsBluesky...)
+		for _, name := range c.Platforms {
+			def = append(def, post.DescriptorOf(name).MediaHosts...)
 		}
 		c.MediaHosts = r.hosts("MEDIA_HOSTS", def)
 		c.AsynqmonReadOnly = r.oneOf("ASYNQMON_READ_ONLY", "true", "true", "false") == "true"
@@ -357,7 +372,7 @@ func (c *Config) loadDeployment(proc Process, r *reader) {
 		if xCreds && r.str("PLATFORM", "") == "" {
 			r.fail("PLATFORM", "must be set (x or sandbox) when X credentials are given; the web tier is told the platform by name too")
 		}
-		if c.Runs(PlatformX) {
+		if c.Runs(post.XPlatform) {
 			for _, v := range []struct{ name, value string }{{"X_API_KEY", c.XAPIKey}, {"X_API_SECRET", c.XAPISecret}, {"X_ACCESS_TOKEN", c.XAccessToken}, {"X_ACCESS_SECRET", c.XAccessSecret}} {
 				if v.value == "" {
 					r.fail(v.name, "is required when PLATFORM names x")
@@ -365,6 +380,7 @@ func (c *Config) loadDeployment(proc Process, r *reader) {
 			}
 		}
 		c.loadBluesky(r)
+		c.loadMastodon(r)
 		c.OpenAIBaseURL = r.url("OPENAI_BASE_URL", "", "http", "https")
 		c.OpenAIAPIKey = r.str("OPENAI_API_KEY", "")
 		c.OpenAIModel = r.str("OPENAI_MODEL", "gpt-4o-mini")
@@ -382,6 +398,45 @@ func (c *Config) loadDeployment(proc Process, r *reader) {
 	}
 }
 
+// loadMastodon reads the worker's Mastodon settings: required, and
+// checked, when PLATFORM names mastodon; a token without PLATFORM stops
+// the start, as X's and Bluesky's credentials do.
+func (c *Config) loadMastodon(r *reader) {
+	c.MastodonServer = strings.TrimRight(r.str("MASTODON_SERVER", ""), "/")
+	c.MastodonAccessToken = r.str("MASTODON_ACCESS_TOKEN", "")
+	c.MastodonReplyToDirect = r.oneOf("MASTODON_REPLY_TO_DIRECT", "false", "true", "false") == "true"
+	if c.MastodonAccessToken != "" && r.str("PLATFORM", "") == "" {
+		r.fail("PLATFORM", "must be set (mastodon, or a list naming it) when a Mastodon token is given; the web tier is told the platform by name too")
+	}
+	if c.MastodonServer != "" {
+		if u, err := url.Parse(c.MastodonServer); err != nil || u.Host == "" || u.User != nil || u.RawQuery != "" ||
+			(u.Scheme != "https" && (u.Scheme != "http" || !loopbackHost(u.Hostname()))) {
+			r.fail("MASTODON_SERVER", "must be the server's https address (https://mastodon.example; http only on a loopback address), got %q", redact(c.MastodonServer))
+		}
+	}
+	if !c.Runs(post.MastodonPlatform) {
+		return
+	}
+	if c.MastodonServer == "" {
+		r.fail("MASTODON_SERVER", "is required when PLATFORM names mastodon (the persona's server, like https://mastodon.social)")
+	}
+	if strings.TrimSpace(c.MastodonAccessToken) == "" {
+		r.fail("MASTODON_ACCESS_TOKEN", "is required when PLATFORM names mastodon (a token with the read and write:statuses scopes)")
+	} else if strings.ContainsAny(c.MastodonAccessToken, " \t\r\n") {
+		// The value itself is never repeated: it is a secret.
+		r.fail("MASTODON_ACCESS_TOKEN", "must be one token, without spaces")
+	}
+}
+
+// loopbackHost reports whether host is localhost or a loopback address.
+func loopbackHost(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	a, err := netip.ParseAddr(host)
+	return err == nil && a.IsLoopback()
+}
+
 // loadBluesky reads the worker's Bluesky settings: required, and checked,
 // when PLATFORM=bluesky; credentials without PLATFORM stop the start, as X's do.
 func (c *Config) loadBluesky(r *reader) {
@@ -393,7 +448,7 @@ func (c *Config) loadBluesky(r *reader) {
 	if err := atproto.ValidatePDSURL(c.BlueskyPDSURL); err != nil {
 		r.fail("BLUESKY_PDS_URL", "must be the PDS's address: %v", err)
 	}
-	if !c.Runs(PlatformBluesky) {
+	if !c.Runs(post.BlueskyPlatform) {
 		return
 	}
 	if c.BlueskyHandle == "" {
@@ -407,27 +462,40 @@ func (c *Config) loadBluesky(r *reader) {
 	}
 }
 
-// platforms reads PLATFORM: sandbox (the default), or x, bluesky or both
-// as a comma-separated list ("x,bluesky"), each named once. The sandbox is
-// a simulated platform of its own and is never combined with a real one.
+// platforms reads PLATFORM: sandbox (the default), or a comma-separated
+// list of the table's real platforms ("x,bluesky"), each named once. The
+// sandbox (a Simulated descriptor) is a platform of its own and is never
+// combined with a real one.
 func (r *reader) platforms(name string) []string {
-	v := r.str(name, PlatformSandbox)
+	v := r.str(name, post.SandboxPlatform)
 	var out []string
 	for _, part := range strings.Split(v, ",") {
 		p := strings.ToLower(strings.TrimSpace(part))
 		switch {
-		case p != PlatformSandbox && p != PlatformX && p != PlatformBluesky:
-			r.fail(name, "must be sandbox, x, bluesky or a list of x and bluesky (x,bluesky), got %q", v)
-			return []string{PlatformSandbox}
+		case !post.ValidPlatform(p):
+			r.fail(name, "must be %s or a list of %s (comma-separated), got %q", strings.Join(post.Platforms(), ", "), strings.Join(realPlatforms(), ", "), v)
+			return []string{post.SandboxPlatform}
 		case slices.Contains(out, p):
 			r.fail(name, "names %s twice in %q", p, v)
-			return []string{PlatformSandbox}
+			return []string{post.SandboxPlatform}
 		}
 		out = append(out, p)
 	}
-	if len(out) > 1 && slices.Contains(out, PlatformSandbox) {
-		r.fail(name, "cannot combine the sandbox with a real platform (%q): run sandbox alone, or x, bluesky or x,bluesky", v)
-		return []string{PlatformSandbox}
+	if len(out) > 1 && slices.ContainsFunc(out, func(p string) bool { return post.DescriptorOf(p).Simulated }) {
+		r.fail(name, "cannot combine the sandbox with a real platform (%q): run sandbox alone, or a list of %s", v, strings.Join(realPlatforms(), ", "))
+		return []string{post.SandboxPlatform}
+	}
+	return out
+}
+
+// realPlatforms are the names of the table's platforms that are not
+// simulated, in its order.
+func realPlatforms() []string {
+	var out []string
+	for _, d := range post.Descriptors() {
+		if !d.Simulated {
+			out = append(out, d.Name)
+		}
 	}
 	return out
 }
@@ -438,7 +506,7 @@ func (r *reader) platforms(name string) []string {
 func (c Config) Handles() post.Handles {
 	out := post.Handles{}
 	if c.BlueskyHandle != "" && !strings.HasPrefix(c.BlueskyHandle, "did:") {
-		out[PlatformBluesky] = c.BlueskyHandle
+		out[post.BlueskyPlatform] = c.BlueskyHandle
 	}
 	return out
 }
@@ -506,7 +574,7 @@ func (c *Config) loadSeeds(r *reader) {
 func platformChoices(getenv func(string) string) []string {
 	v := strings.TrimSpace(getenv("PLATFORM"))
 	if v == "" {
-		return []string{PlatformSandbox}
+		return []string{post.SandboxPlatform}
 	}
 	var out []string
 	for _, part := range strings.Split(v, ",") {

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"infernal/pkg/post"
 	"infernal/pkg/spend"
 )
 
@@ -19,7 +20,7 @@ func TestLoadDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Load: %v", err)
 	}
-	if c.Platform != PlatformSandbox || c.Writer != WriterOffline {
+	if c.Platform != post.SandboxPlatform || c.Writer != WriterOffline {
 		t.Errorf("defaults: platform %q writer %q, want sandbox/offline", c.Platform, c.Writer)
 	}
 	if c.HTTPAddr != ":8080" || c.SessionTTL != 12*time.Hour || c.AdminUsername != "admin" {
@@ -27,6 +28,14 @@ func TestLoadDefaults(t *testing.T) {
 	}
 	if c.Schedules.Mentions != "@every 20s" || c.Schedules.Reconcile != "@every 1m" {
 		t.Errorf("schedules: %+v", c.Schedules)
+	}
+	if c.ModelVision != VisionAuto {
+		t.Errorf("MODEL_VISION defaults to %q, want auto", c.ModelVision)
+	}
+	for _, v := range []string{VisionOn, VisionOff, VisionAuto} {
+		if c, err := Load(Worker, env(map[string]string{"MODEL_VISION": v})); err != nil || c.ModelVision != v {
+			t.Errorf("MODEL_VISION=%s: %q, %v", v, c.ModelVision, err)
+		}
 	}
 }
 
@@ -40,15 +49,15 @@ func TestLoadChoices(t *testing.T) {
 		wantPlatforms []string
 	}{
 		{name: "x and bluesky", env: map[string]string{"PLATFORM": " X , bluesky", "X_API_KEY": "k", "X_API_SECRET": "s", "X_ACCESS_TOKEN": "t", "X_ACCESS_SECRET": "a",
-			"BLUESKY_HANDLE": "infernal.bsky.social", "BLUESKY_APP_PASSWORD": "abcd-efgh-ijkl-mnop"}, wantPlatform: PlatformX, wantWriter: WriterOffline, wantPlatforms: []string{PlatformX, PlatformBluesky}},
+			"BLUESKY_HANDLE": "infernal.bsky.social", "BLUESKY_APP_PASSWORD": "abcd-efgh-ijkl-mnop"}, wantPlatform: post.XPlatform, wantWriter: WriterOffline, wantPlatforms: []string{post.XPlatform, post.BlueskyPlatform}},
 		{name: "bluesky and x keep their order", env: map[string]string{"PLATFORM": "bluesky,x", "X_API_KEY": "k", "X_API_SECRET": "s", "X_ACCESS_TOKEN": "t", "X_ACCESS_SECRET": "a",
-			"BLUESKY_HANDLE": "infernal.bsky.social", "BLUESKY_APP_PASSWORD": "abcd-efgh-ijkl-mnop"}, wantPlatform: PlatformBluesky, wantWriter: WriterOffline, wantPlatforms: []string{PlatformBluesky, PlatformX}},
-		{name: "x named with credentials", env: map[string]string{"PLATFORM": "x", "X_API_KEY": "k", "X_API_SECRET": "s", "X_ACCESS_TOKEN": "t", "X_ACCESS_SECRET": "a"}, wantPlatform: PlatformX, wantWriter: WriterOffline},
-		{name: "bluesky named with credentials", env: map[string]string{"PLATFORM": "bluesky", "BLUESKY_HANDLE": "@infernal.bsky.social", "BLUESKY_APP_PASSWORD": "abcd-efgh-ijkl-mnop"}, wantPlatform: PlatformBluesky, wantWriter: WriterOffline},
-		{name: "explicit sandbox wins over credentials", env: map[string]string{"PLATFORM": "sandbox", "X_API_KEY": "k"}, wantPlatform: PlatformSandbox, wantWriter: WriterOffline},
-		{name: "openai key picks openai", env: map[string]string{"OPENAI_API_KEY": "sk"}, wantPlatform: PlatformSandbox, wantWriter: WriterOpenAI},
-		{name: "base url alone picks openai (ollama)", env: map[string]string{"OPENAI_BASE_URL": "http://127.0.0.1:11434/v1"}, wantPlatform: PlatformSandbox, wantWriter: WriterOpenAI},
-		{name: "explicit offline wins", env: map[string]string{"WRITER": "offline", "OPENAI_API_KEY": "sk"}, wantPlatform: PlatformSandbox, wantWriter: WriterOffline},
+			"BLUESKY_HANDLE": "infernal.bsky.social", "BLUESKY_APP_PASSWORD": "abcd-efgh-ijkl-mnop"}, wantPlatform: post.BlueskyPlatform, wantWriter: WriterOffline, wantPlatforms: []string{post.BlueskyPlatform, post.XPlatform}},
+		{name: "x named with credentials", env: map[string]string{"PLATFORM": "x", "X_API_KEY": "k", "X_API_SECRET": "s", "X_ACCESS_TOKEN": "t", "X_ACCESS_SECRET": "a"}, wantPlatform: post.XPlatform, wantWriter: WriterOffline},
+		{name: "bluesky named with credentials", env: map[string]string{"PLATFORM": "bluesky", "BLUESKY_HANDLE": "@infernal.bsky.social", "BLUESKY_APP_PASSWORD": "abcd-efgh-ijkl-mnop"}, wantPlatform: post.BlueskyPlatform, wantWriter: WriterOffline},
+		{name: "explicit sandbox wins over credentials", env: map[string]string{"PLATFORM": "sandbox", "X_API_KEY": "k"}, wantPlatform: post.SandboxPlatform, wantWriter: WriterOffline},
+		{name: "openai key picks openai", env: map[string]string{"OPENAI_API_KEY": "sk"}, wantPlatform: post.SandboxPlatform, wantWriter: WriterOpenAI},
+		{name: "base url alone picks openai (ollama)", env: map[string]string{"OPENAI_BASE_URL": "http://127.0.0.1:11434/v1"}, wantPlatform: post.SandboxPlatform, wantWriter: WriterOpenAI},
+		{name: "explicit offline wins", env: map[string]string{"WRITER": "offline", "OPENAI_API_KEY": "sk"}, wantPlatform: post.SandboxPlatform, wantWriter: WriterOffline},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -145,7 +154,7 @@ func TestLoadRejectsGarbage(t *testing.T) {
 		{name: "x and bluesky without bluesky credentials", env: map[string]string{"PLATFORM": "x,bluesky", "X_API_KEY": "k", "X_API_SECRET": "s", "X_ACCESS_TOKEN": "t", "X_ACCESS_SECRET": "a"}, want: "BLUESKY_HANDLE is required when PLATFORM names bluesky"},
 		{name: "a platform named twice", env: map[string]string{"PLATFORM": "x,x"}, want: "PLATFORM names x twice"},
 		{name: "sandbox with a real platform", env: map[string]string{"PLATFORM": "sandbox,bluesky"}, want: "PLATFORM cannot combine the sandbox"},
-		{name: "an empty list entry", env: map[string]string{"PLATFORM": "x,,bluesky"}, want: "PLATFORM must be sandbox, x, bluesky or a list"},
+		{name: "an empty list entry", env: map[string]string{"PLATFORM": "x,,bluesky"}, want: "PLATFORM must be " + strings.Join(post.Platforms(), ", ") + " or a list"},
 		{name: "bluesky without handle", env: map[string]string{"PLATFORM": "bluesky", "BLUESKY_APP_PASSWORD": "abcd-efgh-ijkl-mnop"}, want: "BLUESKY_HANDLE is required"},
 		{name: "bluesky handle not a domain", env: map[string]string{"PLATFORM": "bluesky", "BLUESKY_HANDLE": "infernal", "BLUESKY_APP_PASSWORD": "abcd-efgh-ijkl-mnop"}, want: "BLUESKY_HANDLE must be"},
 		{name: "bluesky without password", env: map[string]string{"PLATFORM": "bluesky", "BLUESKY_HANDLE": "infernal.bsky.social"}, want: "BLUESKY_APP_PASSWORD is required"},
@@ -198,6 +207,8 @@ func TestLoadRejectsGarbage(t *testing.T) {
 		{name: "model daily budget", env: map[string]string{"MODEL_DAILY_BUDGET_USD": "1e99"}, want: "MODEL_DAILY_BUDGET_USD"},
 		{name: "model monthly budget", env: map[string]string{"MODEL_MONTHLY_BUDGET_USD": "-0.01"}, want: "MODEL_MONTHLY_BUDGET_USD"},
 		{name: "bench ceiling", env: map[string]string{"BENCH_CEILING": "yes"}, want: "BENCH_CEILING"},
+		{name: "model vision garbage", env: map[string]string{"MODEL_VISION": "sometimes"}, want: `MODEL_VISION must be one of auto, true, false, got "sometimes"`},
+		{name: "model vision on the web tier", proc: Web, env: map[string]string{"MODEL_VISION": "yes"}, want: "MODEL_VISION"},
 		{name: "max conns garbage", env: map[string]string{"DATABASE_MAX_CONNS": "many"}, want: "DATABASE_MAX_CONNS"},
 		{name: "max conns too few", env: map[string]string{"DATABASE_MAX_CONNS": "2"}, want: "DATABASE_MAX_CONNS"},
 		{name: "max conns too many", env: map[string]string{"DATABASE_MAX_CONNS": "501"}, want: "DATABASE_MAX_CONNS"},
@@ -205,6 +216,9 @@ func TestLoadRejectsGarbage(t *testing.T) {
 		{name: "worker concurrency zero", env: map[string]string{"WORKER_CONCURRENCY": "0"}, want: "WORKER_CONCURRENCY"},
 		{name: "worker concurrency too many", env: map[string]string{"WORKER_CONCURRENCY": "1001"}, want: "WORKER_CONCURRENCY"},
 		{name: "model concurrency garbage", env: map[string]string{"MODEL_CONCURRENCY": "1.5"}, want: "MODEL_CONCURRENCY"},
+		{name: "learning prompt chars garbage", env: map[string]string{"LEARNING_PROMPT_CHARS": "lots"}, want: "LEARNING_PROMPT_CHARS"},
+		{name: "learning prompt chars too few", env: map[string]string{"LEARNING_PROMPT_CHARS": "199"}, want: "LEARNING_PROMPT_CHARS"},
+		{name: "learning prompt chars too many", env: map[string]string{"LEARNING_PROMPT_CHARS": "20001"}, want: "LEARNING_PROMPT_CHARS"},
 		{name: "model concurrency zero", env: map[string]string{"MODEL_CONCURRENCY": "0"}, want: "MODEL_CONCURRENCY"},
 		{name: "model concurrency above the tasks", env: map[string]string{"WORKER_CONCURRENCY": "8", "MODEL_CONCURRENCY": "9"}, want: "MODEL_CONCURRENCY"},
 		{name: "search query set", env: map[string]string{"SEARCH_QUERY": "(monday OR gym) -is:retweet"}, want: "SEARCH_TOPICS"},
@@ -608,8 +622,55 @@ func TestHandles(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := c.Handles()[PlatformBluesky]; got != tt.want {
+			if got := c.Handles()[post.BlueskyPlatform]; got != tt.want {
 				t.Errorf("Handles()[bluesky] = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestLoadMastodon(t *testing.T) {
+	tests := []struct {
+		name   string
+		proc   Process
+		env    map[string]string
+		want   string // the variable the error names, "" for none
+		server string
+		direct bool
+	}{
+		{name: "named with server and token", proc: Worker, env: map[string]string{"PLATFORM": "x,bluesky,mastodon", "X_API_KEY": "k", "X_API_SECRET": "s",
+			"X_ACCESS_TOKEN": "t", "X_ACCESS_SECRET": "a", "BLUESKY_HANDLE": "infernal.bsky.social", "BLUESKY_APP_PASSWORD": "abcd-efgh-ijkl-mnop",
+			"MASTODON_SERVER": "https://mastodon.social/", "MASTODON_ACCESS_TOKEN": "tok"}, server: "https://mastodon.social"},
+		{name: "loopback http for tests", proc: Worker, env: map[string]string{"PLATFORM": "mastodon", "MASTODON_SERVER": "http://127.0.0.1:3000",
+			"MASTODON_ACCESS_TOKEN": "tok", "MASTODON_REPLY_TO_DIRECT": "true"}, server: "http://127.0.0.1:3000", direct: true},
+		{name: "server missing", proc: Worker, env: map[string]string{"PLATFORM": "mastodon", "MASTODON_ACCESS_TOKEN": "tok"}, want: "MASTODON_SERVER"},
+		{name: "token missing", proc: Worker, env: map[string]string{"PLATFORM": "mastodon", "MASTODON_SERVER": "https://m.example"}, want: "MASTODON_ACCESS_TOKEN"},
+		{name: "token with spaces", proc: Worker, env: map[string]string{"PLATFORM": "mastodon", "MASTODON_SERVER": "https://m.example", "MASTODON_ACCESS_TOKEN": "a b"}, want: "MASTODON_ACCESS_TOKEN"},
+		{name: "plain http elsewhere", proc: Worker, env: map[string]string{"PLATFORM": "mastodon", "MASTODON_SERVER": "http://m.example", "MASTODON_ACCESS_TOKEN": "tok"}, want: "MASTODON_SERVER"},
+		{name: "server garbage", proc: Worker, env: map[string]string{"PLATFORM": "mastodon", "MASTODON_SERVER": "not a url", "MASTODON_ACCESS_TOKEN": "tok"}, want: "MASTODON_SERVER"},
+		{name: "server with user info", proc: Worker, env: map[string]string{"PLATFORM": "mastodon", "MASTODON_SERVER": "https://u:p@m.example", "MASTODON_ACCESS_TOKEN": "tok"}, want: "MASTODON_SERVER"},
+		{name: "reply to direct garbage", proc: Worker, env: map[string]string{"PLATFORM": "mastodon", "MASTODON_SERVER": "https://m.example", "MASTODON_ACCESS_TOKEN": "tok", "MASTODON_REPLY_TO_DIRECT": "yes"}, want: "MASTODON_REPLY_TO_DIRECT"},
+		{name: "token without PLATFORM", proc: Worker, env: map[string]string{"MASTODON_ACCESS_TOKEN": "tok"}, want: "PLATFORM"},
+		{name: "combined with the sandbox", proc: Worker, env: map[string]string{"PLATFORM": "sandbox,mastodon"}, want: "PLATFORM"},
+		{name: "the web tier never reads the token", proc: Web, env: map[string]string{"PLATFORM": "mastodon", "MASTODON_ACCESS_TOKEN": "a b"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := Load(tt.proc, env(tt.env))
+			if tt.want != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.want) {
+					t.Fatalf("Load error = %v, want one naming %s", err, tt.want)
+				}
+				if err != nil && strings.Contains(err.Error(), "a b") {
+					t.Errorf("the error repeats the token: %v", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.MastodonServer != tt.server || c.MastodonReplyToDirect != tt.direct || (tt.proc == Web && c.MastodonAccessToken != "") {
+				t.Errorf("server %q direct %v token %q", c.MastodonServer, c.MastodonReplyToDirect, c.MastodonAccessToken)
 			}
 		})
 	}

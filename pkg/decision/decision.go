@@ -65,14 +65,41 @@ type Decider struct {
 	// mentions it is flagged.
 	persona string
 	log     *slog.Logger
+	// running are the platforms PLATFORM names: an approval, an edit or a
+	// regeneration of a post of another is refused (post.CheckPlatform);
+	// nil checks nothing.
+	running []string
+}
+
+// Option configures a Decider.
+type Option func(*Decider)
+
+// Running makes the Decider refuse, with a *post.PlatformError, to
+// approve, edit or regenerate a post whose platform is not one of
+// platforms (PLATFORM's list). A reject or a cancel stays allowed: it
+// takes a post away from sending.
+func Running(platforms []string) Option {
+	return func(d *Decider) { d.running = slices.Clone(platforms) }
 }
 
 // New returns a Decider over st and q for the persona's handle.
-func New(st Store, q Queue, persona string, log *slog.Logger) *Decider {
+func New(st Store, q Queue, persona string, log *slog.Logger, opts ...Option) *Decider {
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Decider{store: st, queue: q, persona: persona, log: log}
+	d := &Decider{store: st, queue: q, persona: persona, log: log}
+	for _, o := range opts {
+		o(d)
+	}
+	return d
+}
+
+// belongs refuses a decision on p when its platform is not running.
+func (d *Decider) belongs(p post.Post) error {
+	if d.running == nil {
+		return nil
+	}
+	return post.CheckPlatform(p, d.running...)
 }
 
 // Approval is one approval.
@@ -161,6 +188,9 @@ func (d *Decider) Edit(ctx context.Context, id int64, text string, shown *int, b
 		return post.Post{}, fmt.Errorf("decision: edit post %d: %w", id, err)
 	}
 	return d.store.SaveEdit(ctx, id, text, shown, func(p post.Post, text string) ([]string, error) {
+		if err := d.belongs(p); err != nil {
+			return nil, err
+		}
 		return d.flags(p, text), nil
 	}, by)
 }
@@ -173,6 +203,9 @@ func (d *Decider) Edit(ctx context.Context, id int64, text string, shown *int, b
 func (d *Decider) Regenerate(ctx context.Context, id int64, instruction string, shown *int, by post.Channel) (post.Post, error) {
 	p, err := d.store.Post(ctx, id)
 	if err != nil {
+		return post.Post{}, err
+	}
+	if err := d.belongs(p); err != nil {
 		return post.Post{}, err
 	}
 	if !post.Regenerable(p.Status) && !post.InGrace(p) {
@@ -237,6 +270,9 @@ func (d *Decider) GiveUp(ctx context.Context, id int64, reason string, shown *in
 // says the persona repeats itself, not that the text is unsafe.
 func (d *Decider) check(override bool) store.ApproveCheck {
 	return func(p post.Post, text string) ([]string, error) {
+		if err := d.belongs(p); err != nil {
+			return nil, err
+		}
 		flags := d.flags(p, text)
 		if len(flags) > 0 && !override {
 			return nil, &guard.OverrideError{Flags: flags}

@@ -269,7 +269,8 @@ func (d *Drafter) request(ctx context.Context, p post.Post, set settings.Setting
 	if p.IsProfile() {
 		return writer.Request{Kind: writer.KindProfile, Persona: d.Handle, Character: character}, post.LearnedFrom{}, nil
 	}
-	req := writer.Request{Kind: writer.KindReply, Persona: d.Handle, PostText: p.OriginalPostText, Author: p.AuthorUsername, Character: character}
+	req := writer.Request{Kind: writer.KindReply, Persona: d.Handle, PostText: p.OriginalPostText, Author: p.AuthorUsername, Character: character,
+		Media: p.Media, Link: p.Link}
 	learned, err := d.learn(ctx, p, set, &req)
 	if err != nil {
 		return writer.Request{}, post.LearnedFrom{}, err

@@ -126,9 +126,13 @@ func New(cfg Config) *Pipeline {
 	if cfg.Reads != nil {
 		reads = cfg.Reads
 	}
+	running := make([]string, 0, len(accounts))
+	for _, a := range accounts {
+		running = append(running, a.Platform.Name())
+	}
 	var pilot *Autopilot
 	if cfg.Queue != nil {
-		pilot = &Autopilot{Store: cfg.Store, Decider: decision.New(cfg.Store, cfg.Queue, cfg.Handle, cfg.Log),
+		pilot = &Autopilot{Store: cfg.Store, Decider: decision.New(cfg.Store, cfg.Queue, cfg.Handle, cfg.Log, decision.Running(running)),
 			Log: cfg.Log, Now: cfg.Now, Budget: budget, Prices: pricesOf(cfg.Spend)}
 	}
 	judge := cfg.Judge
@@ -166,6 +170,8 @@ func New(cfg Config) *Pipeline {
 		}
 		if i == 0 {
 			p.Stages = st
+			// Lessons are the persona's too: the first platform's reconcile distils them.
+			st.Maintainer.Learning = shaper
 		}
 		p.byPlatform[name] = st
 	}

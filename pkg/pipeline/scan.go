@@ -199,10 +199,10 @@ func (s *Scanner) ScanTargeted(ctx context.Context, t *asynq.Task) error {
 		return nil
 	}
 	var errs []error
-	bluesky := s.Platform.Name() == post.BlueskyPlatform
+	syntax := post.DescriptorOf(s.Platform.Name()).AccountSyntax
 	for _, username := range set.TargetUsernames {
 		kind := settings.KindOf(username)
-		if kind.Bluesky() != bluesky {
+		if kind.Platform() != syntax {
 			continue
 		}
 		var target store.Target
@@ -392,6 +392,7 @@ func (s *Scanner) readGaps(ctx context.Context, tl timeline, maxReads int, st *s
 // asks for the draft of each one new.
 func (s *Scanner) record(ctx context.Context, tl timeline, page platform.Page, st *scanStats) error {
 	name := s.Platform.Name()
+	plainHTTP := post.DescriptorOf(name).PlainHTTP
 	me, err := s.Self.User(ctx)
 	if err != nil {
 		return err
@@ -428,13 +429,15 @@ func (s *Scanner) record(ctx context.Context, tl timeline, page platform.Page, s
 			dropped = append(dropped, store.Dropped{PostID: p.ID, Reason: insights.DropNotSummoned})
 			continue
 		}
+		media, link := mediaOf(name, p)
 		id, created, err := s.Store.UpsertFound(ctx, post.Post{
+			Media: media, Link: link,
 			ReplyRoute: route,
 			Platform:   name, AuthorID: p.Author.ID, Source: tl.source, OriginalPostID: p.ID, ConversationID: p.ConversationID,
 			OriginalPostText: post.StorableText(p.Text), OriginalPostUser: post.StorableText(p.Author.Name),
 			// The admin renders these as an image and a link: only http(s) URLs are kept.
-			AuthorUsername: post.StorableText(p.Author.Username), AuthorProfileImage: post.SafeURL(p.Author.ProfileImage, name == post.SandboxPlatform),
-			MediaURL: post.SafeURL(p.MediaURL, name == post.SandboxPlatform), CreatedAt: p.CreatedAt,
+			AuthorUsername: post.StorableText(p.Author.Username), AuthorProfileImage: post.SafeURL(p.Author.ProfileImage, plainHTTP),
+			MediaURL: post.SafeURL(p.MediaURL, plainHTTP), CreatedAt: p.CreatedAt,
 			InReplyToID: p.InReplyToID, QuotedID: p.QuotedID,
 			Likes: p.Metrics.Likes, Retweets: p.Metrics.Retweets, Replies: p.Metrics.Replies,
 		})

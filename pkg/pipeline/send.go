@@ -86,6 +86,9 @@ func (s *Sender) SendPost(ctx context.Context, t *asynq.Task) error {
 		s.Log.InfoContext(ctx, "send deferred: paused", "post_id", id, "reason", pause.Reason)
 		return nil
 	}
+	if done, err := s.refuseOtherPlatform(ctx, id); done || err != nil {
+		return err
+	}
 	if fit, err := s.fitsBudget(ctx, id); err != nil || !fit {
 		return err
 	}
@@ -180,6 +183,30 @@ const (
 	orderWait   = 2 * time.Second
 	maxHoldWait = 5 * time.Minute
 )
+
+// refuseOtherPlatform fails approved post id when it is not of the
+// platform of s's client (post.CheckPlatform): a post of another platform,
+// left approved after PLATFORM changed, is never handed to this client.
+// done reports that the post was refused (or is gone).
+func (s *Sender) refuseOtherPlatform(ctx context.Context, id int64) (done bool, err error) {
+	name, err := s.Store.PostPlatform(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		// BeginSendWithin answers a post that is gone.
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	perr := post.CheckPlatform(post.Post{ID: id, Platform: name}, s.Platform.Name())
+	if perr == nil {
+		return false, nil
+	}
+	if ferr := s.Store.FailSend(ctx, id, perr.Error()); ferr != nil && !errors.Is(ferr, store.ErrConflict) {
+		return true, ferr
+	}
+	s.Log.WarnContext(ctx, "send refused: the post is of another platform", "post_id", id, "platform", name, "client", s.Platform.Name())
+	return true, nil
+}
 
 // SendHeld is what SendPost returns for a post the send caps hold: it stays
 // approved, noted guard.ReasonSendCap for the card, and its task is retried

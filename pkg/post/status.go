@@ -148,26 +148,21 @@ func CheckResponse(text string) error {
 	return CheckResponseFor("", text)
 }
 
-// CheckResponseFor is CheckResponse with platform's own length rule
-// (LengthFor, MaxLengthFor): on Bluesky 1 to 300 graphemes.
+// CheckResponseFor is CheckResponse with platform's own length rule and
+// limit (its descriptor's): on Bluesky 1 to 300 graphemes.
 func CheckResponseFor(platform, text string) error {
-	if platform == BlueskyPlatform {
-		n := LengthFor(platform, text)
-		switch {
-		case n == 0 || n > MaxLengthBluesky:
-			return &LengthError{Length: n, Max: MaxLengthBluesky, Unit: "graphemes"}
-		case strings.TrimSpace(text) == "":
-			return &ContentError{Reason: "the response must not be only whitespace"}
-		}
-		return nil
-	}
-	n := twittertext.WeightedLength(text)
+	d := DescriptorOf(platform)
+	n := d.Length.Count(text)
 	switch {
-	case n == 0 || n > twittertext.MaxLength:
-		return &LengthError{Length: n, Max: twittertext.MaxLength}
+	case n == 0 || n > d.MaxLength:
+		e := &LengthError{Length: n, Max: d.MaxLength}
+		if d.Length != LengthWeighted {
+			e.Unit = d.Length.Unit()
+		}
+		return e
 	case strings.TrimSpace(text) == "":
 		return &ContentError{Reason: "the response must not be only whitespace"}
-	case !twittertext.WithinLimit(text):
+	case d.Length == LengthWeighted && !twittertext.WithinLimit(text):
 		// Within the length, so what twitter-text refuses is one of its three forbidden characters.
 		return &ContentError{Reason: "the response must not contain U+FFFE, U+FEFF or U+FFFF"}
 	}

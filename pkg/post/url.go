@@ -5,10 +5,6 @@ import (
 	"strings"
 )
 
-// SandboxPlatform is the Platform of the posts of the simulated platform
-// (package platform/sandbox), the only one whose URLs may be plain http.
-const SandboxPlatform = "sandbox"
-
 // maxStoredURL bounds a stored platform URL; X's avatar and media addresses
 // are well under it.
 const maxStoredURL = 2048

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/bluesky-social/indigo/atproto/syntax"
+
+	"infernal/pkg/post"
 )
 
 // AccountKind is what an entry of target_usernames or blocked_authors
@@ -33,6 +35,15 @@ func (k AccountKind) IsID() bool { return k == XUserID || k == DID }
 // Bluesky reports whether k names a Bluesky account; the other kinds name
 // an X account (or one of the sandbox, which plays X).
 func (k AccountKind) Bluesky() bool { return k == BlueskyHandle || k == DID }
+
+// Platform is the platform whose account syntax k is
+// (post.Descriptor.AccountSyntax): Bluesky's or X's.
+func (k AccountKind) Platform() string {
+	if k.Bluesky() {
+		return post.BlueskyPlatform
+	}
+	return post.XPlatform
+}
 
 // MaxAccountLength is the longest account entry, in characters: a DNS
 // name's 253 with room for a leading @ and a did:web: prefix.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -96,9 +95,9 @@ type LastScan struct {
 // looked up by the author's DID, as its scan recorded it, when a post of
 // that author under that handle is known.
 func (s *Store) LookupPost(ctx context.Context, platform, platformID string) (Fate, error) {
-	if platform == post.BlueskyPlatform {
+	if handle, withAuthor, ok := post.DescriptorOf(platform).RefAuthor(platformID); ok {
 		var err error
-		if platformID, err = s.blueskyURIByDID(ctx, platformID); err != nil {
+		if platformID, err = s.refByAuthorID(ctx, platform, handle, platformID, withAuthor); err != nil {
 			return Fate{}, err
 		}
 	}
@@ -126,26 +125,22 @@ func (s *Store) LookupPost(ctx context.Context, platform, platformID string) (Fa
 	return f, nil
 }
 
-// blueskyURIByDID returns uri with its authority, when a handle, replaced
-// by the DID of the author known under that handle; uri as it is when the
-// authority is a DID or the handle unknown.
-func (s *Store) blueskyURIByDID(ctx context.Context, uri string) (string, error) {
-	rest, ok := strings.CutPrefix(uri, "at://")
-	actor, path, found := strings.Cut(rest, "/")
-	if !ok || !found || strings.HasPrefix(actor, "did:") {
-		return uri, nil
-	}
-	var did string
+// refByAuthorID returns ref, a post reference of platform that names its
+// author by handle, rebuilt by withAuthor with the stable id of the author
+// known under that handle (a DID on Bluesky); ref as it is when the
+// handle is unknown.
+func (s *Store) refByAuthorID(ctx context.Context, platform, handle, ref string, withAuthor func(string) string) (string, error) {
+	var id string
 	err := s.pool.QueryRow(ctx, `SELECT author_id FROM posts
 		WHERE platform = $1 AND lower(author_username) = lower($2) AND author_id <> ''
-		ORDER BY id DESC LIMIT 1`, post.BlueskyPlatform, actor).Scan(&did)
+		ORDER BY id DESC LIMIT 1`, platform, handle).Scan(&id)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return uri, nil
+		return ref, nil
 	}
 	if err != nil {
-		return "", fmt.Errorf("store: look up post %s: author: %w", uri, err)
+		return "", fmt.Errorf("store: look up post %s: author: %w", ref, err)
 	}
-	return "at://" + did + "/" + path, nil
+	return withAuthor(id), nil
 }
 
 // LastScanOf returns the last scan of the timeline name; ErrNotFound when

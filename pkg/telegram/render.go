@@ -86,9 +86,29 @@ type Card struct {
 	// Edited is set for a draft the administrator edited: only Approve and
 	// Reject are offered.
 	Edited bool
+	// Images counts the images of the mortal's post; LinkTitle is its link
+	// card's title ("" for none, or a card without a title).
+	Images    int
+	LinkTitle string
 	// Cases and Lessons count what shaped the draft: past replies given
 	// as examples and lessons in its prompt.
 	Cases, Lessons int
+}
+
+// mediaLine is what a card says of the mortal's post's images and link
+// card ("📷 2 images · 🔗 The pit's hours"), "" when it shows neither.
+func (c Card) mediaLine() string {
+	var parts []string
+	switch {
+	case c.Images == 1:
+		parts = append(parts, "📷 1 image")
+	case c.Images > 1:
+		parts = append(parts, fmt.Sprintf("📷 %d images", c.Images))
+	}
+	if c.LinkTitle != "" {
+		parts = append(parts, "🔗 "+shorten(c.LinkTitle, maxThreadRunes))
+	}
+	return strings.Join(parts, " · ")
 }
 
 // ShapedBy is the line saying what shaped a draft, "" when nothing did.
@@ -128,18 +148,8 @@ func ReasonGiven(id int64, reason string) Message {
 	return Message{Text: fmt.Sprintf("Rejected #%d: %s", id, reason)}
 }
 
-// platformName is how a card names the platform.
-func platformName(p string) string {
-	switch p {
-	case "x":
-		return "X"
-	case "bluesky":
-		return "Bluesky"
-	case "sandbox":
-		return "Sandbox"
-	}
-	return p
-}
+// platformName is how a card names the platform: its descriptor's label.
+func platformName(p string) string { return post.Label(p) }
 
 // Render is the card's message, with its buttons.
 func (c Card) Render() Message {
@@ -152,7 +162,11 @@ func (c Card) Render() Message {
 	for _, t := range c.Thread {
 		fmt.Fprintf(&b, "↳ @%s: %s\n", t.Author, shorten(t.Text, maxThreadRunes))
 	}
-	fmt.Fprintf(&b, "@%s: %s\n\n", c.Author, shorten(c.Post, maxPostRunes))
+	fmt.Fprintf(&b, "@%s: %s\n", c.Author, shorten(c.Post, maxPostRunes))
+	if m := c.mediaLine(); m != "" {
+		b.WriteString(m + "\n")
+	}
+	b.WriteString("\n")
 	fmt.Fprintf(&b, "Response (%d / %d):\n%s\n\n", c.Length, c.Max, c.Response)
 	if c.Review != nil {
 		fmt.Fprintf(&b, "Review: %d/5 · %s\n", c.Review.Score, c.Review.Reason)

@@ -27,6 +27,7 @@ import (
 	"infernal/pkg/post"
 	"infernal/pkg/spend"
 	"infernal/pkg/store"
+	"infernal/pkg/upstream"
 )
 
 // DefaultBurst is TELEGRAM_BURST's default: more new drafts than this in a
@@ -236,10 +237,11 @@ func (s *Service) updateLoop(ctx context.Context, offset int64) {
 	}
 }
 
-// noteError logs err and keeps it for the settings.
+// noteError logs err and keeps it for the settings, as a short single
+// line whatever it quotes.
 func (s *Service) noteError(ctx context.Context, what string, err error) {
 	s.log.WarnContext(ctx, "telegram: "+what, "error", err)
-	if serr := s.cfg.Store.SetTelegramError(context.WithoutCancel(ctx), what+": "+err.Error()); serr != nil {
+	if serr := s.cfg.Store.SetTelegramError(context.WithoutCancel(ctx), upstream.Excerpt(what+": "+err.Error())); serr != nil {
 		s.log.WarnContext(ctx, "telegram: error not kept", "error", serr)
 	}
 }
@@ -358,8 +360,11 @@ func (s *Service) card(ctx context.Context, p post.Post) (Card, error) {
 	cost, _ := s.cfg.Prices.SendCost(p.ReplyRoute, p.Source == post.SourceMention, p.ProposedResponse)
 	card := Card{PostID: p.ID, Version: p.DraftVersion, Platform: p.Platform, Author: p.AuthorUsername, Post: p.OriginalPostText,
 		Thread: thread, Response: p.ProposedResponse, Length: post.LengthFor(p.Platform, p.ProposedResponse), Max: post.MaxLengthFor(p.Platform),
-		Review: p.Review, CostUSD: cost, Edited: len(vs) > 0 && vs[len(vs)-1].Origin == post.OriginAdmin,
+		Review: p.Review, CostUSD: cost, Edited: len(vs) > 0 && vs[len(vs)-1].Origin == post.OriginAdmin, Images: len(p.Media),
 		Cases: len(p.LearnedFrom.Cases), Lessons: len(p.LearnedFrom.Lessons)}
+	if p.Link != nil {
+		card.LinkTitle = p.Link.Title
+	}
 	if s.cfg.PublicURL != "" {
 		card.AdminURL = s.cfg.PublicURL + "/diaries666op/dashboard#post-" + strconv.FormatInt(p.ID, 10)
 	}

@@ -36,6 +36,12 @@ type Request struct {
 	// PostText and Author describe the mortal's post; empty for KindProfile.
 	PostText string
 	Author   string
+	// Media are the images the mortal's post shows (alt texts and
+	// addresses as the platform returned them), at most post.MaxMedia;
+	// Link is its link card, nil when none. The writer never fetches an
+	// address the mortal wrote: only these, which the platform gave.
+	Media []post.Media
+	Link  *post.Link
 	// PreviousDraft and PreviousLength are set when an earlier draft was too
 	// long, so the writer can be asked for a shorter one.
 	PreviousDraft  string
@@ -133,6 +139,9 @@ type ContextPost struct {
 	// Author is the author's handle, without the @.
 	Author string
 	Text   string
+	// Media are the post's images; Link its link card, nil when none.
+	Media []post.Media
+	Link  *post.Link
 }
 
 // Draft is a written response.

@@ -38,6 +38,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/platforms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The table of platforms the product knows.
+         * @description Each platform's name, label, default limit, length rule and post URL pattern, in the admin's order, and whether PLATFORM names it. The admin counts and links from it, with no per-platform facts of its own. Public: it holds nothing the public pages do not show.
+         */
+        get: operations["platforms"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/public/stats": {
         parameters: {
             query?: never;
@@ -981,7 +1001,7 @@ export interface components {
          * @description A platform posts come from.
          * @enum {string}
          */
-        Platform: "x" | "bluesky" | "sandbox";
+        Platform: "x" | "bluesky" | "mastodon" | "sandbox";
         /**
          * @default date
          * @enum {string}
@@ -996,6 +1016,29 @@ export interface components {
             /** @description "offline" for the rule-based judge, else the model's name. */
             by: string;
         };
+        /** @description One image, video or GIF of a post, as the platform returned it. Every address is absolute https (http on the sandbox) or "". The admin loads an image only from MEDIA_HOSTS; any other address is shown as a link. */
+        Media: {
+            /** @enum {string} */
+            type: "photo" | "video" | "animated_gif";
+            /** @description The full image; "" for a video or a GIF. */
+            url: string;
+            /** @description A still or thumbnail; "" when the platform gave none. */
+            preview_url: string;
+            /** @description The author's description of it; "" when they wrote none. */
+            alt: string;
+        };
+        /** @description The post's media in the post's order, at most 4; never null. */
+        MediaList: components["schemas"]["Media"][];
+        /** @description The post's link card as the platform built it (X's entities.urls, Bluesky's external embed). The product never fetches the address. */
+        LinkCard: {
+            url: string;
+            /** @description May be "". */
+            title: string;
+            /** @description May be "". */
+            description: string;
+        };
+        /** @description The post's link card; null when it shows none. */
+        LinkCardOrNull: components["schemas"]["LinkCard"] | null;
         /** @description A post as the admin lists, approve and reject answer it. */
         Post: {
             /** Format: int64 */
@@ -1007,6 +1050,8 @@ export interface components {
             platform: "x" | "bluesky" | "sandbox";
             /** @description The response's limit there: 280 weighted characters on X and the sandbox, 300 graphemes on Bluesky; approving a text over it is a 422. */
             max_length: number;
+            /** @description False for a post of a platform PLATFORM does not name (left over after PLATFORM changed): listed, but a decision on it is a 409 and it is never sent. */
+            platform_running: boolean;
             /** @description While an auto-approval waits out its grace window: when it goes out (it may be cancelled until then); null otherwise. */
             send_after: string | null;
             source: components["schemas"]["PostSource"];
@@ -1023,8 +1068,10 @@ export interface components {
             created_at: components["schemas"]["Timestamp"];
             /** @description One of the seven sins, "" before drafting. */
             category: string;
-            /** @description May be "". */
+            /** @description The first image of `media` (its full image), "" when the post shows none. */
             media_url: string;
+            media: components["schemas"]["MediaList"];
+            link: components["schemas"]["LinkCardOrNull"];
             likes_count: number;
             retweets_count: number;
             replies_count: number;
@@ -1100,6 +1147,8 @@ export interface components {
             count: number;
         };
         AdminStats: {
+            /** @description The hosts the admin loads images from (MEDIA_HOSTS: host or host:port), the content security policy's img-src: a card shows an image from any other host as a link. */
+            media_hosts: string[];
             /** @description The platforms configured (PLATFORM), in order: the admin offers its platform filter when there are several. */
             platforms: string[];
             pending: components["schemas"]["Count"];
@@ -1254,6 +1303,8 @@ export interface components {
              */
             created_at: string | null;
             platform_post_id: string;
+            media: components["schemas"]["MediaList"];
+            link: components["schemas"]["LinkCardOrNull"];
         };
         /** @description The thread oldest first, the quoted post last. */
         Conversation: {
@@ -1703,6 +1754,21 @@ export interface components {
             };
             /** @description Each platform's spend and rate-limit windows: the platforms configured, in order, then any other the ledger or the windows name. Bluesky has no per-call fee: its spend is 0. */
             by_platform: components["schemas"]["PlatformSpend"][];
+            model_vision: components["schemas"]["ModelVision"];
+        };
+        /** @description Whether drafts and reviews send the images of the posts they answer to the model (MODEL_VISION), and the models that refused them. Their alt texts and link cards are in every prompt either way; image tokens are counted in the model's prompt tokens. */
+        ModelVision: {
+            /**
+             * @description "true" always sends images; "false" never; "auto" sends them until the model answers that it takes no image input, then drafts again without them and remembers the model (for every worker).
+             * @enum {string}
+             */
+            mode: "true" | "false" | "auto";
+            /** @description The models found to take no image input, by name; drafts for them go without images. */
+            without_images: {
+                model: string;
+                /** @description When it first refused images; null when unknown. */
+                since: string | null;
+            }[];
         };
         /** @description What one platform cost and how its rate-limit windows stand. */
         PlatformSpend: {
@@ -1716,6 +1782,30 @@ export interface components {
             /** @description Those of them closed now. */
             windows_closed: number;
         };
+        /** @description The table of platforms (pkg/post's descriptors). */
+        PlatformTable: {
+            platforms: components["schemas"]["PlatformDescriptor"][];
+        };
+        /** @description One platform as the admin needs it to count and link. */
+        PlatformDescriptor: {
+            name: components["schemas"]["Platform"];
+            /** @description The platform's name for people ("X", "Bluesky"). */
+            label: string;
+            /** @description The default limit of a post's text, under length_rule. */
+            max_length: number;
+            length_rule: components["schemas"]["LengthRule"];
+            /** @description The web address of a post: {handle} is the author's handle, {id} the post's id as stored; {did} and {rkey} are the parts of a Bluesky at:// URI. Empty where posts have no page (the sandbox). */
+            post_url_pattern: string;
+            /** @description Whether it is the simulated sandbox, whose posts the admin badges with no platform. */
+            simulated: boolean;
+            /** @description Whether PLATFORM names it; a post of a platform that is not running is shown, never sent. */
+            running: boolean;
+        };
+        /**
+         * @description How a platform counts a post's text: weighted is twitter-text v3's weighted length (every URL 23, emoji and most non-Latin characters 2); graphemes counts user-perceived characters; characters is Mastodon's (code points, every URL 23, a mention @user@domain as @user).
+         * @enum {string}
+         */
+        LengthRule: "weighted" | "graphemes" | "characters";
         /** @description The Telegram review channel as the worker running it keeps it. */
         TelegramLink: {
             /** @description false until a worker with TELEGRAM_BOT_TOKEN ran the channel. */
@@ -1724,6 +1814,7 @@ export interface components {
             bot: string;
             /** Format: date-time */
             last_update_at: string | null;
+            /** @description The last failure, what Telegram answered quoted as a short single-line excerpt (at most 200 characters); "" when none. */
             last_error: string;
             /** Format: date-time */
             last_error_at: string | null;
@@ -2252,6 +2343,10 @@ export type Flag = components['schemas']['Flag'];
 export type Platform = components['schemas']['Platform'];
 export type SortBy = components['schemas']['SortBy'];
 export type PostReview = components['schemas']['PostReview'];
+export type Media = components['schemas']['Media'];
+export type MediaList = components['schemas']['MediaList'];
+export type LinkCard = components['schemas']['LinkCard'];
+export type LinkCardOrNull = components['schemas']['LinkCardOrNull'];
 export type Post = components['schemas']['Post'];
 export type Autopilot = components['schemas']['Autopilot'];
 export type DraftVersion = components['schemas']['DraftVersion'];
@@ -2324,7 +2419,11 @@ export type Ceiling = components['schemas']['Ceiling'];
 export type Pause = components['schemas']['Pause'];
 export type TimelinePause = components['schemas']['TimelinePause'];
 export type Spend = components['schemas']['Spend'];
+export type ModelVision = components['schemas']['ModelVision'];
 export type PlatformSpend = components['schemas']['PlatformSpend'];
+export type PlatformTable = components['schemas']['PlatformTable'];
+export type PlatformDescriptor = components['schemas']['PlatformDescriptor'];
+export type LengthRule = components['schemas']['LengthRule'];
 export type TelegramLink = components['schemas']['TelegramLink'];
 export type Paused = components['schemas']['Paused'];
 export type Resumed = components['schemas']['Resumed'];
@@ -2419,6 +2518,27 @@ export interface operations {
                     "application/json": components["schemas"]["NotReady"];
                 };
             };
+        };
+    };
+    platforms: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The table. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformTable"];
+                };
+            };
+            500: components["responses"]["Internal"];
         };
     };
     publicStats: {

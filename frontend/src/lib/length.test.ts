@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { BLUESKY_LIMIT, counterLevel, fillPercent, graphemeLength, isTooLong, RESPONSE_LIMIT, responseLength, responseLimit, weightedLength } from './length';
+import { characterLength, counterLevel, fillPercent, graphemeLength, isTooLong, RESPONSE_LIMIT, responseLength, responseLimit, weightedLength } from './length';
 
 describe('weightedLength', () => {
   it('counts plain Latin text one per character', () => {
@@ -99,18 +99,27 @@ describe('Bluesky lengths', () => {
     expect(graphemeLength('e\u0301')).toBe(1);
   });
 
-  it('counts a response by its platform', () => {
-    const fire = '🔥'.repeat(BLUESKY_LIMIT);
-    expect(responseLength(fire, 'bluesky')).toBe(300);
-    expect(responseLength(fire, 'x')).toBe(600);
+  it('counts a response by its platform rule', () => {
+    const fire = '🔥'.repeat(300);
+    expect(responseLength(fire, 'graphemes')).toBe(300);
+    expect(responseLength(fire, 'weighted')).toBe(600);
     expect(responseLength(fire)).toBe(600);
-    expect(isTooLong(responseLength(fire, 'bluesky'), BLUESKY_LIMIT)).toBe(false);
+    expect(isTooLong(responseLength(fire, 'graphemes'), 300)).toBe(false);
   });
 
-  it('takes the limit from the post', () => {
-    expect(responseLimit({ platform: 'bluesky', max_length: 300 })).toBe(300);
-    expect(responseLimit({ platform: 'bluesky' })).toBe(BLUESKY_LIMIT);
-    expect(responseLimit({ platform: 'x', max_length: 280 })).toBe(280);
+  it('takes the limit from the post, else the table', () => {
+    expect(responseLimit({ max_length: 300 }, 280)).toBe(300);
+    expect(responseLimit({}, 300)).toBe(300);
+    expect(responseLimit({ max_length: 280 })).toBe(280);
     expect(responseLimit({})).toBe(RESPONSE_LIMIT);
+  });
+});
+
+describe('characterLength', () => {
+  it('counts characters, every URL as 23, a remote mention by its local part', () => {
+    expect(characterLength('hello')).toBe(5);
+    expect(characterLength(`see https://example.com/${'a'.repeat(100)}`)).toBe(4 + 23);
+    expect(characterLength('@alice@mastodon.social hi')).toBe('@alice hi'.length);
+    expect(characterLength('日本語')).toBe(3);
   });
 });

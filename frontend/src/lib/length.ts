@@ -1,8 +1,9 @@
 // parseTweet's own module, not the package's index: the index pulls in all
 // of twitter-text (autolinking, hashtags, …) for one function.
 import parseTweet from 'twitter-text/dist/esm/parseTweet';
+import type { LengthRule } from '../api/types';
 
-/** The platform's limit on a response's weighted length. */
+/** The limit of a weighted length when nothing else is known (twitter-text v3's). */
 export const RESPONSE_LIMIT = 280;
 /** Above this share of the limit the counter warns. */
 export const WARNING_RATIO = 0.9;
@@ -17,26 +18,33 @@ export function weightedLength(text: string): number {
   return parseTweet(text).weightedLength;
 }
 
-/** Bluesky's limit on a post's text, in graphemes. */
-export const BLUESKY_LIMIT = 300;
-
-/** The number of user-perceived characters (extended grapheme clusters) of text, as Bluesky counts. */
+/** The number of user-perceived characters (extended grapheme clusters) of text. */
 export function graphemeLength(text: string): number {
   return Array.from(new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(text)).length;
 }
 
-/**
- * A response's length as its platform counts it: graphemes on Bluesky,
- * twitter-text's weighted length on X and the sandbox.
- */
-export function responseLength(text: string, platform?: string): number {
-  return platform === 'bluesky' ? graphemeLength(text) : weightedLength(text);
+const URL_PATTERN = /https?:\/\/[^\s<>"]+/g;
+const REMOTE_MENTION = /(@[A-Za-z0-9_]+)@[A-Za-z0-9.-]+[A-Za-z0-9]/g;
+
+/** The length of a text in characters (code points), every URL as 23 and a mention @user@domain as @user. */
+export function characterLength(text: string): number {
+  return Array.from(text.replace(URL_PATTERN, 'x'.repeat(23)).replace(REMOTE_MENTION, '$1')).length;
 }
 
-/** The response limit of a post: the server's max_length, else its platform's. */
-export function responseLimit(post: { platform?: string; max_length?: number }): number {
+/**
+ * A response's length under its platform's length rule (GET /api/platforms):
+ * graphemes, characters, or twitter-text's weighted length (also when the rule is not known).
+ */
+export function responseLength(text: string, rule?: LengthRule): number {
+  if (rule === 'graphemes') return graphemeLength(text);
+  if (rule === 'characters') return characterLength(text);
+  return weightedLength(text);
+}
+
+/** The response limit of a post: the server's max_length, else its platform's from the table, else RESPONSE_LIMIT. */
+export function responseLimit(post: { max_length?: number }, tableLimit?: number): number {
   if (post.max_length && post.max_length > 0) return post.max_length;
-  return post.platform === 'bluesky' ? BLUESKY_LIMIT : RESPONSE_LIMIT;
+  return tableLimit && tableLimit > 0 ? tableLimit : RESPONSE_LIMIT;
 }
 
 /** normal up to 90 % of the limit, warning above 90 %, error over the limit. */

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { groupByPlatform, parsePlatform, platformBreakdown, platformLabel, showPlatformFilter, withPlatform } from './platforms';
 
+const TABLE = [
+  { name: 'x', label: 'X' },
+  { name: 'bluesky', label: 'Bluesky' },
+  { name: 'sandbox', label: 'Sandbox' },
+];
+
 describe('parsePlatform', () => {
   it.each([
     ['x', 'x'],
@@ -11,7 +17,12 @@ describe('parsePlatform', () => {
     ['X', ''],
     ['myspace', ''],
   ])('%s is %s', (value, want) => {
-    expect(parsePlatform(value)).toBe(want);
+    expect(parsePlatform(value, TABLE)).toBe(want);
+  });
+  it('takes any name before the table is known; the server refuses the others', () => {
+    expect(parsePlatform('mastodon')).toBe('mastodon');
+    expect(parsePlatform('X')).toBe('');
+    expect(parsePlatform("' OR 1=1")).toBe('');
   });
 });
 
@@ -39,7 +50,7 @@ describe('withPlatform', () => {
 
 describe('platformLabel', () => {
   it('names the platforms and the model', () => {
-    expect(['x', 'bluesky', 'sandbox', '', 'mastodon'].map(platformLabel)).toEqual(['X', 'Bluesky', 'Sandbox', 'Model', 'mastodon']);
+    expect(['x', 'bluesky', 'sandbox', '', 'mastodon'].map((p) => platformLabel(p, TABLE))).toEqual(['X', 'Bluesky', 'Sandbox', 'Model', 'mastodon']);
   });
 });
 
@@ -66,7 +77,7 @@ describe('platformBreakdown', () => {
     mortal_interactions: { total_mentions: mentions },
   });
   it('lists each platform with counts, in the platforms order, when two have some', () => {
-    expect(platformBreakdown({ bluesky: counters(3, 1, 8), x: counters(12, 0, 40) })).toEqual([
+    expect(platformBreakdown({ bluesky: counters(3, 1, 8), x: counters(12, 0, 40) }, TABLE)).toEqual([
       { platform: 'x', label: 'X', posted: 12, mentions: 40 },
       { platform: 'bluesky', label: 'Bluesky', posted: 3, mentions: 8 },
     ]);
@@ -77,10 +88,10 @@ describe('platformBreakdown', () => {
     ['one platform', { x: counters(12, 0, 40) }],
     ['one platform with counts', { x: counters(12, 0, 40), bluesky: counters(0, 0, 0) }],
   ])('is empty when %s', (_, byPlatform) => {
-    expect(platformBreakdown(byPlatform)).toEqual([]);
+    expect(platformBreakdown(byPlatform, TABLE)).toEqual([]);
   });
   it('reads missing numbers as 0', () => {
-    expect(platformBreakdown({ x: { posted_sins: 2 }, bluesky: { mortal_interactions: { total_mentions: 'many' }, pending_sins: 1 } })).toEqual([
+    expect(platformBreakdown({ x: { posted_sins: 2 }, bluesky: { mortal_interactions: { total_mentions: 'many' }, pending_sins: 1 } }, TABLE)).toEqual([
       { platform: 'x', label: 'X', posted: 2, mentions: 0 },
       { platform: 'bluesky', label: 'Bluesky', posted: 0, mentions: 0 },
     ]);

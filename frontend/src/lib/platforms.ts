@@ -3,20 +3,29 @@
 
 import type { Platform } from '../api/types';
 
-/** The platforms a post may come from, in the admin's order (post.Platforms). */
-export const PLATFORMS: readonly Platform[] = ['x', 'bluesky', 'sandbox'];
-
-const LABELS: Record<string, string> = { x: 'X', bluesky: 'Bluesky', sandbox: 'Sandbox' };
-
-/** A platform's name for display; "" (a window of no platform) is the model provider's. */
-export function platformLabel(platform: string): string {
-  if (platform === '') return 'Model';
-  return LABELS[platform] ?? platform;
+/** What the helpers read of a platform of the table (GET /api/platforms). */
+export interface PlatformInfo {
+  name: string;
+  label: string;
 }
 
-/** The platform a URL's ?platform= asks for, '' (every platform) when missing or unknown. */
-export function parsePlatform(value: string | null): Platform | '' {
-  return PLATFORMS.find((p) => p === value) ?? '';
+/** A platform's name for display, from the table; "" (a window of no platform) is the model provider's; a platform the table lacks is its name. */
+export function platformLabel(platform: string, table: readonly PlatformInfo[] = []): string {
+  if (platform === '') return 'Model';
+  return table.find((p) => p.name === platform)?.label ?? platform;
+}
+
+/** What a platform's name looks like; the server refuses the names it does not know. */
+const PLATFORM_NAME = /^[a-z][a-z0-9_-]{0,31}$/;
+
+/**
+ * The platform a URL's ?platform= asks for, '' (every platform) when missing or
+ * malformed, or, once the table is known, not one of it.
+ */
+export function parsePlatform(value: string | null, table: readonly PlatformInfo[] = []): Platform | '' {
+  if (!value || !PLATFORM_NAME.test(value)) return '';
+  if (table.length > 0 && !table.some((p) => p.name === value)) return '';
+  return value as Platform;
 }
 
 /** Whether the admin offers its platform filter: when several platforms are configured. */
@@ -76,18 +85,21 @@ function count(v: unknown): number {
  * mentions of each platform that has any, in the platforms' order; none
  * unless more than one platform has counts.
  */
-export function platformBreakdown(byPlatform: Record<string, Counters | undefined> | undefined): PlatformFigure[] {
+export function platformBreakdown(
+  byPlatform: Record<string, Counters | undefined> | undefined,
+  table: readonly PlatformInfo[] = [],
+): PlatformFigure[] {
   if (!byPlatform) return [];
-  const known = PLATFORMS.filter((p) => p in byPlatform);
+  const known: string[] = table.map((p) => p.name).filter((p) => p in byPlatform);
   const others = Object.keys(byPlatform)
-    .filter((p) => !(PLATFORMS as readonly string[]).includes(p))
+    .filter((p) => !known.includes(p))
     .sort();
   const lines = [...known, ...others]
     .map((platform) => {
       const c = byPlatform[platform];
       return {
         platform,
-        label: platformLabel(platform),
+        label: platformLabel(platform, table),
         posted: count(c?.posted_sins),
         pending: count(c?.pending_sins),
         mentions: count(c?.mortal_interactions?.total_mentions),

@@ -9,6 +9,7 @@ import { formatPercent, num, responseRate } from '../lib/numbers';
 import { FOLLOW_URL, PERSONA_HANDLE } from '../lib/persona';
 import { formatTimestamp } from '../lib/time';
 import { platformBreakdown } from '../lib/platforms';
+import { usePlatforms } from '../api/usePlatforms';
 
 export const LATEST_FALLBACK = 'The gates of hell are momentarily sealed...';
 
@@ -19,6 +20,7 @@ function randomFraction(): number {
 export default function Home() {
   const { data, isLoading: statsLoading } = usePublicStats();
   const { latest, isLoading: latestLoading } = useLatest();
+  const table = usePlatforms();
   // One memorable quote is picked per visit.
   const [quotePick] = useState(randomFraction);
 
@@ -32,7 +34,7 @@ export default function Home() {
   const engagement = stats.engagement ?? {};
   const mortals = stats.mortal_interactions ?? {};
   // Each platform's share, shown only when more than one has counts.
-  const platforms = platformBreakdown(stats.by_platform);
+  const platforms = platformBreakdown(stats.by_platform, table);
   const response = latest?.proposed_response.trim() ? latest.proposed_response : LATEST_FALLBACK;
 
   return (

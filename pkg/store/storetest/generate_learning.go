@@ -31,12 +31,14 @@ FROM v, generate_series($3::int, $3::int + $1::int - 1) i`
 
 // generateLessonsSQL makes $1 enabled lessons, each from one generated case.
 const generateLessonsSQL = `
+WITH b AS (SELECT min(id) AS lo, count(*) AS n FROM learning_cases)
 INSERT INTO learning_lessons (text, kind, source_case_ids, count, created_at)
 SELECT 'Lesson ' || i || ': keep to the point about ' || translate(left(md5(i::text), 8), '0123456789', 'ghijklmnop'),
 	CASE WHEN i % 4 = 0 THEN 'rejection' ELSE 'edit' END,
-	ARRAY[(SELECT id FROM learning_cases ORDER BY id OFFSET (i * 97) % greatest((SELECT count(*) FROM learning_cases), 1) LIMIT 1)],
+	-- The generated cases' ids run on from the first.
+	ARRAY[coalesce(b.lo, 0) + (i * 97) % greatest(b.n, 1)],
 	1 + i % 5, now() - make_interval(days => i % 365)
-FROM generate_series(1, $1::int) i`
+FROM b, generate_series(1, $1::int) i`
 
 // Word is the i-th (from 1) pseudo-word of GenerateLearning's vocabulary.
 func Word(i int) string {

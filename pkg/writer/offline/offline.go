@@ -109,7 +109,7 @@ func (w *Writer) Write(ctx context.Context, req writer.Request) (writer.Draft, e
 	fromContext := false
 	switch req.Kind {
 	case writer.KindReply:
-		subject := subjectText(req.PostText, req.Context)
+		subject := subjectText(req.PostText, withShown(req))
 		parts := []string{string(req.Kind), req.Author, req.PostText}
 		if subject != req.PostText {
 			// A thin mention's line depends on what it answers too.

@@ -76,7 +76,7 @@ func parseLesson(content string) (string, error) {
 	if err := json.Unmarshal([]byte(s), &a); err != nil || a.Lesson == nil {
 		return "", fmt.Errorf("openai: distill: the answer is not {\"lesson\": \"...\"}: %.80q", s)
 	}
-	l := oneLine(*a.Lesson)
+	l := singleLine(*a.Lesson)
 	if utf8.RuneCountInString(l) > maxLesson {
 		l = string([]rune(l)[:maxLesson-1]) + "…"
 	}

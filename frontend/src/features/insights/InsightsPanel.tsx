@@ -1,10 +1,12 @@
 import { useMemo, useState, type FormEvent } from 'react';
+import { usePlatforms } from '../../api/usePlatforms';
 import { fetcher, statusOf } from '../../api/client';
 import { FigureTable } from '../../components/FigureTable';
 import { Panel } from '../../components/Panel';
 import { formatUSD } from '../../lib/spend';
 import { formatTimestamp } from '../../lib/time';
 import { Chart, type ChartSeries } from './Chart';
+import { Learning } from './Learning';
 import {
   browserZone,
   dayEngagement,
@@ -48,12 +50,13 @@ function TableToggle({ children, testId, label }: { children: React.ReactNode; t
 
 /** The gaps of the range, said in words where the charts draw nothing: one note each (a note, not a list item). */
 function GapNotes({ data }: { data: Insights }) {
+  const platforms = usePlatforms();
   if (data.gaps.length === 0) return null;
   return (
     <div className="insights-gaps" data-testid="insights-gaps">
       {data.gaps.map((g) => (
         <p key={g.from} role="note">
-          {gapLabel(g)}
+          {gapLabel(g, platforms)}
         </p>
       ))}
     </div>
@@ -357,6 +360,7 @@ export function InsightsPanel() {
           <Latencies data={data} />
           <Daily data={data} />
           <Versions data={data} />
+          <Learning data={data} />
           <Judge data={data} />
           <Heatmap data={data} />
         </div>

@@ -35,7 +35,7 @@ describe('gaps', () => {
   it('say no data instead of zero', () => {
     expect(gapLabel(closed)).toBe('No data: X credits ran out on 11-20');
     expect(gapLabel(open)).toBe('No data: rate limit since 11-22');
-    expect(gapLabel({ ...open, platform: 'bluesky' })).toBe('No data on Bluesky: rate limit since 11-22');
+    expect(gapLabel({ ...open, platform: 'bluesky' }, [{ name: 'bluesky', label: 'Bluesky' }])).toBe('No data on Bluesky: rate limit since 11-22');
     expect(gapLabel({ ...closed, to: '2026-11-21T01:00:00Z' })).toBe('No data: X credits ran out from 11-20 to 11-21');
   });
   it('touch their days', () => {

@@ -1,6 +1,6 @@
 // Pure functions shaping the insights for the admin's charts and tables.
 import type { DayFigures, Funnel, Lookup, MetricGap } from './types';
-import { platformLabel } from '../../lib/platforms';
+import { platformLabel, type PlatformInfo } from '../../lib/platforms';
 
 /** The ranges the insights answer, in days. */
 export const RANGES = [7, 30, 90] as const;
@@ -75,11 +75,11 @@ export function gapsOn(day: string, gaps: MetricGap[]): MetricGap[] {
 }
 
 /** What a chart says instead of zeros for a gap: "no data: X credits ran out on 11-20". */
-export function gapLabel(g: MetricGap): string {
+export function gapLabel(g: MetricGap, table: readonly PlatformInfo[] = []): string {
   const from = dayOf(g.from).slice(5);
   const to = g.to ? dayOf(g.to).slice(5) : null;
   const when = to === null ? `since ${from}` : to === from ? `on ${from}` : `from ${from} to ${to}`;
-  const on = g.platform ? ` on ${platformLabel(g.platform)}` : '';
+  const on = g.platform ? ` on ${platformLabel(g.platform, table)}` : '';
   return `No data${on}: ${g.reason} ${when}`;
 }
 

@@ -3,6 +3,7 @@ import type { Post } from '../../api/types';
 import { flagSummary, needsOverride } from './flags';
 import { isLowScore, reviewDetail } from './judgement';
 import { isTooLong, responseLength, responseLimit } from '../../lib/length';
+import { usePlatforms } from '../../api/usePlatforms';
 import { instructionProblem, MAX_INSTRUCTION } from './review';
 import { formatUSD } from '../../lib/spend';
 import { formatAge } from '../../lib/time';
@@ -10,7 +11,11 @@ import { CharCounter } from '../../components/CharCounter';
 import { DraftHistory } from './DraftHistory';
 import { FactsUsed } from '../knowledge';
 import { InConversation } from './InConversation';
+import { PostMedia } from './PostMedia';
 import { ReviewCardHead } from './ReviewCardHead';
+import { reasonProblem } from './learned';
+import { ReasonField } from './ReasonField';
+import { ShapedBy } from './ShapedBy';
 
 export const TOO_LONG_BUTTON = 'Response Too Long';
 export const TOO_LONG_NOTE = "Response exceeds Twitter's limit";
@@ -31,7 +36,8 @@ interface Props {
   stale?: boolean;
   /** edited is the admin's text when it differs from the draft, else undefined; override approves a flagged text. */
   onApprove: (post: Post, edited: string | undefined, override: boolean) => void;
-  onReject: (post: Post) => void;
+  /** reason is the admin's optional why (trimmed by the call; blank is none). */
+  onReject: (post: Post, reason: string) => void;
   /** For a reply awaiting hand-posting: the admin posted it on X. */
   onMarkPosted: (post: Post) => void;
   /** For a reply awaiting hand-posting: it will not be posted. */
@@ -69,11 +75,14 @@ export function ReviewCard({
   }
   const [instruction, setInstruction] = useState('');
   const [historyOpen, setHistoryOpen] = useState(false);
+  const [reason, setReason] = useState('');
   const problem = instructionProblem(instruction);
+  const reasonIssue = reasonProblem(reason);
   const ids = useId();
-  // Each platform counts against its own limit: 280 weighted on X, 300 graphemes on Bluesky.
-  const limit = responseLimit(post);
-  const length = responseLength(draft, post.platform);
+  // Each platform counts against its own limit, by its rule (GET /api/platforms).
+  const rule = usePlatforms().find((p) => p.name === post.platform);
+  const limit = responseLimit(post, rule?.max_length);
+  const length = responseLength(draft, rule?.length_rule);
   const tooLong = isTooLong(length, limit);
   const empty = draft.trim() === '';
   const edited = draft !== original;
@@ -115,6 +124,7 @@ export function ReviewCard({
           {reviewDetail(review)}
         </p>
       )}
+      <ShapedBy postId={post.id} learnedFrom={post.learned_from} />
       {stale && (
         <p className="review-warning review-stale" role="status" data-testid="stale-draft">
           {STALE_NOTE}
@@ -158,12 +168,16 @@ export function ReviewCard({
           </blockquote>
         )}
       </InConversation>
-      {post.media_url && (
-        <p className="review-media">
-          <a href={post.media_url} target="_blank" rel="noopener noreferrer">
-            View attached media<span className="visually-hidden"> (opens in a new tab)</span>
-          </a>
-        </p>
+      {post.media.length > 0 || post.link ? (
+        <PostMedia media={post.media} link={post.link} />
+      ) : (
+        post.media_url && (
+          <p className="review-media">
+            <a href={post.media_url} target="_blank" rel="noopener noreferrer">
+              View attached media<span className="visually-hidden"> (opens in a new tab)</span>
+            </a>
+          </p>
+        )
       )}
 
       <dl className="review-metrics">
@@ -306,20 +320,39 @@ export function ReviewCard({
           </button>
         </div>
       ) : (
-        <div className="review-actions">
-          <button
-            type="button"
-            className="btn btn-success"
-            disabled={busy || tooLong || empty}
-            onClick={() => onApprove(post, edited ? draft : undefined, override)}
-            data-shortcut="approve"
-          >
-            {tooLong ? TOO_LONG_BUTTON : override ? APPROVE_ANYWAY : 'Approve'}
-          </button>
-          <button type="button" className="btn btn-danger" disabled={busy} onClick={() => onReject(post)} data-shortcut="reject">
-            Reject
-          </button>
-        </div>
+        <>
+          {reviewable && (
+            <ReasonField
+              id={`${ids}-reason`}
+              label="Reason if you reject (optional)"
+              value={reason}
+              onChange={setReason}
+              className="review-reject-reason"
+              placeholder="off-topic, wrong tone, too long…"
+              testId="reject-reason"
+            />
+          )}
+          <div className="review-actions">
+            <button
+              type="button"
+              className="btn btn-success"
+              disabled={busy || tooLong || empty}
+              onClick={() => onApprove(post, edited ? draft : undefined, override)}
+              data-shortcut="approve"
+            >
+              {tooLong ? TOO_LONG_BUTTON : override ? APPROVE_ANYWAY : 'Approve'}
+            </button>
+            <button
+              type="button"
+              className="btn btn-danger"
+              disabled={busy || reasonIssue !== null}
+              onClick={() => onReject(post, reason)}
+              data-shortcut="reject"
+            >
+              Reject
+            </button>
+          </div>
+        </>
       )}
     </article>
   );

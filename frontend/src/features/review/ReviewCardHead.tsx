@@ -4,6 +4,7 @@ import { flagLabel, NEAR_DUPLICATE } from './flags';
 import { isLowScore, personaVersionLabel, reviewBadge } from './judgement';
 import { formatTimestamp, relativeTime } from '../../lib/time';
 import { platformLabel } from '../../lib/platforms';
+import { usePlatforms } from '../../api/usePlatforms';
 
 interface Props {
   post: Post;
@@ -26,6 +27,7 @@ export function ReviewCardHead({ post, now, flags, ids, reviewable, selected, on
   const manual = post.reply_route === 'manual';
   const review = post.review ?? null;
   const personaVersion = personaVersionLabel(post.persona_version);
+  const platforms = usePlatforms();
   return (
     <header className="review-head">
       {reviewable && (
@@ -72,9 +74,14 @@ export function ReviewCardHead({ post, now, flags, ids, reviewable, selected, on
         </p>
       </div>
       <ul className="badges" aria-label="Tags">
-        {post.platform && post.platform !== 'sandbox' && (
+        {post.platform && !platforms.find((p) => p.name === post.platform)?.simulated && (
           <li className={`badge badge-platform is-${post.platform}`} data-testid="platform-badge">
-            {platformLabel(post.platform)}
+            {platformLabel(post.platform, platforms)}
+          </li>
+        )}
+        {post.platform_running === false && (
+          <li className="badge badge-failed" data-testid="platform-not-running">
+            Not running
           </li>
         )}
         {post.category && <li className="badge badge-sin">{post.category}</li>}

@@ -32,6 +32,7 @@ import {
   type DashboardState,
 } from './reviewQueues';
 import { parsePlatform, platformLabel, showPlatformFilter } from '../../lib/platforms';
+import { usePlatforms } from '../../api/usePlatforms';
 
 /**
  * The dashboard's tab, page and sort, kept in the URL so that a reload and the
@@ -41,7 +42,8 @@ import { parsePlatform, platformLabel, showPlatformFilter } from '../../lib/plat
  */
 function useDashboardView() {
   const [params, setParams] = useSearchParams();
-  const [view, setShownView] = useOptimistic(parseDashboard(params));
+  const table = usePlatforms();
+  const [view, setShownView] = useOptimistic(parseDashboard(params, table));
   function show(next: DashboardState, { replace = false } = {}) {
     startTransition(() => {
       setShownView(next);
@@ -66,6 +68,7 @@ export default function ReviewPage() {
 
   const list = useAdminPosts(view);
   const stats = useAdminStats(platform);
+  const platforms = usePlatforms();
   const spend = useSpend();
   const posts = list.data?.posts ?? [];
   // Bulk review applies to the posts under review: pending or failed, not awaiting hand-posting.
@@ -80,14 +83,14 @@ export default function ReviewPage() {
     // entry is replaced, so Back skips the emptied page.
     onRemoved: () => {
       const next = pageAfterRemoval(page, posts.length);
-      const current = parseDashboard(new URLSearchParams(window.location.search));
+      const current = parseDashboard(new URLSearchParams(window.location.search), platforms);
       if (next !== page && sameDashboard(current, view)) show({ ...view, page: next }, { replace: true });
     },
     // The judged cards leave the selection; back one page when none is left on this one.
     onBulkDone: (judged) => {
       setChosen((prev) => new Set([...prev].filter((id) => !judged.includes(id))));
       const left = posts.length - judged.length;
-      const current = parseDashboard(new URLSearchParams(window.location.search));
+      const current = parseDashboard(new URLSearchParams(window.location.search), platforms);
       if (left <= 0 && page > 1 && sameDashboard(current, view)) show({ ...view, page: page - 1 }, { replace: true });
     },
   });
@@ -152,7 +155,7 @@ export default function ReviewPage() {
                 <option value="">All platforms</option>
                 {(stats.data?.platforms ?? []).map((p) => (
                   <option key={p} value={p}>
-                    {platformLabel(p)}
+                    {platformLabel(p, platforms)}
                   </option>
                 ))}
               </select>
@@ -234,7 +237,13 @@ export default function ReviewPage() {
               selectable={selectable.length}
               busy={actions.bulkBusy}
               onSelectAll={() => setChosen(selectAllToggled(selected, selectable))}
-              onAct={(action) => actions.bulk(action, posts.filter((p) => selectable.includes(p.id) && selected.has(p.id)))}
+              onAct={(action, reason) =>
+                actions.bulk(
+                  action,
+                  posts.filter((p) => selectable.includes(p.id) && selected.has(p.id)),
+                  reason,
+                )
+              }
             />
           </>
         )}

@@ -107,7 +107,7 @@ describe('the platform filter', () => {
     const state = { tab: 1, page: 1, sort: 'date' as const, platform: 'bluesky' as const };
     expect(dashboardQuery(state).toString()).toBe('tab=mentions&platform=bluesky');
     expect(parseDashboard(dashboardQuery(state))).toEqual(state);
-    expect(parseDashboard(new URLSearchParams('platform=myspace'))).toEqual(DEFAULT_DASHBOARD);
+    expect(parseDashboard(new URLSearchParams('platform=myspace'), [{ name: 'x', label: 'X' }])).toEqual(DEFAULT_DASHBOARD);
   });
 
   it('a new platform starts on page 1 and keeps the tab and sort', () => {

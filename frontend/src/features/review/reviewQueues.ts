@@ -1,5 +1,5 @@
 import type { Platform, SortBy } from '../../api/types';
-import { parsePlatform } from '../../lib/platforms';
+import { parsePlatform, type PlatformInfo } from '../../lib/platforms';
 
 /**
  * The admin dashboard's tabs, by index 0 to 3. id is both the tab's name in
@@ -109,8 +109,8 @@ function parseSort(value: string | null): SortBy {
 }
 
 /** The dashboard state a URL's query asks for (?tab=mentions&page=2&sort=likes); each invalid or missing value is its default. */
-export function parseDashboard(params: URLSearchParams): DashboardState {
-  const platform = parsePlatform(params.get('platform'));
+export function parseDashboard(params: URLSearchParams, platforms: readonly PlatformInfo[] = []): DashboardState {
+  const platform = parsePlatform(params.get('platform'), platforms);
   return {
     tab: parseTab(params.get('tab')),
     page: parsePage(params.get('page')),

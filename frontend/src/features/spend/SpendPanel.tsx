@@ -1,9 +1,10 @@
 import type { Spend } from '../../api/types';
 import { FigureTable, type FigureColumn } from '../../components/FigureTable';
 import { Panel } from '../../components/Panel';
-import { budgetLevel, formatUSD, pauseText, timelinePauseText, type BudgetLevel } from '../../lib/spend';
+import { budgetLevel, formatUSD, pauseText, timelinePauseText, visionText, type BudgetLevel } from '../../lib/spend';
 import { formatTimestamp } from '../../lib/time';
-import { groupByPlatform, platformLabel } from '../../lib/platforms';
+import { groupByPlatform, platformLabel, type PlatformInfo } from '../../lib/platforms';
+import { usePlatforms } from '../../api/usePlatforms';
 
 interface Props {
   spend: Spend | undefined;
@@ -73,8 +74,9 @@ const BY_MODEL: readonly FigureColumn<Spend['by_model'][number]>[] = [
   { header: 'USD', cell: (m) => formatUSD(m.usd) },
 ];
 
-const BY_PLATFORM: readonly FigureColumn<Spend['by_platform'][number]>[] = [
-  { header: 'Platform', cell: (p) => platformLabel(p.platform) },
+/** The columns of the spend by platform, labelled from the table of platforms. */
+const byPlatformColumns = (table: readonly PlatformInfo[]): readonly FigureColumn<Spend['by_platform'][number]>[] => [
+  { header: 'Platform', cell: (p) => platformLabel(p.platform, table) },
   { header: 'Today', cell: (p) => formatUSD(p.today_usd) },
   { header: 'Month', cell: (p) => formatUSD(p.month_usd) },
   { header: 'Windows open', cell: (p) => `${p.windows - p.windows_closed} / ${p.windows}` },
@@ -101,6 +103,7 @@ const BACKLOG: readonly FigureColumn<Spend['backlog'][number]>[] = [
  */
 export function SpendPanel({ spend }: { spend: Spend | undefined }) {
   const byPlatform = spend?.by_platform ?? [];
+  const platforms = usePlatforms();
   const windowGroups = groupByPlatform(
     spend?.windows ?? [],
     byPlatform.map((p) => p.platform),
@@ -157,11 +160,14 @@ export function SpendPanel({ spend }: { spend: Spend | undefined }) {
               rowKey={(m) => m.model}
               empty="No model usage"
             />
+            <p className="spend-vision" data-testid="spend-vision">
+              {visionText(spend.model_vision)}
+            </p>
             {byPlatform.length > 1 && (
               <FigureTable
                 testId="spend-by-platform"
                 caption="By platform"
-                columns={BY_PLATFORM}
+                columns={byPlatformColumns(platforms)}
                 rows={byPlatform}
                 rowKey={(p) => p.platform}
                 rowProps={(p) => ({ 'data-testid': `spend-platform-${p.platform}` })}
@@ -174,7 +180,7 @@ export function SpendPanel({ spend }: { spend: Spend | undefined }) {
               groups={windowGroups.map((g) => ({
                 key: g.platform,
                 // A platform's heading only when there are several.
-                label: windowGroups.length > 1 ? platformLabel(g.platform) : null,
+                label: windowGroups.length > 1 ? platformLabel(g.platform, platforms) : null,
                 rows: g.items,
                 testId: `spend-windows-${g.platform || 'model'}`,
               }))}

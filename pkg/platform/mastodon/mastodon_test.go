@@ -1,0 +1,284 @@
+package mastodon_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"infernal/pkg/platform"
+	"infernal/pkg/platform/mastodon"
+	"infernal/pkg/platform/mastodon/mastodontest"
+	"infernal/pkg/platform/platformtest"
+	"infernal/pkg/ratelimit"
+	"infernal/pkg/tasks/taskstest"
+)
+
+func client(t *testing.T, srv *mastodontest.Server, limiter mastodon.Limiter, direct bool) *mastodon.Client {
+	t.Helper()
+	c, err := mastodon.New(mastodon.Config{Server: srv.URL, AccessToken: mastodontest.Token, Limiter: limiter, ReplyToDirect: direct})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func windows(t *testing.T) *ratelimit.Windows {
+	t.Helper()
+	w, err := ratelimit.Open(taskstest.RedisURL(t), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = w.Close() })
+	return w
+}
+
+// The platform contract holds for the client against the stand-in.
+func TestContract(t *testing.T) {
+	srv := mastodontest.New()
+	t.Cleanup(srv.Close)
+	w := windows(t)
+	platformtest.Run(t, platformtest.Harness{
+		Platform: client(t, srv, w, false),
+		Post:     func(_ *testing.T, text string) string { return srv.Post("mortal", text, "", "") },
+		Mention: func(_ *testing.T, text, parent string) string {
+			return srv.Post("mortal", text, parent, "")
+		},
+		Delete: func(_ *testing.T, id string) { srv.Delete(id) },
+		RateLimited: func(t *testing.T, kind platformtest.RateLimitKind) platform.Platform {
+			if kind == platformtest.LimitAnswered {
+				srv.RateLimitNext()
+				return client(t, srv, nil, false)
+			}
+			// Another process was told the window is used up.
+			closed := windows(t)
+			if err := closed.Record(context.Background(), "mastodon GET /api/v1/notifications", http.Header{
+				"X-Rate-Limit-Limit": {"300"}, "X-Rate-Limit-Remaining": {"0"},
+				"X-Rate-Limit-Reset": {fmt.Sprint(time.Now().Add(time.Minute).Unix())},
+			}); err != nil {
+				t.Fatal(err)
+			}
+			return client(t, srv, closed, false)
+		},
+	})
+}
+
+func TestText(t *testing.T) {
+	tests := []struct{ name, html, want string }{
+		{name: "paragraphs and breaks", html: "<p>one<br />two</p><p>three</p>", want: "one\ntwo\n\nthree"},
+		{name: "mention span", html: `<p><span class="h-card" translate="no"><a href="https://m.example/@alice" class="u-url mention">@<span>alice</span></a></span> hi</p>`, want: "@alice hi"},
+		{name: "link as its URL", html: `<p>see <a href="https://example.com/a/very/long/path" rel="nofollow"><span class="invisible">https://</span><span class="ellipsis">example.com/a/ve</span><span class="invisible">ry/long/path</span></a></p>`, want: "see https://example.com/a/very/long/path"},
+		{name: "entities", html: "<p>&lt;3 &amp; &quot;fire&quot; &#39;ok&#39;</p>", want: `<3 & "fire" 'ok'`},
+	}
+	for _, tt := range tests {
+		if got := mastodon.Text(tt.html); got != tt.want {
+			t.Errorf("%s: Text = %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
+
+// Mentions read only mention notifications: boosts, favourites and follows
+// are never drafted; a direct mention is left out unless reply_to_direct;
+// the HTML content reads as text, the content warning above it.
+func TestMentionsReadOnlyMentions(t *testing.T) {
+	srv := mastodontest.New()
+	t.Cleanup(srv.Close)
+	c := client(t, srv, nil, false)
+	ctx := context.Background()
+	own := srv.Post("infernal", "my own words", "", "")
+	srv.Boost("fan", own)
+	srv.Favourite("fan", own)
+	public := srv.Post("alice", "@infernal look: https://example.com/a/very/long/path/indeed & more", "", "public")
+	unlisted := srv.Post("bob", "@infernal quietly", "", "unlisted")
+	private := srv.Post("carol", "@infernal followers only", "", "private")
+	direct := srv.Post("dave", "@infernal just us", "", "direct")
+	page, err := c.Mentions(ctx, "1", platform.Range{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range page.Posts {
+		got = append(got, p.ID)
+	}
+	if want := []string{private, unlisted, public}; !slices.Equal(got, want) {
+		t.Fatalf("mentions %v, want %v (no boost, favourite, follow or direct message)", got, want)
+	}
+	if text := page.Posts[2].Text; text != "@infernal look: https://example.com/a/very/long/path/indeed & more" {
+		t.Errorf("text %q", text)
+	}
+	withDirect, err := client(t, srv, nil, true).Mentions(ctx, "1", platform.Range{})
+	if err != nil || len(withDirect.Posts) != 4 || withDirect.Posts[0].ID != direct {
+		t.Errorf("with reply_to_direct: %v %v", withDirect.Posts, err)
+	}
+	cw := srv.PostWithWarning("erin", "@infernal spoilers ahead", "film ending", "de")
+	page, err = c.Mentions(ctx, "1", platform.Range{SinceID: page.NewestID})
+	if err != nil || len(page.Posts) != 1 || page.Posts[0].ID != cw || page.Posts[0].Text != "CW: film ending\n\n@infernal spoilers ahead" {
+		t.Fatalf("mention behind a warning: %+v %v", page.Posts, err)
+	}
+}
+
+// A burst of mentions beyond one page is read whole by the Link header's
+// next pages, and nothing read before comes again.
+func TestMentionsFollowLinkPaging(t *testing.T) {
+	srv := mastodontest.New()
+	t.Cleanup(srv.Close)
+	c := client(t, srv, nil, false)
+	first := srv.Post("alice", "@infernal first", "", "")
+	page, err := c.Mentions(context.Background(), "1", platform.Range{})
+	if err != nil || len(page.Posts) != 1 || page.Posts[0].ID != first {
+		t.Fatalf("first read: %+v %v", page.Posts, err)
+	}
+	var want []string
+	for i := range 95 {
+		want = append(want, srv.Post(fmt.Sprintf("m%d", i), "@infernal burst", "", ""))
+	}
+	next, err := c.Mentions(context.Background(), "1", platform.Range{SinceID: page.NewestID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range next.Posts {
+		got = append(got, p.ID)
+	}
+	slices.Reverse(want)
+	if !slices.Equal(got, want) || next.More {
+		t.Fatalf("read %d of the burst of %d (more %v)", len(got), len(want), next.More)
+	}
+}
+
+// A reply starts with @acct, keeps the mention's visibility, content
+// warning and language; a direct mention is refused unless reply_to_direct.
+func TestReplyNeverWidens(t *testing.T) {
+	srv := mastodontest.New()
+	t.Cleanup(srv.Close)
+	ctx := context.Background()
+	c := client(t, srv, nil, false)
+	for _, vis := range []string{"public", "unlisted", "private"} {
+		id := srv.Post("alice", "@infernal hi", "", vis)
+		sent, err := c.Publish(ctx, "burn", id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := srv.Statuses()
+		last := st[len(st)-1]
+		if last.ID != sent.ID || last.Visibility != vis || last.Text != "@alice burn" || last.Language != "en" {
+			t.Errorf("reply to a %s mention: %+v", vis, last)
+		}
+	}
+	cw := srv.PostWithWarning("erin", "@infernal spoilers", "film ending", "de")
+	if _, err := c.Publish(ctx, "@erin no spoilers here", cw); err != nil {
+		t.Fatal(err)
+	}
+	st := srv.Statuses()
+	if last := st[len(st)-1]; last.SpoilerText != "film ending" || last.Language != "de" || last.Text != "@erin no spoilers here" {
+		t.Errorf("reply behind a warning: %+v", last)
+	}
+	direct := srv.Post("dave", "@infernal just us", "", "direct")
+	before := srv.Creates
+	_, err := c.Publish(ctx, "burn", direct)
+	if !strings.Contains(fmt.Sprint(err), mastodon.ReasonDirect) || platform.Temporary(err) || srv.Creates != before {
+		t.Errorf("a reply to a direct mention: %v (creates %d -> %d), want a lasting refusal", err, before, srv.Creates)
+	}
+	if _, err := client(t, srv, nil, true).Publish(ctx, "burn", direct); err != nil {
+		t.Fatal(err)
+	}
+	st = srv.Statuses()
+	if last := st[len(st)-1]; last.Visibility != "direct" {
+		t.Errorf("reply to a direct mention with reply_to_direct: %s", last.Visibility)
+	}
+}
+
+// A create that succeeds but answers 500 is never sent blindly again: the
+// reply is found and answered; a resend under the same key is replayed.
+func TestUnknownOutcomeIsLookedFor(t *testing.T) {
+	srv := mastodontest.New()
+	t.Cleanup(srv.Close)
+	ctx := context.Background()
+	c := client(t, srv, nil, false)
+	id := srv.Post("alice", "@infernal hi", "", "")
+	srv.FailNextCreate()
+	sent, err := c.PublishKeyed(ctx, "post-7-v1", "burn", id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := c.PublishKeyed(ctx, "post-7-v1", "burn", id)
+	if err != nil || again.ID != sent.ID || srv.Creates != 1 {
+		t.Fatalf("sent %s, again %s (%v), creates %d; want one status", sent.ID, again.ID, err, srv.Creates)
+	}
+}
+
+// The window headers (reset in ISO 8601) are kept in the shared windows,
+// and a 429 closes the window until its reset.
+func TestRateLimitWindows(t *testing.T) {
+	srv := mastodontest.New()
+	t.Cleanup(srv.Close)
+	ctx := context.Background()
+	w := windows(t)
+	c := client(t, srv, w, false)
+	if _, err := c.Me(ctx); err != nil {
+		t.Fatal(err)
+	}
+	ws, err := w.Windows(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(ws, func(x ratelimit.Window) bool { return x.Endpoint == "mastodon GET /api/v1/accounts/verify_credentials" })
+	if i < 0 || ws[i].Limit != 300 || ws[i].Remaining != 299 || !ws[i].ResetAt.After(time.Now()) {
+		t.Fatalf("windows %+v", ws)
+	}
+	srv.RateLimitNext()
+	_, err = c.Me(ctx)
+	at, ok := platform.RateLimited(err)
+	if !ok || !at.After(time.Now()) {
+		t.Fatalf("a 429: %v", err)
+	}
+	// The window stays closed: the next call is not sent.
+	_, err = c.Me(ctx)
+	if at2, ok := platform.RateLimited(err); !ok || !at2.Equal(at) {
+		t.Fatalf("after the 429: %v", err)
+	}
+}
+
+// The stand-in counts as Mastodon does: every URL 23, @user@domain as @user.
+func TestStandInLength(t *testing.T) {
+	tests := []struct {
+		text string
+		want int
+	}{
+		{"hello", 5},
+		{"see https://example.com/" + strings.Repeat("a", 100), 4 + 23},
+		{"@alice@mastodon.social hi", len("@alice hi")},
+		{"日本語", 3},
+	}
+	for _, tt := range tests {
+		if got := mastodontest.Length(tt.text); got != tt.want {
+			t.Errorf("Length(%q) = %d, want %d", tt.text, got, tt.want)
+		}
+	}
+}
+
+func TestValidateServer(t *testing.T) {
+	tests := []struct {
+		raw string
+		ok  bool
+	}{
+		{"https://mastodon.social", true},
+		{"https://mastodon.social/", true},
+		{"http://127.0.0.1:3000", true},
+		{"http://localhost:3000", true},
+		{"http://mastodon.social", false},
+		{"mastodon.social", false},
+		{"https://user:pw@mastodon.social", false},
+		{"https://mastodon.social?x=1", false},
+		{"ftp://mastodon.social", false},
+		{"", false},
+	}
+	for _, tt := range tests {
+		if _, err := mastodon.ValidateServer(tt.raw); (err == nil) != tt.ok {
+			t.Errorf("ValidateServer(%q) = %v, want ok %v", tt.raw, err, tt.ok)
+		}
+	}
+}

@@ -1,0 +1,128 @@
+package mastodon
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"infernal/pkg/platform"
+)
+
+// defaultLanguage is a reply's language when the status it answers names none.
+const defaultLanguage = "en"
+
+// ReasonDirect is the word for a direct mention left unanswered (the skip
+// reason direct_message): a public answer would widen a private word.
+const ReasonDirect = "direct_message"
+
+// createStatus is POST /api/v1/statuses's body.
+type createStatus struct {
+	Status      string `json:"status"`
+	InReplyToID string `json:"in_reply_to_id,omitempty"`
+	Visibility  string `json:"visibility"`
+	SpoilerText string `json:"spoiler_text,omitempty"`
+	Language    string `json:"language"`
+}
+
+// NewPublishKey chooses a fresh Idempotency-Key for a send; the pipeline
+// stores it with the post before the first attempt, so that every retry of
+// that draft's send carries the same key. Mastodon keeps a key for an hour.
+func (c *Client) NewPublishKey() string {
+	b := make([]byte, 16)
+	_, _ = rand.Read(b) // crypto/rand never fails on the supported platforms
+	return hex.EncodeToString(b)
+}
+
+// Publish posts text, as a reply to inReplyToID when it is not empty,
+// under a fresh key.
+func (c *Client) Publish(ctx context.Context, text, inReplyToID string) (platform.Post, error) {
+	return c.PublishKeyed(ctx, c.NewPublishKey(), text, inReplyToID)
+}
+
+// PublishKeyed posts text under key (the Idempotency-Key). A reply starts
+// with @acct of the author, as Mastodon's clients write it, carries the
+// content warning and the language of the status it answers, and never
+// widens its visibility: public, unlisted and private are answered alike,
+// direct only with ReplyToDirect (else it is refused, ReasonDirect). A
+// create whose outcome is unknown (a network failure, or a 5xx after it
+// was sent) is looked for first, then sent again under the same key.
+func (c *Client) PublishKeyed(ctx context.Context, key, text, inReplyToID string) (platform.Post, error) {
+	body := createStatus{Status: text, Visibility: "public", Language: defaultLanguage}
+	if inReplyToID != "" {
+		parent, found, err := c.status(ctx, inReplyToID)
+		if err != nil {
+			return platform.Post{}, err
+		}
+		if !found {
+			return platform.Post{}, &platform.Error{Status: http.StatusNotFound, Title: "Not Found",
+				Detail: "the post was deleted or not visible"}
+		}
+		if parent.Visibility == "direct" && !c.replyToDirect {
+			return platform.Post{}, &platform.Error{Status: http.StatusUnprocessableEntity, Title: ReasonDirect,
+				Detail: "a direct mention is not answered (mastodon.reply_to_direct is off)"}
+		}
+		body.InReplyToID, body.Visibility, body.SpoilerText = inReplyToID, parent.Visibility, parent.SpoilerText
+		if parent.Language != nil && *parent.Language != "" {
+			body.Language = *parent.Language
+		}
+		if at := "@" + parent.Account.Acct; !strings.HasPrefix(text, at+" ") && text != at {
+			body.Status = at + " " + text
+		}
+	}
+	h := http.Header{"Idempotency-Key": {key}}
+	var s status
+	_, err := c.call(ctx, "POST", "/api/v1/statuses", nil, body, h, &s)
+	if err == nil {
+		return toPost(s, ""), nil
+	}
+	if !unknownOutcome(err) {
+		return platform.Post{}, err
+	}
+	// The create may have been made: look for it before sending again.
+	me, merr := c.Me(ctx)
+	if merr != nil {
+		return platform.Post{}, errors.Join(err, merr)
+	}
+	if prior, found, ferr := c.FindPublished(ctx, me.ID, inReplyToID, body.Status); ferr != nil {
+		return platform.Post{}, errors.Join(err, ferr)
+	} else if found {
+		return prior, nil
+	}
+	if _, err = c.call(ctx, "POST", "/api/v1/statuses", nil, body, h, &s); err != nil {
+		return platform.Post{}, err
+	}
+	return toPost(s, ""), nil
+}
+
+// unknownOutcome reports whether a create's err leaves open whether the
+// status was made: a network failure or a server error.
+func unknownOutcome(err error) bool {
+	var pe *platform.Error
+	if !errors.As(err, &pe) {
+		return false
+	}
+	return pe.Status == 0 || pe.Status >= 500
+}
+
+// FindPublished looks through the persona's recent statuses for one that
+// answers inReplyToID (for a standalone post: whose text is text).
+func (c *Client) FindPublished(ctx context.Context, authorID, inReplyToID, text string) (platform.Post, bool, error) {
+	var list []status
+	q := url.Values{"limit": {"40"}, "exclude_reblogs": {"true"}}
+	if _, err := c.call(ctx, "GET", "/api/v1/accounts/"+url.PathEscape(authorID)+"/statuses", q, nil, nil, &list); err != nil {
+		return platform.Post{}, false, err
+	}
+	for _, s := range list {
+		switch {
+		case inReplyToID != "" && s.InReplyToID != nil && *s.InReplyToID == inReplyToID:
+			return toPost(s, ""), true, nil
+		case inReplyToID == "" && s.InReplyToID == nil && Text(s.Content) == text:
+			return toPost(s, ""), true, nil
+		}
+	}
+	return platform.Post{}, false, nil
+}
