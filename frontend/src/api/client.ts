@@ -127,16 +127,6 @@ export function send<T>(url: string, body?: unknown): Promise<T> {
   return request<T>('POST', url, body);
 }
 
-/** PATCH part of a resource as JSON. */
-export function patch<T>(url: string, body: unknown): Promise<T> {
-  return request<T>('PATCH', url, body);
-}
-
-/** DELETE a resource. */
-export function remove<T>(url: string): Promise<T> {
-  return request<T>('DELETE', url);
-}
-
 /** PUT a resource's new state as JSON. */
 export function put<T>(url: string, body: unknown): Promise<T> {
   return request<T>('PUT', url, body);

@@ -39,5 +39,5 @@ export function setEnabled(id: number, enabled: boolean): Promise<Document> {
 
 /** Remove a document and its chunks. */
 export function deleteDocument(id: number): Promise<null> {
-  return remove<null>(`${KNOWLEDGE_KEY}/${id}`);
+  return remove(`${KNOWLEDGE_KEY}/${id}`);
 }

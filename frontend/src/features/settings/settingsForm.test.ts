@@ -24,7 +24,6 @@ const settings: Settings = {
   blocked_author_ids: [],
   learning: { enabled: false, examples: 0, lessons: 10 },
   autopilot: { enabled: false, min_review_score: 5, authors: [], any_author: false, categories: [], max_per_hour: 5, grace_seconds: 120 },
-  learning: { enabled: true, examples: 3, lessons: 5 },
   knowledge: { chunks: 3 },
 };
 
