@@ -1629,6 +1629,9 @@ describe('knowledge', () => {
       await doc.getByRole('button', { name: `Delete ${title}` }).click();
       await eventually(async () => assert.equal(stack.db(`SELECT count(*) FROM knowledge_documents WHERE title = '${title}'`), '0'));
       await page.context().close();
+    }
+  });
+});
 
 describe('images and link cards on the review card', () => {
   it('shows the thumbnails from MEDIA_HOSTS with their alt texts, another host as a link, and the link card, at 360 and 1280 px', { timeout: 120_000 }, async () => {
