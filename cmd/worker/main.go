@@ -21,6 +21,7 @@ import (
 
 	"infernal/pkg/config"
 	"infernal/pkg/decision"
+	"infernal/pkg/knowledge"
 	"infernal/pkg/persona"
 	"infernal/pkg/pipeline"
 	"infernal/pkg/platform"
@@ -126,7 +127,7 @@ func run() error {
 		Caps: settings.Caps{PerConversation: cfg.Caps.PerConversation, PerAuthorPerDay: cfg.Caps.PerAuthorPerDay,
 			SendsPer3Hours: cfg.Caps.SendsPer3Hours, SendsPerDay: cfg.Caps.SendsPerDay, NearDuplicate: cfg.Caps.NearDuplicate,
 			DraftsPerHour: cfg.Caps.DraftsPerHour},
-		Learning: settings.DefaultLearning(),
+		Learning: settings.DefaultLearning(), Knowledge: settings.DefaultKnowledge(),
 	}.Normalize()
 	if err != nil {
 		return fmt.Errorf("config: TARGET_USERNAMES, SEARCH_TOPICS, BLOCKED_AUTHORS, BLOCKED_PHRASES or a cap: %w", err)
@@ -139,6 +140,10 @@ func run() error {
 		log.Info("settings already stored: the admin's targets, topics, blocklists and caps are used, not the environment's")
 	}
 	if _, err := st.SeedPersona(ctx, persona.Default()); err != nil {
+		return err
+	}
+	// The first process to start stores the sample knowledge document, once.
+	if _, err := st.SeedKnowledge(ctx, knowledge.SampleTitle, len(knowledge.SampleText), knowledge.Split(knowledge.SampleText)); err != nil {
 		return err
 	}
 

@@ -13,6 +13,7 @@ import (
 
 	"infernal/pkg/conversation"
 	"infernal/pkg/guard"
+	"infernal/pkg/knowledge"
 	"infernal/pkg/learning"
 	"infernal/pkg/persona"
 	"infernal/pkg/post"
@@ -51,6 +52,9 @@ type Drafter struct {
 	// Learning gives each reply the similar past cases and the lessons
 	// the settings allow (settings.Learning); nil learns nothing.
 	Learning *learning.Shaper
+	// Knowledge gives each reply the knowledge-base facts like its post
+	// (settings.Knowledge); nil gives none.
+	Knowledge *knowledge.Retriever
 }
 
 // RecentTexts keeps the persona's drafts and posts of the near-duplicate
@@ -271,6 +275,9 @@ func (d *Drafter) request(ctx context.Context, p post.Post, set settings.Setting
 	if err != nil {
 		return writer.Request{}, post.LearnedFrom{}, err
 	}
+	if learned.Facts, err = d.ground(ctx, p, set, &req); err != nil {
+		return writer.Request{}, post.LearnedFrom{}, err
+	}
 	if gather == nil {
 		return req, learned, nil
 	}
@@ -305,6 +312,25 @@ func (d *Drafter) learn(ctx context.Context, p post.Post, set settings.Settings,
 	}
 	req.Examples, req.Lessons = sh.Examples, sh.Lessons
 	return sh.Learned, nil
+}
+
+// ground puts into req the knowledge-base facts like p's post, at most
+// set.Knowledge.Chunks above the similarity floor, and returns them by id
+// (grounded_in); a post like nothing gets none.
+func (d *Drafter) ground(ctx context.Context, p post.Post, set settings.Settings, req *writer.Request) ([]post.Ground, error) {
+	if d.Knowledge == nil || set.Knowledge.Chunks <= 0 {
+		return nil, nil
+	}
+	facts, err := d.Knowledge.Retrieve(ctx, p.OriginalPostText, set.Knowledge.Chunks)
+	if err != nil {
+		return nil, err
+	}
+	var out []post.Ground
+	for _, f := range facts {
+		req.Facts = append(req.Facts, writer.Fact{Title: f.Title, Text: f.Text})
+		out = append(out, post.Ground{DocumentID: f.DocumentID, ChunkID: f.ChunkID})
+	}
+	return out, nil
 }
 
 // character is the persona drafts are written in: the stored one, the

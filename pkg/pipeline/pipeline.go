@@ -18,6 +18,7 @@ import (
 
 	"infernal/pkg/conversation"
 	"infernal/pkg/decision"
+	"infernal/pkg/knowledge"
 	"infernal/pkg/learning"
 	"infernal/pkg/platform"
 	"infernal/pkg/post"
@@ -141,6 +142,7 @@ func New(cfg Config) *Pipeline {
 	distiller, _ := cfg.Writer.(writer.Distiller)
 	shaper := &learning.Shaper{Store: cfg.Store, Persona: cfg.Handle, Chars: cfg.LearningChars, Embedder: cfg.Embedder,
 		Distiller: distiller, Now: cfg.Now, Log: cfg.Log}
+	facts := &knowledge.Retriever{Store: cfg.Store, Embedder: cfg.Embedder, Log: cfg.Log}
 	p := &Pipeline{store: cfg.Store, byPlatform: make(map[string]*Stages, len(accounts))}
 	for i, a := range accounts {
 		self := NewSelf(a.Platform)
@@ -156,7 +158,7 @@ func New(cfg Config) *Pipeline {
 				Budget: budget, Reads: reads},
 			Profiler: &Profiler{Store: cfg.Store, PlatformName: name, Queue: cfg.Queue, Log: log, Handle: handle},
 			Drafter: &Drafter{Store: cfg.Store, Writer: cfg.Writer, Log: log, Handle: handle, Budget: budget,
-				Settings: set, Recent: recent, Judge: judge, Now: cfg.Now, Autopilot: pilot, Learning: shaper,
+				Settings: set, Recent: recent, Judge: judge, Now: cfg.Now, Autopilot: pilot, Learning: shaper, Knowledge: facts,
 				Context: &conversation.Gatherer{Store: cfg.Store, Fetch: lookupFetcher{platform: a.Platform}, PlatformName: name,
 					Reads: budget, Handle: handle}},
 			Sender: &Sender{Store: cfg.Store, Platform: a.Platform, Log: log, Now: cfg.Now, Self: self,

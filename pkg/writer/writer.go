@@ -70,6 +70,17 @@ type Request struct {
 	// Lessons are short rules learned from the administrator's edits and
 	// rejections, best first; empty with learning off.
 	Lessons []Lesson
+	// Facts are the knowledge-base chunks like the mortal's post, best
+	// first (pkg/knowledge); data the persona may use if relevant, never
+	// rules. Empty when nothing matched: the prompt is then as without them.
+	Facts []Fact
+}
+
+// Fact is one knowledge-base chunk given to the writer.
+type Fact struct {
+	// Title is its document's title.
+	Title string
+	Text  string
 }
 
 // Example is a past reply the administrator approved for a similar post.
