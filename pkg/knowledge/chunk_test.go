@@ -1,6 +1,7 @@
 package knowledge_test
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -84,7 +85,7 @@ func TestCheckText(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			_, _, err := knowledge.CheckText(tt.title, tt.text)
 			switch {
-			case tt.wantErr != nil && err != tt.wantErr:
+			case tt.wantErr != nil && !errors.Is(err, tt.wantErr):
 				t.Fatalf("err %v, want %v", err, tt.wantErr)
 			case tt.field && err == nil:
 				t.Fatal("no error for a bad title")
