@@ -189,6 +189,16 @@ type KeyedPublisher interface {
 	PublishKeyed(ctx context.Context, key, text, inReplyToID string) (Post, error)
 }
 
+// VersionKeyer is a KeyedPublisher whose key is derived from the post and
+// its draft version rather than chosen and stored (Mastodon's
+// Idempotency-Key): the same approved version is never posted twice, and
+// an edited version, a new text, gets a new key.
+type VersionKeyer interface {
+	// PublishKeyFor is the key of the send of draft version draftVersion
+	// of post postID.
+	PublishKeyFor(postID int64, draftVersion int) string
+}
+
 // Error is a refusal from the platform, with what it said.
 type Error struct {
 	// Status is the HTTP status, 0 for a network failure.

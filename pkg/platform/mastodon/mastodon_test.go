@@ -210,6 +210,58 @@ func TestUnknownOutcomeIsLookedFor(t *testing.T) {
 	}
 }
 
+// A create that answers 503 without making its status is looked for,
+// not found, and sent again under the same key: one status.
+func TestUnknownOutcomeNotMadeIsSentAgain(t *testing.T) {
+	srv := mastodontest.New()
+	t.Cleanup(srv.Close)
+	ctx := context.Background()
+	c := client(t, srv, nil, false)
+	id := srv.Post("alice", "@infernal hi", "", "")
+	srv.RefuseNextCreate()
+	key := c.PublishKeyFor(7, 1)
+	sent, err := c.PublishKeyed(ctx, key, "burn", id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := c.PublishKeyed(ctx, key, "burn", id)
+	if err != nil || again.ID != sent.ID || srv.Creates != 1 {
+		t.Fatalf("sent %s, again %s (%v), creates %d; want one status", sent.ID, again.ID, err, srv.Creates)
+	}
+}
+
+// The Idempotency-Key is the post's id and draft version: the same
+// version is one key, an edited version or another post a new one.
+func TestPublishKeyFor(t *testing.T) {
+	srv := mastodontest.New()
+	t.Cleanup(srv.Close)
+	c := client(t, srv, nil, false)
+	tests := []struct {
+		id      int64
+		version int
+		want    string
+	}{
+		{7, 1, "infernal-7-v1"},
+		{7, 2, "infernal-7-v2"},
+		{71, 1, "infernal-71-v1"},
+	}
+	for _, tt := range tests {
+		if got := c.PublishKeyFor(tt.id, tt.version); got != tt.want {
+			t.Errorf("PublishKeyFor(%d, %d) = %q, want %q", tt.id, tt.version, got, tt.want)
+		}
+	}
+	ctx := context.Background()
+	id := srv.Post("alice", "@infernal hi", "", "")
+	for _, key := range []string{c.PublishKeyFor(7, 1), c.PublishKeyFor(7, 1), c.PublishKeyFor(7, 2)} {
+		if _, err := c.PublishKeyed(ctx, key, "burn", id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if srv.Creates != 2 {
+		t.Fatalf("creates %d, want 2: v1 once, the edited v2 once", srv.Creates)
+	}
+}
+
 // The window headers (reset in ISO 8601) are kept in the shared windows,
 // and a 429 closes the window until its reset.
 func TestRateLimitWindows(t *testing.T) {

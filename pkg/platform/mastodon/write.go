@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -28,9 +29,16 @@ type createStatus struct {
 	Language    string `json:"language"`
 }
 
-// NewPublishKey chooses a fresh Idempotency-Key for a send; the pipeline
-// stores it with the post before the first attempt, so that every retry of
-// that draft's send carries the same key. Mastodon keeps a key for an hour.
+// PublishKeyFor is the Idempotency-Key of the send of draft version
+// draftVersion of post postID (platform.VersionKeyer): every retry of that
+// version's send carries the same key, so Mastodon, which keeps a key for
+// an hour, makes one status; an edited version is a new key.
+func (c *Client) PublishKeyFor(postID int64, draftVersion int) string {
+	return fmt.Sprintf("infernal-%d-v%d", postID, draftVersion)
+}
+
+// NewPublishKey chooses a fresh Idempotency-Key for a send that is not of
+// a stored post's draft (Publish).
 func (c *Client) NewPublishKey() string {
 	b := make([]byte, 16)
 	_, _ = rand.Read(b) // crypto/rand never fails on the supported platforms

@@ -77,9 +77,11 @@ type Server struct {
 	// Creates are the creates that made a status, keys replayed excluded.
 	Creates int
 	// rateLimitNext makes the next call a 429; fail500 the next create
-	// succeed and answer 500.
+	// succeed and answer 500; refuse503 the next create answer 503
+	// without making its status (a proxy in front of an overloaded server).
 	rateLimitNext bool
 	fail500       bool
+	refuse503     bool
 	remaining     int
 	windowReset   time.Time
 }
@@ -109,6 +111,14 @@ func (s *Server) FailNextCreate() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.fail500 = true
+}
+
+// RefuseNextCreate makes the next create answer 503 without making its
+// status.
+func (s *Server) RefuseNextCreate() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.refuse503 = true
 }
 
 func (s *Server) id() string {
@@ -535,6 +545,11 @@ func (s *Server) postStatus(w http.ResponseWriter, r *http.Request) {
 	if id, ok := s.keys[key]; ok && key != "" {
 		// A key seen within the hour answers the status it made.
 		writeJSON(w, 200, s.statusJSON(s.statuses[id]))
+		return
+	}
+	if s.refuse503 {
+		s.refuse503 = false
+		fail(w, http.StatusServiceUnavailable, "Service Unavailable")
 		return
 	}
 	var b createBody
