@@ -47,6 +47,10 @@ type Drafter struct {
 	// Autopilot approves the new pending drafts its rules let through; nil
 	// leaves every draft to the administrator.
 	Autopilot *Autopilot
+	// MaxLength is the limit the platform's server announced (Mastodon's
+	// configuration.statuses.max_characters, read at start); zero keeps
+	// its descriptor's.
+	MaxLength int
 }
 
 // RecentTexts keeps the persona's drafts and posts of the near-duplicate
@@ -190,7 +194,8 @@ func (d *Drafter) DraftPost(ctx context.Context, t *asynq.Task) error {
 		}
 		return err
 	}
-	text := post.StorableText(draft.Text)
+	// The draft's text is what is sent: on Mastodon with the @author prefix.
+	text := post.ReplyText(p, post.StorableText(draft.Text))
 	flags = append(guard.ReplyFlags(draft.Text, p.AuthorUsername, p.OriginalPostText, d.Handle), flags...)
 	saved := store.Draft{
 		Response: text, Category: draft.Category,
@@ -257,9 +262,10 @@ func (d *Drafter) request(ctx context.Context, p post.Post, set settings.Setting
 		return writer.Request{}, err
 	}
 	if p.IsProfile() {
-		return writer.Request{Kind: writer.KindProfile, Persona: d.Handle, Character: character}, nil
+		return writer.Request{Kind: writer.KindProfile, Persona: d.Handle, Character: character, Platform: p.Platform, MaxLength: d.MaxLength}, nil
 	}
-	req := writer.Request{Kind: writer.KindReply, Persona: d.Handle, PostText: p.OriginalPostText, Author: p.AuthorUsername, Character: character}
+	req := writer.Request{Kind: writer.KindReply, Persona: d.Handle, PostText: p.OriginalPostText, Author: p.AuthorUsername, Character: character,
+		Platform: p.Platform, MaxLength: d.MaxLength}
 	if gather == nil {
 		return req, nil
 	}

@@ -262,6 +262,19 @@ func TestPublishKeyFor(t *testing.T) {
 	}
 }
 
+// The limit is the instance's max_characters, 500 when it names none.
+func TestMaxCharacters(t *testing.T) {
+	srv := mastodontest.New()
+	t.Cleanup(srv.Close)
+	c := client(t, srv, nil, false)
+	for _, tt := range []struct{ set, want int }{{500, 500}, {5000, 5000}, {0, 500}} {
+		srv.SetMaxCharacters(tt.set)
+		if got, err := c.MaxCharacters(context.Background()); err != nil || got != tt.want {
+			t.Errorf("max_characters %d: MaxCharacters = %d %v, want %d", tt.set, got, err, tt.want)
+		}
+	}
+}
+
 // The window headers (reset in ISO 8601) are kept in the shared windows,
 // and a 429 closes the window until its reset.
 func TestRateLimitWindows(t *testing.T) {

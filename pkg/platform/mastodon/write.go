@@ -20,6 +20,30 @@ const defaultLanguage = "en"
 // reason direct_message): a public answer would widen a private word.
 const ReasonDirect = "direct_message"
 
+// DefaultMaxCharacters is a status's limit when the server names none.
+const DefaultMaxCharacters = 500
+
+// MaxCharacters is the server's limit on a status, in characters (GET
+// /api/v2/instance, configuration.statuses.max_characters), or
+// DefaultMaxCharacters when it names none: GoToSocial, Pleroma and many
+// servers raise it.
+func (c *Client) MaxCharacters(ctx context.Context) (int, error) {
+	var inst struct {
+		Configuration struct {
+			Statuses struct {
+				MaxCharacters int `json:"max_characters"`
+			} `json:"statuses"`
+		} `json:"configuration"`
+	}
+	if _, err := c.call(ctx, "GET", "/api/v2/instance", nil, nil, nil, &inst); err != nil {
+		return 0, err
+	}
+	if n := inst.Configuration.Statuses.MaxCharacters; n > 0 {
+		return n, nil
+	}
+	return DefaultMaxCharacters, nil
+}
+
 // createStatus is POST /api/v1/statuses's body.
 type createStatus struct {
 	Status      string `json:"status"`
