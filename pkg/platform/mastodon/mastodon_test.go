@@ -106,11 +106,14 @@ func TestMentionsReadOnlyMentions(t *testing.T) {
 	if want := []string{private, unlisted, public}; !slices.Equal(got, want) {
 		t.Fatalf("mentions %v, want %v (no boost, favourite, follow or direct message)", got, want)
 	}
+	if want := []platform.Withheld{{ID: direct, Reason: mastodon.ReasonDirect}}; !slices.Equal(page.Withheld, want) {
+		t.Errorf("withheld %+v, want %+v: the direct mention is accounted for", page.Withheld, want)
+	}
 	if text := page.Posts[2].Text; text != "@infernal look: https://example.com/a/very/long/path/indeed & more" {
 		t.Errorf("text %q", text)
 	}
 	withDirect, err := client(t, srv, nil, true).Mentions(ctx, "1", platform.Range{})
-	if err != nil || len(withDirect.Posts) != 4 || withDirect.Posts[0].ID != direct {
+	if err != nil || len(withDirect.Posts) != 4 || withDirect.Posts[0].ID != direct || len(withDirect.Withheld) != 0 {
 		t.Errorf("with reply_to_direct: %v %v", withDirect.Posts, err)
 	}
 	cw := srv.PostWithWarning("erin", "@infernal spoilers ahead", "film ending", "de")
