@@ -11,7 +11,8 @@
 #                             PARTS=model: the drafts through a rate-limited stand-in model alone;
 #                             PARTS=readpath: the three public API pages alone;
 #                             PARTS=telegram: the time from a mention to its Telegram card alone;
-#                             PARTS=insights: issue 31's insights of 90 days computed alone)
+#                             PARTS=insights: issue 31's insights of 90 days computed alone;
+#                             PARTS=learning: issue 37's retrieval of examples and lessons alone)
 #   MODEL_MENTIONS=120 MODEL_RATE=240 make bench   a smaller model leg (defaults 600 and 600 a minute)
 #
 # The public pages are loaded with wrk when it is installed, else with the
@@ -42,7 +43,7 @@ start_private_redis "$tmp"
 echo "== private PostgreSQL on port $private_pg_port, Redis on port $private_redis_port"
 
 command -v wrk >/dev/null || echo "== wrk not installed: the public pages are loaded by the benchmark's keep-alive generator"
-[ "${PARTS:-all}" = burst ] || [ "${PARTS:-all}" = model ] || [ "${PARTS:-all}" = telegram ] || [ "${PARTS:-all}" = insights ] || "$tmp/bench" -pg "$private_database_url" \
+[ "${PARTS:-all}" = burst ] || [ "${PARTS:-all}" = model ] || [ "${PARTS:-all}" = telegram ] || [ "${PARTS:-all}" = insights ] || [ "${PARTS:-all}" = learning ] || "$tmp/bench" -pg "$private_database_url" \
 	-redis "$private_redis_url" -web "$tmp/web" -worker "$tmp/worker" -parts "${PARTS:-all}" -static frontend/dist \
 	-scale "$scale" -duration "$duration" -out "${OUT:-bench/RESULTS.md}" -analysis bench/ANALYSIS.md
 if [ "${PARTS:-all}" = all ] || [ "${PARTS:-all}" = insights ]; then
@@ -61,6 +62,25 @@ if [ "${PARTS:-all}" = all ] || [ "${PARTS:-all}" = insights ]; then
 		echo
 		echo '```'
 		echo "$insights"
+		echo '```'
+	} >>"${OUT:-bench/RESULTS.md}"
+fi
+if [ "${PARTS:-all}" = all ] || [ "${PARTS:-all}" = learning ]; then
+	# Issue 37's figure: the examples and lessons of one draft retrieved from
+	# 100,000 cases and 1,000 lessons (times SCALE), as every draft does.
+	echo "== learning: retrieval of examples and lessons"
+	cases=$(awk -v s="$scale" 'BEGIN { printf "%d", 100000 * s }')
+	lessons=$(awk -v s="$scale" 'BEGIN { n = int(1000 * s); if (n < 1) n = 1; printf "%d", n }')
+	learning=$(LEARNING_CASES="$cases" LEARNING_LESSONS="$lessons" TEST_DATABASE_URL="$private_database_url" TEST_REDIS_URL="$private_redis_url" \
+		INFERNAL_REQUIRE_SERVERS=1 go test -run '^$' -bench BenchmarkRetrieval -benchtime 200x -count 1 -timeout 30m ./pkg/learning/ | grep '^Benchmark')
+	{
+		echo
+		echo "## Learning: retrieval of examples and lessons (issue 37)"
+		echo
+		echo "$cases cases and $lessons lessons; one draft's examples (3) and lessons (5), as the worker retrieves them. Target: p95 at most 20 ms."
+		echo
+		echo '```'
+		echo "$learning"
 		echo '```'
 	} >>"${OUT:-bench/RESULTS.md}"
 fi

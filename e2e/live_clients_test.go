@@ -12,10 +12,13 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"math"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -73,6 +76,35 @@ type xTweet struct {
 	inReplyTo      string
 	createdAt      time.Time
 	metrics        xMetricsJSON
+	// media are the post's attached media, links its links with their cards.
+	media []xMediaJSON
+	links []xURLJSON
+}
+
+// xMediaJSON is a media object of includes.media.
+type xMediaJSON struct {
+	MediaKey        string `json:"media_key"`
+	Type            string `json:"type"`
+	URL             string `json:"url,omitempty"`
+	PreviewImageURL string `json:"preview_image_url,omitempty"`
+	AltText         string `json:"alt_text,omitempty"`
+}
+
+// xURLJSON is a link of entities.urls, with the card X read for it.
+type xURLJSON struct {
+	Start       int    `json:"start"`
+	End         int    `json:"end"`
+	URL         string `json:"url"`
+	ExpandedURL string `json:"expanded_url"`
+	UnwoundURL  string `json:"unwound_url,omitempty"`
+	Title       string `json:"title,omitempty"`
+	Description string `json:"description,omitempty"`
+	MediaKey    string `json:"media_key,omitempty"`
+}
+
+// xAttachmentsJSON is a post's attachments.
+type xAttachmentsJSON struct {
+	MediaKeys []string `json:"media_keys"`
 }
 
 type xMetricsJSON struct {
@@ -96,11 +128,14 @@ type xTweetJSON struct {
 	PublicMetrics    xMetricsJSON `json:"public_metrics"`
 	ReferencedTweets []xRefJSON   `json:"referenced_tweets,omitempty"`
 	Entities         *xEntityJSON `json:"entities,omitempty"`
+	// Attachments lists the post's media keys; nil without media.
+	Attachments *xAttachmentsJSON `json:"attachments,omitempty"`
 }
 
-// xEntityJSON is a post's entities; only the @mentions are served.
+// xEntityJSON is a post's entities: its @mentions and its links.
 type xEntityJSON struct {
-	Mentions []xMentionJSON `json:"mentions"`
+	Mentions []xMentionJSON `json:"mentions,omitempty"`
+	URLs     []xURLJSON     `json:"urls,omitempty"`
 }
 
 // xMentionJSON is an @mention as X lists it: where it stands in the text,
@@ -118,6 +153,7 @@ var xMentionPattern = regexp.MustCompile(`@([A-Za-z0-9_]{1,15})`)
 type xIncludesJSON struct {
 	Users  []xUser      `json:"users"`
 	Tweets []xTweetJSON `json:"tweets,omitempty"`
+	Media  []xMediaJSON `json:"media,omitempty"`
 }
 
 type xMetaJSON struct {
@@ -313,34 +349,96 @@ func (f *fakeX) namingRefusals() int {
 }
 
 // oldNames and newNames translate the newest naming to the documented
-// one the fake's handlers read, and their answers back.
+// one the fake's handlers read, and their answers back: v2.167's expansion
+// referenced_posts brings the referenced posts (not their authors, which
+// v2.167 cannot ask for), as referenced_tweets.id does.
 var (
-	oldNames = strings.NewReplacer("post.fields", "tweet.fields", "referenced_posts", "referenced_tweets")
+	oldNames = strings.NewReplacer("post.fields", "tweet.fields", "referenced_posts", "referenced_tweets.id")
 	newNames = strings.NewReplacer(`"referenced_tweets":`, `"referenced_posts":`, `"tweets":[`, `"posts":[`)
 )
 
-// serveNewest answers r in X's newest naming: a parameter of the
-// documented naming is a 400 naming it; the rest is served by next in the
-// documented naming and its answer renamed.
+// v2167Params are the query parameters X's OpenAPI v2.167 lists for each
+// endpoint the client calls, with the enum of each list parameter (nil:
+// any value), as pkg/platform/x keeps them from xdevplatform/xdk's
+// specs/openapi.json.
+func v2167Params() (map[string]map[string][]string, error) {
+	b, err := os.ReadFile(filepath.Join("..", "pkg", "platform", "x", "testdata", "enums-v2.167.json"))
+	if err != nil {
+		return nil, err
+	}
+	var spec struct {
+		Endpoints map[string]map[string][]string `json:"endpoints"`
+	}
+	if err := json.Unmarshal(b, &spec); err != nil {
+		return nil, err
+	}
+	return spec.Endpoints, nil
+}
+
+// specEndpoint is the spec's name of a GET of path.
+func specEndpoint(path string) string {
+	parts := strings.Split(strings.Trim(path, "/"), "/")
+	switch {
+	case len(parts) == 4 && parts[1] == "users" && parts[2] != "by":
+		return "GET /2/users/{id}/" + parts[3]
+	case len(parts) == 5 && parts[2] == "by":
+		return "GET /2/users/by/username/{username}"
+	}
+	return "GET " + path
+}
+
+// outOfV2167 is the first parameter of q, with its values, that v2.167
+// does not list for the GET of path (or a value outside its enum); "" when
+// every one is listed.
+func outOfV2167(path string, q url.Values) (string, []string, error) {
+	spec, err := v2167Params()
+	if err != nil {
+		return "", nil, err
+	}
+	params := spec[specEndpoint(path)]
+	for _, name := range slices.Sorted(maps.Keys(q)) {
+		enum, ok := params[name]
+		if !ok {
+			return name, q[name], nil
+		}
+		if enum == nil {
+			continue
+		}
+		for _, v := range q[name] {
+			for item := range strings.SplitSeq(v, ",") {
+				if !slices.Contains(enum, item) {
+					return name, q[name], nil
+				}
+			}
+		}
+	}
+	return "", nil, nil
+}
+
+// serveNewest answers r as an X loaded with OpenAPI v2.167 does: a
+// parameter or value that spec does not list is a 400 naming it; the rest
+// is served by next in the documented naming and its answer renamed.
 func (f *fakeX) serveNewest(w http.ResponseWriter, r *http.Request, next http.Handler) {
 	q := r.URL.Query()
-	for name, vals := range q {
-		if name == "tweet.fields" || strings.Contains(strings.Join(vals, ","), "referenced_tweets") {
-			f.mu.Lock()
-			f.refusedNaming++
-			f.mu.Unlock()
-			body, err := json.Marshal(map[string]any{
-				"errors": []map[string]any{{"parameters": map[string][]string{name: vals},
-					"message": "The query parameter [" + name + "] is not one of [post.fields,expansions,user.fields,media.fields,max_results,since_id,until_id,pagination_token,next_token,query,ids,exclude]"}},
-				"title": "Invalid Request", "detail": "One or more parameters to your request was invalid.",
-				"type": "https://api.twitter.com/2/problems/invalid-request",
-			})
-			if err != nil {
-				f.problem("encode refusal: %v", err)
-			}
-			writeRaw(w, http.StatusBadRequest, string(body))
-			return
+	bad, badVals, err := outOfV2167(r.URL.Path, q)
+	if err != nil {
+		f.problem("read the v2.167 enums: %v", err)
+	}
+	if bad != "" {
+		f.mu.Lock()
+		f.refusedNaming++
+		f.mu.Unlock()
+		body, err := json.Marshal(map[string]any{
+			"errors": []map[string]any{{"parameters": map[string][]string{bad: badVals},
+				"message": "The query parameter [" + bad + "] or its value is not one of OpenAPI v2.167's"}},
+			"title": "Invalid Request", "detail": "One or more parameters to your request was invalid.",
+			"type": "https://api.twitter.com/2/problems/invalid-request",
+		})
+		if err != nil {
+			f.problem("encode refusal: %v", err)
 		}
+		writeRaw(w, http.StatusBadRequest, string(body))
+		return
 	}
 	old := url.Values{}
 	for name, vals := range q {
@@ -501,7 +599,77 @@ func tweetJSON(t xTweet, users map[string]xUser) xTweetJSON {
 		}
 		out.Entities.Mentions = append(out.Entities.Mentions, mention)
 	}
+	for _, m := range t.media {
+		if out.Attachments == nil {
+			out.Attachments = &xAttachmentsJSON{}
+		}
+		out.Attachments.MediaKeys = append(out.Attachments.MediaKeys, m.MediaKey)
+	}
+	if len(t.links) > 0 {
+		if out.Entities == nil {
+			out.Entities = &xEntityJSON{}
+		}
+		out.Entities.URLs = append(out.Entities.URLs, t.links...)
+	}
 	return out
+}
+
+// mediaOf adds to includes, as X's attachments.media_keys expansion does
+// when q asks for it, the media of data (once each), with the fields
+// media.fields names; the caller holds f.mu.
+func (f *fakeX) mediaOf(q url.Values, data []xTweetJSON, includes *xIncludesJSON) *xIncludesJSON {
+	if !slices.Contains(strings.Split(q.Get("expansions"), ","), "attachments.media_keys") {
+		return includes
+	}
+	fields := strings.Split(q.Get("media.fields"), ",")
+	added := map[string]bool{}
+	for _, d := range data {
+		i := slices.IndexFunc(f.tweets, func(t xTweet) bool { return strconv.FormatInt(t.id, 10) == d.ID })
+		if i < 0 {
+			continue
+		}
+		for _, m := range f.tweets[i].media {
+			if added[m.MediaKey] {
+				continue
+			}
+			added[m.MediaKey] = true
+			out := xMediaJSON{MediaKey: m.MediaKey, Type: m.Type}
+			if slices.Contains(fields, "url") {
+				out.URL = m.URL
+			}
+			if slices.Contains(fields, "preview_image_url") {
+				out.PreviewImageURL = m.PreviewImageURL
+			}
+			if slices.Contains(fields, "alt_text") {
+				out.AltText = m.AltText
+			}
+			if includes == nil {
+				includes = &xIncludesJSON{}
+			}
+			includes.Media = append(includes.Media, out)
+		}
+	}
+	return includes
+}
+
+// replyWithMedia stores a post of u's answering inReplyTo ("" for none)
+// with photos (their addresses and alt texts) and a link with its card,
+// and returns its id.
+func (f *fakeX) replyWithMedia(u xUser, text, inReplyTo string, photos [][2]string, link xURLJSON) string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	t := f.add(u.ID, text, inReplyTo)
+	id := strconv.FormatInt(t.id, 10)
+	for i, p := range photos {
+		key := fmt.Sprintf("3_%s%d", id, i)
+		t.media = append(t.media, xMediaJSON{MediaKey: key, Type: "photo", URL: p[0], AltText: p[1]})
+		t.links = append(t.links, xURLJSON{URL: "https://t.co/p" + strconv.Itoa(i), ExpandedURL: "https://x.com/" + u.Username + "/status/" + id + "/photo/" + strconv.Itoa(i+1), MediaKey: key})
+	}
+	if link.URL != "" {
+		t.links = append(t.links, link)
+	}
+	f.tweets[len(f.tweets)-1] = t
+	return id
 }
 
 func (f *fakeX) getMe(w http.ResponseWriter, _ *http.Request) {
@@ -654,6 +822,7 @@ func (f *fakeX) timeline(w http.ResponseWriter, r *http.Request, tokenParam stri
 		}
 	}
 	page.Includes = f.expand(q, page.Data, page.Includes, seen)
+	page.Includes = f.mediaOf(q, page.Data, page.Includes)
 	f.mu.Unlock()
 	page.Meta.ResultCount = len(page.Data)
 	if n := len(page.Data); n > 0 {
@@ -734,6 +903,7 @@ func (f *fakeX) getTweets(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		out.Includes = f.expand(r.URL.Query(), out.Data, out.Includes, seen)
+		out.Includes = f.mediaOf(r.URL.Query(), out.Data, out.Includes)
 	}
 	f.mu.Unlock()
 	f.writeJSON(w, http.StatusOK, out)
@@ -849,6 +1019,82 @@ type fakeLLM struct {
 	problems []string
 	// prompts are the user messages of the drafts asked for, in order.
 	prompts []string
+	// images are the image_url parts of every request (drafts and reviews)
+	// that carried any, in order, with the user message they came with;
+	// refusedImages counts the requests refused for them.
+	images        []llmImages
+	refuseImages  bool
+	refusedImages int
+	// lesson is what a distillation (openai.Writer.Distill) answers, and
+	// distilled counts them.
+	lesson    string
+	distilled int
+}
+
+// llmImages are the image parts one request carried.
+type llmImages struct {
+	user    string
+	judging bool
+	urls    []string
+	details []string
+}
+
+// withoutVision makes the model one that takes no image input: a request
+// with an image part is refused with OpenAI's 400.
+func (l *fakeLLM) withoutVision() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.refuseImages = true
+}
+
+// imagesWith returns the image parts of the requests whose user message held text.
+func (l *fakeLLM) imagesWith(text string) []llmImages {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []llmImages
+	for _, im := range l.images {
+		if strings.Contains(im.user, text) {
+			out = append(out, im)
+		}
+	}
+	return out
+}
+
+// chatContent reads a message's content: a string, or parts of text and
+// image_url (OpenAI's vision format).
+func chatContent(raw json.RawMessage) (text string, urls, details []string, err error) {
+	if err := json.Unmarshal(raw, &text); err == nil {
+		return text, nil, nil, nil
+	}
+	var parts []struct {
+		Type     string `json:"type"`
+		Text     string `json:"text"`
+		ImageURL *struct {
+			URL    string `json:"url"`
+			Detail string `json:"detail"`
+		} `json:"image_url"`
+	}
+	if err := json.Unmarshal(raw, &parts); err != nil {
+		return "", nil, nil, err
+	}
+	for _, p := range parts {
+		switch {
+		case p.Type == "text":
+			text += p.Text
+		case p.Type == "image_url" && p.ImageURL != nil:
+			urls, details = append(urls, p.ImageURL.URL), append(details, p.ImageURL.Detail)
+		default:
+			return "", nil, nil, fmt.Errorf("content part of type %q", p.Type)
+		}
+	}
+	return text, urls, details, nil
+}
+
+// teach makes every distillation answer lesson.
+func (l *fakeLLM) teach(lesson string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.lesson = lesson
 }
 
 func newFakeLLM(t *testing.T) *fakeLLM {
@@ -927,8 +1173,8 @@ func (l *fakeLLM) serve(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		Model    string `json:"model"`
 		Messages []struct {
-			Role    string `json:"role"`
-			Content string `json:"content"`
+			Role    string          `json:"role"`
+			Content json.RawMessage `json:"content"`
 		} `json:"messages"`
 	}
 	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
@@ -939,18 +1185,56 @@ func (l *fakeLLM) serve(w http.ResponseWriter, r *http.Request) {
 		l.refuse(w, http.StatusBadRequest, "model %q, want %q", req.Model, liveModel)
 		return
 	}
-	var user string
-	judging := false
+	var (
+		user          string
+		judging       bool
+		distilling    bool
+		urls, details []string
+	)
 	for _, m := range req.Messages {
+		text, u, d, err := chatContent(m.Content)
+		if err != nil {
+			l.refuse(w, http.StatusBadRequest, "content: %v", err)
+			return
+		}
 		switch m.Role {
 		case "user":
-			user += m.Content
+			user += text
+			urls, details = append(urls, u...), append(details, d...)
 		case "system":
 			// The second opinion on a draft (openai.Writer.Judge).
-			judging = strings.HasPrefix(m.Content, "You review drafts")
+			judging = strings.HasPrefix(text, "You review drafts")
+			// A lesson from an edit or a rejection (openai.Writer.Distill).
+			distilling = strings.HasPrefix(text, "You help an administrator teach")
 		}
 	}
 	l.mu.Lock()
+	if distilling {
+		l.distilled++
+		lesson := l.lesson
+		l.calls++
+		n := l.calls
+		l.mu.Unlock()
+		b, err := json.Marshal(map[string]string{"lesson": lesson})
+		if err != nil {
+			l.refuse(w, http.StatusInternalServerError, "encode lesson: %v", err)
+			return
+		}
+		writeRaw(w, http.StatusOK, fmt.Sprintf(`{"id":"chatcmpl-live-%d","object":"chat.completion","created":%d,"model":%q,`+
+			`"choices":[{"index":0,"message":{"role":"assistant","content":%q},"finish_reason":"stop"}],`+
+			`"usage":{"prompt_tokens":150,"completion_tokens":20,"total_tokens":170}}`, n, time.Now().Unix(), req.Model, string(b)))
+		return
+	}
+	if len(urls) > 0 {
+		l.images = append(l.images, llmImages{user: user, judging: judging, urls: urls, details: details})
+		if l.refuseImages {
+			l.refusedImages++
+			l.mu.Unlock()
+			// OpenAI's answer to image parts sent to a model without vision.
+			writeRaw(w, http.StatusBadRequest, `{"error":{"message":"Invalid content type. image_url is only supported by certain models.","type":"invalid_request_error","param":"messages.[1].content.[1].type","code":null}}`)
+			return
+		}
+	}
 	if !judging {
 		l.prompts = append(l.prompts, user)
 	}

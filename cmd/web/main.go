@@ -101,7 +101,7 @@ func run() error {
 		Handle: cfg.PersonaHandle, Handles: cfg.Handles(), Platform: cfg.Platform, Platforms: cfg.Platforms, StaticDir: cfg.StaticDir, TrustedProxies: cfg.TrustedProxies,
 		Ops: ops, Metrics: metrics, PublicURL: cfg.PublicURL,
 		MetricsToken: cfg.MetricsToken, MediaHosts: cfg.MediaHosts,
-		Prices: cfg.Prices, Budgets: cfg.Budgets, Windows: windows,
+		Prices: cfg.Prices, Budgets: cfg.Budgets, Windows: windows, ModelVision: cfg.ModelVision, Blind: queue,
 		// A session's call counts as in flight until its request ends, at the latest at its deadline.
 		ModelCalls:   windows.Sessions(api.RequestTimeout),
 		BenchCeiling: cfg.BenchCeiling,

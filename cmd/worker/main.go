@@ -32,6 +32,7 @@ import (
 	"infernal/pkg/post"
 	"infernal/pkg/ratelimit"
 	"infernal/pkg/redisurl"
+	"infernal/pkg/retrieval"
 	"infernal/pkg/settings"
 	"infernal/pkg/spend"
 	"infernal/pkg/store"
@@ -102,13 +103,19 @@ func run() error {
 		accounts = append(accounts, a)
 	}
 	var w writer.Writer
+	var embedder retrieval.Embedder
 	switch cfg.Writer {
 	case config.WriterOpenAI:
-		w, err = openai.New(openai.Config{BaseURL: cfg.OpenAIBaseURL, APIKey: cfg.OpenAIAPIKey, Model: cfg.OpenAIModel,
+		ow, err := openai.New(openai.Config{BaseURL: cfg.OpenAIBaseURL, APIKey: cfg.OpenAIAPIKey, Model: cfg.OpenAIModel,
 			Temperature: post.DefaultLLMParameter, PresencePenalty: post.DefaultLLMParameter, FrequencyPenalty: post.DefaultLLMParameter,
-			Usage: meter.Usage, Concurrency: cfg.ModelConcurrency, Limiter: windows})
+			Usage: meter.Usage, Concurrency: cfg.ModelConcurrency, Limiter: windows,
+			Vision: openai.Vision(cfg.ModelVision), Blind: client, Log: log})
 		if err != nil {
 			return err
+		}
+		w = ow
+		if cfg.EmbeddingsModel != "" {
+			embedder = ow.Embeddings(cfg.EmbeddingsModel)
 		}
 	default:
 		w = offline.New(cfg.PersonaHandle)
@@ -119,6 +126,7 @@ func run() error {
 		Caps: settings.Caps{PerConversation: cfg.Caps.PerConversation, PerAuthorPerDay: cfg.Caps.PerAuthorPerDay,
 			SendsPer3Hours: cfg.Caps.SendsPer3Hours, SendsPerDay: cfg.Caps.SendsPerDay, NearDuplicate: cfg.Caps.NearDuplicate,
 			DraftsPerHour: cfg.Caps.DraftsPerHour},
+		Learning: settings.DefaultLearning(),
 	}.Normalize()
 	if err != nil {
 		return fmt.Errorf("config: TARGET_USERNAMES, SEARCH_TOPICS, BLOCKED_AUTHORS, BLOCKED_PHRASES or a cap: %w", err)
@@ -138,6 +146,7 @@ func run() error {
 		Store: st, Accounts: accounts, Writer: w, Queue: client, Log: log, Now: time.Now, Handle: cfg.PersonaHandle,
 		HandPostedEvery: cfg.HandPostedInterval,
 		Spend:           meter, Budgets: cfg.Budgets,
+		LearningChars: cfg.LearningPromptChars, Embedder: embedder,
 	})
 	srv, err := tasks.NewServer(tasks.ServerConfig{
 		RedisURL: cfg.RedisURL, Register: pipe.Register, Log: log, Metrics: reg, RetryDelay: pipeline.RetryDelay,

@@ -1595,6 +1595,77 @@ describe('the admin on a phone and a desktop', () => {
   });
 });
 
+describe('images and link cards on the review card', () => {
+  it('shows the thumbnails from MEDIA_HOSTS with their alt texts, another host as a link, and the link card, at 360 and 1280 px', { timeout: 120_000 }, async () => {
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    const goat = `${stack.media.base}/media/goat.png`;
+    const fire = `${stack.media.base}/media/fire.png`;
+    const media = JSON.stringify([
+      { type: 'photo', url: goat, preview_url: '', alt: 'a goat in a red cape' },
+      { type: 'photo', url: fire, preview_url: '', alt: '' },
+      { type: 'photo', url: 'https://elsewhere.example/tracker.png', preview_url: '', alt: 'from elsewhere' },
+    ]);
+    const link = JSON.stringify({ url: 'https://www.pit.example/hours', title: "The pit's hours", description: 'Open all night.' });
+    stack.db(`INSERT INTO posts (platform, source, status, original_post_id, conversation_id, original_post_text,
+      original_post_user, author_username, category, proposed_response, reply_route, media_url, media, link)
+      VALUES ('sandbox', 'mention', 'pending', 'media-card-1', 'media-card-1', '@infernal_ai what do you make of this?',
+      'Goat Keeper', 'goat_keeper', 'pride', 'A goat in a cape is a sinner in training.', 'api', '${goat}',
+      '${media.replaceAll("'", "''")}', '${link.replaceAll("'", "''")}')`);
+    try {
+      const res = await fetch(`${stack.baseURL}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ username: ADMIN_USERNAME, password: ADMIN_PASSWORD }),
+      });
+      const { token } = await res.json();
+      for (const [width, height] of [
+        [360, 740],
+        [1280, 900],
+      ]) {
+        // The stand-in's certificate is made for the run: this context trusts it.
+        const page = await openPage({ width, height, ignoreHTTPSErrors: true });
+        await page.addInitScript((t) => localStorage.setItem('token', t), token);
+        await page.goto('/diaries666op/dashboard?tab=mentions');
+        const card = page.getByTestId('review-card').filter({ hasText: 'what do you make of this?' });
+        const thumbs = card.getByTestId('post-media-thumb');
+        await expectCount(thumbs, 2);
+        await eventually(async () => {
+          const loaded = await thumbs.evaluateAll((imgs) => imgs.map((i) => i.complete && i.naturalWidth > 0));
+          assert.deepEqual(loaded, [true, true], 'both thumbnails load from the media host');
+        });
+        assert.equal(await thumbs.first().getAttribute('alt'), 'a goat in a red cape');
+        assert.equal(await thumbs.nth(1).getAttribute('alt'), 'Image 2 without a description');
+        assert.equal(await thumbs.first().getAttribute('referrerpolicy'), 'no-referrer');
+        const captions = await card.locator('.post-media-item figcaption').allTextContents();
+        assert.deepEqual(captions, ['a goat in a red cape', 'No description']);
+        // Another host's image is a link, never loaded.
+        const elsewhere = card.getByTestId('post-media-link');
+        await expectText(elsewhere, 'from elsewhere (opens in a new tab)');
+        assert.equal(await elsewhere.getAttribute('href'), 'https://elsewhere.example/tracker.png');
+        assert.equal(await card.locator('img[src*="elsewhere.example"]').count(), 0);
+        const linkCard = card.getByTestId('post-link-card');
+        await expectText(linkCard.locator('.post-link-title'), "The pit's hours");
+        await expectText(linkCard.locator('.post-link-host'), 'pit.example');
+        for (const box of await thumbs.evaluateAll((imgs) => imgs.map((i) => i.getBoundingClientRect().right))) {
+          assert.ok(box <= width, `a thumbnail reaches ${box} px at ${width} px`);
+        }
+        assert.deepEqual(await sidewaysOverflow(page), [], `the card at ${width} px scrolls sideways`);
+        assert.deepEqual(await axeViolations(page), [], `the card at ${width} px`);
+        await page.screenshot({ path: join(SCREENSHOTS, `admin-media-card-${width}x${height}.png`), fullPage: true });
+        await page.context().close();
+      }
+      assert.ok(stack.media.requests.length >= 2, 'the media host served the thumbnails');
+      assert.deepEqual(
+        stack.media.requests.filter((r) => r.referer !== ''),
+        [],
+        'no thumbnail request carries a Referer',
+      );
+    } finally {
+      stack.db(`DELETE FROM posts WHERE original_post_id = 'media-card-1'`);
+    }
+  });
+});
+
 describe('insights', () => {
   it('the Insights section: the funnel, a chart and its table, the gap state, and a lookup of a dropped retweet', async () => {
     stack.db(`INSERT INTO metric_gaps (reason, started_at, ended_at)

@@ -4,6 +4,7 @@
 import { execFile, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import https from 'node:https';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -135,8 +136,36 @@ function tail(file, lines = 40) {
   }
 }
 
+/** A 1×1 PNG, what the media stand-in serves for every image. */
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGP4z8DwHwAFAAH/iZk9HQAAAABJRU5ErkJggg==', 'base64');
+
 /**
- * Starts everything. Returns { baseURL, db(sql), browser, stop() }.
+ * Starts a stand-in of the platforms' media hosts: https on 127.0.0.1 with
+ * a certificate made for the run (the browser contexts that load from it
+ * ignore its issuer), answering every path with a PNG and recording each
+ * request's path and Referer. Returns { host, base, requests, close() }.
+ */
+async function startMediaHost(tmp) {
+  const key = join(tmp, 'media-key.pem');
+  const cert = join(tmp, 'media-cert.pem');
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1',
+    '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+  const requests = [];
+  const srv = https.createServer({ key: readFileSync(key), cert: readFileSync(cert) }, (req, res) => {
+    requests.push({ path: req.url, referer: req.headers.referer ?? '' });
+    res.writeHead(200, { 'Content-Type': 'image/png', 'Content-Length': PNG.length });
+    res.end(PNG);
+  });
+  await new Promise((res, rej) => {
+    srv.once('error', rej);
+    srv.listen(0, '127.0.0.1', res);
+  });
+  const host = `127.0.0.1:${srv.address().port}`;
+  return { host, base: `https://${host}`, requests, close: () => new Promise((r) => srv.close(r)) };
+}
+
+/**
+ * Starts everything. Returns { baseURL, db(sql), browser, media, stop() }.
  * stop() is safe to call whatever point the start reached.
  */
 export async function startStack() {
@@ -150,7 +179,7 @@ export async function startStack() {
   const redisUrl = new URL(redisBase);
   const logFile = join(tmp, 'web.log');
 
-  const state = { tmp, dbCreated: false, redisDb: 0, server: null, browser: null };
+  const state = { tmp, dbCreated: false, redisDb: 0, server: null, browser: null, media: null };
   const stack = {
     baseURL: '',
     dbUrl: dbUrl.toString(),
@@ -159,8 +188,11 @@ export async function startStack() {
     /** Runs Redis commands on the stack's database; one simple reply line per command. */
     redis: (commands) => redis(redisBase, state.redisDb, commands),
     browser: null,
+    /** The media hosts' stand-in, the one host of MEDIA_HOSTS. */
+    media: null,
     async stop() {
       if (state.browser) await state.browser.close().catch(() => {});
+      if (state.media) await state.media.close();
       if (state.server && state.server.exitCode === null) {
         const exited = new Promise((r) => state.server.once('exit', r));
         state.server.kill('SIGTERM');
@@ -202,6 +234,8 @@ export async function startStack() {
     redisUrl.pathname = `/${state.redisDb}`;
     await build;
 
+    state.media = await startMediaHost(tmp);
+    stack.media = state.media;
     const port = await freePort();
     stack.baseURL = `http://127.0.0.1:${port}`;
     const log = createWriteStream(logFile);
@@ -216,6 +250,7 @@ export async function startStack() {
         ADMIN_PASSWORD,
         STATIC_DIR: DIST,
         PLATFORM: 'sandbox',
+        MEDIA_HOSTS: state.media.host,
         WRITER: 'offline',
         PERSONA_HANDLE: 'infernal_ai',
         LOG_LEVEL: 'warn',

@@ -149,13 +149,13 @@ func TestContractCatchesDrift(t *testing.T) {
 		wantErr            bool
 	}{
 		{name: "documented", method: "GET", path: "/api/posts/stats", status: 200, header: jsonHeader,
-			body: `{"pending":{"count":1},"posted":{"count":2},"rejected":{"count":0},"mentions":{"count":3},"platforms":["x"]}`},
+			body: `{"pending":{"count":1},"posted":{"count":2},"rejected":{"count":0},"mentions":{"count":3},"platforms":["x"],"media_hosts":["pbs.twimg.com"]}`},
 		{name: "field missing", method: "GET", path: "/api/posts/stats", status: 200, header: jsonHeader,
 			body: `{"pending":{"count":1},"posted":{"count":2},"rejected":{"count":0}}`, wantErr: true},
 		{name: "wrong type", method: "GET", path: "/api/posts/stats", status: 200, header: jsonHeader,
-			body: `{"pending":{"count":"1"},"posted":{"count":2},"rejected":{"count":0},"mentions":{"count":3},"platforms":["x"]}`, wantErr: true},
+			body: `{"pending":{"count":"1"},"posted":{"count":2},"rejected":{"count":0},"mentions":{"count":3},"platforms":["x"],"media_hosts":["pbs.twimg.com"]}`, wantErr: true},
 		{name: "field not documented", method: "GET", path: "/api/posts/stats", status: 200, header: jsonHeader,
-			body: `{"pending":{"count":1},"posted":{"count":2},"rejected":{"count":0},"mentions":{"count":3},"platforms":["x"],"extra":1}`, wantErr: true},
+			body: `{"pending":{"count":1},"posted":{"count":2},"rejected":{"count":0},"mentions":{"count":3},"platforms":["x"],"media_hosts":["pbs.twimg.com"],"extra":1}`, wantErr: true},
 		{name: "status not documented", method: "GET", path: "/api/posts/stats", status: 418, header: jsonHeader,
 			body: `{"error":"teapot"}`, wantErr: true},
 		{name: "not JSON", method: "GET", path: "/api/posts/stats", status: 200, header: http.Header{"Content-Type": {"text/plain"}},

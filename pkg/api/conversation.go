@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"infernal/pkg/conversation"
+	"infernal/pkg/post"
 )
 
 // contextItemView is one post of a card's conversation.
@@ -14,6 +15,9 @@ type contextItemView struct {
 	Text           string     `json:"text"`
 	CreatedAt      *time.Time `json:"created_at"`
 	PlatformPostID string     `json:"platform_post_id"`
+	// Media are the post's images, never null; Link its link card, null when none.
+	Media []post.Media `json:"media"`
+	Link  *post.Link   `json:"link"`
 }
 
 // contextResponse is GET /api/posts/{id}/context.
@@ -48,7 +52,8 @@ func (s *Server) conversation(w http.ResponseWriter, r *http.Request) error {
 	out := contextResponse{Items: make([]contextItemView, 0, len(c.Items)), Note: p.ContextNote}
 	for _, it := range c.Items {
 		v := contextItemView{Relation: string(it.Relation), AuthorUsername: it.AuthorUsername, Text: it.Text,
-			CreatedAt: it.CreatedAt, PlatformPostID: it.PlatformPostID}
+			CreatedAt: it.CreatedAt, PlatformPostID: it.PlatformPostID,
+			Media: post.SafeMedia(it.Media, p.Platform == post.SandboxPlatform), Link: post.SafeLink(it.Link, p.Platform == post.SandboxPlatform)}
 		if v.CreatedAt != nil {
 			utc := v.CreatedAt.UTC()
 			v.CreatedAt = &utc

@@ -146,6 +146,13 @@ type insightsView struct {
 	Heatmap         heatmapView          `json:"heatmap"`
 	Daily           []dayView            `json:"daily"`
 	Gaps            []gapView            `json:"gaps"`
+	// Learning is whether the persona learns: the weekly decisions.
+	Learning learningInsightsView `json:"learning"`
+}
+
+// learningInsightsView is the weekly learning series of a range.
+type learningInsightsView struct {
+	Weekly []insights.Week `json:"weekly"`
 }
 
 // isoWeekdays name ISO's weekdays 1 to 7.
@@ -183,7 +190,22 @@ func (s *Server) insightsAnswer(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 	}
-	respondJSON(w, http.StatusOK, viewInsights(rng, c.From.UTC(), c.To.UTC(), c.Insights))
+	out := viewInsights(rng, c.From.UTC(), c.To.UTC(), c.Insights)
+	// The weekly learning series is read for the request: a few rows a week.
+	events, err := s.store.DecisionEvents(ctx, c.From, c.To, rng.source)
+	if err != nil {
+		return err
+	}
+	in := make([]insights.Event, len(events))
+	for i, e := range events {
+		in[i] = insights.Event(e)
+	}
+	loc, err := time.LoadLocation(rng.tz)
+	if err != nil {
+		return err
+	}
+	out.Learning = learningInsightsView{Weekly: insights.Weekly(in, c.From, c.To, loc)}
+	respondJSON(w, http.StatusOK, out)
 	return nil
 }
 

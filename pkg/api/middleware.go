@@ -9,6 +9,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -297,19 +298,31 @@ func (s *Server) ownOrigin(r *http.Request, origin string) bool {
 	return err == nil && u.Host != "" && strings.EqualFold(u.Host, r.Host)
 }
 
-// limitBody caps every request body at maxBody. A body declared larger is
+// limitBody caps every request body at maxBody (an import's at
+// maxImportBytes). A body declared larger is
 // refused before anything is read, so no "100 Continue" is sent and a client
 // waiting on "Expect: 100-continue" reads the 413 instead of a reset.
 func limitBody(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.ContentLength > maxBody {
+		limit := int64(maxBody)
+		if r.URL.Path == importPath && r.Method == http.MethodPost {
+			// An import of past replies is the one larger body; its own
+			// 413 names its limits.
+			limit = maxImportBytes
+		}
+		if r.ContentLength > limit {
+			if limit == maxImportBytes {
+				w.Header().Set("Connection", "close")
+				respondJSON(w, http.StatusRequestEntityTooLarge, map[string]string{"error": fmt.Sprintf("an import takes at most %d bytes", maxImportBytes)})
+				return
+			}
 			// The unread body makes the connection unusable for a next request.
 			w.Header().Set("Connection", "close")
 			respondJSON(w, http.StatusRequestEntityTooLarge, map[string]string{"error": errBodyTooLarge})
 			return
 		}
 		if r.Body != http.NoBody {
-			r.Body = http.MaxBytesReader(w, r.Body, maxBody)
+			r.Body = http.MaxBytesReader(w, r.Body, limit)
 		}
 		next.ServeHTTP(w, r)
 	})

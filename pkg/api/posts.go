@@ -13,6 +13,7 @@ import (
 
 	"infernal/pkg/decision"
 	"infernal/pkg/guard"
+	"infernal/pkg/learning"
 	"infernal/pkg/post"
 	"infernal/pkg/settings"
 	"infernal/pkg/tasks"
@@ -118,7 +119,7 @@ func (s *Server) adminStats(w http.ResponseWriter, r *http.Request) error {
 	}
 	respondJSON(w, http.StatusOK, adminStatsView{
 		Pending: count{a.Pending}, Posted: count{a.Posted}, Rejected: count{a.Rejected}, Mentions: count{a.PendingMentions},
-		Platforms: s.platformList(),
+		Platforms: s.platformList(), MediaHosts: append([]string{}, s.mediaHosts...),
 	})
 	return nil
 }
@@ -154,6 +155,21 @@ type verdict struct {
 	shown *int
 	// by is the channel: post.ByWeb or post.ByBulk.
 	by post.Channel
+	// reason is a rejection's reason, "" for none.
+	reason string
+}
+
+// rejectReason checks a rejection's optional reason, a 400 naming reason
+// when it is too long.
+func rejectReason(reason *string) (string, error) {
+	if reason == nil {
+		return "", nil
+	}
+	r, err := learning.CheckReason(*reason)
+	if err != nil {
+		return "", &settings.FieldError{Field: "reason", Problem: strings.TrimPrefix(err.Error(), learning.ErrInvalid.Error()+": ")}
+	}
+	return r, nil
 }
 
 // The actions of a verdict, as the bulk route names them.
@@ -169,7 +185,7 @@ func (s *Server) judge(ctx context.Context, id int64, v verdict) (post.Post, err
 	var p post.Post
 	var err error
 	if v.action == actionReject {
-		p, err = s.decide.Reject(ctx, id, v.shown, v.by)
+		p, err = s.decide.RejectFor(ctx, id, v.shown, v.by, v.reason)
 	} else {
 		p, err = s.decide.Approve(ctx, id, decision.Approval{Shown: v.shown, Edited: v.edited, Override: v.override, By: v.by})
 	}
@@ -376,6 +392,8 @@ func (s *Server) reject(w http.ResponseWriter, r *http.Request) error {
 	var req struct {
 		// DraftVersion is the draft version the administrator saw.
 		DraftVersion *int `json:"draft_version"`
+		// Reason is why, kept with the case (optional).
+		Reason *string `json:"reason"`
 	}
 	if err := decodeJSON(r, &req, true); err != nil {
 		return err
@@ -383,7 +401,11 @@ func (s *Server) reject(w http.ResponseWriter, r *http.Request) error {
 	if err := checkShown(req.DraftVersion); err != nil {
 		return err
 	}
-	p, err := s.judge(r.Context(), id, verdict{action: actionReject, shown: req.DraftVersion, by: post.ByWeb})
+	reason, err := rejectReason(req.Reason)
+	if err != nil {
+		return err
+	}
+	p, err := s.judge(r.Context(), id, verdict{action: actionReject, shown: req.DraftVersion, by: post.ByWeb, reason: reason})
 	if err != nil {
 		return err
 	}

@@ -17,6 +17,7 @@ import (
 	"infernal/pkg/api"
 	"infernal/pkg/auth"
 	"infernal/pkg/guard"
+	"infernal/pkg/learning"
 	"infernal/pkg/persona"
 	"infernal/pkg/post"
 	"infernal/pkg/settings"
@@ -188,7 +189,56 @@ func (f *fakeStore) AllScanSkips(context.Context) ([]store.ScanSkips, error) {
 func (f *fakeStore) Settings(context.Context) (settings.Settings, error) {
 	f.record("Settings")
 	return settings.Settings{TargetUsernames: []string{}, SearchTopics: []string{}, BlockedAuthors: []string{}, BlockedPhrases: []string{},
-		Caps: settings.DefaultCaps(), Autopilot: settings.DefaultAutopilot()}, nil
+		Caps: settings.DefaultCaps(), Autopilot: settings.DefaultAutopilot(), Learning: settings.DefaultLearning()}, nil
+}
+
+func (f *fakeStore) SetCaseReason(_ context.Context, id int64, reason string) error {
+	f.record("SetCaseReason %d %q", id, reason)
+	return nil
+}
+
+func (f *fakeStore) DecisionEvents(context.Context, time.Time, time.Time, string) ([]store.DecisionEvent, error) {
+	return nil, nil
+}
+
+func (f *fakeStore) Cases(_ context.Context, q string, page int) ([]learning.Case, int, error) {
+	f.record("Cases %q %d", q, page)
+	return nil, 0, nil
+}
+
+func (f *fakeStore) CasesByID(context.Context, []int64) ([]learning.Case, error) { return nil, nil }
+
+func (f *fakeStore) DeleteCase(_ context.Context, id int64) error {
+	f.record("DeleteCase %d", id)
+	return nil
+}
+
+func (f *fakeStore) ImportCases(_ context.Context, cases []store.ImportedCase) (int64, error) {
+	f.record("ImportCases %d", len(cases))
+	return int64(len(cases)), nil
+}
+
+func (f *fakeStore) Lessons(context.Context) ([]learning.Lesson, error) { return nil, nil }
+
+func (f *fakeStore) LessonsByID(context.Context, []int64) ([]learning.Lesson, error) { return nil, nil }
+
+func (f *fakeStore) Lesson(_ context.Context, id int64) (learning.Lesson, error) {
+	return learning.Lesson{ID: id, Text: "No emoji", Kind: learning.KindManual, Count: 1, Enabled: true}, nil
+}
+
+func (f *fakeStore) AddLesson(_ context.Context, text string, kind learning.LessonKind, _ int64) (learning.Lesson, bool, error) {
+	f.record("AddLesson %q", text)
+	return learning.Lesson{ID: 1, Text: text, Kind: kind, Count: 1, Enabled: true}, true, nil
+}
+
+func (f *fakeStore) UpdateLesson(_ context.Context, id int64, text *string, enabled *bool) (learning.Lesson, error) {
+	f.record("UpdateLesson %d", id)
+	return learning.Lesson{ID: id, Text: "No emoji", Kind: learning.KindManual, Count: 1}, nil
+}
+
+func (f *fakeStore) DeleteLesson(_ context.Context, id int64) error {
+	f.record("DeleteLesson %d", id)
+	return nil
 }
 
 // DraftCounts is not recorded: it goes with the spend report.

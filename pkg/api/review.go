@@ -20,6 +20,8 @@ type versionView struct {
 	// Instruction is the reviewer's wish for a regenerated draft; "" otherwise.
 	Instruction string    `json:"instruction"`
 	At          time.Time `json:"at"`
+	// LearnedFrom is what shaped this text.
+	LearnedFrom learnedFromView `json:"learned_from"`
 }
 
 type decisionView struct {
@@ -48,6 +50,46 @@ type historyResponse struct {
 	Versions  []versionView  `json:"versions"`
 	Decisions []decisionView `json:"decisions"`
 	Timing    timingView     `json:"timing"`
+	// Learned is what shaped the current draft, for the card's disclosure.
+	Learned learnedView `json:"learned"`
+}
+
+// learnedView details what shaped a draft: each case still in the memory
+// with its post and reply, each lesson still stored with its text.
+type learnedView struct {
+	Cases   []learnedCaseView   `json:"cases"`
+	Lessons []learnedLessonView `json:"lessons"`
+}
+
+type learnedCaseView struct {
+	ID          int64  `json:"id"`
+	MentionText string `json:"mention_text"`
+	FinalText   string `json:"final_text"`
+}
+
+type learnedLessonView struct {
+	ID   int64  `json:"id"`
+	Text string `json:"text"`
+}
+
+// learned details l, the cases and lessons deleted since left out.
+func (s *Server) learned(ctx context.Context, l post.LearnedFrom) (learnedView, error) {
+	out := learnedView{Cases: []learnedCaseView{}, Lessons: []learnedLessonView{}}
+	cases, err := s.store.CasesByID(ctx, l.Cases)
+	if err != nil {
+		return learnedView{}, err
+	}
+	for _, c := range cases {
+		out.Cases = append(out.Cases, learnedCaseView{ID: c.ID, MentionText: c.Mention, FinalText: c.Final})
+	}
+	lessons, err := s.store.LessonsByID(ctx, l.Lessons)
+	if err != nil {
+		return learnedView{}, err
+	}
+	for _, ls := range lessons {
+		out.Lessons = append(out.Lessons, learnedLessonView{ID: ls.ID, Text: ls.Text})
+	}
+	return out, nil
 }
 
 // history answers every version of a post's draft, oldest first.
@@ -70,7 +112,8 @@ func (s *Server) history(w http.ResponseWriter, r *http.Request) error {
 	}
 	out := historyResponse{Versions: []versionView{}, Decisions: []decisionView{}}
 	for _, v := range vs {
-		out.Versions = append(out.Versions, versionView{Text: v.Text, Origin: string(v.Origin), Instruction: v.Instruction, At: v.At.UTC()})
+		out.Versions = append(out.Versions, versionView{Text: v.Text, Origin: string(v.Origin), Instruction: v.Instruction, At: v.At.UTC(),
+			LearnedFrom: viewLearnedFrom(v.LearnedFrom)})
 	}
 	for _, d := range ds {
 		detail := d.Detail
@@ -91,6 +134,9 @@ func (s *Server) history(w http.ResponseWriter, r *http.Request) error {
 	if p.PostedAt != nil {
 		at := p.PostedAt.UTC()
 		out.Timing.PostedAt = &at
+	}
+	if out.Learned, err = s.learned(r.Context(), p.LearnedFrom); err != nil {
+		return err
 	}
 	respondJSON(w, http.StatusOK, out)
 	return nil
@@ -195,6 +241,8 @@ type bulkRequest struct {
 	Action string `json:"action"`
 	// Override approves flagged drafts anyway.
 	Override bool `json:"override"`
+	// Reason is the reason of every rejection; only with action reject.
+	Reason *string `json:"reason"`
 }
 
 // bulkItem is one post of a bulk decision and the draft version shown.
@@ -231,6 +279,13 @@ func (s *Server) bulk(w http.ResponseWriter, r *http.Request) error {
 	if err := req.validate(); err != nil {
 		return err
 	}
+	if req.Reason != nil && req.Action != actionReject {
+		return &settings.FieldError{Field: "reason", Problem: "is only for action reject"}
+	}
+	reason, err := rejectReason(req.Reason)
+	if err != nil {
+		return err
+	}
 	items := req.Items
 	if items == nil {
 		for _, id := range req.IDs {
@@ -239,7 +294,7 @@ func (s *Server) bulk(w http.ResponseWriter, r *http.Request) error {
 	}
 	out := bulkResponse{Results: make([]bulkResult, 0, len(items))}
 	for _, it := range items {
-		v := verdict{action: req.Action, override: req.Override, shown: it.DraftVersion, by: post.ByBulk}
+		v := verdict{action: req.Action, override: req.Override, shown: it.DraftVersion, by: post.ByBulk, reason: reason}
 		p, err := s.judge(r.Context(), it.ID, v)
 		if err != nil {
 			status, msg := s.errorStatus(r, err)

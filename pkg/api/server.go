@@ -15,6 +15,7 @@ import (
 	"infernal/pkg/conversation"
 	"infernal/pkg/decision"
 	"infernal/pkg/guard"
+	"infernal/pkg/learning"
 	"infernal/pkg/persona"
 	"infernal/pkg/post"
 	"infernal/pkg/ratelimit"
@@ -80,6 +81,28 @@ type Store interface {
 	SpendTotals(ctx context.Context, since time.Time) (spend.Sums, error)
 	// AllScanSkips tells, per timeline, what the scans left for later or gave up.
 	AllScanSkips(ctx context.Context) ([]store.ScanSkips, error)
+	// DecisionEvents returns the drafts and decisions of a range's posts.
+	DecisionEvents(ctx context.Context, from, to time.Time, source string) ([]store.DecisionEvent, error)
+	// Cases returns a page of the case memory, newest first, searched by q.
+	Cases(ctx context.Context, q string, page int) ([]learning.Case, int, error)
+	// CasesByID returns the cases of ids still in the memory, in order.
+	CasesByID(ctx context.Context, ids []int64) ([]learning.Case, error)
+	// DeleteCase takes a case out of the memory.
+	DeleteCase(ctx context.Context, id int64) error
+	// ImportCases stores checked past replies as approved cases.
+	ImportCases(ctx context.Context, cases []store.ImportedCase) (int64, error)
+	// Lessons returns every lesson, the most confirmed first.
+	Lessons(ctx context.Context) ([]learning.Lesson, error)
+	// LessonsByID returns the lessons of ids still stored, in order.
+	LessonsByID(ctx context.Context, ids []int64) ([]learning.Lesson, error)
+	// Lesson returns one lesson.
+	Lesson(ctx context.Context, id int64) (learning.Lesson, error)
+	// AddLesson stores a lesson, or raises a near-duplicate's count.
+	AddLesson(ctx context.Context, text string, kind learning.LessonKind, source int64) (learning.Lesson, bool, error)
+	// UpdateLesson changes a lesson's text or enabled flag.
+	UpdateLesson(ctx context.Context, id int64, text *string, enabled *bool) (learning.Lesson, error)
+	// DeleteLesson removes a lesson.
+	DeleteLesson(ctx context.Context, id int64) error
 	// Settings returns the administrator's settings, the defaults before any were stored.
 	Settings(ctx context.Context) (settings.Settings, error)
 	// CachedInsights returns the insights of a range computed lately, ok false when none is that fresh.
@@ -111,6 +134,13 @@ type Store interface {
 	PutPersona(ctx context.Context, p persona.Persona) (persona.Persona, error)
 	// Store keeps the context posts the card's conversation is read from.
 	conversation.Store
+}
+
+// BlindModels reads the models found to take no image input, which every
+// worker keeps (*tasks.Client is one).
+type BlindModels interface {
+	// ModelsWithoutImages lists them, with when each was found.
+	ModelsWithoutImages(ctx context.Context) (map[string]time.Time, error)
 }
 
 // Windows reads the rate-limit windows every process shares.
@@ -218,6 +248,10 @@ type Config struct {
 	Budgets spend.Budgets
 	// Windows are the shared rate-limit windows; nil shows none.
 	Windows Windows
+	// ModelVision is MODEL_VISION (true, false or auto), shown on the Spend page.
+	ModelVision string
+	// Blind reads the models found to take no image input; nil shows none.
+	Blind BlindModels
 	// ModelCalls bounds the model calls of each session (persona previews
 	// and regenerations); nil bounds none. The web tier gives it
 	// ratelimit.Windows.Sessions: one in flight, 10 a minute.
@@ -249,6 +283,9 @@ type Server struct {
 	prices       spend.Prices
 	budgets      spend.Budgets
 	windows      Windows
+	modelVision  string
+	mediaHosts   []string
+	blind        BlindModels
 	modelCalls   ModelCalls
 	generateWait time.Duration
 	// regenerateWait bounds the wait for a regenerated draft.
@@ -283,7 +320,7 @@ func New(cfg Config) *Server {
 		store: cfg.Store, auth: cfg.Auth, queue: cfg.Queue, log: cfg.Log, now: cfg.Now,
 		personaHandle: cfg.Handle, handles: cfg.Handles, platform: cfg.Platform, generateWait: cfg.GenerateWait, regenerateWait: cfg.RegenerateWait,
 		previewWait:    cfg.PreviewWait,
-		trustedProxies: cfg.TrustedProxies, prices: cfg.Prices, budgets: cfg.Budgets, windows: cfg.Windows,
+		trustedProxies: cfg.TrustedProxies, prices: cfg.Prices, budgets: cfg.Budgets, windows: cfg.Windows, modelVision: cfg.ModelVision, blind: cfg.Blind, mediaHosts: cfg.MediaHosts,
 		modelCalls: cfg.ModelCalls,
 	}
 	s.platforms = cfg.Platforms

@@ -61,6 +61,7 @@ func (s *Server) getSettings(w http.ResponseWriter, r *http.Request) error {
 // it as it was).
 type settingsRequest struct {
 	Autopilot       *settings.Autopilot `json:"autopilot"`
+	Learning        *learningRequest    `json:"learning"`
 	TargetUsernames *[]string           `json:"target_usernames"`
 	SearchTopics    *[]string           `json:"search_topics"`
 	BlockedAuthors  *[]string           `json:"blocked_authors"`
@@ -98,20 +99,33 @@ func (s *Server) putSettings(w http.ResponseWriter, r *http.Request) error {
 		def := settings.DefaultAutopilot()
 		req.Autopilot = &def
 	}
+	learn := settings.DefaultLearning()
+	if req.Learning != nil {
+		var err error
+		if learn, err = req.Learning.learning(); err != nil {
+			return err
+		}
+	}
 	v, err := settings.Settings{
 		TargetUsernames: *req.TargetUsernames, SearchTopics: *req.SearchTopics,
 		BlockedAuthors: *req.BlockedAuthors, BlockedPhrases: *req.BlockedPhrases, Caps: *req.Caps,
-		Autopilot: *req.Autopilot,
+		Autopilot: *req.Autopilot, Learning: learn,
 	}.Normalize()
 	if err != nil {
 		return err
 	}
-	if keep {
+	if keep || req.Learning == nil {
 		stored, err := s.store.Settings(r.Context())
 		if err != nil {
 			return err
 		}
-		v.Autopilot = stored.Autopilot
+		if keep {
+			v.Autopilot = stored.Autopilot
+		}
+		if req.Learning == nil {
+			// An absent learning keeps the stored one, as autopilot does.
+			v.Learning = stored.Learning
+		}
 	}
 	if err := s.store.PutSettings(r.Context(), v); err != nil {
 		return err
@@ -122,4 +136,24 @@ func (s *Server) putSettings(w http.ResponseWriter, r *http.Request) error {
 	}
 	respondJSON(w, http.StatusOK, stored)
 	return nil
+}
+
+// learningRequest is settings.Learning as PUT: every field required.
+type learningRequest struct {
+	Enabled  *bool `json:"enabled"`
+	Examples *int  `json:"examples"`
+	Lessons  *int  `json:"lessons"`
+}
+
+// learning is req checked for presence; the ranges are Normalize's.
+func (req learningRequest) learning() (settings.Learning, error) {
+	switch {
+	case req.Enabled == nil:
+		return settings.Learning{}, &settings.FieldError{Field: "learning.enabled", Problem: "is required"}
+	case req.Examples == nil:
+		return settings.Learning{}, &settings.FieldError{Field: "learning.examples", Problem: "is required"}
+	case req.Lessons == nil:
+		return settings.Learning{}, &settings.FieldError{Field: "learning.lessons", Problem: "is required"}
+	}
+	return settings.Learning{Enabled: *req.Enabled, Examples: *req.Examples, Lessons: *req.Lessons}, nil
 }

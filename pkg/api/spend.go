@@ -1,7 +1,10 @@
 package api
 
 import (
+	"context"
+	"maps"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -103,6 +106,50 @@ type spendView struct {
 	// the ones configured, in order, then any other the ledger or the
 	// windows name.
 	ByPlatform []platformSpendView `json:"by_platform"`
+	// ModelVision says whether drafts send images to the model, and which
+	// models were found to take none.
+	ModelVision modelVisionView `json:"model_vision"`
+}
+
+// modelVisionView is MODEL_VISION and what it found.
+type modelVisionView struct {
+	// Mode is MODEL_VISION: "true", "false" or "auto".
+	Mode string `json:"mode"`
+	// WithoutImages are the models that refused images under auto, by
+	// name: drafts for them go without images (their descriptions stay in
+	// the prompt) since then.
+	WithoutImages []modelWithoutImagesView `json:"without_images"`
+}
+
+// modelWithoutImagesView is a model found to take no image input.
+type modelWithoutImagesView struct {
+	Model string `json:"model"`
+	// Since is when it refused images first; null when unknown.
+	Since *time.Time `json:"since"`
+}
+
+// visionView is how drafts send images, and the models found to take none.
+func (s *Server) visionView(ctx context.Context) (modelVisionView, error) {
+	out := modelVisionView{Mode: s.modelVision, WithoutImages: []modelWithoutImagesView{}}
+	if out.Mode == "" {
+		out.Mode = "auto"
+	}
+	if s.blind == nil {
+		return out, nil
+	}
+	models, err := s.blind.ModelsWithoutImages(ctx)
+	if err != nil {
+		return out, err
+	}
+	for _, name := range slices.Sorted(maps.Keys(models)) {
+		v := modelWithoutImagesView{Model: name}
+		if at := models[name]; !at.IsZero() {
+			u := at.UTC()
+			v.Since = &u
+		}
+		out.WithoutImages = append(out.WithoutImages, v)
+	}
+	return out, nil
 }
 
 // platformSpendView is what one platform cost (Bluesky has no per-call
@@ -297,6 +344,9 @@ func (s *Server) spend(w http.ResponseWriter, r *http.Request) error {
 		out.Drafts.Reason = s.budgets.ModelBlocked(spent)
 	}
 	out.ByPlatform = s.byPlatform(out, spent)
+	if out.ModelVision, err = s.visionView(ctx); err != nil {
+		return err
+	}
 	respondJSON(w, http.StatusOK, out)
 	return nil
 }

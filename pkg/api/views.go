@@ -19,29 +19,33 @@ type postView struct {
 	Platform string `json:"platform"`
 	// MaxLength is the response's limit there: 280 weighted characters on
 	// X and the sandbox, 300 graphemes on Bluesky.
-	MaxLength          int        `json:"max_length"`
-	OriginalPostID     string     `json:"original_post_id"`
-	OriginalPostText   string     `json:"original_post_text"`
-	OriginalPostUser   string     `json:"original_post_user"`
-	AuthorUsername     string     `json:"author_username"`
-	AuthorProfileImage string     `json:"author_profile_image"`
-	CreatedAt          time.Time  `json:"created_at"`
-	Category           string     `json:"category"`
-	MediaURL           string     `json:"media_url"`
-	LikesCount         int        `json:"likes_count"`
-	RetweetsCount      int        `json:"retweets_count"`
-	RepliesCount       int        `json:"replies_count"`
-	EngagementScore    int        `json:"engagement_score"`
-	AgeSeconds         int64      `json:"age_seconds"`
-	ProposedResponse   string     `json:"proposed_response"`
-	IsMention          bool       `json:"is_mention"`
-	IsProfileTweet     bool       `json:"is_profile_tweet"`
-	Temperature        float64    `json:"temperature"`
-	PresencePenalty    float64    `json:"presence_penalty"`
-	FrequencyPenalty   float64    `json:"frequency_penalty"`
-	PostedAt           *time.Time `json:"posted_at"`
-	ResponsePostID     string     `json:"response_post_id"`
-	Error              string     `json:"error"`
+	MaxLength          int       `json:"max_length"`
+	OriginalPostID     string    `json:"original_post_id"`
+	OriginalPostText   string    `json:"original_post_text"`
+	OriginalPostUser   string    `json:"original_post_user"`
+	AuthorUsername     string    `json:"author_username"`
+	AuthorProfileImage string    `json:"author_profile_image"`
+	CreatedAt          time.Time `json:"created_at"`
+	Category           string    `json:"category"`
+	MediaURL           string    `json:"media_url"`
+	// Media are the post's images, at most 4, never null.
+	Media []post.Media `json:"media"`
+	// Link is the post's link card, null when none.
+	Link             *post.Link `json:"link"`
+	LikesCount       int        `json:"likes_count"`
+	RetweetsCount    int        `json:"retweets_count"`
+	RepliesCount     int        `json:"replies_count"`
+	EngagementScore  int        `json:"engagement_score"`
+	AgeSeconds       int64      `json:"age_seconds"`
+	ProposedResponse string     `json:"proposed_response"`
+	IsMention        bool       `json:"is_mention"`
+	IsProfileTweet   bool       `json:"is_profile_tweet"`
+	Temperature      float64    `json:"temperature"`
+	PresencePenalty  float64    `json:"presence_penalty"`
+	FrequencyPenalty float64    `json:"frequency_penalty"`
+	PostedAt         *time.Time `json:"posted_at"`
+	ResponsePostID   string     `json:"response_post_id"`
+	Error            string     `json:"error"`
 	// ReplyRoute is "api" or "manual" (posted by hand), null for a profile post.
 	ReplyRoute *string `json:"reply_route"`
 	// EstimatedCostUSD is what sending the response through the API costs.
@@ -72,6 +76,9 @@ type postView struct {
 	// grace window, in which POST /api/posts/{id}/cancel withdraws it;
 	// null otherwise.
 	SendAfter *time.Time `json:"send_after"`
+	// LearnedFrom is what shaped the draft: the past cases given as
+	// examples and the lessons in its prompt.
+	LearnedFrom learnedFromView `json:"learned_from"`
 	// PlatformRunning is false for a post of a platform PLATFORM does not
 	// name: shown, but no decision on it is taken and it is never sent.
 	PlatformRunning bool `json:"platform_running"`
@@ -83,6 +90,17 @@ func (s *Server) view(p post.Post, now time.Time) postView {
 	v := viewPost(p, now, s.prices)
 	v.PlatformRunning = slices.Contains(s.platforms, p.Platform)
 	return v
+}
+
+// learnedFromView is a post.LearnedFrom as the API answers it.
+type learnedFromView struct {
+	Cases   []int64 `json:"cases"`
+	Lessons []int64 `json:"lessons"`
+}
+
+func viewLearnedFrom(l post.LearnedFrom) learnedFromView {
+	l = l.NonNil()
+	return learnedFromView{Cases: l.Cases, Lessons: l.Lessons}
 }
 
 func viewPost(p post.Post, now time.Time, prices spend.Prices) postView {
@@ -116,6 +134,7 @@ func basePostView(p post.Post, now time.Time) postView {
 		OriginalPostID: p.OriginalPostID, OriginalPostText: p.OriginalPostText, OriginalPostUser: p.OriginalPostUser,
 		AuthorUsername: p.AuthorUsername, AuthorProfileImage: p.AuthorProfileImage, CreatedAt: p.CreatedAt.UTC(),
 		Category: string(p.Category), MediaURL: p.MediaURL,
+		Media: post.SafeMedia(p.Media, httpOK), Link: post.SafeLink(p.Link, httpOK),
 		LikesCount: p.Likes, RetweetsCount: p.Retweets, RepliesCount: p.Replies,
 		EngagementScore: p.EngagementScore(), AgeSeconds: post.AgeSeconds(p.CreatedAt, now),
 		ProposedResponse: p.ProposedResponse, IsMention: p.IsMention(), IsProfileTweet: p.IsProfile(),
@@ -123,7 +142,7 @@ func basePostView(p post.Post, now time.Time) postView {
 		PostedAt: utc(p.PostedAt), ResponsePostID: p.ResponsePostID, Error: p.Error,
 		Flags: append([]string{}, p.Flags...), Reason: reasonOf(p),
 		PersonaVersion: personaVersion(p.PersonaVersion), Review: p.Review, DraftVersion: p.DraftVersion,
-		SendAfter: utc(p.SendAfter),
+		SendAfter: utc(p.SendAfter), LearnedFrom: viewLearnedFrom(p.LearnedFrom),
 	}
 }
 
@@ -211,6 +230,9 @@ type adminStatsView struct {
 	// Platforms are the platforms configured, in order: the admin offers
 	// its platform filter when there are several.
 	Platforms []string `json:"platforms"`
+	// MediaHosts are the hosts the admin loads images from (MEDIA_HOSTS,
+	// host or host:port): a card shows an image from any other as a link.
+	MediaHosts []string `json:"media_hosts"`
 }
 
 type postedCategoryView struct {

@@ -37,6 +37,17 @@ const (
 	Scheduler Process = "scheduler"
 )
 
+// The values of MODEL_VISION.
+const (
+	// VisionAuto sends images until the model refuses them, then drafts
+	// without them (remembered per model); the default.
+	VisionAuto = "auto"
+	// VisionOn always sends images.
+	VisionOn = "true"
+	// VisionOff never sends images; their descriptions still go in the prompt.
+	VisionOff = "false"
+)
+
 // Config is every setting of the web, worker and scheduler processes.
 type Config struct {
 	DatabaseURL string
@@ -108,6 +119,14 @@ type Config struct {
 	OpenAIBaseURL string
 	OpenAIAPIKey  string
 	OpenAIModel   string
+	// EmbeddingsModel (EMBEDDINGS_MODEL), when set with WRITER=openai,
+	// re-ranks the learned examples by the provider's /v1/embeddings on
+	// OPENAI_BASE_URL; "" ranks them by PostgreSQL's text search and
+	// trigram similarity alone. Worker only.
+	EmbeddingsModel string
+	// LearningPromptChars (LEARNING_PROMPT_CHARS) bounds the learned
+	// examples and lessons of one prompt, in characters. Worker only.
+	LearningPromptChars int
 
 	// TargetUsernames, SearchTopics, BlockedAuthors, BlockedPhrases and
 	// Caps seed the administrator's settings (worker only): the first
@@ -136,6 +155,10 @@ type Config struct {
 	// (avatars, media previews), over https; the content security policy
 	// allows no other.
 	MediaHosts []string
+	// ModelVision (MODEL_VISION: true, false or auto) says whether drafts
+	// send the images of the posts they answer to the model: the worker
+	// sends them, the web tier shows it on the Spend page.
+	ModelVision string
 	// ReplyPolicy is X_REPLY_POLICY: ReplySummoned (X's 2026 self-serve
 	// rule: the API answers only posts that mention or quote the persona)
 	// or ReplyOpen (Enterprise apps). The sandbox follows it too.
@@ -269,6 +292,7 @@ func Load(proc Process, getenv func(string) string) (Config, error) {
 	c.PublicURL = r.origin("PUBLIC_URL")
 	c.BenchCeiling = r.oneOf("BENCH_CEILING", "off", "off", "on") == "on"
 	c.ReplyPolicy = r.oneOf("X_REPLY_POLICY", ReplySummoned, ReplySummoned, ReplyOpen)
+	c.ModelVision = r.oneOf("MODEL_VISION", VisionAuto, VisionAuto, VisionOn, VisionOff)
 	c.HandPosting = r.sources("HAND_POSTING_SOURCES", "conversation,targeted")
 	c.HandPostedInterval = r.duration("HAND_POSTED_INTERVAL", 5*time.Minute, time.Second)
 	c.RateLimitMargin = r.integer("X_RATE_LIMIT_MARGIN", 1, 0, 1000)
@@ -276,6 +300,7 @@ func Load(proc Process, getenv func(string) string) (Config, error) {
 		PostRead:           r.money("X_PRICE_POST_READ", 0.005),
 		UserRead:           r.money("X_PRICE_USER_READ", 0.010),
 		OwnedRead:          r.money("X_PRICE_OWNED_READ", 0.001),
+		MediaRead:          r.money("X_PRICE_MEDIA_READ", 0.005),
 		PostCreate:         r.money("X_PRICE_POST_CREATE", 0.015),
 		PostCreateSummoned: r.money("X_PRICE_POST_CREATE_SUMMONED", 0.010),
 		PostCreateURL:      r.money("X_PRICE_POST_CREATE_URL", 0.20),
@@ -359,6 +384,8 @@ func (c *Config) loadDeployment(proc Process, r *reader) {
 		c.OpenAIBaseURL = r.url("OPENAI_BASE_URL", "", "http", "https")
 		c.OpenAIAPIKey = r.str("OPENAI_API_KEY", "")
 		c.OpenAIModel = r.str("OPENAI_MODEL", "gpt-4o-mini")
+		c.EmbeddingsModel = r.str("EMBEDDINGS_MODEL", "")
+		c.LearningPromptChars = r.integer("LEARNING_PROMPT_CHARS", DefaultLearningPromptChars, 200, 20000)
 		modelSet := c.OpenAIAPIKey != "" || c.OpenAIBaseURL != ""
 		c.Writer = r.oneOf("WRITER", pick(modelSet, WriterOpenAI, WriterOffline), WriterOffline, WriterOpenAI)
 		if c.Writer == WriterOpenAI && c.OpenAIBaseURL == "" {
@@ -491,6 +518,8 @@ func (c Config) Runs(name string) bool { return slices.Contains(c.Platforms, nam
 const (
 	// DefaultWorkerConcurrency is WORKER_CONCURRENCY's default.
 	DefaultWorkerConcurrency = 32
+	// DefaultLearningPromptChars is LEARNING_PROMPT_CHARS' default.
+	DefaultLearningPromptChars = 2000
 	// DefaultModelConcurrency is MODEL_CONCURRENCY's default.
 	DefaultModelConcurrency = 16
 	// maxConcurrency bounds both.

@@ -29,6 +29,14 @@ func TestLoadDefaults(t *testing.T) {
 	if c.Schedules.Mentions != "@every 20s" || c.Schedules.Reconcile != "@every 1m" {
 		t.Errorf("schedules: %+v", c.Schedules)
 	}
+	if c.ModelVision != VisionAuto {
+		t.Errorf("MODEL_VISION defaults to %q, want auto", c.ModelVision)
+	}
+	for _, v := range []string{VisionOn, VisionOff, VisionAuto} {
+		if c, err := Load(Worker, env(map[string]string{"MODEL_VISION": v})); err != nil || c.ModelVision != v {
+			t.Errorf("MODEL_VISION=%s: %q, %v", v, c.ModelVision, err)
+		}
+	}
 }
 
 func TestLoadChoices(t *testing.T) {
@@ -199,6 +207,8 @@ func TestLoadRejectsGarbage(t *testing.T) {
 		{name: "model daily budget", env: map[string]string{"MODEL_DAILY_BUDGET_USD": "1e99"}, want: "MODEL_DAILY_BUDGET_USD"},
 		{name: "model monthly budget", env: map[string]string{"MODEL_MONTHLY_BUDGET_USD": "-0.01"}, want: "MODEL_MONTHLY_BUDGET_USD"},
 		{name: "bench ceiling", env: map[string]string{"BENCH_CEILING": "yes"}, want: "BENCH_CEILING"},
+		{name: "model vision garbage", env: map[string]string{"MODEL_VISION": "sometimes"}, want: `MODEL_VISION must be one of auto, true, false, got "sometimes"`},
+		{name: "model vision on the web tier", proc: Web, env: map[string]string{"MODEL_VISION": "yes"}, want: "MODEL_VISION"},
 		{name: "max conns garbage", env: map[string]string{"DATABASE_MAX_CONNS": "many"}, want: "DATABASE_MAX_CONNS"},
 		{name: "max conns too few", env: map[string]string{"DATABASE_MAX_CONNS": "2"}, want: "DATABASE_MAX_CONNS"},
 		{name: "max conns too many", env: map[string]string{"DATABASE_MAX_CONNS": "501"}, want: "DATABASE_MAX_CONNS"},
@@ -206,6 +216,9 @@ func TestLoadRejectsGarbage(t *testing.T) {
 		{name: "worker concurrency zero", env: map[string]string{"WORKER_CONCURRENCY": "0"}, want: "WORKER_CONCURRENCY"},
 		{name: "worker concurrency too many", env: map[string]string{"WORKER_CONCURRENCY": "1001"}, want: "WORKER_CONCURRENCY"},
 		{name: "model concurrency garbage", env: map[string]string{"MODEL_CONCURRENCY": "1.5"}, want: "MODEL_CONCURRENCY"},
+		{name: "learning prompt chars garbage", env: map[string]string{"LEARNING_PROMPT_CHARS": "lots"}, want: "LEARNING_PROMPT_CHARS"},
+		{name: "learning prompt chars too few", env: map[string]string{"LEARNING_PROMPT_CHARS": "199"}, want: "LEARNING_PROMPT_CHARS"},
+		{name: "learning prompt chars too many", env: map[string]string{"LEARNING_PROMPT_CHARS": "20001"}, want: "LEARNING_PROMPT_CHARS"},
 		{name: "model concurrency zero", env: map[string]string{"MODEL_CONCURRENCY": "0"}, want: "MODEL_CONCURRENCY"},
 		{name: "model concurrency above the tasks", env: map[string]string{"WORKER_CONCURRENCY": "8", "MODEL_CONCURRENCY": "9"}, want: "MODEL_CONCURRENCY"},
 		{name: "search query set", env: map[string]string{"SEARCH_QUERY": "(monday OR gym) -is:retweet"}, want: "SEARCH_TOPICS"},

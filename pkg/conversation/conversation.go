@@ -45,6 +45,9 @@ type Item struct {
 	// CreatedAt is when the post was made, nil when unknown.
 	CreatedAt      *time.Time
 	PlatformPostID string
+	// Media are the post's images; Link its link card, nil when none.
+	Media []post.Media
+	Link  *post.Link
 }
 
 // Assemble builds p's context from the kept posts known (by platform id)
@@ -143,7 +146,8 @@ func mergeByTime(thread, own []Item) []Item {
 }
 
 func item(rel Relation, cp store.ContextPost) Item {
-	return Item{Relation: rel, AuthorUsername: cp.AuthorUsername, Text: cp.Text, CreatedAt: cp.CreatedAt, PlatformPostID: cp.PlatformPostID}
+	return Item{Relation: rel, AuthorUsername: cp.AuthorUsername, Text: cp.Text, CreatedAt: cp.CreatedAt, PlatformPostID: cp.PlatformPostID,
+		Media: cp.Media, Link: cp.Link}
 }
 
 // Store keeps the context posts (*store.Store is one).

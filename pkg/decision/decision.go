@@ -36,6 +36,8 @@ type Store interface {
 	CancelAutoApproval(ctx context.Context, id int64, by post.Channel) (post.Post, error)
 	// RecordDecision records a decision that changes nothing by itself.
 	RecordDecision(ctx context.Context, id int64, action post.Action, by post.Channel, version int) error
+	// SetCaseReason keeps the reason of a post's rejection with its case.
+	SetCaseReason(ctx context.Context, id int64, reason string) error
 	// DraftAnyway moves a skipped post back to drafting, guarded, recording the decision.
 	DraftAnyway(ctx context.Context, id int64, shown *int, by post.Channel) (post.Post, error)
 	// MarkManualPosted records a hand-posted reply as posted, recording the decision.
@@ -155,6 +157,27 @@ func (d *Decider) Cancel(ctx context.Context, id int64, by post.Channel) (post.P
 // Reject rejects post id, made on draft version shown (nil: the current).
 func (d *Decider) Reject(ctx context.Context, id int64, shown *int, by post.Channel) (post.Post, error) {
 	return d.store.RejectWith(ctx, id, shown, by)
+}
+
+// RejectFor rejects post id as Reject does, with reason (checked by
+// learning.CheckReason; "" for none) kept with its case in the memory, from
+// which the next drafts learn a lesson.
+func (d *Decider) RejectFor(ctx context.Context, id int64, shown *int, by post.Channel, reason string) (post.Post, error) {
+	p, err := d.store.RejectWith(ctx, id, shown, by)
+	if err != nil || reason == "" {
+		return p, err
+	}
+	return p, d.Reason(ctx, id, reason)
+}
+
+// Reason keeps reason (checked by learning.CheckReason) as the reason of
+// post id's rejection, given after it (Telegram's quick reasons); a post
+// without a rejected case keeps none.
+func (d *Decider) Reason(ctx context.Context, id int64, reason string) error {
+	if err := d.store.SetCaseReason(ctx, id, reason); err != nil {
+		return fmt.Errorf("decision: reason of post %d: %w", id, err)
+	}
+	return nil
 }
 
 // Edit saves text as post id's draft without approving it, made on draft

@@ -6,6 +6,7 @@ import (
 
 	"infernal/pkg/conversation"
 	"infernal/pkg/platform"
+	"infernal/pkg/post"
 	"infernal/pkg/store"
 	"infernal/pkg/writer"
 )
@@ -36,6 +37,7 @@ func contextRow(platformName string, p platform.Post) store.ContextPost {
 		InReplyToID: p.InReplyToID, QuotedID: p.QuotedID,
 		AuthorID: p.Author.ID, AuthorUsername: p.Author.Username, AuthorName: p.Author.Name, Text: p.Text,
 	}
+	cp.Media, cp.Link = mediaOf(platformName, p)
 	if !p.CreatedAt.IsZero() {
 		t := p.CreatedAt
 		cp.CreatedAt = &t
@@ -50,7 +52,24 @@ func writerContext(items []conversation.Item) []writer.ContextPost {
 	}
 	out := make([]writer.ContextPost, len(items))
 	for i, it := range items {
-		out[i] = writer.ContextPost{Relation: writer.Relation(it.Relation), Author: it.AuthorUsername, Text: it.Text}
+		out[i] = writer.ContextPost{Relation: writer.Relation(it.Relation), Author: it.AuthorUsername, Text: it.Text,
+			Media: it.Media, Link: it.Link}
 	}
 	return out
+}
+
+// mediaOf is p's media and link card as kept: only http(s) addresses (https
+// but on the sandbox, as for every URL the admin renders), at most
+// post.MaxMedia media.
+func mediaOf(platformName string, p platform.Post) ([]post.Media, *post.Link) {
+	media := make([]post.Media, 0, len(p.Media))
+	for _, m := range p.Media {
+		media = append(media, post.Media{Type: m.Type, URL: m.URL, PreviewURL: m.PreviewURL, Alt: m.Alt})
+	}
+	var link *post.Link
+	if p.Link != nil {
+		link = &post.Link{URL: p.Link.URL, Title: p.Link.Title, Description: p.Link.Description}
+	}
+	httpOK := platformName == post.SandboxPlatform
+	return post.SafeMedia(media, httpOK), post.SafeLink(link, httpOK)
 }

@@ -13,6 +13,7 @@ import (
 
 	"infernal/pkg/conversation"
 	"infernal/pkg/guard"
+	"infernal/pkg/learning"
 	"infernal/pkg/persona"
 	"infernal/pkg/post"
 	"infernal/pkg/settings"
@@ -51,6 +52,9 @@ type Drafter struct {
 	// configuration.statuses.max_characters, read at start); zero keeps
 	// its descriptor's.
 	MaxLength int
+	// Learning gives each reply the similar past cases and the lessons
+	// the settings allow (settings.Learning); nil learns nothing.
+	Learning *learning.Shaper
 }
 
 // RecentTexts keeps the persona's drafts and posts of the near-duplicate
@@ -178,7 +182,7 @@ func (d *Drafter) DraftPost(ctx context.Context, t *asynq.Task) error {
 	if waits, err := d.overHourlyCap(ctx, id, set.Caps.DraftsPerHour); err != nil || waits {
 		return err
 	}
-	req, err := d.request(ctx, p, set, d.Context)
+	req, learned, err := d.request(ctx, p, set, d.Context)
 	if err != nil {
 		return err
 	}
@@ -202,6 +206,7 @@ func (d *Drafter) DraftPost(ctx context.Context, t *asynq.Task) error {
 		Temperature: draft.Temperature, PresencePenalty: draft.PresencePenalty, FrequencyPenalty: draft.FrequencyPenalty,
 		Flags:          guard.Strings(flags),
 		PersonaVersion: req.Character.Version, Review: d.review(ctx, id, req, text, flags),
+		Learned: learned,
 	}
 	reason := lowReview(saved.Review, set.Caps.MinReviewScore, p.ReviewWaived)
 	pending := reason == ""
@@ -255,31 +260,56 @@ func (d *Drafter) overHourlyCap(ctx context.Context, id int64, perHour int) (boo
 // request is what p's draft is written from: a reply carries its
 // conversation as gather finds it (the platform read for what is not
 // stored yet, when gather has one), and what it could not see is noted
-// on the post for the reviewer.
-func (d *Drafter) request(ctx context.Context, p post.Post, set settings.Settings, gather *conversation.Gatherer) (writer.Request, error) {
+// on the post for the reviewer; and what the persona learned (see learn),
+// named by the LearnedFrom returned.
+func (d *Drafter) request(ctx context.Context, p post.Post, set settings.Settings, gather *conversation.Gatherer) (writer.Request, post.LearnedFrom, error) {
 	character, err := d.character(ctx)
 	if err != nil {
-		return writer.Request{}, err
+		return writer.Request{}, post.LearnedFrom{}, err
 	}
 	if p.IsProfile() {
-		return writer.Request{Kind: writer.KindProfile, Persona: d.Handle, Character: character, Platform: p.Platform, MaxLength: d.MaxLength}, nil
+		return writer.Request{Kind: writer.KindProfile, Persona: d.Handle, Character: character, Platform: p.Platform, MaxLength: d.MaxLength}, post.LearnedFrom{}, nil
 	}
 	req := writer.Request{Kind: writer.KindReply, Persona: d.Handle, PostText: p.OriginalPostText, Author: p.AuthorUsername, Character: character,
-		Platform: p.Platform, MaxLength: d.MaxLength}
+		Media: p.Media, Link: p.Link, Platform: p.Platform, MaxLength: d.MaxLength}
+	learned, err := d.learn(ctx, p, set, &req)
+	if err != nil {
+		return writer.Request{}, post.LearnedFrom{}, err
+	}
 	if gather == nil {
-		return req, nil
+		return req, learned, nil
 	}
 	c, err := gather.Gather(ctx, p, set.Caps.ContextDepth)
 	if err != nil {
-		return writer.Request{}, err
+		return writer.Request{}, post.LearnedFrom{}, err
 	}
 	req.Context = writerContext(c.Items)
 	if c.Note != p.ContextNote && (gather.Fetch != nil || c.Note != "") {
 		if err := d.Store.SetContextNote(ctx, p.ID, c.Note); err != nil {
-			return writer.Request{}, err
+			return writer.Request{}, post.LearnedFrom{}, err
 		}
 	}
-	return req, nil
+	return req, learned, nil
+}
+
+// learn puts into req what shapes p's draft under the learning settings:
+// the similar past cases as examples and the lessons. The decisions still
+// waiting for their lesson are distilled first, so a draft learns from the
+// edit made just before it; a failing distiller is logged and waits for
+// the next draft or reconcile. With learning off req stays as it was.
+func (d *Drafter) learn(ctx context.Context, p post.Post, set settings.Settings, req *writer.Request) (post.LearnedFrom, error) {
+	if d.Learning == nil || !set.Learning.Enabled {
+		return post.LearnedFrom{}, nil
+	}
+	if _, err := d.Learning.Distil(ctx); err != nil {
+		d.Log.WarnContext(ctx, "lessons not distilled yet", "post_id", p.ID, "error", err)
+	}
+	sh, err := d.Learning.Shape(ctx, p, set.Learning)
+	if err != nil {
+		return post.LearnedFrom{}, err
+	}
+	req.Examples, req.Lessons = sh.Examples, sh.Lessons
+	return sh.Learned, nil
 }
 
 // character is the persona drafts are written in: the stored one, the

@@ -11,6 +11,7 @@ import (
 
 	"github.com/hibiken/asynq"
 
+	"infernal/pkg/learning"
 	"infernal/pkg/platform"
 	"infernal/pkg/post"
 	"infernal/pkg/spend"
@@ -36,6 +37,9 @@ type Maintainer struct {
 	// SkipInsights leaves the insights to another platform's Maintainer:
 	// they are the persona's, computed once for all platforms.
 	SkipInsights bool
+	// Learning distils, at each reconcile, the lessons of the decisions
+	// made since (a draft distils them too); nil distils none.
+	Learning *learning.Shaper
 }
 
 // DefaultHandPostedEvery is the least time between two looks for
@@ -282,6 +286,15 @@ func (m *Maintainer) Reconcile(ctx context.Context, t *asynq.Task) error {
 	}
 	if requeued > 0 {
 		m.Log.WarnContext(ctx, "reconcile queued lost work again", "tasks", requeued)
+	}
+	if m.Learning != nil {
+		// A lesson shows in the admin within a minute of its decision, drafts or not;
+		// a failing distiller is tried again at the next reconcile.
+		if n, err := m.Learning.Distil(ctx); err != nil {
+			m.Log.WarnContext(ctx, "lessons not distilled yet", "error", err)
+		} else if n > 0 {
+			m.Log.InfoContext(ctx, "lessons distilled", "lessons", n)
+		}
 	}
 	return nil
 }

@@ -18,8 +18,10 @@ import (
 
 	"infernal/pkg/conversation"
 	"infernal/pkg/decision"
+	"infernal/pkg/learning"
 	"infernal/pkg/platform"
 	"infernal/pkg/post"
+	"infernal/pkg/retrieval"
 	"infernal/pkg/spend"
 	"infernal/pkg/store"
 	"infernal/pkg/tasks"
@@ -61,6 +63,12 @@ type Config struct {
 	// Judge gives the second opinion on every draft; nil takes the
 	// Writer's own judge when it has one (both writers do).
 	Judge writer.Judge
+	// LearningChars bounds the learned text of one prompt
+	// (LEARNING_PROMPT_CHARS); 0 takes the default.
+	LearningChars int
+	// Embedder re-ranks the learned examples by embeddings
+	// (EMBEDDINGS_MODEL); nil ranks them by text alone.
+	Embedder retrieval.Embedder
 }
 
 // Account is one platform the persona answers on, with the rules that
@@ -133,6 +141,9 @@ func New(cfg Config) *Pipeline {
 	if judge == nil {
 		judge, _ = cfg.Writer.(writer.Judge)
 	}
+	distiller, _ := cfg.Writer.(writer.Distiller)
+	shaper := &learning.Shaper{Store: cfg.Store, Persona: cfg.Handle, Chars: cfg.LearningChars, Embedder: cfg.Embedder,
+		Distiller: distiller, Now: cfg.Now, Log: cfg.Log}
 	p := &Pipeline{store: cfg.Store, byPlatform: make(map[string]*Stages, len(accounts))}
 	for i, a := range accounts {
 		self := NewSelf(a.Platform)
@@ -148,7 +159,7 @@ func New(cfg Config) *Pipeline {
 				Budget: budget, Reads: reads},
 			Profiler: &Profiler{Store: cfg.Store, PlatformName: name, Queue: cfg.Queue, Log: log, Handle: handle},
 			Drafter: &Drafter{Store: cfg.Store, Writer: cfg.Writer, Log: log, Handle: handle, Budget: budget,
-				Settings: set, Recent: recent, Judge: judge, Now: cfg.Now, Autopilot: pilot, MaxLength: a.MaxLength,
+				Settings: set, Recent: recent, Judge: judge, Now: cfg.Now, Autopilot: pilot, Learning: shaper, MaxLength: a.MaxLength,
 				Context: &conversation.Gatherer{Store: cfg.Store, Fetch: lookupFetcher{platform: a.Platform}, PlatformName: name,
 					Reads: budget, Handle: handle}},
 			Sender: &Sender{Store: cfg.Store, Platform: a.Platform, Log: log, Now: cfg.Now, Self: self,
@@ -160,6 +171,8 @@ func New(cfg Config) *Pipeline {
 		}
 		if i == 0 {
 			p.Stages = st
+			// Lessons are the persona's too: the first platform's reconcile distils them.
+			st.Maintainer.Learning = shaper
 		}
 		p.byPlatform[name] = st
 	}

@@ -50,7 +50,7 @@ func (d *Drafter) Regenerate(ctx context.Context, t *asynq.Task) error {
 		return err
 	}
 	// A regenerate reads nothing from the platform: the draft's context is stored.
-	req, err := d.request(ctx, p, set, d.storedContext())
+	req, learned, err := d.request(ctx, p, set, d.storedContext())
 	if err != nil {
 		return err
 	}
@@ -72,6 +72,7 @@ func (d *Drafter) Regenerate(ctx context.Context, t *asynq.Task) error {
 		Response: text, Category: draft.Category,
 		Temperature: draft.Temperature, PresencePenalty: draft.PresencePenalty, FrequencyPenalty: draft.FrequencyPenalty,
 		PersonaVersion: req.Character.Version, Review: d.review(ctx, id, req, text, flags),
+		Learned: learned,
 	}, payload.Instruction, guard.Strings(flags))
 	if errors.Is(err, store.ErrConflict) {
 		// Approved or rejected while the writer wrote: the verdict stands.

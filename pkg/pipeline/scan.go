@@ -432,7 +432,9 @@ func (s *Scanner) record(ctx context.Context, tl timeline, page platform.Page, s
 			dropped = append(dropped, store.Dropped{PostID: p.ID, Reason: insights.DropNotSummoned})
 			continue
 		}
+		media, link := mediaOf(name, p)
 		id, created, err := s.Store.UpsertFound(ctx, post.Post{
+			Media: media, Link: link,
 			ReplyRoute: route,
 			Platform:   name, AuthorID: p.Author.ID, Source: tl.source, OriginalPostID: p.ID, ConversationID: p.ConversationID,
 			OriginalPostText: post.StorableText(p.Text), OriginalPostUser: post.StorableText(p.Author.Name),

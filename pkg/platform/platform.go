@@ -47,6 +47,51 @@ type Post struct {
 	QuotedAuthorID string
 	// QuotedID is the post this one quotes, empty when it quotes none.
 	QuotedID string
+	// Media are the images, videos and GIFs the post carries, in the
+	// post's order, at most MaxMedia.
+	Media []Media
+	// Link is the post's link card, nil when it shows none.
+	Link *Link
+}
+
+// MaxMedia is how many media a post carries at most (X's and Bluesky's
+// limit of images on one post).
+const MaxMedia = 4
+
+// The media types, as Media.Type names them.
+const (
+	MediaPhoto = "photo"
+	MediaVideo = "video"
+	MediaGIF   = "animated_gif"
+)
+
+// Media is one image, video or GIF of a post, as the platform serves it.
+type Media struct {
+	// Type is MediaPhoto, MediaVideo or MediaGIF.
+	Type string
+	// URL is the full image (a photo's); empty for a video or a GIF.
+	URL string
+	// PreviewURL is a still or thumbnail of it.
+	PreviewURL string
+	// Alt is the author's description of it, "" when they wrote none.
+	Alt string
+}
+
+// Image is the address of m as an image: the photo itself, else its still.
+func (m Media) Image() string {
+	if m.URL != "" {
+		return m.URL
+	}
+	return m.PreviewURL
+}
+
+// Link is a post's link card as the platform built it: the address the
+// post links to and the title and description the platform read there.
+// Nothing fetches the address: only the platform's own fields are kept.
+type Link struct {
+	URL         string
+	Title       string
+	Description string
 }
 
 // Range bounds one read of a timeline: posts newer than SinceID and older

@@ -171,7 +171,13 @@ type Post struct {
 	OriginalPostUser   string
 	AuthorUsername     string
 	AuthorProfileImage string
-	MediaURL           string
+	// MediaURL is the first image of Media (its full image), kept as the
+	// spec's post shape has it.
+	MediaURL string
+	// Media are the post's images, videos and GIFs, at most MaxMedia, never nil once read.
+	Media []Media
+	// Link is the post's link card, nil when it shows none.
+	Link *Link
 	// CreatedAt is when the original post was made; for a profile post, when
 	// its draft was asked for.
 	CreatedAt time.Time
@@ -230,6 +236,8 @@ type Post struct {
 	// SendAfter is when an auto-approved post may be sent: the end of its
 	// grace window, in which it may be cancelled; nil for a human approval.
 	SendAfter *time.Time
+	// LearnedFrom is what shaped the current draft (see LearnedFrom).
+	LearnedFrom LearnedFrom
 }
 
 // Review is a judge's second opinion on a draft.

@@ -29,6 +29,8 @@ type Version struct {
 	// Instruction is the reviewer's wish for a regenerated draft; may be empty.
 	Instruction string
 	At          time.Time
+	// LearnedFrom is what shaped the text; empty for the administrator's.
+	LearnedFrom LearnedFrom
 }
 
 // MaxInstruction is the longest instruction, in characters, a regenerate

@@ -29,6 +29,8 @@ type Settings struct {
 	Caps Caps `json:"caps"`
 	// Autopilot are the rules for approving a draft without a person.
 	Autopilot Autopilot `json:"autopilot"`
+	// Learning is whether and how much drafts learn from past decisions.
+	Learning Learning `json:"learning"`
 }
 
 // Caps are the reply, send and near-duplicate limits; every field is set
@@ -164,6 +166,9 @@ func (s Settings) Normalize() (Settings, error) {
 		s.Autopilot = DefaultAutopilot()
 	}
 	if s.Autopilot, err = s.Autopilot.Normalize(); err != nil {
+		return Settings{}, err
+	}
+	if s.Learning, err = s.Learning.Normalize(); err != nil {
 		return Settings{}, err
 	}
 	return s, nil

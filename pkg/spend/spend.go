@@ -19,6 +19,8 @@ type Prices struct {
 	UserRead float64
 	// OwnedRead is a read of the persona's own mentions or timeline.
 	OwnedRead float64
+	// MediaRead is a media object returned with posts (X's "Media: Read").
+	MediaRead float64
 	// PostCreate is a post created.
 	PostCreate float64
 	// PostCreateSummoned is a reply to a post that summoned the persona
@@ -39,7 +41,7 @@ type Prices struct {
 // DefaultPrices are X's 2026 pay-per-use prices (price list of
 // 2026-04-16) and gpt-4o-mini's, under the summoned reply policy.
 func DefaultPrices() Prices {
-	return Prices{PostRead: 0.005, UserRead: 0.010, OwnedRead: 0.001, PostCreate: 0.015, PostCreateSummoned: 0.010,
+	return Prices{PostRead: 0.005, UserRead: 0.010, OwnedRead: 0.001, MediaRead: 0.005, PostCreate: 0.015, PostCreateSummoned: 0.010,
 		PostCreateURL: 0.20, PromptPerM: 0.15, CompletionPerM: 0.60, RepliesSummon: true}
 }
 
@@ -80,9 +82,11 @@ type Kind string
 
 // The kinds of billed resources.
 const (
-	KindPostRead      Kind = "post_read"
-	KindUserRead      Kind = "user_read"
-	KindOwnedRead     Kind = "owned_read"
+	KindPostRead  Kind = "post_read"
+	KindUserRead  Kind = "user_read"
+	KindOwnedRead Kind = "owned_read"
+	// KindMediaRead is a media object of a post read (includes.media).
+	KindMediaRead     Kind = "media_read"
 	KindPostCreate    Kind = "post_create"
 	KindPostCreateURL Kind = "post_create_url"
 	// KindPostCreateSummoned is a reply to a post that summoned the persona.
@@ -98,6 +102,8 @@ func (p Prices) Unit(kind Kind) float64 {
 		return p.UserRead
 	case KindOwnedRead:
 		return p.OwnedRead
+	case KindMediaRead:
+		return p.MediaRead
 	case KindPostCreate:
 		return p.PostCreate
 	case KindPostCreateURL:

@@ -108,6 +108,10 @@ func withdraw(ctx context.Context, tx pgx.Tx, p post.Post, by post.Channel) (pos
 	if err != nil {
 		return post.Post{}, fmt.Errorf("store: cancel post %d: %w", p.ID, err)
 	}
+	// The approval is withdrawn: so is its case.
+	if err := dropCase(ctx, tx, p.ID); err != nil {
+		return post.Post{}, err
+	}
 	return out, addDecision(ctx, tx, p.ID, post.ActionCancel, by, p.DraftVersion, nil)
 }
 

@@ -15,7 +15,8 @@ const postColumns = `id, platform, source, status, original_post_id, conversatio
 	category, likes_count, retweets_count, replies_count, reply_route, proposed_response,
 	temperature, presence_penalty, frequency_penalty,
 	approved_at, rejected_at, send_started_at, posted_at, response_post_id, error, updated_at, skip_reason, flags, guarded_at,
-	in_reply_to_id, quoted_id, context_note, persona_version, review_score, review_reason, review_by, review_waived, draft_version, author_id, send_after`
+	in_reply_to_id, quoted_id, context_note, persona_version, review_score, review_reason, review_by, review_waived, draft_version, author_id, send_after,
+	media, link, learned_cases, learned_lessons`
 
 // postRow is a posts row as read by name through postColumns. It stays
 // private to the store, so the domain's Post carries no storage tags and
@@ -63,6 +64,10 @@ type postRow struct {
 	ReviewWaived       bool          `db:"review_waived"`
 	DraftVersion       int           `db:"draft_version"`
 	SendAfter          *time.Time    `db:"send_after"`
+	Media              []post.Media  `db:"media"`
+	Link               *post.Link    `db:"link"`
+	LearnedCases       []int64       `db:"learned_cases"`
+	LearnedLessons     []int64       `db:"learned_lessons"`
 }
 
 // post is the row as the domain sees it; a missing platform id is empty.
@@ -81,7 +86,17 @@ func (r postRow) post() post.Post {
 		InReplyToID: r.InReplyToID, QuotedID: r.QuotedID, ContextNote: r.ContextNote,
 		PersonaVersion: derefInt(r.PersonaVersion), Review: r.review(), ReviewWaived: r.ReviewWaived,
 		DraftVersion: r.DraftVersion, SendAfter: r.SendAfter,
+		Media: nonNilMedia(r.Media), Link: r.Link,
+		LearnedFrom: post.LearnedFrom{Cases: r.LearnedCases, Lessons: r.LearnedLessons},
 	}
+}
+
+// nonNilMedia is media, an empty list for none.
+func nonNilMedia(media []post.Media) []post.Media {
+	if media == nil {
+		return []post.Media{}
+	}
+	return media
 }
 
 // review is the row's judge's review, nil while unjudged.

@@ -160,6 +160,9 @@ func (s *Store) ApproveWith(ctx context.Context, id int64, a Approval) (post.Pos
 		if err != nil {
 			return fmt.Errorf("store: approve post %d: %w", id, err)
 		}
+		if err := recordCase(ctx, tx, id, text, false, a.By); err != nil {
+			return err
+		}
 		return addDecision(ctx, tx, id, post.ActionApprove, a.By, version, a.Detail)
 	})
 	return out, err
@@ -187,6 +190,9 @@ func (s *Store) RejectWith(ctx context.Context, id int64, shown *int, by post.Ch
 			WHERE id = $1 RETURNING `+postColumns, id)
 		if err != nil {
 			return fmt.Errorf("store: reject post %d: %w", id, err)
+		}
+		if err := recordCase(ctx, tx, id, p.ProposedResponse, true, by); err != nil {
+			return err
 		}
 		return addDecision(ctx, tx, id, post.ActionReject, by, p.DraftVersion, nil)
 	})

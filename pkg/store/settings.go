@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/jackc/pgx/v5"
@@ -16,9 +17,9 @@ import (
 // Settings returns the administrator's settings; before SeedSettings or
 // PutSettings has stored any, empty lists and the default caps.
 func (s *Store) Settings(ctx context.Context) (settings.Settings, error) {
-	out := settings.Settings{Caps: settings.DefaultCaps(), Autopilot: settings.DefaultAutopilot()}
-	var caps, autopilot []byte
-	err := s.pool.QueryRow(ctx, `SELECT target_usernames, search_topics, caps, autopilot FROM settings`).Scan(&out.TargetUsernames, &out.SearchTopics, &caps, &autopilot)
+	out := settings.Settings{Caps: settings.DefaultCaps(), Autopilot: settings.DefaultAutopilot(), Learning: settings.DefaultLearning()}
+	var caps, autopilot, learning []byte
+	err := s.pool.QueryRow(ctx, `SELECT target_usernames, search_topics, caps, autopilot, learning FROM settings`).Scan(&out.TargetUsernames, &out.SearchTopics, &caps, &autopilot, &learning)
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
 		out.TargetUsernames, out.SearchTopics = []string{}, []string{}
@@ -32,6 +33,10 @@ func (s *Store) Settings(ctx context.Context) (settings.Settings, error) {
 		// The stored '{}' of a database from before the autopilot keeps the default: off.
 		if err := json.Unmarshal(autopilot, &out.Autopilot); err != nil {
 			return settings.Settings{}, fmt.Errorf("store: settings autopilot: %w", err)
+		}
+		// The stored '{}' of a database from before learning keeps the default: on.
+		if err := json.Unmarshal(learning, &out.Learning); err != nil {
+			return settings.Settings{}, fmt.Errorf("store: settings learning: %w", err)
 		}
 	}
 	if out.BlockedAuthors, err = s.column(ctx, `SELECT username FROM blocked_authors ORDER BY created_at, username`); err != nil {
@@ -158,15 +163,20 @@ func (s *Store) putSettings(ctx context.Context, v settings.Settings, onlyFirst 
 	if err != nil {
 		return fmt.Errorf("store: settings autopilot: %w", err)
 	}
+	learning, err := json.Marshal(v.Learning)
+	if err != nil {
+		return fmt.Errorf("store: settings learning: %w", err)
+	}
 	err = s.inTx(ctx, func(tx pgx.Tx) error {
-		upsert := `INSERT INTO settings (id, target_usernames, search_topics, caps, autopilot) VALUES (true, $1, $2, $3, $4)
+		upsert := `INSERT INTO settings (id, target_usernames, search_topics, caps, autopilot, learning) VALUES (true, $1, $2, $3, $4, $5)
 			ON CONFLICT (id) DO UPDATE SET target_usernames = excluded.target_usernames,
-				search_topics = excluded.search_topics, caps = excluded.caps, autopilot = excluded.autopilot, updated_at = now()`
+				search_topics = excluded.search_topics, caps = excluded.caps, autopilot = excluded.autopilot,
+				learning = excluded.learning, updated_at = now()`
 		if onlyFirst {
-			upsert = `INSERT INTO settings (id, target_usernames, search_topics, caps, autopilot) VALUES (true, $1, $2, $3, $4)
+			upsert = `INSERT INTO settings (id, target_usernames, search_topics, caps, autopilot, learning) VALUES (true, $1, $2, $3, $4, $5)
 				ON CONFLICT (id) DO NOTHING`
 		}
-		tag, err := tx.Exec(ctx, upsert, nonNil(v.TargetUsernames), nonNil(v.SearchTopics), caps, autopilot)
+		tag, err := tx.Exec(ctx, upsert, nonNil(v.TargetUsernames), nonNil(v.SearchTopics), caps, autopilot, learning)
 		if err != nil {
 			return err
 		}
@@ -188,6 +198,10 @@ func (s *Store) putSettings(ctx context.Context, v settings.Settings, onlyFirst 
 			SELECT u, nullif(id, ''), 'added by the administrator', clock_timestamp()
 			FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS t(u, id, n) ORDER BY n
 			ON CONFLICT DO NOTHING`, nonNil(v.BlockedAuthors), accountIDs(v.BlockedAuthors)); err != nil {
+			return err
+		}
+		// The blocked authors' cases leave the memory: never an example again.
+		if _, err := tx.Exec(ctx, purgeBlockedCasesSQL); err != nil {
 			return err
 		}
 		if _, err := tx.Exec(ctx, `DELETE FROM blocked_phrases WHERE NOT (phrase = ANY($1))`, nonNil(v.BlockedPhrases)); err != nil {
@@ -246,8 +260,12 @@ func (s *Store) BlockAuthor(ctx context.Context, username, authorID, reason stri
 			}
 		}
 		// Either unique key (the handle, the id) already held means the author is blocked already.
-		_, err := tx.Exec(ctx, `INSERT INTO blocked_authors (username, author_id, reason, post_id) VALUES ($1, nullif($2, ''), $3, $4)
-			ON CONFLICT DO NOTHING`, username, authorID, reason, post)
+		if _, err := tx.Exec(ctx, `INSERT INTO blocked_authors (username, author_id, reason, post_id) VALUES ($1, nullif($2, ''), $3, $4)
+			ON CONFLICT DO NOTHING`, username, authorID, reason, post); err != nil {
+			return err
+		}
+		// A blocked (or opted-out) author's cases leave the memory: never an example again.
+		_, err := tx.Exec(ctx, purgeAuthorCasesSQL, strings.ToLower(strings.TrimPrefix(username, "@")), authorID)
 		return err
 	})
 	if err != nil {

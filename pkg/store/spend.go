@@ -11,8 +11,10 @@ import (
 )
 
 // RecordXCall records a call and bills its resources (of Kind and of Also),
-// each once per UTC day and kind as X does: a resource already billed that
-// day adds nothing.
+// each once per UTC day as X does, whatever kind of read returned it: a
+// resource already billed that day, as any kind, adds nothing (the X
+// client names each resource by its class, "post:…", "user:…", "media:…",
+// so that ids of different classes never meet).
 func (s *Store) RecordXCall(ctx context.Context, c spend.XCall) (spend.XCallBilled, error) {
 	day := c.At.UTC().Format(time.DateOnly)
 	var out spend.XCallBilled

@@ -8,6 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"infernal/pkg/learning"
 	"infernal/pkg/post"
 )
 
@@ -36,6 +37,8 @@ const (
 	TextCancelled = "Cancelled: back to review"
 	// TextSendStarted answers a Cancel press that came too late.
 	TextSendStarted = "Too late: the send has started"
+	// TextReasonNoted answers a quick reason's press.
+	TextReasonNoted = "Reason noted"
 )
 
 // Actions of the card's buttons, the first field of their callback data.
@@ -45,6 +48,9 @@ const (
 	actRegenerate = "g"
 	actEdit       = "e"
 	actCancel     = "c"
+	// actReason gives a rejection its reason; the data's last field is
+	// the reason's number in learning.QuickReasons, from 1.
+	actReason = "y"
 )
 
 // maxPostRunes and maxThreadRunes shorten the mortal's post and the thread
@@ -80,6 +86,66 @@ type Card struct {
 	// Edited is set for a draft the administrator edited: only Approve and
 	// Reject are offered.
 	Edited bool
+	// Images counts the images of the mortal's post; LinkTitle is its link
+	// card's title ("" for none, or a card without a title).
+	Images    int
+	LinkTitle string
+	// Cases and Lessons count what shaped the draft: past replies given
+	// as examples and lessons in its prompt.
+	Cases, Lessons int
+}
+
+// mediaLine is what a card says of the mortal's post's images and link
+// card ("📷 2 images · 🔗 The pit's hours"), "" when it shows neither.
+func (c Card) mediaLine() string {
+	var parts []string
+	switch {
+	case c.Images == 1:
+		parts = append(parts, "📷 1 image")
+	case c.Images > 1:
+		parts = append(parts, fmt.Sprintf("📷 %d images", c.Images))
+	}
+	if c.LinkTitle != "" {
+		parts = append(parts, "🔗 "+shorten(c.LinkTitle, maxThreadRunes))
+	}
+	return strings.Join(parts, " · ")
+}
+
+// ShapedBy is the line saying what shaped a draft, "" when nothing did.
+func ShapedBy(cases, lessons int) string {
+	if cases == 0 && lessons == 0 {
+		return ""
+	}
+	return fmt.Sprintf("Shaped by %s · %s", plural(cases, "past reply", "past replies"), plural(lessons, "lesson", "lessons"))
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
+
+// ReasonPrompt offers the quick reasons of post id's rejection, one
+// button each; answering is optional.
+func ReasonPrompt(id int64) Message {
+	var row []Button
+	var rows [][]Button
+	for i, r := range learning.QuickReasons {
+		row = append(row, Button{Text: r, Data: callbackData(actReason, id, i+1)})
+		if len(row) == 3 {
+			rows, row = append(rows, row), nil
+		}
+	}
+	if len(row) > 0 {
+		rows = append(rows, row)
+	}
+	return Message{Text: fmt.Sprintf("Rejected #%d. Why? (optional)", id), Buttons: rows}
+}
+
+// ReasonGiven is the reason prompt once answered.
+func ReasonGiven(id int64, reason string) Message {
+	return Message{Text: fmt.Sprintf("Rejected #%d: %s", id, reason)}
 }
 
 // platformName is how a card names the platform: its descriptor's label.
@@ -96,12 +162,19 @@ func (c Card) Render() Message {
 	for _, t := range c.Thread {
 		fmt.Fprintf(&b, "↳ @%s: %s\n", t.Author, shorten(t.Text, maxThreadRunes))
 	}
-	fmt.Fprintf(&b, "@%s: %s\n\n", c.Author, shorten(c.Post, maxPostRunes))
+	fmt.Fprintf(&b, "@%s: %s\n", c.Author, shorten(c.Post, maxPostRunes))
+	if m := c.mediaLine(); m != "" {
+		b.WriteString(m + "\n")
+	}
+	b.WriteString("\n")
 	fmt.Fprintf(&b, "Response (%d / %d):\n%s\n\n", c.Length, c.Max, c.Response)
 	if c.Review != nil {
 		fmt.Fprintf(&b, "Review: %d/5 · %s\n", c.Review.Score, c.Review.Reason)
 	} else {
 		b.WriteString("Review: none\n")
+	}
+	if line := ShapedBy(c.Cases, c.Lessons); line != "" {
+		b.WriteString(line + "\n")
 	}
 	fmt.Fprintf(&b, "Estimated cost: $%.3f\n", c.CostUSD)
 	if c.AdminURL != "" {
@@ -164,7 +237,7 @@ func parseData(data string) (action string, id int64, version int, err error) {
 		return "", 0, 0, errBadData
 	}
 	switch parts[0] {
-	case actApprove, actReject, actRegenerate, actEdit, actCancel:
+	case actApprove, actReject, actRegenerate, actEdit, actCancel, actReason:
 	default:
 		return "", 0, 0, errBadData
 	}

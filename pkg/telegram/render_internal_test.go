@@ -91,6 +91,14 @@ func TestCardTexts(t *testing.T) {
 	if len(m.Buttons) != 2 || m.Buttons[0][0].Data != "a:7:2" {
 		t.Errorf("buttons %+v", m.Buttons)
 	}
+	c.Images, c.LinkTitle = 2, "The pit's hours"
+	if m := c.Render(); !strings.Contains(m.Text, "\n📷 2 images · 🔗 The pit's hours\n") {
+		t.Errorf("card with two images and a link:\n%s", m.Text)
+	}
+	c.Images, c.LinkTitle = 1, ""
+	if m := c.Render(); !strings.Contains(m.Text, "\n📷 1 image\n") {
+		t.Errorf("card with one image:\n%s", m.Text)
+	}
 	if DigestText(37, 5) != "37 new drafts; the top 5 by review score follow" {
 		t.Errorf("digest %q", DigestText(37, 5))
 	}

@@ -8,6 +8,7 @@ import (
 
 	"infernal/pkg/decision"
 	"infernal/pkg/guard"
+	"infernal/pkg/learning"
 	"infernal/pkg/post"
 	"infernal/pkg/store"
 )
@@ -46,6 +47,15 @@ func (s *Service) press(ctx context.Context, q *CallbackQuery) {
 	case actReject:
 		_, err = s.cfg.Decider.Reject(ctx, id, shown, post.ByTelegram)
 		answer = TextRejected
+		if err == nil {
+			// The quick reasons follow; answering them is optional.
+			if _, rerr := s.send(ctx, ReasonPrompt(id)); rerr != nil {
+				s.log.WarnContext(ctx, "telegram: the reason prompt not sent", "post_id", id, "error", rerr)
+			}
+		}
+	case actReason:
+		err = s.reason(ctx, id, version, q.Message)
+		answer = TextReasonNoted
 	case actRegenerate:
 		_, err = s.cfg.Decider.Regenerate(ctx, id, "", shown, post.ByTelegram)
 		answer = TextRegenerating
@@ -60,6 +70,22 @@ func (s *Service) press(ctx context.Context, q *CallbackQuery) {
 		answer = s.refusal(ctx, id, err)
 	}
 	s.answer(ctx, q.ID, answer)
+}
+
+// reason keeps quick reason n (learning.QuickReasons, from 1) as post
+// id's rejection reason, and shows it on the prompt pressed.
+func (s *Service) reason(ctx context.Context, id int64, n int, prompt *InMessage) error {
+	if n < 1 || n > len(learning.QuickReasons) {
+		return errBadData
+	}
+	r := learning.QuickReasons[n-1]
+	if err := s.cfg.Decider.Reason(ctx, id, r); err != nil {
+		return err
+	}
+	if prompt != nil {
+		return s.edit(ctx, prompt.Chat.ID, prompt.ID, ReasonGiven(id, r))
+	}
+	return nil
 }
 
 // cancel withdraws post id's auto-approval, closes its card (the one

@@ -41,6 +41,12 @@ type Request struct {
 	// descriptor's.
 	Platform  string
 	MaxLength int
+	// Media are the images the mortal's post shows (alt texts and
+	// addresses as the platform returned them), at most post.MaxMedia;
+	// Link is its link card, nil when none. The writer never fetches an
+	// address the mortal wrote: only these, which the platform gave.
+	Media []post.Media
+	Link  *post.Link
 	// PreviousDraft and PreviousLength are set when an earlier draft was too
 	// long, so the writer can be asked for a shorter one.
 	PreviousDraft  string
@@ -62,6 +68,47 @@ type Request struct {
 	// persona's own earlier replies in the conversation. Empty for a
 	// standalone post and for KindProfile.
 	Context []ContextPost
+	// Examples are replies the administrator approved for similar posts,
+	// best first (pkg/learning); data for the writer, never rules. Empty
+	// with learning off: the prompt is then exactly as without learning.
+	Examples []Example
+	// Lessons are short rules learned from the administrator's edits and
+	// rejections, best first; empty with learning off.
+	Lessons []Lesson
+}
+
+// Example is a past reply the administrator approved for a similar post.
+type Example struct {
+	// Post is the mortal's post, Reply the text approved.
+	Post  string
+	Reply string
+}
+
+// Lesson is one learned rule in a prompt.
+type Lesson struct {
+	Text string
+	// Rejection marks a lesson learned from a rejection: the judge weighs
+	// a draft that breaks it down.
+	Rejection bool
+}
+
+// Edit is one decision a lesson is distilled from.
+type Edit struct {
+	// Post is the mortal's post, Draft the writer's text, Final the text
+	// approved (the edit); for a rejection Final is the draft rejected and
+	// Reason the administrator's reason.
+	Post     string
+	Draft    string
+	Final    string
+	Rejected bool
+	Reason   string
+}
+
+// Distiller writes one lesson from a decision.
+type Distiller interface {
+	// Distill returns a lesson of at most 200 characters stating what the
+	// administrator wanted, or "" when the decision teaches nothing.
+	Distill(ctx context.Context, e Edit) (string, error)
 }
 
 // Relation says how a context post stands to the post being answered.
@@ -86,6 +133,9 @@ type ContextPost struct {
 	// Author is the author's handle, without the @.
 	Author string
 	Text   string
+	// Media are the post's images; Link its link card, nil when none.
+	Media []post.Media
+	Link  *post.Link
 }
 
 // Draft is a written response.

@@ -699,6 +699,122 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/cases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The case memory, newest first, with a text search.
+         * @description Every decision on a draft (approve, edit and approve, reject) and every imported reply is a case. 20 a page.
+         */
+        get: operations["listCases"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/cases/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Take a case out of the memory; the post and its history stay. */
+        delete: operations["deleteCase"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/cases/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import past replies as approved cases, one JSON object a line.
+         * @description Each line is `{"mention": "...", "reply": "...", "platform": "x"}` (platform optional: the first configured one; `mention` 1 to 2,000 characters, `reply` 1 or more). Each reply is checked like a draft: the platform's length rule and the outbound check (a link or a foreign @mention skips the line with its reason). Blank lines are passed over. A line is imported whole or skipped whole, never the file. At most 10,000 lines and 5 MB, else a 413 and nothing is imported. A body not sent as `application/x-ndjson` is a 415.
+         */
+        post: operations["importCases"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/lessons": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every lesson, most confirmed first (count, then newest). */
+        get: operations["listLessons"];
+        put?: never;
+        /**
+         * Add a manual lesson.
+         * @description A near-duplicate of an existing lesson raises that lesson's `count` and answers it (200) instead of adding another (201).
+         */
+        post: operations["createLesson"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/lessons/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a lesson. */
+        delete: operations["deleteLesson"];
+        options?: never;
+        head?: never;
+        /** Change a lesson's text or turn it on or off. */
+        patch: operations["updateLesson"];
+        trace?: never;
+    };
+    "/api/lessons/{id}/promote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Promote a lesson into the persona's voice, as a new persona version.
+         * @description Appends the lesson to the voice as a line of its own ("- text"), stores a new persona version, and turns the lesson off (the voice now says it). A voice that would pass 4,000 characters is a 409 and changes nothing. No body.
+         */
+        post: operations["promoteLesson"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/bench/ceiling/{size}": {
         parameters: {
             query?: never;
@@ -835,6 +951,29 @@ export interface components {
             /** @description "offline" for the rule-based judge, else the model's name. */
             by: string;
         };
+        /** @description One image, video or GIF of a post, as the platform returned it. Every address is absolute https (http on the sandbox) or "". The admin loads an image only from MEDIA_HOSTS; any other address is shown as a link. */
+        Media: {
+            /** @enum {string} */
+            type: "photo" | "video" | "animated_gif";
+            /** @description The full image; "" for a video or a GIF. */
+            url: string;
+            /** @description A still or thumbnail; "" when the platform gave none. */
+            preview_url: string;
+            /** @description The author's description of it; "" when they wrote none. */
+            alt: string;
+        };
+        /** @description The post's media in the post's order, at most 4; never null. */
+        MediaList: components["schemas"]["Media"][];
+        /** @description The post's link card as the platform built it (X's entities.urls, Bluesky's external embed). The product never fetches the address. */
+        LinkCard: {
+            url: string;
+            /** @description May be "". */
+            title: string;
+            /** @description May be "". */
+            description: string;
+        };
+        /** @description The post's link card; null when it shows none. */
+        LinkCardOrNull: components["schemas"]["LinkCard"] | null;
         /** @description A post as the admin lists, approve and reject answer it. */
         Post: {
             /** Format: int64 */
@@ -864,8 +1003,10 @@ export interface components {
             created_at: components["schemas"]["Timestamp"];
             /** @description One of the seven sins, "" before drafting. */
             category: string;
-            /** @description May be "". */
+            /** @description The first image of `media` (its full image), "" when the post shows none. */
             media_url: string;
+            media: components["schemas"]["MediaList"];
+            link: components["schemas"]["LinkCardOrNull"];
             likes_count: number;
             retweets_count: number;
             replies_count: number;
@@ -906,6 +1047,7 @@ export interface components {
             /** @description The judge's verdict; null while unjudged or when the judge failed. */
             review: components["schemas"]["PostReview"] | null;
             draft_version: components["schemas"]["DraftVersion"];
+            learned_from: components["schemas"]["LearnedFrom"];
         };
         /** @description The rules by which a draft that becomes pending is approved without a person, then sent after grace_seconds in which it may be cancelled. */
         Autopilot: {
@@ -939,6 +1081,8 @@ export interface components {
             count: number;
         };
         AdminStats: {
+            /** @description The hosts the admin loads images from (MEDIA_HOSTS: host or host:port), the content security policy's img-src: a card shows an image from any other host as a link. */
+            media_hosts: string[];
             /** @description The platforms configured (PLATFORM), in order: the admin offers its platform filter when there are several. */
             platforms: string[];
             pending: components["schemas"]["Count"];
@@ -970,7 +1114,10 @@ export interface components {
         /** @description A decision on the draft version shown (reject, draft anyway). */
         DecideRequest: {
             draft_version?: components["schemas"]["ShownVersion"];
+            reason?: components["schemas"]["RejectReason"];
         };
+        /** @description Why the draft was rejected, kept with its case; with a reason the rejection also yields a lesson. Optional; trimmed, at most 200 characters (else a 400 naming `reason`); "" is none. */
+        RejectReason: string;
         EditRequest: {
             /** @description The administrator's text for the draft. */
             response: string;
@@ -1002,6 +1149,8 @@ export interface components {
             /** @enum {string} */
             action: "approve" | "reject";
             override?: boolean;
+            /** @description Only with `reject` (else a 400 naming `reason`); the reason of every rejection. */
+            reason?: components["schemas"]["RejectReason"];
         };
         BulkResult: {
             /** Format: int64 */
@@ -1025,6 +1174,8 @@ export interface components {
         Version: {
             text: string;
             origin: components["schemas"]["VersionOrigin"];
+            /** @description What shaped this text; empty lists for an edit by hand. */
+            learned_from: components["schemas"]["LearnedFrom"];
             /** @description The reviewer's instruction of a regenerate; "" otherwise. */
             instruction: string;
             at: components["schemas"]["Timestamp"];
@@ -1059,6 +1210,7 @@ export interface components {
             posted_at: string | null;
         };
         History: {
+            learned: components["schemas"]["Learned"];
             /** @description Oldest first. */
             versions: components["schemas"]["Version"][];
             /** @description Oldest first. */
@@ -1082,12 +1234,171 @@ export interface components {
              */
             created_at: string | null;
             platform_post_id: string;
+            media: components["schemas"]["MediaList"];
+            link: components["schemas"]["LinkCardOrNull"];
         };
         /** @description The thread oldest first, the quoted post last. */
         Conversation: {
             items: components["schemas"]["ConversationItem"][];
             /** @description What the draft could not see, as a sentence; "" when it saw everything. */
             note: string;
+        };
+        /** @description What shaped a draft: the ids of the past cases given as examples and of the lessons in its prompt; empty lists when nothing (learning off, nothing similar, a draft edited by hand). Ids stay when a case or lesson is deleted since. */
+        LearnedFrom: {
+            cases: number[];
+            lessons: number[];
+        };
+        /** @description What shaped the current draft, for the card's disclosure: each case still in the memory with its post and reply, each lesson still stored with its text, in the order of `learned_from`. */
+        Learned: {
+            cases: {
+                /** Format: int64 */
+                id: number;
+                mention_text: string;
+                final_text: string;
+            }[];
+            lessons: {
+                /** Format: int64 */
+                id: number;
+                text: string;
+            }[];
+        };
+        /**
+         * @description approved: the draft sent as written; edited: sent after an edit; rejected: rejected (never an example).
+         * @enum {string}
+         */
+        CaseDecision: "approved" | "edited" | "rejected";
+        /**
+         * @description The channel of the decision; `import` for an imported reply.
+         * @enum {string}
+         */
+        CaseChannel: "web" | "bulk" | "telegram" | "autopilot" | "import";
+        /** @description One decision on a draft, or one imported reply. */
+        Case: {
+            /** Format: int64 */
+            id: number;
+            /**
+             * Format: int64
+             * @description The post decided on; null for an imported reply.
+             */
+            post_id: number | null;
+            platform: string;
+            /** @description The post's language as the platform gave it (e.g. "en"); "" when unknown. */
+            language: string;
+            /** @description The mortal's post. */
+            mention_text: string;
+            /** @description The author's handle, without the @; "" for an imported reply. */
+            author: string;
+            /** @description The draft as first written; "" for an imported reply. */
+            draft_text: string;
+            /** @description The text approved (edited or not), or the draft rejected. */
+            final_text: string;
+            decision: components["schemas"]["CaseDecision"];
+            by: components["schemas"]["CaseChannel"];
+            /** @description The rejection's reason; "" when none. */
+            reason: string;
+            /** @description The judge's score of the draft; null when unjudged. */
+            review_score: number | null;
+            /** @description The persona version the draft was written in; null when unknown. */
+            persona_version: number | null;
+            /** @description The reply's likes + reposts + replies about 24 hours after it was sent, from the metrics refresh; null until then (and for a rejected or imported case). */
+            engagement: number | null;
+            /** @description How many drafts it was an example for. */
+            used_count: number;
+            /** @description When it last was one; null if never. */
+            last_used_at: components["schemas"]["Timestamp"] | null;
+            created_at: components["schemas"]["Timestamp"];
+        };
+        CaseList: {
+            cases: components["schemas"]["Case"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        /** @description The answer of an import. */
+        CaseImport: {
+            /** @description The lines imported as cases. */
+            imported: number;
+            /** @description The lines not imported, in order, each with why. */
+            skipped: {
+                /** @description The line's number, from 1. */
+                line: number;
+                error: string;
+            }[];
+        };
+        /**
+         * @description edit: distilled from an edit; rejection: from a rejection's reason; manual: written by the administrator.
+         * @enum {string}
+         */
+        LessonKind: "edit" | "rejection" | "manual";
+        /** @description One short rule the persona learned. */
+        Lesson: {
+            /** Format: int64 */
+            id: number;
+            text: string;
+            kind: components["schemas"]["LessonKind"];
+            /** @description The cases it was distilled from (or confirmed by), oldest first; empty for a manual one. */
+            source_case_ids: number[];
+            /** @description How many times it was distilled (or added); near-duplicates raise it. */
+            count: number;
+            /** @description Only enabled lessons go into prompts. */
+            enabled: boolean;
+            /** @description How many drafts' prompts it was in. */
+            used_count: number;
+            created_at: components["schemas"]["Timestamp"];
+            /** @description When it last was in a prompt; null if never. */
+            last_used_at: components["schemas"]["Timestamp"] | null;
+        };
+        LessonList: {
+            lessons: components["schemas"]["Lesson"][];
+        };
+        /** @description 1 to 200 characters, one line, no link and no @mention; else a 400 naming `text`. */
+        LessonText: string;
+        LessonInput: {
+            text: components["schemas"]["LessonText"];
+        };
+        /** @description The fields to change; at least one (else a 400). */
+        LessonPatch: {
+            text?: components["schemas"]["LessonText"];
+            enabled?: boolean;
+        };
+        LessonPromotion: {
+            persona: components["schemas"]["Persona"];
+            lesson: components["schemas"]["Lesson"];
+        };
+        /** @description Whether drafts learn from past decisions. Off, every prompt is exactly as without learning. A bad value is a 400 naming `learning.<field>`. */
+        LearningSettings: {
+            /** @default true */
+            enabled: boolean;
+            /**
+             * @description The most similar past replies given as examples, 0 to 8.
+             * @default 3
+             */
+            examples: number;
+            /**
+             * @description The most lessons in a prompt, 0 to 10.
+             * @default 5
+             */
+            lessons: number;
+        };
+        /** @description One week's decisions on drafts. */
+        LearningWeek: {
+            /**
+             * Format: date
+             * @description The week's Monday (YYYY-MM-DD) in the request's time zone.
+             */
+            week: string;
+            /** @description The first drafts written that week. */
+            drafts: number;
+            /** @description Decisions that week approving the draft as written (autopilot included). */
+            approved_unedited: number;
+            /** @description Decisions that week approving an edited text. */
+            edited: number;
+            /** @description Rejections that week. */
+            rejected: number;
+            /** @description The mean edit distance (Levenshtein, in characters) between the first draft and the text approved, over the edited ones; null in a week without edits. */
+            mean_edit_distance: number | null;
+        };
+        /** @description Is the persona learning? The range's weeks, oldest first (a partial week at either end included). */
+        LearningInsights: {
+            weekly: components["schemas"]["LearningWeek"][];
         };
         LoginRequest: {
             username: string;
@@ -1127,6 +1438,7 @@ export interface components {
         /** @description Whom the persona answers and how often. */
         Settings: {
             autopilot: components["schemas"]["Autopilot"];
+            learning: components["schemas"]["LearningSettings"];
             /** @description The targeted accounts as stored, each a handle or a platform id (see SettingsInput). */
             target_usernames: string[];
             search_topics: string[];
@@ -1150,9 +1462,10 @@ export interface components {
             /** @description The account's stable id (an X user id, a Bluesky DID), null while unknown. */
             id: string | null;
         };
-        /** @description The settings as PUT; every field present but autopilot, which keeps the stored rules when absent. The answer-only fields of Settings (targets_not_found, target_ids, blocked_author_ids) are taken, whatever they hold, and ignored, so that a client may PUT back what GET answered with one field changed; any other unknown field is a 400. */
+        /** @description The settings as PUT; every field present but autopilot and learning, which keep the stored ones when absent. The answer-only fields of Settings (targets_not_found, target_ids, blocked_author_ids) are taken, whatever they hold, and ignored, so that a client may PUT back what GET answered with one field changed; any other unknown field is a 400. */
         SettingsInput: {
             autopilot?: components["schemas"]["Autopilot"];
+            learning?: components["schemas"]["LearningSettings"];
             /** @description The targeted accounts, each a handle (an X handle, a Bluesky handle such as alice.bsky.social; a leading @ is dropped) or a platform id (an X user id, digits only; a DID, did:plc:... or did:web:...). */
             target_usernames: string[];
             search_topics: string[];
@@ -1311,6 +1624,21 @@ export interface components {
             };
             /** @description Each platform's spend and rate-limit windows: the platforms configured, in order, then any other the ledger or the windows name. Bluesky has no per-call fee: its spend is 0. */
             by_platform: components["schemas"]["PlatformSpend"][];
+            model_vision: components["schemas"]["ModelVision"];
+        };
+        /** @description Whether drafts and reviews send the images of the posts they answer to the model (MODEL_VISION), and the models that refused them. Their alt texts and link cards are in every prompt either way; image tokens are counted in the model's prompt tokens. */
+        ModelVision: {
+            /**
+             * @description "true" always sends images; "false" never; "auto" sends them until the model answers that it takes no image input, then drafts again without them and remembers the model (for every worker).
+             * @enum {string}
+             */
+            mode: "true" | "false" | "auto";
+            /** @description The models found to take no image input, by name; drafts for them go without images. */
+            without_images: {
+                model: string;
+                /** @description When it first refused images; null when unknown. */
+                since: string | null;
+            }[];
         };
         /** @description What one platform cost and how its rate-limit windows stand. */
         PlatformSpend: {
@@ -1483,6 +1811,7 @@ export interface components {
         };
         /** @description The Insights of the posts the scans returned between `from` and `to`. */
         Insights: {
+            learning: components["schemas"]["LearningInsights"];
             /** @enum {integer} */
             days: 7 | 30 | 90;
             from: components["schemas"]["Timestamp"];
@@ -1676,6 +2005,15 @@ export interface components {
                 "application/json": components["schemas"]["PostList"];
             };
         };
+        /** @description The lesson as stored. */
+        Lesson: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Lesson"];
+            };
+        };
         /** @description The settings as stored (normalised). */
         Settings: {
             headers: {
@@ -1843,6 +2181,8 @@ export interface components {
         Offset: number;
         /** @description The post's id; anything but a positive integer is a 400 or 404. */
         PostID: number;
+        /** @description The case's or lesson's id; anything but a positive integer is a 400. */
+        LearningID: number;
         /** @description Keeps the posts of one platform; absent (or empty) lists every platform, and the list's total counts the platform's posts alone. Any other value is a 400 naming `platform`. */
         Platform: components["schemas"]["Platform"];
         /** @description The platform a run by hand is for: one the persona answers on (`PLATFORM`). Any other value is a 400 naming them. */
@@ -1871,6 +2211,10 @@ export type Flag = components['schemas']['Flag'];
 export type Platform = components['schemas']['Platform'];
 export type SortBy = components['schemas']['SortBy'];
 export type PostReview = components['schemas']['PostReview'];
+export type Media = components['schemas']['Media'];
+export type MediaList = components['schemas']['MediaList'];
+export type LinkCard = components['schemas']['LinkCard'];
+export type LinkCardOrNull = components['schemas']['LinkCardOrNull'];
 export type Post = components['schemas']['Post'];
 export type Autopilot = components['schemas']['Autopilot'];
 export type DraftVersion = components['schemas']['DraftVersion'];
@@ -1883,6 +2227,7 @@ export type QueuedPost = components['schemas']['QueuedPost'];
 export type ApproveRequest = components['schemas']['ApproveRequest'];
 export type ShownVersion = components['schemas']['ShownVersion'];
 export type DecideRequest = components['schemas']['DecideRequest'];
+export type RejectReason = components['schemas']['RejectReason'];
 export type EditRequest = components['schemas']['EditRequest'];
 export type MarkPostedRequest = components['schemas']['MarkPostedRequest'];
 export type GiveUpRequest = components['schemas']['GiveUpRequest'];
@@ -1900,6 +2245,23 @@ export type History = components['schemas']['History'];
 export type ConversationRelation = components['schemas']['ConversationRelation'];
 export type ConversationItem = components['schemas']['ConversationItem'];
 export type Conversation = components['schemas']['Conversation'];
+export type LearnedFrom = components['schemas']['LearnedFrom'];
+export type Learned = components['schemas']['Learned'];
+export type CaseDecision = components['schemas']['CaseDecision'];
+export type CaseChannel = components['schemas']['CaseChannel'];
+export type Case = components['schemas']['Case'];
+export type CaseList = components['schemas']['CaseList'];
+export type CaseImport = components['schemas']['CaseImport'];
+export type LessonKind = components['schemas']['LessonKind'];
+export type Lesson = components['schemas']['Lesson'];
+export type LessonList = components['schemas']['LessonList'];
+export type LessonText = components['schemas']['LessonText'];
+export type LessonInput = components['schemas']['LessonInput'];
+export type LessonPatch = components['schemas']['LessonPatch'];
+export type LessonPromotion = components['schemas']['LessonPromotion'];
+export type LearningSettings = components['schemas']['LearningSettings'];
+export type LearningWeek = components['schemas']['LearningWeek'];
+export type LearningInsights = components['schemas']['LearningInsights'];
 export type LoginRequest = components['schemas']['LoginRequest'];
 export type LoginAnswer = components['schemas']['LoginAnswer'];
 export type SettingsCaps = components['schemas']['SettingsCaps'];
@@ -1917,6 +2279,7 @@ export type Ceiling = components['schemas']['Ceiling'];
 export type Pause = components['schemas']['Pause'];
 export type TimelinePause = components['schemas']['TimelinePause'];
 export type Spend = components['schemas']['Spend'];
+export type ModelVision = components['schemas']['ModelVision'];
 export type PlatformSpend = components['schemas']['PlatformSpend'];
 export type PlatformTable = components['schemas']['PlatformTable'];
 export type PlatformDescriptor = components['schemas']['PlatformDescriptor'];
@@ -1954,6 +2317,7 @@ export type ResponseDone = components['responses']['Done'];
 export type ResponseNotModified = components['responses']['NotModified'];
 export type ResponsePost = components['responses']['Post'];
 export type ResponsePostList = components['responses']['PostList'];
+export type ResponseLesson = components['responses']['Lesson'];
 export type ResponseSettings = components['responses']['Settings'];
 export type ResponsePersona = components['responses']['Persona'];
 export type ResponseBadRequest = components['responses']['BadRequest'];
@@ -1975,6 +2339,7 @@ export type ParameterPage = components['parameters']['Page'];
 export type ParameterSortBy = components['parameters']['SortBy'];
 export type ParameterOffset = components['parameters']['Offset'];
 export type ParameterPostId = components['parameters']['PostID'];
+export type ParameterLearningId = components['parameters']['LearningID'];
 export type ParameterPlatform = components['parameters']['Platform'];
 export type ParameterRunPlatform = components['parameters']['RunPlatform'];
 export type HeaderETag = components['headers']['ETag'];
@@ -3011,6 +3376,214 @@ export interface operations {
             408: components["responses"]["SlowBody"];
             413: components["responses"]["TooLarge"];
             429: components["responses"]["ModelCallsThrottled"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listCases: {
+        parameters: {
+            query?: {
+                /** @description 1 or more; default 1. Anything else is a 400 naming `page`. */
+                page?: components["parameters"]["Page"];
+                /** @description Keeps the cases whose post, draft or final text match these words (PostgreSQL text search, or a substring); absent or empty lists every case. At most 200 characters, else a 400 naming `q`. */
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of cases. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CaseList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteCase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The case's or lesson's id; anything but a positive integer is a 400. */
+                id: components["parameters"]["LearningID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Done"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    importCases: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-ndjson": string;
+            };
+        };
+        responses: {
+            /** @description What was imported and what was skipped. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CaseImport"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            408: components["responses"]["SlowBody"];
+            /** @description More than 10,000 lines or 5 MB; nothing is imported. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listLessons: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The lessons. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LessonList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createLesson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LessonInput"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Lesson"];
+            201: components["responses"]["Lesson"];
+            400: components["responses"]["FieldError"];
+            401: components["responses"]["Unauthorized"];
+            408: components["responses"]["SlowBody"];
+            413: components["responses"]["TooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteLesson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The case's or lesson's id; anything but a positive integer is a 400. */
+                id: components["parameters"]["LearningID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Done"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateLesson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The case's or lesson's id; anything but a positive integer is a 400. */
+                id: components["parameters"]["LearningID"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LessonPatch"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Lesson"];
+            400: components["responses"]["FieldError"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["SlowBody"];
+            413: components["responses"]["TooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    promoteLesson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The case's or lesson's id; anything but a positive integer is a 400. */
+                id: components["parameters"]["LearningID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new persona version and the lesson, now off. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LessonPromotion"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Pause, TimelinePause } from '../api/types';
-import { budgetLevel, formatUSD, pauseText, timelinePauseText } from './spend';
+import { budgetLevel, formatUSD, pauseText, timelinePauseText, visionText } from './spend';
 import { formatTimestamp } from './time';
 
 describe('budgetLevel', () => {
@@ -64,5 +64,19 @@ describe('pauseText', () => {
     },
   ])('$name', ({ pause, want }) => {
     expect(pauseText(pause, 'en-GB')).toBe(want);
+  });
+});
+
+describe('visionText', () => {
+  it('says how images go to the model, and which model refused them', () => {
+    expect(visionText({ mode: 'false', without_images: [] })).toBe(
+      'Images are not sent to the model (MODEL_VISION=false); their descriptions are in every prompt.',
+    );
+    const since = '2026-11-28T14:00:00Z';
+    expect(visionText({ mode: 'auto', without_images: [{ model: 'llama3.2', since }, { model: 'old', since: null }] }, 'en-GB')).toBe(
+      'Images are sent to the model while it takes them (MODEL_VISION=auto), with their descriptions.' +
+        ` llama3.2 takes no image input: its drafts go without images since ${formatTimestamp(since, 'en-GB')}.` +
+        ' old takes no image input: its drafts go without images.',
+    );
   });
 });

@@ -1,6 +1,6 @@
 // Pure helpers of the Spend panel and the review cards' costs.
 
-import type { Pause, TimelinePause } from '../api/types';
+import type { ModelVision, Pause, TimelinePause } from '../api/types';
 import { formatTimestamp } from './time';
 
 /** A budget's state: no ceiling, under 80 %, at 80 % or more, spent. */
@@ -40,4 +40,22 @@ export function pauseText(p: Pause, locale?: string): string {
 export function timelinePauseText(p: TimelinePause, locale?: string): string {
   const why = p.reason ? `: ${p.reason}` : '';
   return `Scans of ${p.platform ? `${p.platform} ` : ''}${p.timeline} are paused until ${formatTimestamp(p.until, locale)}${why}. The other timelines go on.`;
+}
+
+/**
+ * What the Spend page says of the images sent to the model (MODEL_VISION):
+ * whether they are sent, and each model that refused them under auto.
+ */
+export function visionText(v: ModelVision, locale?: string): string {
+  const mode =
+    v.mode === 'false'
+      ? 'Images are not sent to the model (MODEL_VISION=false); their descriptions are in every prompt.'
+      : v.mode === 'true'
+        ? 'Images are sent to the model (MODEL_VISION=true), at low detail, with their descriptions.'
+        : 'Images are sent to the model while it takes them (MODEL_VISION=auto), with their descriptions.';
+  const blind = v.without_images.map(
+    (m) =>
+      ` ${m.model} takes no image input: its drafts go without images${m.since ? ` since ${formatTimestamp(m.since, locale)}` : ''}.`,
+  );
+  return mode + blind.join('');
 }

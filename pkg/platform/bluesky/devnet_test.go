@@ -1,7 +1,9 @@
 package bluesky_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"net/http/httptest"
@@ -66,6 +68,33 @@ func (p poster) create(t *testing.T, collection string, rec map[string]any) ref 
 		t.Fatalf("create %s: %v", collection, err)
 	}
 	return out
+}
+
+// onePixelPNG is a valid 1x1 PNG, an image the PDS accepts as a blob.
+var onePixelPNG = []byte("\x89\x50\x4e\x47\x0d\x0a\x1a\x0a\x00\x00\x00\x0d\x49\x48\x44\x52\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89\x00\x00\x00\x0d\x49\x44\x41\x54\x78\x9c\x63\xf8\xcf\xc0\xf0\x1f\x00\x05\x00\x01\xff\x89\x99\x3d\x1d\x00\x00\x00\x00\x49\x45\x4e\x44\xae\x42\x60\x82")
+
+// uploadBlob uploads data as an image blob of the mortal's
+// (com.atproto.repo.uploadBlob, a raw body) and returns the blob to embed.
+func (p poster) uploadBlob(t *testing.T, data []byte) map[string]any {
+	t.Helper()
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, p.n.PDS+"/xrpc/com.atproto.repo.uploadBlob", bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "image/png")
+	req.Header.Set("Authorization", "Bearer "+p.acct.AccessJWT)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = resp.Body.Close() }()
+	var out struct {
+		Blob map[string]any `json:"blob"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil || resp.StatusCode != http.StatusOK || out.Blob == nil {
+		t.Fatalf("uploadBlob: %d %v %v", resp.StatusCode, out, err)
+	}
+	return out.Blob
 }
 
 // eventually polls cond until it holds, for a bounded number of tries: the
@@ -301,6 +330,57 @@ func TestAgainstDevnet(t *testing.T) {
 		_, err := c.Publish(ctx, "Too late.", doomed.URI)
 		if platform.Classify(err) != platform.RefusalOriginalGone {
 			t.Fatalf("reply to a deleted post: %v, want %s", err, platform.RefusalOriginalGone)
+		}
+	})
+
+	t.Run("images, link cards and quotes with media", func(t *testing.T) {
+		blob := mortal.uploadBlob(t, onePixelPNG)
+		facet := func(text string) []any {
+			i := strings.Index(text, "@infernal.test")
+			return []any{map[string]any{"index": map[string]any{"byteStart": i, "byteEnd": i + len("@infernal.test")},
+				"features": []any{map[string]any{"$type": "app.bsky.richtext.facet#mention", "did": persona.DID}}}}
+		}
+		images := map[string]any{"$type": "app.bsky.embed.images", "images": []any{
+			map[string]any{"image": blob, "alt": "a goat in a red cape"},
+			map[string]any{"image": blob, "alt": ""},
+		}}
+		mk := func(text string, embed map[string]any) ref {
+			return mortal.create(t, "app.bsky.feed.post", map[string]any{"$type": "app.bsky.feed.post", "text": text,
+				"createdAt": time.Now().UTC().Format(time.RFC3339Nano), "facets": facet(text), "embed": embed})
+		}
+		pics := mk("@infernal.test what is this", images)
+		card := mk("@infernal.test read this", map[string]any{"$type": "app.bsky.embed.external", "external": map[string]any{
+			"uri": "https://pit.example/hours", "title": "The pit's hours", "description": "Open all night."}})
+		both := mk("@infernal.test and this", map[string]any{"$type": "app.bsky.embed.recordWithMedia",
+			"record": map[string]any{"$type": "app.bsky.embed.record", "record": root}, "media": images})
+		var got []platform.Post
+		eventually(t, "the three posts are indexed", func() bool {
+			got, err = c.Lookup(ctx, []string{pics.URI, card.URI, both.URI})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return len(got) == 3
+		})
+		by := map[string]platform.Post{}
+		for _, p := range got {
+			by[p.ID] = p
+		}
+		for _, uri := range []string{pics.URI, both.URI} {
+			p := by[uri]
+			if len(p.Media) != 2 || p.Media[0].Alt != "a goat in a red cape" || p.Media[1].Alt != "" ||
+				!strings.HasPrefix(p.Media[0].URL, "http") || !strings.HasPrefix(p.Media[0].PreviewURL, "http") || p.Media[0].Type != platform.MediaPhoto {
+				t.Errorf("%s: media %+v, want two photos (fullsize, thumb) with the first's alt text", uri, p.Media)
+			}
+			if p.MediaURL != p.Media[0].PreviewURL {
+				t.Errorf("%s: media_url %q, want the first image's thumb", uri, p.MediaURL)
+			}
+		}
+		if q := by[both.URI]; q.QuotedID != root.URI {
+			t.Errorf("record with media quotes %q, want %s", q.QuotedID, root.URI)
+		}
+		l := by[card.URI].Link
+		if l == nil || l.URL != "https://pit.example/hours" || l.Title != "The pit's hours" || l.Description != "Open all night." {
+			t.Errorf("link card %+v", l)
 		}
 	})
 

@@ -406,10 +406,49 @@ func fromView(v *bsky.FeedDefs_PostView) (platform.Post, bool) {
 	author := platform.User{ID: v.Author.Did, Username: v.Author.Handle, Name: deref(v.Author.DisplayName), ProfileImage: deref(v.Author.Avatar)}
 	p := fromRecord(v.Uri, rec, author)
 	p.Metrics = platform.Metrics{Likes: int(derefInt(v.LikeCount)), Retweets: int(derefInt(v.RepostCount)), Replies: int(derefInt(v.ReplyCount))}
-	if v.Embed != nil && v.Embed.EmbedImages_View != nil && len(v.Embed.EmbedImages_View.Images) > 0 {
-		p.MediaURL = v.Embed.EmbedImages_View.Images[0].Thumb
+	p.Media, p.Link = embedded(v.Embed)
+	for _, m := range p.Media {
+		if m.Type == platform.MediaPhoto && p.MediaURL == "" {
+			p.MediaURL = m.PreviewURL
+		}
 	}
 	return p, true
+}
+
+// embedded reads a post view's media and link card: the images of an
+// images view (fullsize, thumb, alt), a video's thumbnail, an external
+// view's card (uri, title, description), and the same inside a record with
+// media (a quote with images or a link); at most platform.MaxMedia media.
+func embedded(e *bsky.FeedDefs_PostView_Embed) ([]platform.Media, *platform.Link) {
+	if e == nil {
+		return nil, nil
+	}
+	var (
+		images   = e.EmbedImages_View
+		video    = e.EmbedVideo_View
+		external = e.EmbedExternal_View
+	)
+	if rm := e.EmbedRecordWithMedia_View; rm != nil && rm.Media != nil {
+		images, video, external = rm.Media.EmbedImages_View, rm.Media.EmbedVideo_View, rm.Media.EmbedExternal_View
+	}
+	var media []platform.Media
+	if images != nil {
+		for _, img := range images.Images {
+			if img == nil || (img.Fullsize == "" && img.Thumb == "") || len(media) == platform.MaxMedia {
+				continue
+			}
+			media = append(media, platform.Media{Type: platform.MediaPhoto, URL: img.Fullsize, PreviewURL: img.Thumb, Alt: img.Alt})
+		}
+	}
+	if video != nil && video.Thumbnail != nil && *video.Thumbnail != "" {
+		media = append(media, platform.Media{Type: platform.MediaVideo, PreviewURL: *video.Thumbnail, Alt: deref(video.Alt)})
+	}
+	var link *platform.Link
+	if external != nil && external.External != nil && external.External.Uri != "" {
+		x := external.External
+		link = &platform.Link{URL: x.Uri, Title: x.Title, Description: x.Description}
+	}
+	return media, link
 }
 
 // fromRecord converts a post record at uri by author.

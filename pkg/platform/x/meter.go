@@ -75,26 +75,53 @@ func created(body []byte) createTweetRequest {
 	return req
 }
 
+// The classes of resource X bills, each id of a class once per UTC day
+// whatever the kind it came back as: a post read as a mention (an owned
+// read) and again in a lookup's data or another answer's includes (a post
+// read) the same day is one resource, billed once; so is the persona's own
+// account, read by Me (an owned read) and again as the author of its posts
+// (a user read). Each billed id is its class, a colon and X's id
+// (resourceID); a created post is its own class, a write and not a read.
+const (
+	classPost    = "post"
+	classUser    = "user"
+	classMedia   = "media"
+	classCreated = "created"
+)
+
+// resourceID is id as billed: its class first, so that X's ids of posts,
+// users and media never meet, and a resource's reads of every kind meet.
+func resourceID(class, id string) string {
+	if id == "" {
+		return ""
+	}
+	return class + ":" + id
+}
+
 // resources lists what an answer returned, as X bills it: every post of
-// data (reposts too) as kind, and the posts and users of includes as post
-// and user reads.
+// data (reposts too) as kind, and the posts, users and media of includes
+// as post, user and media reads.
 func resources(out any, kind spend.Kind) []spend.Resources {
 	own := spend.Resources{Kind: kind}
 	switch r := out.(type) {
 	case *timelineResponse:
 		for _, t := range r.Data {
-			own.IDs = append(own.IDs, t.ID)
+			own.IDs = append(own.IDs, resourceID(classPost, t.ID))
 		}
 		groups := []spend.Resources{own}
 		posts := spend.Resources{Kind: spend.KindPostRead}
 		for _, t := range r.includedPosts() {
-			posts.IDs = append(posts.IDs, t.ID)
+			posts.IDs = append(posts.IDs, resourceID(classPost, t.ID))
 		}
 		users := spend.Resources{Kind: spend.KindUserRead}
 		for _, u := range r.Includes.Users {
-			users.IDs = append(users.IDs, u.ID)
+			users.IDs = append(users.IDs, resourceID(classUser, u.ID))
 		}
-		for _, g := range []spend.Resources{posts, users} {
+		medias := spend.Resources{Kind: spend.KindMediaRead}
+		for _, m := range r.Includes.Media {
+			medias.IDs = append(medias.IDs, resourceID(classMedia, m.MediaKey))
+		}
+		for _, g := range []spend.Resources{posts, users, medias} {
 			if len(g.IDs) > 0 {
 				groups = append(groups, g)
 			}
@@ -102,10 +129,10 @@ func resources(out any, kind spend.Kind) []spend.Resources {
 		return groups
 	case *userResponse:
 		if r.Data != nil {
-			own.IDs = append(own.IDs, r.Data.ID)
+			own.IDs = append(own.IDs, resourceID(classUser, r.Data.ID))
 		}
 	case *createTweetResponse:
-		own.IDs = append(own.IDs, r.Data.ID)
+		own.IDs = append(own.IDs, resourceID(classCreated, r.Data.ID))
 	}
 	return []spend.Resources{own}
 }

@@ -2,12 +2,16 @@ package x
 
 import (
 	"context"
+	"log/slog"
+	"math"
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"infernal/pkg/platform"
 	"infernal/pkg/spend"
+	"infernal/pkg/store/storetest"
 )
 
 // anyAnswer answers every call the client makes with an empty but valid
@@ -139,5 +143,71 @@ func TestSummonedReplyPriceUnderEveryPolicy(t *testing.T) {
 				t.Errorf("billed %v, want %s", k.billed, tt.want)
 			}
 		})
+	}
+}
+
+// A run's reads, metered into the real ledger, cost what X bills: every
+// resource (post, user, media) once per UTC day, whatever the kind of read
+// it came back in. The run reads the persona (an owned read), two mentions
+// (owned reads) with their authors, a parent, the persona's earlier reply
+// and its author (the persona again) and two photos in includes, then
+// looks up the parent's parent and the persona's reply (with their
+// authors) and one mention again (with its author and photos). The meter
+// used to bill the persona a second time as a user read and the mention a
+// second time as a post read, 22 % over X's bill here.
+func TestMeterBillsAsXDoes(t *testing.T) {
+	f := newFakeX(t, func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.URL.Path == "/2/users/me":
+			writeJSON(w, http.StatusOK, `{"data":{"id":"42","username":"devil","name":"Devil"}}`)
+		case r.URL.Path == "/2/users/42/mentions":
+			writeJSON(w, http.StatusOK, `{"data":[
+ {"id":"101","text":"@devil look","author_id":"7","referenced_tweets":[{"type":"replied_to","id":"90"}],"attachments":{"media_keys":["3_1","3_2"]}},
+ {"id":"102","text":"@devil again","author_id":"8","referenced_tweets":[{"type":"replied_to","id":"95"}]}],
+ "includes":{"users":[{"id":"7","username":"m7"},{"id":"8","username":"m8"},{"id":"9","username":"m9"},{"id":"42","username":"devil"}],
+  "tweets":[{"id":"90","text":"parent","author_id":"9","referenced_tweets":[{"type":"replied_to","id":"80"}]},{"id":"95","text":"burn","author_id":"42"}],
+  "media":[{"media_key":"3_1","type":"photo","url":"https://pbs.twimg.com/media/1.jpg","alt_text":"one"},{"media_key":"3_2","type":"photo","url":"https://pbs.twimg.com/media/2.jpg"}]},
+ "meta":{"result_count":2,"newest_id":"102","oldest_id":"101"}}`)
+		case r.URL.Path == "/2/tweets" && r.URL.Query().Get("ids") == "80,95":
+			writeJSON(w, http.StatusOK, `{"data":[{"id":"80","text":"root","author_id":"10"},{"id":"95","text":"burn","author_id":"42"}],
+ "includes":{"users":[{"id":"10","username":"m10"},{"id":"42","username":"devil"}]}}`)
+		case r.URL.Path == "/2/tweets" && r.URL.Query().Get("ids") == "101":
+			writeJSON(w, http.StatusOK, `{"data":[{"id":"101","text":"@devil look","author_id":"7","attachments":{"media_keys":["3_1","3_2"]}}],
+ "includes":{"users":[{"id":"7","username":"m7"}],
+  "media":[{"media_key":"3_1","type":"photo","url":"https://pbs.twimg.com/media/1.jpg","alt_text":"one"},{"media_key":"3_2","type":"photo","url":"https://pbs.twimg.com/media/2.jpg"}]}}`)
+		default:
+			t.Errorf("unexpected %s", r.URL)
+			writeJSON(w, http.StatusNotFound, `{"title":"Not Found Error","type":"about:blank","status":404,"detail":"no"}`)
+		}
+	})
+	st := storetest.New(t)
+	prices := spend.DefaultPrices()
+	meter := &spend.Meter{Ledger: st, Prices: prices, Log: slog.New(slog.DiscardHandler), Now: time.Now}
+	c, err := New(Config{BaseURL: f.srv.URL, APIKey: testKey, APISecret: testSecret, AccessToken: testToken, AccessSecret: testTokenSecret, Meter: meter})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := t.Context()
+	if _, err := c.Me(ctx); err != nil {
+		t.Fatal(err)
+	}
+	page, err := c.Mentions(ctx, "42", platform.Range{})
+	if err != nil || len(page.Posts) != 2 || len(page.Posts[1].Media) != 2 || page.Posts[1].Media[0].Alt != "one" {
+		t.Fatalf("Mentions = %+v, %v", page, err)
+	}
+	for _, ids := range [][]string{{"80", "95"}, {"101"}} {
+		if _, err := c.Lookup(ctx, ids); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// What X bills: the persona and the two mentions as owned reads; the
+	// users 7, 8, 9 and 10; the posts 90, 95 and 80; the two photos.
+	bill := 3*prices.OwnedRead + 4*prices.UserRead + 3*prices.PostRead + 2*prices.MediaRead
+	spent, err := meter.Spent(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := spent.Today.XUSD; math.Abs(got-bill) > 0.02*bill {
+		t.Errorf("the meter counts $%.3f against $%.3f billed (%.0f %%); want within 2 %%", got, bill, 100*(got-bill)/bill)
 	}
 }

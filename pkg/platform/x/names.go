@@ -3,10 +3,10 @@ package x
 import "context"
 
 // The names the client asks X for, kept in this one file. X's
-// documentation (2026) names them tweet.fields, referenced_tweets and
-// referenced_tweets.id, and X answers them; its newest published OpenAPI
-// (v2.167) names post.fields and referenced_posts instead and rejects
-// referenced_tweets.id. The client asks in one naming and, when X refuses
+// documentation (2026) and its OpenAPI v2.159 name them tweet.fields,
+// referenced_tweets and referenced_tweets.id, and X answers them; its newest
+// published OpenAPI (v2.167) names post.fields and the expansion
+// referenced_posts instead, and rejects the others. The client asks in one naming and, when X refuses
 // a request for its names, asks again at once in the other (see
 // Client.getPosts); answers are read in both (see tweet.refs and
 // timelineResponse.includedPosts).
@@ -23,32 +23,49 @@ const (
 	excludeRetweets = "retweets"
 )
 
-// naming is one of the two namings of the post fields X has published.
+// naming is one of the two namings of the post fields X has published,
+// with the values each asks for, taken from that naming's own OpenAPI
+// lists (testdata/enums-v2.159.json and enums-v2.167.json; TestParamsInSpec
+// checks every value sent against them).
 type naming struct {
 	// Name is how the naming is kept (NamingTweets or NamingPosts).
 	Name string
 	// PostFields is the parameter asking for post fields.
 	PostFields string
-	// Referenced is the post field listing the posts it answers, quotes
-	// or reposts, and the expansion (Referenced + ".id") putting them in
-	// includes.
-	Referenced string
+	// Fields are the post fields every post read asks for: entities
+	// (mentions and link cards) and the referenced posts tell whether the
+	// post summons the persona, the only posts X lets a self-serve app
+	// answer.
+	Fields string
+	// Expansions are the expansions every post read asks for: the author,
+	// the media, the referenced posts and, where the naming has them,
+	// their authors and media, so that a parent or quoted post read
+	// alongside carries its author's handle and its images.
+	Expansions string
 }
 
 // The namings' names, as Namings keeps them.
 const (
 	// NamingTweets is tweet.fields and referenced_tweets, X's documented
-	// naming, asked first.
+	// naming (OpenAPI v2.159), asked first.
 	NamingTweets = "tweets"
 	// NamingPosts is post.fields and referenced_posts, the naming of X's
-	// newest OpenAPI.
+	// newest OpenAPI (v2.167).
 	NamingPosts = "posts"
 )
 
-// namings are both namings, the one asked first first.
+// namings are both namings, the one asked first first. v2.167's
+// post.fields lists neither author_id nor referenced_posts (the Post
+// object has both: the expansions author_id and referenced_posts bring
+// them), and its expansions have no referenced_posts.id.author_id: there a
+// referenced post's author is whatever the post itself carries.
 var namings = [2]naming{
-	{Name: NamingTweets, PostFields: "tweet.fields", Referenced: "referenced_tweets"},
-	{Name: NamingPosts, PostFields: "post.fields", Referenced: "referenced_posts"},
+	{Name: NamingTweets, PostFields: "tweet.fields",
+		Fields:     "created_at,conversation_id,public_metrics,referenced_tweets,attachments,author_id,entities",
+		Expansions: "author_id,attachments.media_keys,referenced_tweets.id,referenced_tweets.id.author_id,referenced_tweets.id.attachments.media_keys"},
+	{Name: NamingPosts, PostFields: "post.fields",
+		Fields:     "created_at,conversation_id,public_metrics,attachments,entities",
+		Expansions: "author_id,attachments.media_keys,referenced_posts"},
 }
 
 // namingOf returns the naming called name, and the first for any other.
@@ -69,24 +86,12 @@ func (n naming) other() naming {
 	return namings[0]
 }
 
-// postFields lists the post fields every post read asks for: entities
-// (mentions) and the referenced posts tell whether the post summons the
-// persona, the only posts X lets a self-serve app answer.
-func (n naming) postFields() string {
-	return "created_at,conversation_id,public_metrics," + n.Referenced + ",attachments,author_id,entities"
-}
-
-// expansions lists the expansions every post read asks for: the author,
-// the media, the referenced posts and their authors, so that a parent or
-// quoted post read alongside carries its author's handle.
-func (n naming) expansions() string {
-	return "author_id,attachments.media_keys," + n.Referenced + ".id," + n.Referenced + ".id.author_id"
-}
-
-// Field lists requested for the users and media of every post read.
+// Field lists requested for the users and media of every post read, the
+// same in both namings: a media object's type, its image (a photo's url, a
+// video's or GIF's preview_image_url) and its alt text.
 const (
 	userFields  = "username,name,profile_image_url"
-	mediaFields = "url,preview_image_url"
+	mediaFields = "type,url,preview_image_url,alt_text"
 )
 
 // Namings keeps the naming X accepts, so that every process asks in it

@@ -14,21 +14,15 @@ import (
 )
 
 // newestOnly is an X that speaks only its newest OpenAPI's naming
-// (post.fields, referenced_posts): a request in the documented naming is
-// refused with a 400 naming the parameter, as X refuses an unknown one.
+// (v2.167: post.fields, referenced_posts): a request with a parameter or
+// value that spec does not list is refused with a 400 naming the
+// parameter, as X refuses an unknown one.
 // refused counts those refusals.
 func newestOnly(t *testing.T, refused *atomic.Int32) *fakeX {
-	return newFakeX(t, func(w http.ResponseWriter, r *http.Request) {
+	return newFakeX(t, v2167Only(t, func() { refused.Add(1) }, func(w http.ResponseWriter, r *http.Request) {
 		q := r.URL.Query()
-		for name, vals := range q {
-			if name == "tweet.fields" || strings.Contains(strings.Join(vals, ","), "referenced_tweets") {
-				refused.Add(1)
-				writeJSON(w, http.StatusBadRequest, `{"errors":[{"parameters":{"`+name+`":["`+strings.Join(vals, ",")+`"]},"message":"The query parameter [`+name+`] is not one of [post.fields,expansions,user.fields]"}],"title":"Invalid Request","detail":"One or more parameters to your request was invalid.","type":"https://api.twitter.com/2/problems/invalid-request"}`)
-				return
-			}
-		}
-		if !strings.Contains(q.Get("expansions"), "referenced_posts.id.author_id") && q.Get("ids") == "" {
-			t.Errorf("expansions %q do not ask for the referenced posts' authors", q.Get("expansions"))
+		if !strings.Contains(q.Get("expansions"), "referenced_posts") && q.Get("ids") == "" {
+			t.Errorf("expansions %q do not ask for the referenced posts", q.Get("expansions"))
 		}
 		switch r.URL.Path {
 		case "/2/users/42/mentions":
@@ -49,7 +43,7 @@ func newestOnly(t *testing.T, refused *atomic.Int32) *fakeX {
 		default:
 			writeJSON(w, http.StatusNotFound, `{"title":"Not Found Error","detail":"no such route","type":"about:blank","status":404}`)
 		}
-	})
+	}))
 }
 
 // An X that refuses the documented naming is asked again at once in the
@@ -203,5 +197,26 @@ func TestHostileHandlesBlanked(t *testing.T) {
 	}
 	if n := strings.Count(logged.String(), "breaks X's handle syntax"); n != 2 {
 		t.Errorf("%d log lines about blanked handles, want 2:\n%s", n, logged.String())
+	}
+}
+
+// Under v2.167 a referenced post comes without its author (there is no
+// referenced_posts.id.author_id): it is not handed on as read alongside,
+// so that the draft's context looks it up, author and all, rather than
+// quote it without a handle.
+func TestIncludedWithoutAuthorLeftToLookup(t *testing.T) {
+	f := newFakeX(t, func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusOK, `{"data":[
+ {"id":"3","text":"@devil hi","author_id":"7","referenced_posts":[{"type":"replied_to","id":"2"},{"type":"quoted","id":"1"}]}],
+ "includes":{"users":[{"id":"7","username":"mortal"},{"id":"9","username":"quoted_one"}],
+  "posts":[{"id":"2","text":"parent","author_id":"8"},{"id":"1","text":"quoted","author_id":"9"}]},
+ "meta":{"newest_id":"3","oldest_id":"3","result_count":1}}`)
+	})
+	page, err := f.client(t).Mentions(t.Context(), "42", platform.Range{})
+	if err != nil || len(page.Posts) != 1 {
+		t.Fatalf("Mentions = %+v, %v", page, err)
+	}
+	if len(page.Included) != 1 || page.Included[0].ID != "1" || page.Included[0].Author.Username != "quoted_one" {
+		t.Errorf("included %+v, want only the quoted post, whose author came along", page.Included)
 	}
 }

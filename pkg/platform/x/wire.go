@@ -3,6 +3,7 @@ package x
 import (
 	"encoding/json"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -93,7 +94,20 @@ type tweet struct {
 			ID       string `json:"id"`
 			Username string `json:"username"`
 		} `json:"mentions"`
+		URLs []urlEntity `json:"urls"`
 	} `json:"entities"`
+}
+
+// urlEntity is a link of a post's text (entities.urls), with the card X
+// built for it: its title and description, read by X, not by the client.
+type urlEntity struct {
+	URL         string `json:"url"`
+	ExpandedURL string `json:"expanded_url"`
+	UnwoundURL  string `json:"unwound_url"`
+	Title       string `json:"title"`
+	Description string `json:"description"`
+	// MediaKey is set on the t.co link of an attached image: no link card.
+	MediaKey string `json:"media_key"`
 }
 
 // refs are the posts t answers, quotes or reposts, under either name X
@@ -112,6 +126,7 @@ type media struct {
 	Type            string `json:"type"`
 	URL             string `json:"url"`
 	PreviewImageURL string `json:"preview_image_url"`
+	AltText         string `json:"alt_text"`
 }
 
 type meta struct {
@@ -247,17 +262,58 @@ func (res resolver) post(t tweet) platform.Post {
 		p.Mentions = append(p.Mentions, platform.User{ID: m.ID, Username: m.Username})
 	}
 	for _, k := range t.Attachments.MediaKeys {
-		m := res.medias[k]
-		if m.URL != "" {
-			p.MediaURL = m.URL
-			break
+		m, ok := res.medias[k]
+		if !ok || (m.URL == "" && m.PreviewImageURL == "") || len(p.Media) == platform.MaxMedia {
+			continue
 		}
-		if m.PreviewImageURL != "" {
-			p.MediaURL = m.PreviewImageURL
-			break
+		p.Media = append(p.Media, platform.Media{Type: mediaType(m.Type), URL: m.URL, PreviewURL: m.PreviewImageURL, Alt: m.AltText})
+		if p.MediaURL == "" {
+			p.MediaURL = p.Media[len(p.Media)-1].Image()
 		}
 	}
+	p.Link = linkCard(t)
 	return p
+}
+
+// mediaType is X's media type as platform.Media names it; an unknown one
+// is taken for a photo (its url is an image).
+func mediaType(t string) string {
+	switch t {
+	case platform.MediaVideo, platform.MediaGIF:
+		return t
+	}
+	return platform.MediaPhoto
+}
+
+// linkCard is the first link of t's text that is neither an attached
+// image's t.co link nor a link to a post on X (a quoted post is context,
+// not a card), nil when there is none: its unwound address (else the
+// expanded one) with the title and description X read there.
+func linkCard(t tweet) *platform.Link {
+	for _, u := range t.Entities.URLs {
+		addr := u.UnwoundURL
+		if addr == "" {
+			addr = u.ExpandedURL
+		}
+		if u.MediaKey != "" || addr == "" || postOnX(addr) {
+			continue
+		}
+		return &platform.Link{URL: addr, Title: u.Title, Description: u.Description}
+	}
+	return nil
+}
+
+// postOnX reports whether addr is a post, photo or video on X.
+func postOnX(addr string) bool {
+	u, err := url.Parse(addr)
+	if err != nil {
+		return false
+	}
+	switch strings.TrimPrefix(strings.ToLower(u.Hostname()), "www.") {
+	case "x.com", "twitter.com", "mobile.twitter.com":
+		return strings.Contains(u.Path, "/status/")
+	}
+	return false
 }
 
 // partialError turns an entry of "errors" inside a 200 into the refusal it

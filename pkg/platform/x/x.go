@@ -420,7 +420,7 @@ func (c *Client) checkHandles(ctx context.Context, posts []platform.Post) {
 // and whether X had more pages than the bound let it read. Reposts are left
 // out of every page (only user timelines can ask X to leave them out); the
 // posts of includes (those the page's posts answer or quote) are the
-// Page's Included.
+// Page's Included, those whose author X returned alongside.
 func (c *Client) timeline(ctx context.Context, path string, r platform.Range, extra url.Values, tokenParam string) (platform.Page, error) {
 	var (
 		page     platform.Page
@@ -445,7 +445,10 @@ func (c *Client) timeline(ctx context.Context, path string, r platform.Range, ex
 			}
 		}
 		for _, p := range resp.included() {
-			if !included[p.ID] {
+			// A post whose author X did not include (v2.167 has no
+			// referenced_posts.id.author_id) is left to a lookup, which
+			// brings its author; X bills it once a day all the same.
+			if !included[p.ID] && p.Author.Username != "" {
 				included[p.ID] = true
 				page.Included = append(page.Included, p)
 			}
@@ -561,8 +564,8 @@ func (c *Client) sized(extra url.Values) url.Values {
 func timelineQuery(n naming, extra url.Values, r platform.Range) url.Values {
 	q := url.Values{
 		"max_results":    {strconv.Itoa(pageSize)},
-		n.PostFields:     {n.postFields()},
-		paramExpansions:  {n.expansions()},
+		n.PostFields:     {n.Fields},
+		paramExpansions:  {n.Expansions},
 		paramUserFields:  {userFields},
 		paramMediaFields: {mediaFields},
 	}

@@ -136,7 +136,12 @@ const (
      "edit_history_tweet_ids": ["1800000000000000003"],
      "public_metrics": {"retweet_count": 1, "reply_count": 2, "like_count": 3, "quote_count": 4, "bookmark_count": 0, "impression_count": 99},
      "referenced_tweets": [{"type": "quoted", "id": "1700000000000000000"}, {"type": "replied_to", "id": "1800000000000000001"}],
-     "attachments": {"media_keys": ["3_1800000000000000003"]}},
+     "attachments": {"media_keys": ["3_1800000000000000003", "3_1800000000000000004", "3_unknown"]},
+     "entities": {"urls": [
+       {"start": 20, "end": 43, "url": "https://t.co/img", "expanded_url": "https://x.com/ann/status/1800000000000000003/photo/1", "media_key": "3_1800000000000000003"},
+       {"start": 44, "end": 67, "url": "https://t.co/q", "expanded_url": "https://x.com/cy/status/1700000000000000000"},
+       {"start": 68, "end": 91, "url": "https://t.co/abc", "expanded_url": "https://bit.ly/pit", "unwound_url": "https://pit.example/hours",
+        "title": "The pit's hours", "description": "Open all night."}]}},
     {"id": "1800000000000000002", "text": "@persona hello", "author_id": "222",
      "conversation_id": "1800000000000000002", "created_at": "2024-06-10T12:00:02.000Z",
      "public_metrics": {"retweet_count": 0, "reply_count": 0, "like_count": 1, "quote_count": 0}}
@@ -146,7 +151,8 @@ const (
       {"id": "111", "name": "Ann", "username": "ann", "profile_image_url": "https://pbs.twimg.com/profile_images/1/ann_normal.jpg"},
       {"id": "222", "name": "Bob", "username": "bob"}
     ],
-    "media": [{"media_key": "3_1800000000000000003", "type": "photo", "url": "https://pbs.twimg.com/media/a.jpg"}]
+    "media": [{"media_key": "3_1800000000000000003", "type": "photo", "url": "https://pbs.twimg.com/media/a.jpg", "alt_text": "a cat on fire"},
+      {"media_key": "3_1800000000000000004", "type": "photo", "url": "https://pbs.twimg.com/media/b.jpg"}]
   },
   "meta": {"result_count": 2, "newest_id": "1800000000000000003", "oldest_id": "1800000000000000002", "next_token": "7140dibdnow9c7btw3w29grvxfcgvpb9n9coehpk7xz5i"}
 }`
@@ -177,6 +183,9 @@ var (
 		MediaURL:  "https://pbs.twimg.com/media/a.jpg",
 		Metrics:   platform.Metrics{Likes: 3, Retweets: 1, Replies: 2},
 		QuotedID:  "1700000000000000000",
+		Media: []platform.Media{{Type: platform.MediaPhoto, URL: "https://pbs.twimg.com/media/a.jpg", Alt: "a cat on fire"},
+			{Type: platform.MediaPhoto, URL: "https://pbs.twimg.com/media/b.jpg"}},
+		Link: &platform.Link{URL: "https://pit.example/hours", Title: "The pit's hours", Description: "Open all night."},
 	}
 	postBob = platform.Post{
 		ID: "1800000000000000002", ConversationID: "1800000000000000002",
@@ -192,6 +201,7 @@ var (
 		CreatedAt: time.Date(2024, 6, 10, 12, 0, 1, 0, time.UTC),
 		MediaURL:  "https://pbs.twimg.com/ext_tw_video_thumb/1/pu/img/v.jpg",
 		QuotedID:  "999",
+		Media:     []platform.Media{{Type: platform.MediaVideo, PreviewURL: "https://pbs.twimg.com/ext_tw_video_thumb/1/pu/img/v.jpg"}},
 	}
 )
 
@@ -315,10 +325,10 @@ func TestMe(t *testing.T) {
 func checkTimelineQuery(t *testing.T, q url.Values) {
 	t.Helper()
 	for k, want := range map[string]string{
-		"tweet.fields": "created_at,conversation_id,public_metrics,referenced_tweets,attachments",
+		"tweet.fields": "created_at,conversation_id,public_metrics,referenced_tweets,attachments,entities",
 		"expansions":   "author_id,attachments.media_keys",
 		"user.fields":  "username,name,profile_image_url",
-		"media.fields": "url,preview_image_url",
+		"media.fields": "type,url,preview_image_url,alt_text",
 	} {
 		for f := range strings.SplitSeq(want, ",") {
 			if !strings.Contains(","+q.Get(k)+",", ","+f+",") {

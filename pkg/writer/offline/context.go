@@ -2,6 +2,7 @@ package offline
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -110,4 +111,26 @@ func topicLines(pool []string) []string {
 		return pool
 	}
 	return out
+}
+
+// withShown is req's context with, when the mortal's post shows images or
+// a link card, what they say (the alt texts, the card's title and
+// description) as the first post a thin mention may answer: "@persona
+// thoughts?" under a photo of a pizza is about the pizza.
+func withShown(req writer.Request) []writer.ContextPost {
+	var shown []string
+	for _, m := range req.Media {
+		if alt := strings.TrimSpace(m.Alt); alt != "" {
+			shown = append(shown, alt)
+		}
+	}
+	if req.Link != nil {
+		shown = append(shown, strings.TrimSpace(req.Link.Title), strings.TrimSpace(req.Link.Description))
+	}
+	text := strings.TrimSpace(strings.Join(shown, " "))
+	if text == "" {
+		return req.Context
+	}
+	// subjectCandidates reads the quoted posts last first: this one leads.
+	return append(slices.Clone(req.Context), writer.ContextPost{Relation: writer.RelationQuoted, Text: text})
 }

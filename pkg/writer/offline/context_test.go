@@ -223,3 +223,35 @@ func TestWriteThinMentionWithinLimit(t *testing.T) {
 		}
 	}
 }
+
+// A thin mention under a photo or a link answers what they show: its
+// subject comes from the alt text or the link card, before its thread.
+func TestWriteThinMentionAnswersWhatItShows(t *testing.T) {
+	w := New("infernal_ai")
+	thread := []writer.ContextPost{{Relation: writer.RelationParent, Author: "a", Text: "leg day at the gym again"}}
+	for _, tt := range []struct {
+		name  string
+		media []post.Media
+		link  *post.Link
+	}{
+		{name: "photo", media: []post.Media{{Type: post.MediaPhoto, URL: "https://pbs.twimg.com/media/p.jpg", Alt: "a slice of pizza on a keyboard"}}},
+		{name: "link card", link: &post.Link{URL: "https://pit.example/menu", Title: "The pizza menu", Description: "Forty toppings."}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			d, err := w.Write(context.Background(), writer.Request{Kind: writer.KindReply, Persona: "infernal_ai", Author: "m",
+				PostText: "@infernal_ai thoughts?", Context: thread, Media: tt.media, Link: tt.link})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d.Category != "gluttony" {
+				t.Errorf("category %q of %q, want gluttony: the pizza shown, not the thread's gym", d.Category, d.Text)
+			}
+		})
+	}
+	// A photo without a description leaves the thread as the subject.
+	d, err := w.Write(context.Background(), writer.Request{Kind: writer.KindReply, Persona: "infernal_ai", Author: "m",
+		PostText: "@infernal_ai thoughts?", Context: thread, Media: []post.Media{{Type: post.MediaPhoto, URL: "https://pbs.twimg.com/media/p.jpg"}}})
+	if err != nil || d.Category != "pride" {
+		t.Errorf("undescribed photo: %q, %v; want the gym's pride", d.Category, err)
+	}
+}

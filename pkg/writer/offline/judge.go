@@ -18,7 +18,8 @@ import (
 // as a link or a stranger's mention (2), a topic the persona avoids (2), a
 // draft over the platform's limit (2), a near-duplicate of the persona's
 // own earlier reply in the conversation (2), a reply sharing no word with
-// the post it answers (3). The same request and draft always get the same
+// the post it answers (3). A learned lesson it can check (see learned)
+// that the draft breaks scores 2 when learned from a rejection, else 3. The same request and draft always get the same
 // review, by "offline".
 func (w *Writer) Judge(ctx context.Context, req writer.Request, draft string) (post.Review, error) {
 	if err := ctx.Err(); err != nil {
@@ -54,6 +55,14 @@ func judge(req writer.Request, draft, handle string) (int, string) {
 	}
 	if _, _, dup := guard.NearDuplicate(draft, own, guard.DefaultNearDuplicateThreshold); dup {
 		return 2, "repeats the persona's own earlier reply in this conversation"
+	}
+	for _, l := range req.Lessons {
+		if broken(l.Text, draft) {
+			if l.Rejection {
+				return 2, fmt.Sprintf("breaks a lesson learned from a rejection: %s", l.Text)
+			}
+			return 3, fmt.Sprintf("breaks a learned lesson: %s", l.Text)
+		}
 	}
 	if req.Kind == writer.KindReply && strings.TrimSpace(req.PostText) != "" && !sharesWord(draft, req.PostText) {
 		return 3, "in character, but picks up nothing the mortal said"

@@ -109,7 +109,7 @@ func (w *Writer) Write(ctx context.Context, req writer.Request) (writer.Draft, e
 	fromContext := false
 	switch req.Kind {
 	case writer.KindReply:
-		subject := subjectText(req.PostText, req.Context)
+		subject := subjectText(req.PostText, withShown(req))
 		parts := []string{string(req.Kind), req.Author, req.PostText}
 		if subject != req.PostText {
 			// A thin mention's line depends on what it answers too.
@@ -199,6 +199,12 @@ func (w *Writer) Write(ctx context.Context, req writer.Request) (writer.Draft, e
 			text = cut
 		} else {
 			text = choose(pool, seed, full, unfit, draw)
+		}
+	}
+	if req.Kind == writer.KindReply && (len(req.Examples) > 0 || len(req.Lessons) > 0) {
+		// What the persona learned from its editor reshapes the line.
+		if t := learned(req, text, limit); t != "" {
+			text = t
 		}
 	}
 	return writer.Draft{

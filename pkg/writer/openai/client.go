@@ -8,9 +8,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"text/template"
 	"time"
 
@@ -76,6 +78,14 @@ type Config struct {
 	// usage.prompt_tokens and completion_tokens), refusals included, since
 	// they are billed too (*spend.Meter's Usage is one).
 	Usage func(ctx context.Context, model string, promptTokens, completionTokens int)
+	// Vision says whether drafts and reviews send the images of the posts
+	// they answer (MODEL_VISION); "" is VisionAuto.
+	Vision Vision
+	// Blind, when set, keeps the models found to take no images for every
+	// process; unset, each writer remembers its own.
+	Blind BlindModels
+	// Log is told, once, that the model takes no images; nil discards.
+	Log *slog.Logger
 }
 
 // DefaultConfig returns a Config for OpenAI with the default model and
@@ -96,6 +106,9 @@ type Writer struct {
 	client *goopenai.Client
 	cfg    Config
 	prompt *template.Template
+	// blind is set once this writer found (or was told) that the model
+	// takes no images.
+	blind atomic.Bool
 }
 
 // New returns a writer for cfg, with its empty fields defaulted. It fails
@@ -119,6 +132,14 @@ func New(cfg Config) (*Writer, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	vision, err := ParseVision(string(cfg.Vision))
+	if err != nil {
+		return nil, err
+	}
+	cfg.Vision = vision
 	u, err := url.Parse(cfg.BaseURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("openai: base URL %q is not an http(s) URL", cfg.BaseURL)
@@ -181,7 +202,7 @@ func (w *Writer) Write(ctx context.Context, req writer.Request) (writer.Draft, e
 	if !w.cfg.PlainText {
 		creq.ResponseFormat = &goopenai.ChatCompletionResponseFormat{Type: goopenai.ChatCompletionResponseFormatTypeJSONObject}
 	}
-	resp, err := w.client.CreateChatCompletion(ctx, creq)
+	resp, err := w.complete(ctx, creq, req)
 	if err != nil {
 		var apiErr *goopenai.APIError
 		if errors.As(err, &apiErr) && isContentFilter(apiErr) {

@@ -1,9 +1,11 @@
 package openai
 
 import (
+	"fmt"
 	"strings"
 	"unicode/utf8"
 
+	"infernal/pkg/post"
 	"infernal/pkg/writer"
 )
 
@@ -31,6 +33,8 @@ type contextBlock struct {
 	// forge a line of the prompt; "" when none is left.
 	Author string
 	Text   string
+	// Shows describes the post's images and link card (see shows).
+	Shows []string
 }
 
 // contextBlocks returns the blocks a prompt quotes for posts, in their
@@ -40,7 +44,7 @@ type contextBlock struct {
 func contextBlocks(posts []writer.ContextPost) []contextBlock {
 	kept := make([]writer.ContextPost, 0, len(posts))
 	for _, p := range posts {
-		if strings.TrimSpace(p.Text) != "" {
+		if strings.TrimSpace(p.Text) != "" || len(p.Media) > 0 || p.Link != nil {
 			kept = append(kept, p)
 		}
 	}
@@ -63,9 +67,63 @@ func contextBlocks(posts []writer.ContextPost) []contextBlock {
 		case writer.RelationQuoted:
 			tag = "quoted"
 		}
-		blocks = append(blocks, contextBlock{Tag: tag, Relation: p.Relation, Author: handle(p.Author), Text: cut(strings.TrimSpace(p.Text), MaxContextRunes)})
+		blocks = append(blocks, contextBlock{Tag: tag, Relation: p.Relation, Author: handle(p.Author), Text: cut(strings.TrimSpace(p.Text), MaxContextRunes),
+			Shows: shows(p.Media, p.Link)})
 	}
 	return blocks
+}
+
+// maxShownRunes caps an alt text, a link card's title or its description
+// as quoted in a prompt.
+const maxShownRunes = 300
+
+// NoDescription is what a prompt says of an image its author did not describe.
+const NoDescription = "an image without a description"
+
+// shows describes a post's media and link card for the prompt, one line
+// each, in the post's order: each image's alt text, or NoDescription (a
+// video's or GIF's likewise), then the link card's title and description.
+// Every text is made one line and cut to maxShownRunes; the prompt quotes
+// the lines in a fenced block, as data.
+func shows(media []post.Media, link *post.Link) []string {
+	var out []string
+	for i, m := range media {
+		if i == post.MaxMedia {
+			break
+		}
+		what, none := "Image", NoDescription
+		switch m.Type {
+		case post.MediaVideo:
+			what, none = "Video", "a video without a description"
+		case post.MediaGIF:
+			what, none = "GIF", "a GIF without a description"
+		}
+		alt := oneLine(m.Alt)
+		if alt == "" {
+			alt = none
+		}
+		out = append(out, fmt.Sprintf("%s %d: %s", what, i+1, alt))
+	}
+	if link != nil {
+		title, desc := oneLine(link.Title), oneLine(link.Description)
+		switch {
+		case title == "" && desc == "":
+			out = append(out, "Link card: a link without a title")
+		case desc == "":
+			out = append(out, "Link card: "+title)
+		case title == "":
+			out = append(out, "Link card: "+desc)
+		default:
+			out = append(out, "Link card: "+title+" — "+desc)
+		}
+	}
+	return out
+}
+
+// oneLine is s on one line (runs of white space made single spaces), cut
+// to maxShownRunes.
+func oneLine(s string) string {
+	return cut(singleLine(s), maxShownRunes)
 }
 
 // handle keeps the letters, digits and underscores of an author's handle,

@@ -49,7 +49,7 @@ func (w *Writer) Judge(ctx context.Context, req writer.Request, draft string) (p
 	if !w.cfg.PlainText {
 		creq.ResponseFormat = &goopenai.ChatCompletionResponseFormat{Type: goopenai.ChatCompletionResponseFormatTypeJSONObject}
 	}
-	resp, err := w.client.CreateChatCompletion(ctx, creq)
+	resp, err := w.complete(ctx, creq, req)
 	if err != nil {
 		// The client's error quotes a body that is not the API's JSON whole.
 		return post.Review{}, fmt.Errorf("openai: judge: %w", upstream.Error(err))

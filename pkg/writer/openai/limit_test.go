@@ -72,8 +72,11 @@ func TestConcurrencyBoundsCallsInFlight(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			// A local server announcing no limits runs at the concurrency.
-			s := openaitest.New(openaitest.Config{Latency: 50 * time.Millisecond})
+			// A local server announcing no limits runs at the concurrency;
+			// the stand-in holds each call until as many are in flight as
+			// the concurrency should allow, so a loaded machine starting the
+			// calls late cannot hide it.
+			s := openaitest.New(openaitest.Config{Latency: 50 * time.Millisecond, Gather: tt.want})
 			w := worker(t, standIn(t, s), "", tt.concurrency)
 			for i, err := range writeAll([]*openai.Writer{w}, tt.calls) {
 				if err != nil {

@@ -469,6 +469,8 @@ func TestNew(t *testing.T) {
 		{name: "not a url", cfg: Config{BaseURL: "::nope"}, wantErr: "base URL"},
 		{name: "temperature too high", cfg: Config{Temperature: 2.5}, wantErr: "temperature"},
 		{name: "negative temperature", cfg: Config{Temperature: -0.1}, wantErr: "temperature"},
+		{name: "vision garbage", cfg: Config{Vision: "sometimes"}, wantErr: "vision"},
+		{name: "vision upper case", cfg: Config{Vision: "FALSE"}, want: Config{BaseURL: DefaultBaseURL, Model: DefaultModel, Temperature: 0.3, PresencePenalty: 0.3, FrequencyPenalty: 0.3, Vision: VisionOff}},
 		{name: "presence penalty", cfg: Config{PresencePenalty: 3}, wantErr: "presence penalty"},
 		{name: "frequency penalty", cfg: Config{FrequencyPenalty: -3}, wantErr: "frequency penalty"},
 		{name: "max tokens", cfg: Config{MaxTokens: -1}, wantErr: "max tokens"},
@@ -486,10 +488,14 @@ func TestNew(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := w.cfg
-			if got.HTTPClient == nil || got.Now == nil {
-				t.Error("HTTPClient or Now not defaulted")
+			if got.HTTPClient == nil || got.Now == nil || got.Log == nil {
+				t.Error("HTTPClient, Now or Log not defaulted")
 			}
-			got.HTTPClient, got.Now = nil, nil
+			got.HTTPClient, got.Now, got.Log = nil, nil, nil
+			if tt.want.Vision == "" {
+				// Vision defaults to auto.
+				tt.want.Vision = VisionAuto
+			}
 			if !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("config = %+v, want %+v", got, tt.want)
 			}

@@ -55,6 +55,17 @@ type promptData struct {
 	// Character is the operator's persona, quoted in a fenced block as
 	// data; the hard rules after it win.
 	Character persona.Persona
+	// Shows describes the images and link card of the mortal's post (see
+	// shows), quoted in a fenced <media-…> block; AnyShows says whether
+	// that post or a context post shows any.
+	Shows    []string
+	AnyShows bool
+	// Examples and Lessons are what the persona learned (writer.Request's),
+	// quoted in fenced blocks as data; empty with learning off.
+	Examples []writer.Example
+	Lessons  []writer.Lesson
+	// Rejected says the distilled decision was a rejection (distill-*).
+	Rejected bool
 }
 
 // messages renders the system and user messages for req.
@@ -112,10 +123,25 @@ func (w *Writer) data(req writer.Request) (promptData, error) {
 	texts = append(texts, data.Character.AvoidTopics...)
 	if req.Kind == writer.KindReply {
 		data.Context = contextBlocks(req.Context)
+		data.Shows = shows(req.Media, req.Link)
+		for _, e := range req.Examples {
+			ex := writer.Example{Post: singleLine(e.Post), Reply: singleLine(e.Reply)}
+			data.Examples = append(data.Examples, ex)
+			texts = append(texts, ex.Post, ex.Reply)
+		}
+		for _, l := range req.Lessons {
+			ls := writer.Lesson{Text: singleLine(l.Text), Rejection: l.Rejection}
+			data.Lessons = append(data.Lessons, ls)
+			texts = append(texts, ls.Text)
+		}
 	}
+	texts = append(texts, data.Shows...)
+	data.AnyShows = len(data.Shows) > 0
 	for _, b := range data.Context {
 		texts = append(texts, b.Text, b.Author)
+		texts = append(texts, b.Shows...)
 		data.OwnContext = data.OwnContext || b.Tag == "own"
+		data.AnyShows = data.AnyShows || len(b.Shows) > 0
 	}
 	data.Fence = fence(texts...)
 	if data.PreviousDraft != "" && data.PreviousLength <= 0 {
@@ -137,4 +163,10 @@ func fence(texts ...string) string {
 			return f
 		}
 	}
+}
+
+// singleLine is text on one line, its runs of white space made one space:
+// an example or a lesson is quoted as data, and keeps to its own lines.
+func singleLine(text string) string {
+	return strings.Join(strings.Fields(text), " ")
 }

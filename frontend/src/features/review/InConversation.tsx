@@ -1,6 +1,7 @@
 import { useId, useState, type ReactNode } from 'react';
 import type { ConversationItem } from '../../api/types';
 import { useConversation } from './useConversation';
+import { PostMedia } from './PostMedia';
 import { authorHandle, earlierToggleLabel, splitConversation } from './conversation';
 import { formatTimestamp, relativeTime } from '../../lib/time';
 
@@ -64,6 +65,7 @@ export function InConversation({ postId, enabled, now, children }: Props) {
               >
                 <ContextHead item={item} now={now} />
                 <p className="context-text">{item.text}</p>
+                <PostMedia media={item.media} link={item.link} />
               </li>
             ))}
           </ol>
@@ -76,6 +78,7 @@ export function InConversation({ postId, enabled, now, children }: Props) {
             <ContextHead item={item} now={now} prefix="Quoting" />
           </figcaption>
           <blockquote className="context-text">{item.text}</blockquote>
+          <PostMedia media={item.media} link={item.link} />
         </figure>
       ))}
     </>

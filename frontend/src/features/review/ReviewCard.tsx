@@ -10,6 +10,7 @@ import { formatAge } from '../../lib/time';
 import { CharCounter } from '../../components/CharCounter';
 import { DraftHistory } from './DraftHistory';
 import { InConversation } from './InConversation';
+import { PostMedia } from './PostMedia';
 import { ReviewCardHead } from './ReviewCardHead';
 
 export const TOO_LONG_BUTTON = 'Response Too Long';
@@ -159,12 +160,16 @@ export function ReviewCard({
           </blockquote>
         )}
       </InConversation>
-      {post.media_url && (
-        <p className="review-media">
-          <a href={post.media_url} target="_blank" rel="noopener noreferrer">
-            View attached media<span className="visually-hidden"> (opens in a new tab)</span>
-          </a>
-        </p>
+      {post.media.length > 0 || post.link ? (
+        <PostMedia media={post.media} link={post.link} />
+      ) : (
+        post.media_url && (
+          <p className="review-media">
+            <a href={post.media_url} target="_blank" rel="noopener noreferrer">
+              View attached media<span className="visually-hidden"> (opens in a new tab)</span>
+            </a>
+          </p>
+        )
       )}
 
       <dl className="review-metrics">

@@ -1,7 +1,7 @@
 import type { AdminStats } from '../../api/types';
 
 /** The four counts of the admin's statistics, in the order shown. */
-const STATS: readonly { key: Exclude<keyof AdminStats, 'platforms'>; label: string }[] = [
+const STATS: readonly { key: Exclude<keyof AdminStats, 'platforms' | 'media_hosts'>; label: string }[] = [
   { key: 'pending', label: 'Pending Sins' },
   { key: 'posted', label: 'Posted' },
   { key: 'rejected', label: 'Rejected' },

@@ -22,6 +22,7 @@ const settings: Settings = {
   ],
   blocked_author_ids: [],
   autopilot: { enabled: false, min_review_score: 5, authors: [], any_author: false, categories: [], max_per_hour: 5, grace_seconds: 120 },
+  learning: { enabled: true, examples: 3, lessons: 5 },
 };
 
 describe('toForm and fromForm', () => {

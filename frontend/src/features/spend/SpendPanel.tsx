@@ -1,7 +1,7 @@
 import type { Spend } from '../../api/types';
 import { FigureTable, type FigureColumn } from '../../components/FigureTable';
 import { Panel } from '../../components/Panel';
-import { budgetLevel, formatUSD, pauseText, timelinePauseText, type BudgetLevel } from '../../lib/spend';
+import { budgetLevel, formatUSD, pauseText, timelinePauseText, visionText, type BudgetLevel } from '../../lib/spend';
 import { formatTimestamp } from '../../lib/time';
 import { groupByPlatform, platformLabel, type PlatformInfo } from '../../lib/platforms';
 import { usePlatforms } from '../../api/usePlatforms';
@@ -160,6 +160,9 @@ export function SpendPanel({ spend }: { spend: Spend | undefined }) {
               rowKey={(m) => m.model}
               empty="No model usage"
             />
+            <p className="spend-vision" data-testid="spend-vision">
+              {visionText(spend.model_vision)}
+            </p>
             {byPlatform.length > 1 && (
               <FigureTable
                 testId="spend-by-platform"

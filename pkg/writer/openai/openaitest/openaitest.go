@@ -3,7 +3,8 @@
 // latency, allows PerMinute requests a minute, announces its windows in
 // OpenAI's x-ratelimit-* headers as OpenAI does, answers 429 with a
 // retry-after beyond them (and, for a storm, until a given time), and
-// counts what it was asked.
+// counts what it was asked. It records every prompt it was sent, with its
+// image parts, and can refuse images as a model without vision does.
 package openaitest
 
 import (
@@ -41,6 +42,37 @@ type Config struct {
 	// with a retry-after of StormRetryAfter (1 s if zero).
 	StormUntil      time.Time
 	StormRetryAfter time.Duration
+	// RefuseImages makes it a model without image input: a request with
+	// an image_url part is answered 400 in OpenAI's words.
+	RefuseImages bool
+	// Gather makes each answer wait, before its Latency, until Gather
+	// requests are in flight at once (or GatherWait passes), so a test
+	// sees the concurrency a client allows however late a loaded machine
+	// starts its calls; 0 waits for nobody.
+	Gather int
+	// GatherWait bounds Gather's wait (5 s if zero): the last requests of
+	// a run, fewer than Gather, go on after it.
+	GatherWait time.Duration
+}
+
+// ImageRefusal is the message of the 400 that refuses images, OpenAI's
+// for a model without vision.
+const ImageRefusal = "Invalid content type. image_url is only supported by certain models."
+
+// Image is one image_url part of a prompt.
+type Image struct {
+	URL    string `json:"url"`
+	Detail string `json:"detail"`
+}
+
+// Prompt is one request as received: its model, the text of its
+// messages (every text part, in order, joined by newlines) and its image
+// parts; Refused says it was refused for its images.
+type Prompt struct {
+	Model   string
+	Text    string
+	Images  []Image
+	Refused bool
 }
 
 // Stats is what the stand-in was asked.
@@ -67,7 +99,55 @@ type Server struct {
 	last        time.Time
 	closedUntil time.Time
 	inFlight    int
-	stats       Stats
+	// gathered is closed when Gather requests are in flight, releasing
+	// the requests waiting for them; a new one then gathers the next.
+	gathered chan struct{}
+	stats    Stats
+	prompts  []Prompt
+}
+
+// Prompts returns every request received so far, in order.
+func (s *Server) Prompts() []Prompt {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Prompt(nil), s.prompts...)
+}
+
+// message is a chat message as sent: content is a string or a list of parts.
+type message struct {
+	Role    string          `json:"role"`
+	Content json.RawMessage `json:"content"`
+}
+
+// prompt reads the text and image parts of msgs.
+func prompt(model string, msgs []message) Prompt {
+	p := Prompt{Model: model}
+	var texts []string
+	for _, m := range msgs {
+		var s string
+		if json.Unmarshal(m.Content, &s) == nil {
+			texts = append(texts, s)
+			continue
+		}
+		var parts []struct {
+			Type     string `json:"type"`
+			Text     string `json:"text"`
+			ImageURL *Image `json:"image_url"`
+		}
+		if json.Unmarshal(m.Content, &parts) != nil {
+			continue
+		}
+		for _, part := range parts {
+			switch {
+			case part.Type == "text":
+				texts = append(texts, part.Text)
+			case part.Type == "image_url" && part.ImageURL != nil:
+				p.Images = append(p.Images, *part.ImageURL)
+			}
+		}
+	}
+	p.Text = strings.Join(texts, "\n")
+	return p
 }
 
 // New returns a stand-in shaped by cfg, its windows full.
@@ -78,7 +158,10 @@ func New(cfg Config) *Server {
 	if cfg.StormRetryAfter <= 0 {
 		cfg.StormRetryAfter = time.Second
 	}
-	return &Server{cfg: cfg, tokens: float64(cfg.Burst)}
+	if cfg.GatherWait <= 0 {
+		cfg.GatherWait = 5 * time.Second
+	}
+	return &Server{cfg: cfg, tokens: float64(cfg.Burst), gathered: make(chan struct{})}
 }
 
 // Stats returns what the stand-in was asked so far.
@@ -95,12 +178,27 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var req struct {
-		Model string `json:"model"`
+		Model    string    `json:"model"`
+		Messages []message `json:"messages"`
 	}
 	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
 		http.Error(w, `{"error":{"message":"bad request body","type":"invalid_request_error"}}`, http.StatusBadRequest)
 		return
 	}
+	got := prompt(req.Model, req.Messages)
+	if s.cfg.RefuseImages && len(got.Images) > 0 {
+		got.Refused = true
+		s.mu.Lock()
+		s.prompts = append(s.prompts, got)
+		s.mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		fmt.Fprintf(w, `{"error":{"message":%q,"type":"invalid_request_error","param":"messages.[1].content.[1].type","code":null}}`, ImageRefusal)
+		return
+	}
+	s.mu.Lock()
+	s.prompts = append(s.prompts, got)
+	s.mu.Unlock()
 	if s.cfg.CountDelay > 0 {
 		time.Sleep(s.cfg.CountDelay)
 	}
@@ -138,6 +236,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	s.inFlight++
 	s.stats.MaxInFlight = max(s.stats.MaxInFlight, s.inFlight)
+	gathered := s.gathered
+	if s.cfg.Gather > 0 && s.inFlight >= s.cfg.Gather {
+		close(s.gathered)
+		s.gathered = make(chan struct{})
+	}
 	s.mu.Unlock()
 	defer func() {
 		s.mu.Lock()
@@ -145,12 +248,21 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.stats.Answered++
 		s.mu.Unlock()
 	}()
+	if s.cfg.Gather > 0 {
+		select {
+		case <-gathered:
+		case <-time.After(s.cfg.GatherWait):
+		case <-r.Context().Done():
+			return
+		}
+	}
 	select {
 	case <-time.After(s.cfg.Latency):
 	case <-r.Context().Done():
 		return
 	}
-	content, err := json.Marshal(map[string]string{"response": answer(n), "category": "sloth"})
+	// One answer serves a draft (response, category) and a review (score, reason).
+	content, err := json.Marshal(map[string]any{"response": answer(n), "category": "sloth", "score": 4, "reason": "in character"})
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
