@@ -155,6 +155,9 @@ func run() error {
 	if err != nil {
 		return err
 	}
+	// The Telegram link's first run counts from here, so no draft this
+	// worker makes is taken for one older than the link.
+	started := time.Now()
 	if err := srv.Start(); err != nil {
 		return err
 	}
@@ -173,7 +176,7 @@ func run() error {
 		channel := telegram.New(telegram.Config{
 			Messenger: tg, Store: st, Decider: decision.New(st, client, cfg.PersonaHandle, log, decision.Running(cfg.Platforms)), Leases: client, Windows: windows,
 			Admin: cfg.Telegram.AdminUserID, Chat: cfg.Telegram.ChatID, Burst: cfg.Telegram.Burst, PublicURL: cfg.PublicURL,
-			Handle: cfg.PersonaHandle, Handles: cfg.Handles(), Prices: cfg.Prices, Log: log,
+			Handle: cfg.PersonaHandle, Handles: cfg.Handles(), Prices: cfg.Prices, Log: log, Started: started,
 		})
 		done := make(chan struct{})
 		go func() { defer close(done); channel.Run(ctx) }()
