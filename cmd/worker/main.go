@@ -93,7 +93,7 @@ func run() error {
 	targets := cfg.TargetUsernames
 	accounts := make([]pipeline.Account, 0, len(cfg.Platforms))
 	for _, name := range cfg.Platforms {
-		a, err := newAccount(name, cfg, st, windows, meter, client, log)
+		a, err := newAccount(ctx, name, cfg, st, windows, meter, client, log)
 		if err != nil {
 			return err
 		}
@@ -202,8 +202,9 @@ func run() error {
 	return nil
 }
 
-// newAccount connects to the platform named, with its rules.
-func newAccount(name string, cfg config.Config, st *store.Store, windows *ratelimit.Windows, meter *spend.Meter,
+// newAccount connects to the platform named, with its rules (and, on
+// Mastodon, the limit its server announces).
+func newAccount(ctx context.Context, name string, cfg config.Config, st *store.Store, windows *ratelimit.Windows, meter *spend.Meter,
 	client *tasks.Client, log *slog.Logger) (pipeline.Account, error) {
 	a := pipeline.Account{ReplyPolicy: platform.ReplyPolicy(cfg.ReplyPolicy), HandPosting: handPosting(cfg.HandPosting)}
 	var err error
@@ -218,8 +219,18 @@ func newAccount(name string, cfg config.Config, st *store.Store, windows *rateli
 		// The persona is known by its domain there (Handles leaves a DID to PERSONA_HANDLE).
 		a.Handle = cfg.Handles()[name]
 	case post.MastodonPlatform:
-		a.Platform, err = mastodon.New(mastodon.Config{Server: cfg.MastodonServer, AccessToken: cfg.MastodonAccessToken,
+		var mc *mastodon.Client
+		mc, err = mastodon.New(mastodon.Config{Server: cfg.MastodonServer, AccessToken: cfg.MastodonAccessToken,
 			ReplyToDirect: cfg.MastodonReplyToDirect, Limiter: windows})
+		if err != nil {
+			break
+		}
+		a.Platform = mc
+		// The server's own limit; unread (the server is down), the descriptor's 500 stands.
+		if a.MaxLength, err = mc.MaxCharacters(ctx); err != nil {
+			log.Warn("mastodon: the server's limit is unread; 500 characters", "error", err)
+			a.MaxLength, err = 0, nil
+		}
 		// X's summoned-only rule is X's; hand-posting is X's web intent.
 		a.ReplyPolicy = platform.ReplyOpen
 		a.HandPosting = nil

@@ -49,6 +49,10 @@ type Drafter struct {
 	// Autopilot approves the new pending drafts its rules let through; nil
 	// leaves every draft to the administrator.
 	Autopilot *Autopilot
+	// MaxLength is the limit the platform's server announced (Mastodon's
+	// configuration.statuses.max_characters, read at start); zero keeps
+	// its descriptor's.
+	MaxLength int
 	// Learning gives each reply the similar past cases and the lessons
 	// the settings allow (settings.Learning); nil learns nothing.
 	Learning *learning.Shaper
@@ -198,7 +202,8 @@ func (d *Drafter) DraftPost(ctx context.Context, t *asynq.Task) error {
 		}
 		return err
 	}
-	text := post.StorableText(draft.Text)
+	// The draft's text is what is sent: on Mastodon with the @author prefix.
+	text := post.ReplyText(p, post.StorableText(draft.Text))
 	flags = append(guard.ReplyFlags(draft.Text, p.AuthorUsername, p.OriginalPostText, d.Handle), flags...)
 	saved := store.Draft{
 		Response: text, Category: draft.Category,
@@ -267,10 +272,10 @@ func (d *Drafter) request(ctx context.Context, p post.Post, set settings.Setting
 		return writer.Request{}, post.LearnedFrom{}, err
 	}
 	if p.IsProfile() {
-		return writer.Request{Kind: writer.KindProfile, Persona: d.Handle, Character: character}, post.LearnedFrom{}, nil
+		return writer.Request{Kind: writer.KindProfile, Persona: d.Handle, Character: character, Platform: p.Platform, MaxLength: d.MaxLength}, post.LearnedFrom{}, nil
 	}
 	req := writer.Request{Kind: writer.KindReply, Persona: d.Handle, PostText: p.OriginalPostText, Author: p.AuthorUsername, Character: character,
-		Media: p.Media, Link: p.Link}
+		Media: p.Media, Link: p.Link, Platform: p.Platform, MaxLength: d.MaxLength}
 	learned, err := d.learn(ctx, p, set, &req)
 	if err != nil {
 		return writer.Request{}, post.LearnedFrom{}, err

@@ -85,6 +85,9 @@ type Account struct {
 	// Bluesky): its own posts in a thread, the mentions of it, the name
 	// the writer writes as. Config.Handle when empty.
 	Handle string
+	// MaxLength is the limit the platform's server announced (Mastodon's
+	// max_characters); zero keeps the descriptor's.
+	MaxLength int
 }
 
 // recentTextsRefresh is how often a worker reads the persona's recent
@@ -158,7 +161,7 @@ func New(cfg Config) *Pipeline {
 				Budget: budget, Reads: reads},
 			Profiler: &Profiler{Store: cfg.Store, PlatformName: name, Queue: cfg.Queue, Log: log, Handle: handle},
 			Drafter: &Drafter{Store: cfg.Store, Writer: cfg.Writer, Log: log, Handle: handle, Budget: budget,
-				Settings: set, Recent: recent, Judge: judge, Now: cfg.Now, Autopilot: pilot, Learning: shaper, Knowledge: facts,
+				Settings: set, Recent: recent, Judge: judge, Now: cfg.Now, Autopilot: pilot, Learning: shaper, Knowledge: facts, MaxLength: a.MaxLength,
 				Context: &conversation.Gatherer{Store: cfg.Store, Fetch: lookupFetcher{platform: a.Platform}, PlatformName: name,
 					Reads: budget, Handle: handle}},
 			Sender: &Sender{Store: cfg.Store, Platform: a.Platform, Log: log, Now: cfg.Now, Self: self,
