@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -46,7 +45,7 @@ func TestKnowledgeGroundsADraft(t *testing.T) {
 		t.Fatalf("upload: %d %s", status, body)
 	}
 
-	var logs bytes.Buffer
+	var logs processLog
 	cmd := startWorkerProcess(t, f.worker, f.dbURL, f.redisURL, fx, llm, &logs)
 	t.Cleanup(func() {
 		_ = cmd.Process.Kill()

@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -42,7 +41,7 @@ func TestPersonaLearnsFromItsEditor(t *testing.T) {
 	s := &system{t: t, store: st, queue: queue, web: web}
 	s.token = s.login()
 
-	var logs bytes.Buffer
+	var logs processLog
 	cmd := startWorkerProcess(t, f.worker, f.dbURL, f.redisURL, fx, llm, &logs)
 	t.Cleanup(func() {
 		_ = cmd.Process.Kill()

@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"bytes"
 	"context"
 	"slices"
 	"strings"
@@ -46,7 +45,7 @@ func TestMentionWithPhotosAndLink(t *testing.T) {
 			mention := f.fx.replyWithMedia(mortal, text, "", photos, xURLJSON{Start: 38, End: 61, URL: "https://t.co/pit",
 				ExpandedURL: "https://bit.ly/pit", UnwoundURL: "https://pit.example/hours", Title: "The pit's hours", Description: "Open all night."})
 
-			var logs bytes.Buffer
+			var logs processLog
 			cmd := startWorkerProcess(t, f.worker, f.dbURL, f.redisURL, f.fx, f.llm, &logs)
 			exited := make(chan error, 1)
 			go func() { exited <- cmd.Wait() }()

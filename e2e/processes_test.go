@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -64,7 +65,7 @@ func TestWorkerProcessFinishesInFlightSendOnSIGTERM(t *testing.T) {
 	llm.reply(text, "I always finish what I start. Especially damnation.")
 	mention := fx.postAs(mortal, text)
 
-	var logs bytes.Buffer
+	var logs processLog
 	cmd := startWorkerProcess(t, worker, dbURL, redisURL, fx, llm, &logs)
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
@@ -166,8 +167,29 @@ func waitDrafted(t *testing.T, st *store.Store, mention string) int64 {
 	return 0
 }
 
+// processLog is a process's output, written by the process's copying
+// goroutines while the test reads it: a bytes.Buffer under a mutex.
+type processLog struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+// Write appends p.
+func (l *processLog) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.Write(p)
+}
+
+// String is everything written so far.
+func (l *processLog) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.String()
+}
+
 // startWorkerProcess runs the worker binary against the fakes, logging into logs.
-func startWorkerProcess(t *testing.T, bin, dbURL, redisURL string, fx *fakeX, llm *fakeLLM, logs *bytes.Buffer) *exec.Cmd {
+func startWorkerProcess(t *testing.T, bin, dbURL, redisURL string, fx *fakeX, llm *fakeLLM, logs *processLog) *exec.Cmd {
 	t.Helper()
 	cmd := exec.Command(bin)
 	cmd.Env = append(os.Environ(),
@@ -203,7 +225,7 @@ func TestWorkerKilledMidSendPostsOnce(t *testing.T) {
 	llm.reply(text, reply)
 	mention := fx.postAs(mortal, text)
 
-	var logsA, logsB bytes.Buffer
+	var logsA, logsB processLog
 	a := startWorkerProcess(t, worker, dbURL, redisURL, fx, llm, &logsA)
 	exitedA := make(chan error, 1)
 	go func() { exitedA <- a.Wait() }()
