@@ -249,8 +249,8 @@ const CandidateLimit = 40
 // GIN index alone finds them; ts_rank orders them, the best first), then,
 // while fewer than $3, the newest of those holding one (all of which rank
 // alike: ts_rank of one term found once), read backwards along the
-// primary key until enough are found. Every rank is ts_rank against all
-// the terms, as before.
+// primary key among the newest $5 cases until enough are found. Every
+// rank is ts_rank against all the terms, as before.
 const caseCandidatesSQL = `
 	WITH lexemes AS (SELECT DISTINCT unnest(tsvector_to_array(to_tsvector('english', $1))) AS lexeme),
 	common AS (
@@ -270,14 +270,20 @@ const caseCandidatesSQL = `
 		ORDER BY rank DESC, c.id DESC LIMIT $3),
 	one AS (
 		SELECT c.id, ts_rank(c.search, q.any, 32) AS rank FROM learning_cases c, q
-		WHERE q.any IS NOT NULL AND c.search @@ q.any AND (q.two IS NULL OR NOT c.search @@ q.two)
-			AND (SELECT count(*) FROM several) < $3
+		WHERE q.any IS NOT NULL AND (SELECT count(*) FROM several) < $3
+			AND c.id > (SELECT max(id) FROM learning_cases) - $5
+			AND c.search @@ q.any AND c.id NOT IN (SELECT id FROM several)
 		ORDER BY c.id DESC LIMIT $3),
 	lexical AS (
 		(SELECT id, rank, 0 AS tier FROM several UNION ALL SELECT id, rank, 1 FROM one)
 		ORDER BY tier, rank DESC, id DESC LIMIT $3)
 	SELECT ` + caseColumns + `, similarity(c.mention_text, $2)::float8 AS trigram, l.rank::float8 AS rank` +
 	caseFrom + ` JOIN lexical l ON l.id = c.id`
+
+// RecentCaseRows is how far back (in cases, newest first) the candidates
+// holding one term only are looked for (see caseCandidatesSQL): a bound
+// on the rows one draft reads, whatever its terms.
+const RecentCaseRows = 3000
 
 // CommonLexemeRows is how many cases a query term may be found in and
 // still choose candidates (see caseCandidatesSQL).
@@ -297,7 +303,8 @@ func (s *Store) CaseCandidates(ctx context.Context, terms []string, normalized s
 	if len(terms) == 0 && normalized == "" {
 		return nil, nil
 	}
-	rows, err := s.pool.Query(ctx, caseCandidatesSQL, strings.Join(terms, " "), normalized, CandidateLimit, CommonLexemeRows)
+	rows, err := s.pool.Query(ctx, caseCandidatesSQL, strings.Join(terms, " "), normalized, CandidateLimit, CommonLexemeRows,
+		RecentCaseRows)
 	if err != nil {
 		return nil, fmt.Errorf("store: case candidates: %w", err)
 	}
