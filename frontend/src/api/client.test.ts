@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, fetcher, send, TOKEN_KEY } from './client';
+import { ApiError, fetcher, patch, remove, send, sendText, TOKEN_KEY } from './client';
 import { browser } from './testing';
 
 afterEach(() => {
@@ -40,6 +40,30 @@ describe('ApiError reads the answer', () => {
       expect(err).toBeInstanceOf(ApiError);
       expect((err as ApiError).draftVersion).toBe(c.version);
       expect((err as ApiError).serverMessage).toBe(c.message);
+    });
+  }
+});
+
+describe('the verbs send what they say', () => {
+  const cases: { name: string; call: () => Promise<unknown>; method: string; type: string | undefined; body: string | undefined }[] = [
+    { name: 'patch sends JSON', call: () => patch('/api/lessons/1', { enabled: false }), method: 'PATCH', type: 'application/json', body: '{"enabled":false}' },
+    { name: 'remove sends no body', call: () => remove('/api/lessons/1'), method: 'DELETE', type: undefined, body: undefined },
+    {
+      name: 'sendText sends the text as it is',
+      call: () => sendText('/api/cases/import', '{"mention":"a","reply":"b"}\n', 'application/x-ndjson'),
+      method: 'POST',
+      type: 'application/x-ndjson',
+      body: '{"mention":"a","reply":"b"}\n',
+    },
+  ];
+  for (const c of cases) {
+    it(c.name, async () => {
+      const b = browser(200, { ok: true });
+      await c.call();
+      const init = (b.fetch.mock.calls[0] as unknown[])[1] as RequestInit & { headers: Record<string, string> };
+      expect(init.method).toBe(c.method);
+      expect(init.headers['Content-Type']).toBe(c.type);
+      expect(init.body).toBe(c.body);
     });
   }
 });

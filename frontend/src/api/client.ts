@@ -65,16 +65,23 @@ export function statusOf(err: unknown): number | undefined {
   return err instanceof ApiError ? err.status : undefined;
 }
 
-async function request<T>(method: string, url: string, body?: unknown): Promise<T> {
+/** A body sent as it is, under its own media type, not as JSON (an NDJSON import). */
+interface RawBody {
+  raw: string;
+  type: string;
+}
+
+async function request<T>(method: string, url: string, body?: unknown, rawBody?: RawBody): Promise<T> {
   const headers: Record<string, string> = { Accept: 'application/json' };
   const token = getToken();
   if (token) headers.Authorization = `Bearer ${token}`;
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (rawBody) headers['Content-Type'] = rawBody.type;
+  else if (body !== undefined) headers['Content-Type'] = 'application/json';
 
   const res = await fetch(url, {
     method,
     headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
+    body: rawBody ? rawBody.raw : body === undefined ? undefined : JSON.stringify(body),
   });
   // The one place a refused session is handled, for every read and action alike.
   if (res.status === 401 && token) {
@@ -123,4 +130,19 @@ export function send<T>(url: string, body?: unknown): Promise<T> {
 /** PUT a resource's new state as JSON. */
 export function put<T>(url: string, body: unknown): Promise<T> {
   return request<T>('PUT', url, body);
+}
+
+/** PATCH some fields of a resource, as JSON. */
+export function patch<T>(url: string, body: unknown): Promise<T> {
+  return request<T>('PATCH', url, body);
+}
+
+/** DELETE a resource; a 204 answers null. */
+export function remove(url: string): Promise<null> {
+  return request<null>('DELETE', url);
+}
+
+/** POST text as it is under its media type (type), e.g. JSON lines as application/x-ndjson. */
+export function sendText<T>(url: string, text: string, type: string): Promise<T> {
+  return request<T>('POST', url, undefined, { raw: text, type });
 }

@@ -6,6 +6,7 @@ import { Panel } from '../../components/Panel';
 import { formatUSD } from '../../lib/spend';
 import { formatTimestamp } from '../../lib/time';
 import { Chart, type ChartSeries } from './Chart';
+import { Learning } from './Learning';
 import {
   browserZone,
   dayEngagement,
@@ -359,6 +360,7 @@ export function InsightsPanel() {
           <Latencies data={data} />
           <Daily data={data} />
           <Versions data={data} />
+          <Learning data={data} />
           <Judge data={data} />
           <Heatmap data={data} />
         </div>

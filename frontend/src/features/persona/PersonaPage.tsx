@@ -1,12 +1,21 @@
+import { useState } from 'react';
+import { useSWRConfig } from 'swr';
 import { statusOf } from '../../api/client';
+import { LearningPanel } from '../learning';
 import { PersonaEditor } from './PersonaEditor';
 import { PERSONA_MESSAGES } from './messages';
-import { usePersona } from './usePersona';
+import { PERSONA_VERSIONS_KEY, usePersona } from './usePersona';
 import './persona.css';
 
-/** The Persona section: who the persona is and how it speaks, its stored versions, and a preview of a reply. */
+/**
+ * The Persona section: who the persona is and how it speaks, its stored
+ * versions, a preview of a reply, and what it learned from its editor.
+ */
 export default function PersonaPage() {
   const persona = usePersona();
+  const { mutate } = useSWRConfig();
+  // A lesson promoted into the voice is a new version: the form is loaded again from it.
+  const [promotions, setPromotions] = useState(0);
   // No persona stored yet (404): the editor starts empty.
   const none = statusOf(persona.error) === 404;
   return (
@@ -22,10 +31,18 @@ export default function PersonaPage() {
         <p className="muted">Reading the ledger…</p>
       ) : (
         <PersonaEditor
+          key={promotions}
           stored={persona.data ?? null}
           onSaved={(saved) => void persona.mutate(saved, { revalidate: false })}
         />
       )}
+      <LearningPanel
+        onPromoted={(promoted) => {
+          void persona.mutate(promoted, { revalidate: false });
+          void mutate(PERSONA_VERSIONS_KEY);
+          setPromotions((n) => n + 1);
+        }}
+      />
     </section>
   );
 }

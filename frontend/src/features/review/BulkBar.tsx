@@ -1,4 +1,6 @@
-import { useId } from 'react';
+import { useId, useState } from 'react';
+import { reasonProblem } from './learned';
+import { ReasonField } from './ReasonField';
 import type { BulkAction } from './review';
 
 interface Props {
@@ -8,13 +10,16 @@ interface Props {
   selectable: number;
   busy: boolean;
   onSelectAll: () => void;
-  onAct: (action: BulkAction) => void;
+  /** reason is the admin's optional why of a rejection (blank is none). */
+  onAct: (action: BulkAction, reason: string) => void;
 }
 
-/** Bulk review of the page shown: select all, and approve or reject the selected cards together. */
+/** Bulk review of the page shown: select all, and approve or reject the selected cards together, a rejection with a reason. */
 export function BulkBar({ selected, selectable, busy, onSelectAll, onAct }: Props) {
   const id = useId();
+  const [reason, setReason] = useState('');
   if (selectable === 0) return null;
+  const reasonIssue = reasonProblem(reason);
   const all = selected === selectable;
   return (
     <div className={`bulk-bar${selected > 0 ? ' is-active' : ''}`} role="group" aria-label="Bulk review" data-testid="bulk-bar">
@@ -35,12 +40,22 @@ export function BulkBar({ selected, selectable, busy, onSelectAll, onAct }: Prop
         {selected} selected
         <span className="bulk-hint"> · x or Space selects the focused card, j and k move between cards, ? lists every key</span>
       </p>
+      {selected > 0 && (
+        <ReasonField
+          id={`${id}-reason`}
+          label="Reason if you reject them (optional)"
+          value={reason}
+          onChange={setReason}
+          className="bulk-reason"
+          testId="bulk-reason"
+        />
+      )}
       <div className="bulk-actions">
         <button
           type="button"
           className="btn btn-success"
           disabled={busy || selected === 0}
-          onClick={() => onAct('approve')}
+          onClick={() => onAct('approve', '')}
           data-testid="approve-selected"
         >
           Approve selected
@@ -48,8 +63,11 @@ export function BulkBar({ selected, selectable, busy, onSelectAll, onAct }: Prop
         <button
           type="button"
           className="btn btn-danger"
-          disabled={busy || selected === 0}
-          onClick={() => onAct('reject')}
+          disabled={busy || selected === 0 || reasonIssue !== null}
+          onClick={() => {
+            onAct('reject', reason);
+            setReason('');
+          }}
           data-testid="reject-selected"
         >
           Reject selected

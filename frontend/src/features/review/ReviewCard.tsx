@@ -12,6 +12,9 @@ import { DraftHistory } from './DraftHistory';
 import { InConversation } from './InConversation';
 import { PostMedia } from './PostMedia';
 import { ReviewCardHead } from './ReviewCardHead';
+import { reasonProblem } from './learned';
+import { ReasonField } from './ReasonField';
+import { ShapedBy } from './ShapedBy';
 
 export const TOO_LONG_BUTTON = 'Response Too Long';
 export const TOO_LONG_NOTE = "Response exceeds Twitter's limit";
@@ -32,7 +35,8 @@ interface Props {
   stale?: boolean;
   /** edited is the admin's text when it differs from the draft, else undefined; override approves a flagged text. */
   onApprove: (post: Post, edited: string | undefined, override: boolean) => void;
-  onReject: (post: Post) => void;
+  /** reason is the admin's optional why (trimmed by the call; blank is none). */
+  onReject: (post: Post, reason: string) => void;
   /** For a reply awaiting hand-posting: the admin posted it on X. */
   onMarkPosted: (post: Post) => void;
   /** For a reply awaiting hand-posting: it will not be posted. */
@@ -70,7 +74,9 @@ export function ReviewCard({
   }
   const [instruction, setInstruction] = useState('');
   const [historyOpen, setHistoryOpen] = useState(false);
+  const [reason, setReason] = useState('');
   const problem = instructionProblem(instruction);
+  const reasonIssue = reasonProblem(reason);
   const ids = useId();
   // Each platform counts against its own limit, by its rule (GET /api/platforms).
   const rule = usePlatforms().find((p) => p.name === post.platform);
@@ -117,6 +123,7 @@ export function ReviewCard({
           {reviewDetail(review)}
         </p>
       )}
+      <ShapedBy postId={post.id} learnedFrom={post.learned_from} />
       {stale && (
         <p className="review-warning review-stale" role="status" data-testid="stale-draft">
           {STALE_NOTE}
@@ -310,20 +317,39 @@ export function ReviewCard({
           </button>
         </div>
       ) : (
-        <div className="review-actions">
-          <button
-            type="button"
-            className="btn btn-success"
-            disabled={busy || tooLong || empty}
-            onClick={() => onApprove(post, edited ? draft : undefined, override)}
-            data-shortcut="approve"
-          >
-            {tooLong ? TOO_LONG_BUTTON : override ? APPROVE_ANYWAY : 'Approve'}
-          </button>
-          <button type="button" className="btn btn-danger" disabled={busy} onClick={() => onReject(post)} data-shortcut="reject">
-            Reject
-          </button>
-        </div>
+        <>
+          {reviewable && (
+            <ReasonField
+              id={`${ids}-reason`}
+              label="Reason if you reject (optional)"
+              value={reason}
+              onChange={setReason}
+              className="review-reject-reason"
+              placeholder="off-topic, wrong tone, too long…"
+              testId="reject-reason"
+            />
+          )}
+          <div className="review-actions">
+            <button
+              type="button"
+              className="btn btn-success"
+              disabled={busy || tooLong || empty}
+              onClick={() => onApprove(post, edited ? draft : undefined, override)}
+              data-shortcut="approve"
+            >
+              {tooLong ? TOO_LONG_BUTTON : override ? APPROVE_ANYWAY : 'Approve'}
+            </button>
+            <button
+              type="button"
+              className="btn btn-danger"
+              disabled={busy || reasonIssue !== null}
+              onClick={() => onReject(post, reason)}
+              data-shortcut="reject"
+            >
+              Reject
+            </button>
+          </div>
+        </>
       )}
     </article>
   );

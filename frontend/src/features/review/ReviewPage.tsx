@@ -237,7 +237,13 @@ export default function ReviewPage() {
               selectable={selectable.length}
               busy={actions.bulkBusy}
               onSelectAll={() => setChosen(selectAllToggled(selected, selectable))}
-              onAct={(action) => actions.bulk(action, posts.filter((p) => selectable.includes(p.id) && selected.has(p.id)))}
+              onAct={(action, reason) =>
+                actions.bulk(
+                  action,
+                  posts.filter((p) => selectable.includes(p.id) && selected.has(p.id)),
+                  reason,
+                )
+              }
             />
           </>
         )}

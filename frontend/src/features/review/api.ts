@@ -3,6 +3,7 @@ import { send } from '../../api/client';
 import type { BulkResult, Post, Queued } from '../../api/types';
 import { withPlatform } from '../../lib/platforms';
 import type { BulkAction } from './review';
+import { reasonToSend } from './learned';
 
 /**
  * The draft version to send with a decision: the one shown. A post never
@@ -37,9 +38,14 @@ export function cancelPost(id: number): Promise<Post> {
   return send<Post>(`/api/posts/${id}/cancel`, {});
 }
 
-/** Reject the draft shown (draftVersion); a draft changed since is refused with a 409. */
-export function rejectPost(id: number, draftVersion: number): Promise<Post> {
-  return send<Post>(`/api/posts/${id}/reject`, shownVersion(draftVersion));
+/**
+ * Reject the draft shown (draftVersion), with the admin's optional reason
+ * (kept with its case; trimmed, none when blank); a draft changed since is
+ * refused with a 409.
+ */
+export function rejectPost(id: number, draftVersion: number, reason?: string): Promise<Post> {
+  const why = reasonToSend(reason);
+  return send<Post>(`/api/posts/${id}/reject`, { ...shownVersion(draftVersion), ...(why === undefined ? {} : { reason: why }) });
 }
 
 /**
@@ -82,8 +88,13 @@ export interface BulkItem {
   draftVersion: number;
 }
 
-/** Approve or reject several posts at once, each on the draft shown: one result per post, in order (a stale one a 409). */
-export function bulkReview(items: readonly BulkItem[], action: BulkAction): Promise<{ results: BulkResult[] }> {
+/**
+ * Approve or reject several posts at once, each on the draft shown: one
+ * result per post, in order (a stale one a 409). A rejection carries the
+ * admin's optional reason, the reason of every one of them.
+ */
+export function bulkReview(items: readonly BulkItem[], action: BulkAction, reason?: string): Promise<{ results: BulkResult[] }> {
   const sent = items.map((it) => ({ id: it.id, ...shownVersion(it.draftVersion) }));
-  return send<{ results: BulkResult[] }>('/api/posts/bulk', { items: sent, action });
+  const why = action === 'reject' ? reasonToSend(reason) : undefined;
+  return send<{ results: BulkResult[] }>('/api/posts/bulk', { items: sent, action, ...(why === undefined ? {} : { reason: why }) });
 }

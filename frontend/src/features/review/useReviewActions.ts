@@ -45,6 +45,8 @@ interface Verdict {
   edited?: string;
   /** Approve a flagged text all the same ("Approve anyway"). */
   override?: boolean;
+  /** Why it is rejected, when the admin said. */
+  reason?: string;
 }
 
 interface Regeneration {
@@ -56,6 +58,8 @@ interface Regeneration {
 interface BulkArg {
   items: BulkItem[];
   action: BulkAction;
+  /** Why they are rejected, when the admin said. */
+  reason?: string;
 }
 
 /** Whether an error is the refusal of a stale draft version (a 409 naming the current one). */
@@ -126,7 +130,7 @@ export function useReviewActions(view: DashboardState, { onRemoved, onBulkDone }
   );
   const rejection = useSWRMutation<Post, unknown, string, Verdict, PostList | undefined>(
     listKey,
-    (_key, { arg }) => rejectPost(arg.id, arg.draftVersion),
+    (_key, { arg }) => rejectPost(arg.id, arg.draftVersion, arg.reason),
     verdictOptions,
   );
   const marking = useSWRMutation<Post, unknown, string, Verdict, PostList | undefined>(
@@ -146,7 +150,7 @@ export function useReviewActions(view: DashboardState, { onRemoved, onBulkDone }
   );
   const bulkJudgement = useSWRMutation<{ results: BulkResult[] }, unknown, string, BulkArg>(
     listKey,
-    (_key, { arg }) => bulkReview(arg.items, arg.action),
+    (_key, { arg }) => bulkReview(arg.items, arg.action, arg.reason),
   );
   // A profile post is for the platform the admin is looking at (the first configured one when all are shown).
   const generation = useSWRMutation<unknown, unknown, string>(listKey, () => generateProfileTweet(view.platform));
@@ -172,14 +176,14 @@ export function useReviewActions(view: DashboardState, { onRemoved, onBulkDone }
     if (statusOf(err) !== 401) setNotice({ kind: 'error', text });
   }
 
-  async function decide(post: Post, approve: boolean, edited?: string, override?: boolean) {
+  async function decide(post: Post, approve: boolean, edited?: string, override?: boolean, reason?: string) {
     setBusyId(post.id);
     setNotice(null);
     markStale([post.id], false);
     try {
       const mutation = approve ? approval : rejection;
       // The version of the card's text: what the admin saw is what is decided.
-      const decided = await mutation.trigger({ id: post.id, draftVersion: post.draft_version, edited, override });
+      const decided = await mutation.trigger({ id: post.id, draftVersion: post.draft_version, edited, override, reason });
       if (decided.status === 'awaiting_manual') {
         // It stays listed, now with its "Post on X" button.
         setNotice({ kind: 'success', text: REVIEW_MESSAGES.approvedManual });
@@ -249,7 +253,7 @@ export function useReviewActions(view: DashboardState, { onRemoved, onBulkDone }
   }
 
   /** Approves or rejects the selected posts together, each on the draft its card shows, and reports each result. */
-  async function bulk(action: BulkAction, posts: readonly Post[]) {
+  async function bulk(action: BulkAction, posts: readonly Post[], reason?: string) {
     if (posts.length === 0) return;
     setNotice(null);
     markStale(
@@ -258,7 +262,7 @@ export function useReviewActions(view: DashboardState, { onRemoved, onBulkDone }
     );
     try {
       const items = posts.map((p) => ({ id: p.id, draftVersion: p.draft_version }));
-      const { results } = await bulkJudgement.trigger({ items, action });
+      const { results } = await bulkJudgement.trigger({ items, action, reason });
       const report = bulkReport(action, results);
       setNotice({ kind: report.failed ? 'error' : 'success', text: report.summary, details: report.lines });
       const changed = results.filter((r) => r.status === 409 && r.draft_version !== undefined).map((r) => r.id);
@@ -303,11 +307,13 @@ export function useReviewActions(view: DashboardState, { onRemoved, onBulkDone }
     /** The posts whose decision met a changed draft, now shown. */
     stale,
     approve: (post: Post, edited: string | undefined, override = false) => void decide(post, true, edited, override),
-    reject: (post: Post) => void decide(post, false),
+    /** Rejects the draft shown, with the admin's optional reason. */
+    reject: (post: Post, reason?: string) => void decide(post, false, undefined, undefined, reason),
     markPosted: (post: Post) => void settle(post, true),
     giveUp: (post: Post) => void settle(post, false),
     regenerate,
-    bulk: (action: BulkAction, posts: readonly Post[]) => void bulk(action, posts),
+    /** Approves or rejects posts together; a rejection with the admin's optional reason. */
+    bulk: (action: BulkAction, posts: readonly Post[], reason?: string) => void bulk(action, posts, reason),
     bulkBusy: bulkJudgement.isMutating,
     resuming: resumption.isMutating,
     resume: () => void resume(),

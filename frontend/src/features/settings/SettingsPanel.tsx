@@ -10,9 +10,11 @@ import {
   CAP_RANGES,
   fieldKey,
   fromForm,
+  LEARNING_NUMBERS,
   LIST_FIELDS,
   toForm,
   type CapField,
+  type LearningNumber,
   type ListField,
   type SettingsForm,
 } from './settingsForm';
@@ -220,6 +222,49 @@ function SettingsEditor({ stored, onSaved, onEdit }: EditorProps) {
         <p className="field-hint settings-caps-hint">
           Approvals beyond the send caps wait, shown &ldquo;queued: cap&rdquo;, and go out in approval order when the window
           allows. An empty cap takes its default.
+        </p>
+      </fieldset>
+      <fieldset className="settings-caps settings-learning" data-testid="settings-learning">
+        <legend>Learning</legend>
+        <div className="field-inline settings-learning-enabled">
+          <input
+            id={`${ids}-learning-enabled`}
+            type="checkbox"
+            checked={form.learning.enabled}
+            onChange={(e) => setForm({ ...form, learning: { ...form.learning, enabled: e.target.checked } })}
+          />
+          <label htmlFor={`${ids}-learning-enabled`}>Learn from past decisions</label>
+        </div>
+        {(Object.keys(LEARNING_NUMBERS) as LearningNumber[]).map((f) => {
+          const key = `learning.${f}`;
+          const err = errorFor(key);
+          const { label, min, max } = LEARNING_NUMBERS[f];
+          return (
+            <div className="field" key={f}>
+              <label htmlFor={`${ids}-learning-${f}`}>{label}</label>
+              <input
+                id={`${ids}-learning-${f}`}
+                type="number"
+                inputMode="numeric"
+                min={min}
+                max={max}
+                step={1}
+                value={form.learning.numbers[f]}
+                onChange={(e) =>
+                  setForm({ ...form, learning: { ...form.learning, numbers: { ...form.learning.numbers, [f]: e.target.value } } })
+                }
+                {...err.attrs}
+              />
+              <p id={`${ids}-${key}-hint`} className="field-hint">
+                {min} to {max}.
+              </p>
+              {err.node}
+            </div>
+          );
+        })}
+        <p className="field-hint settings-caps-hint">
+          Each draft gets the most similar replies you approved as examples, and the lessons drawn from your edits and
+          rejections (see Persona, &ldquo;What it learned&rdquo;). Off, the prompts are exactly as without learning.
         </p>
       </fieldset>
       <div className="settings-actions">

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Settings, SettingsCaps, SettingsInput } from '../../api/types';
-import { accountNote, CAP_FIELDS, CAP_RANGES, fieldKey, fromForm, toForm, type CapField } from './settingsForm';
+import { accountNote, CAP_FIELDS, CAP_RANGES, DEFAULT_LEARNING, fieldKey, fromForm, toForm, type CapField } from './settingsForm';
 
 const caps: SettingsCaps = { per_conversation: 1, per_author_per_day: 3, sends_per_3h: 10, sends_per_day: 50, near_duplicate: 0.8, context_depth: 5, min_review_score: 3, drafts_per_hour: 120 };
 /** The settings as sent. */
@@ -10,6 +10,7 @@ const sent: SettingsInput = {
   blocked_authors: [],
   blocked_phrases: ['scam coin'],
   caps,
+  learning: { enabled: false, examples: 0, lessons: 10 },
 };
 /** The settings as answered: targets_not_found, target_ids and blocked_author_ids are never sent. */
 const settings: Settings = {
@@ -21,8 +22,8 @@ const settings: Settings = {
     { entry: 'sinner_2', handle: 'sinner_2', id: null },
   ],
   blocked_author_ids: [],
+  learning: { enabled: false, examples: 0, lessons: 10 },
   autopilot: { enabled: false, min_review_score: 5, authors: [], any_author: false, categories: [], max_per_hour: 5, grace_seconds: 120 },
-  learning: { enabled: true, examples: 3, lessons: 5 },
 };
 
 describe('toForm and fromForm', () => {
@@ -89,5 +90,35 @@ describe('accountNote', () => {
     { name: 'an id not yet seen', account: { entry: '777', handle: null, id: '777' }, want: null },
   ])('$name', ({ account, want }) => {
     expect(accountNote(account)).toBe(want);
+  });
+});
+
+describe('the learning settings', () => {
+  it('an answer without them takes the defaults', () => {
+    const older: Partial<Settings> = { ...settings };
+    delete older.learning;
+    const out = fromForm(toForm(older as Settings));
+    expect(out).toEqual({ settings: { ...sent, learning: DEFAULT_LEARNING } });
+  });
+
+  it.each([
+    { name: 'the most examples', field: 'examples', raw: '8', want: { settings: { ...sent, learning: { ...sent.learning, examples: 8 } } } },
+    { name: 'no lessons', field: 'lessons', raw: ' 0 ', want: { settings: { ...sent, learning: { ...sent.learning, lessons: 0 } } } },
+    { name: 'too many examples', field: 'examples', raw: '9', want: { error: { field: 'learning.examples', message: 'learning.examples: "9" is not a whole number from 0 to 8' } } },
+    { name: 'too many lessons', field: 'lessons', raw: '11', want: { error: { field: 'learning.lessons', message: 'learning.lessons: "11" is not a whole number from 0 to 10' } } },
+    { name: 'below zero', field: 'lessons', raw: '-1', want: { error: { field: 'learning.lessons', message: 'learning.lessons: "-1" is not a whole number from 0 to 10' } } },
+    { name: 'a fraction', field: 'examples', raw: '2.5', want: { error: { field: 'learning.examples', message: 'learning.examples: "2.5" is not a whole number from 0 to 8' } } },
+    { name: 'empty', field: 'examples', raw: '', want: { error: { field: 'learning.examples', message: 'learning.examples: "" is not a whole number from 0 to 8' } } },
+    { name: 'a word', field: 'lessons', raw: 'many', want: { error: { field: 'learning.lessons', message: 'learning.lessons: "many" is not a whole number from 0 to 10' } } },
+  ] as { name: string; field: 'examples' | 'lessons'; raw: string; want: unknown }[])('$name', ({ field, raw, want }) => {
+    const form = toForm(settings);
+    form.learning = { ...form.learning, numbers: { ...form.learning.numbers, [field]: raw } };
+    expect(fromForm(form)).toEqual(want);
+  });
+
+  it('turns learning on', () => {
+    const form = toForm(settings);
+    form.learning = { ...form.learning, enabled: true };
+    expect(fromForm(form)).toEqual({ settings: { ...sent, learning: { ...sent.learning, enabled: true } } });
   });
 });

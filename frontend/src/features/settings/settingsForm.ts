@@ -1,6 +1,6 @@
 // Pure helpers of the settings editor: the settings as form text and back,
 // and which field a server error names.
-import type { Settings, SettingsAccount, SettingsCaps, SettingsInput } from '../../api/types';
+import type { LearningSettings, Settings, SettingsAccount, SettingsCaps, SettingsInput } from '../../api/types';
 import type { FormError } from '../../lib/formError';
 
 /** The four lists the editor shows, one entry a line. */
@@ -52,10 +52,21 @@ export const CAP_RANGES: Record<CapField, { min: number; max: number; step: numb
   drafts_per_hour: { min: 1, max: 100000, step: 1 },
 };
 
+/** The numbers of the learning settings, each with the range the server accepts. */
+export const LEARNING_NUMBERS = {
+  examples: { label: 'Past replies as examples', min: 0, max: 8 },
+  lessons: { label: 'Lessons in a prompt', min: 0, max: 10 },
+} as const;
+export type LearningNumber = keyof typeof LEARNING_NUMBERS;
+
+/** The learning settings of a fresh install, for an answer without them. */
+export const DEFAULT_LEARNING: LearningSettings = { enabled: true, examples: 3, lessons: 5 };
+
 /** The settings as the editor's inputs hold them. */
 export interface SettingsForm {
   lists: Record<ListField, string>;
   caps: Record<CapField, string>;
+  learning: { enabled: boolean; numbers: Record<LearningNumber, string> };
 }
 
 export function toForm(s: Settings): SettingsForm {
@@ -63,14 +74,38 @@ export function toForm(s: Settings): SettingsForm {
   for (const f of LIST_FIELDS) lists[f] = (s[f] ?? []).join('\n');
   const caps = {} as Record<CapField, string>;
   for (const f of CAP_FIELDS) caps[f] = String(s.caps?.[f] ?? '');
-  return { lists, caps };
+  const learning = s.learning ?? DEFAULT_LEARNING;
+  return {
+    lists,
+    caps,
+    learning: { enabled: learning.enabled, numbers: { examples: String(learning.examples), lessons: String(learning.lessons) } },
+  };
+}
+
+/**
+ * The learning settings to send: each number a whole number in its range,
+ * else an error named as the server names the field ("learning.examples").
+ */
+export function fromLearningForm(form: SettingsForm['learning']): { learning: LearningSettings } | { error: FormError } {
+  const n = {} as Record<LearningNumber, number>;
+  for (const f of Object.keys(LEARNING_NUMBERS) as LearningNumber[]) {
+    const { min, max } = LEARNING_NUMBERS[f];
+    const raw = form.numbers[f].trim();
+    const v = Number(raw);
+    if (raw === '' || !Number.isInteger(v) || v < min || v > max) {
+      return { error: { field: `learning.${f}`, message: `learning.${f}: "${raw}" is not a whole number from ${min} to ${max}` } };
+    }
+    n[f] = v;
+  }
+  return { learning: { enabled: form.enabled, ...n } };
 }
 
 /**
  * The settings to send (a SettingsInput: targets_not_found, target_ids and
  * blocked_author_ids are answered, never sent): each list one entry a line, blank lines dropped
  * (the server trims and checks the rest); each cap a number, an empty one 0
- * (the default). A cap that is not a number is a FormError.
+ * (the default); the learning settings, each number in its range. A cap
+ * that is not a number, or a learning number out of range, is a FormError.
  */
 export function fromForm(form: SettingsForm): { settings: SettingsInput } | { error: FormError } {
   const lists = {} as Record<ListField, string[]>;
@@ -87,7 +122,9 @@ export function fromForm(form: SettingsForm): { settings: SettingsInput } | { er
     if (!Number.isFinite(n)) return { error: { field: `caps.${f}`, message: `caps.${f}: "${raw}" is not a number` } };
     caps[f] = n;
   }
-  return { settings: { ...lists, caps } };
+  const learning = fromLearningForm(form.learning);
+  if ('error' in learning) return learning;
+  return { settings: { ...lists, caps, learning: learning.learning } };
 }
 
 /** The editor field a server error's JSON path belongs to: "target_usernames[2]" is target_usernames. */
