@@ -160,7 +160,10 @@ func (s *Shaper) Shape(ctx context.Context, p post.Post, l settings.Learning) (S
 		byID := make(map[int64]Candidate, len(cands))
 		var usable []retrieval.Item
 		for i, c := range cands {
-			if !s.exampleFits(c, p) {
+			// Below the floor Select drops it anyway: the outbound check
+			// (the costly part of a draft's retrieval) runs only on those
+			// that may be chosen.
+			if retrieval.Similarity(items[i]) < floor || !s.exampleFits(c, p) {
 				continue
 			}
 			byID[c.ID] = c

@@ -26,7 +26,18 @@ CREATE TRIGGER learning_lessons_bump
 CREATE TRIGGER learning_lessons_truncate_bump AFTER TRUNCATE ON learning_lessons
     FOR EACH STATEMENT EXECUTE FUNCTION learning_lessons_version_bump();
 
+-- Every draft counts a use of its examples and lessons (used_count,
+-- last_used_at): with room left on each page, that update stays on the
+-- page and is HOT, so it writes no entry into the GIN indexes (text
+-- search, trigrams) of a row whose texts did not change; on a full page
+-- it wrote about a hundred trigram entries per case, and their pending
+-- list's periodic merge stalled a draft now and then.
+ALTER TABLE learning_cases SET (fillfactor = 90);
+ALTER TABLE learning_lessons SET (fillfactor = 90);
+
 -- +goose Down
+ALTER TABLE learning_lessons RESET (fillfactor);
+ALTER TABLE learning_cases RESET (fillfactor);
 DROP TRIGGER learning_lessons_truncate_bump ON learning_lessons;
 DROP TRIGGER learning_lessons_bump ON learning_lessons;
 DROP FUNCTION learning_lessons_version_bump();
