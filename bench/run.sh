@@ -12,7 +12,8 @@
 #                             PARTS=readpath: the three public API pages alone;
 #                             PARTS=telegram: the time from a mention to its Telegram card alone;
 #                             PARTS=insights: issue 31's insights of 90 days computed alone;
-#                             PARTS=learning: issue 37's retrieval of examples and lessons alone)
+#                             PARTS=learning: issue 37's retrieval of examples and lessons alone;
+#                             PARTS=knowledge: issue 38's retrieval of facts and indexing alone)
 #   MODEL_MENTIONS=120 MODEL_RATE=240 make bench   a smaller model leg (defaults 600 and 600 a minute)
 #
 # The public pages are loaded with wrk when it is installed, else with the
@@ -43,7 +44,7 @@ start_private_redis "$tmp"
 echo "== private PostgreSQL on port $private_pg_port, Redis on port $private_redis_port"
 
 command -v wrk >/dev/null || echo "== wrk not installed: the public pages are loaded by the benchmark's keep-alive generator"
-[ "${PARTS:-all}" = burst ] || [ "${PARTS:-all}" = model ] || [ "${PARTS:-all}" = telegram ] || [ "${PARTS:-all}" = insights ] || [ "${PARTS:-all}" = learning ] || "$tmp/bench" -pg "$private_database_url" \
+[ "${PARTS:-all}" = burst ] || [ "${PARTS:-all}" = model ] || [ "${PARTS:-all}" = telegram ] || [ "${PARTS:-all}" = insights ] || [ "${PARTS:-all}" = learning ] || [ "${PARTS:-all}" = knowledge ] || "$tmp/bench" -pg "$private_database_url" \
 	-redis "$private_redis_url" -web "$tmp/web" -worker "$tmp/worker" -parts "${PARTS:-all}" -static frontend/dist \
 	-scale "$scale" -duration "$duration" -out "${OUT:-bench/RESULTS.md}" -analysis bench/ANALYSIS.md
 if [ "${PARTS:-all}" = all ] || [ "${PARTS:-all}" = insights ]; then
@@ -81,6 +82,27 @@ if [ "${PARTS:-all}" = all ] || [ "${PARTS:-all}" = learning ]; then
 		echo
 		echo '```'
 		echo "$learning"
+		echo '```'
+	} >>"${OUT:-bench/RESULTS.md}"
+fi
+if [ "${PARTS:-all}" = all ] || [ "${PARTS:-all}" = knowledge ]; then
+	# Issue 38's figures: the facts of one draft retrieved from 200
+	# documents of 1 MB (times SCALE documents), and the indexing of a 1 MB upload.
+	echo "== knowledge: retrieval of facts, indexing of an upload"
+	docs=$(awk -v s="$scale" 'BEGIN { n = int(200 * s); if (n < 1) n = 1; printf "%d", n }')
+	knowledge=$(KNOWLEDGE_DOCS="$docs" TEST_DATABASE_URL="$private_database_url" TEST_REDIS_URL="$private_redis_url" \
+		INFERNAL_REQUIRE_SERVERS=1 go test -run '^$' -bench BenchmarkRetrieval -benchtime 200x -count 1 -timeout 60m ./pkg/knowledge/ | grep '^Benchmark')
+	index=$(TEST_DATABASE_URL="$private_database_url" TEST_REDIS_URL="$private_redis_url" \
+		INFERNAL_REQUIRE_SERVERS=1 go test -run '^$' -bench BenchmarkIndex -benchtime 5x -count 1 -timeout 10m ./pkg/knowledge/ | grep '^Benchmark')
+	{
+		echo
+		echo "## Knowledge base: retrieval of facts and indexing (issue 38)"
+		echo
+		echo "$docs documents of 1 MB; one draft's facts (up to 5), as the worker retrieves them (target: p95 at most 20 ms); BenchmarkIndex is one 1 MB upload cut and stored (target: at most 5 s)."
+		echo
+		echo '```'
+		echo "$knowledge"
+		echo "$index"
 		echo '```'
 	} >>"${OUT:-bench/RESULTS.md}"
 fi

@@ -17,6 +17,7 @@ import (
 )
 
 func TestAutopilotPostsATrustedAuthorAfterTheGrace(t *testing.T) {
+	t.Parallel()
 	s := startTelegramSystem(t, 2, "@every 2s")
 	fx := s.f.fx
 
@@ -30,7 +31,9 @@ func TestAutopilotPostsATrustedAuthorAfterTheGrace(t *testing.T) {
 	}
 	const grace = 4
 	// Review 1 up: the offline judge's score depends on the words; the score rule has its own tests.
-	set.Autopilot = settings.Autopilot{Enabled: true, MinReviewScore: 1, Authors: []string{"@Trusted_Friend"}, MaxPerHour: 5, GraceSeconds: grace}
+	// Any category (empty, not null: the API refuses a null list).
+	set.Autopilot = settings.Autopilot{Enabled: true, MinReviewScore: 1, Authors: []string{"@Trusted_Friend"}, Categories: []string{},
+		MaxPerHour: 5, GraceSeconds: grace}
 	put, err := json.Marshal(set)
 	if err != nil {
 		t.Fatal(err)

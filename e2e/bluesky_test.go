@@ -36,13 +36,28 @@ type atRef struct {
 	CID string `json:"cid"`
 }
 
+// TestBluesky runs the end-to-end tests on Bluesky's development network at
+// once, on one network: it takes 7 to 30 s to start, and each test makes
+// accounts of its own on it, so neither sees the other's posts.
+func TestBluesky(t *testing.T) {
+	t.Parallel()
+	n := devnet.Start(t)
+	t.Run("MentionToPostedReply", func(t *testing.T) {
+		t.Parallel()
+		testBlueskyMentionToPostedReply(t, n)
+	})
+	t.Run("OnePersonaOnXBlueskyAndMastodon", func(t *testing.T) {
+		t.Parallel()
+		testOnePersonaOnXBlueskyAndMastodon(t, n)
+	})
+}
+
 // The real worker binary with PLATFORM=bluesky, against Bluesky's
 // development network: a mortal's thread and a thin mention under it are
 // scanned and drafted with the thread as context; the approved reply is
 // posted once, under the key stored before the send, with the right root
 // and parent references.
-func TestBlueskyMentionToPostedReply(t *testing.T) {
-	n := devnet.Start(t)
+func testBlueskyMentionToPostedReply(t *testing.T, n *devnet.Network) {
 	persona := n.CreateAccount(t, "infernal.test")
 	mortal := n.CreateAccount(t, "mortal.test")
 	ctx := context.Background()

@@ -177,6 +177,7 @@ func checkOnce(t *testing.T, what string, seen map[string]int, failed []post.Pos
 // answers two reads of one timeline at the same time, although each scan
 // of the backlog outlasts the schedule (every read is held 300 ms).
 func TestBurstThreeWorkersTwoSchedulers(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs five processes through a burst of 2,350 posts")
 	}
@@ -246,6 +247,7 @@ func TestBurstThreeWorkersTwoSchedulers(t *testing.T) {
 // the admin exactly once. It waits out the dead worker's scan lease and
 // asynq's recovery of its tasks, about a minute.
 func TestBurstWorkerKilledMidBacklog(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("waits a minute for the dead worker's leases to lapse")
 	}

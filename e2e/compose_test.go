@@ -41,6 +41,7 @@ func loadCompose(t *testing.T) map[string]composeService {
 // clients. The platforms reach every process (the scheduler runs each
 // platform's scans), the schedules the scheduler.
 func TestComposeSecretsOnlyWhereUsed(t *testing.T) {
+	t.Parallel()
 	services := loadCompose(t)
 	tests := []struct {
 		name     string
@@ -86,6 +87,7 @@ func TestComposeSecretsOnlyWhereUsed(t *testing.T) {
 // loopback unless told otherwise; every long-running service checks its
 // health; the generated admin password has a writable home.
 func TestComposeDeploymentHygiene(t *testing.T) {
+	t.Parallel()
 	services := loadCompose(t)
 	if v := services["postgres"].Environment["POSTGRES_PASSWORD"]; !strings.HasPrefix(v, "${POSTGRES_PASSWORD:?") {
 		t.Errorf("postgres password %q: want it from the environment, required (${POSTGRES_PASSWORD:?...})", v)

@@ -10,6 +10,7 @@ import (
 // worker → pipeline → platform / writer / store. Neither the scheduler nor
 // the web tier links the worker's logic or its clients.
 func TestCommandsLinkOnlyTheirLayers(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name      string
 		pkg       string
@@ -22,6 +23,7 @@ func TestCommandsLinkOnlyTheirLayers(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			out, err := exec.Command("go", "list", "-deps", tt.pkg).Output()
 			if err != nil {
 				t.Fatalf("go list -deps %s: %v", tt.pkg, err)

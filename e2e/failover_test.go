@@ -59,6 +59,7 @@ type haSystem struct {
 // X, and /readyz, 503 while no database takes writes, is 200 again without
 // any process restarted; the workers' and scheduler's health checks pass.
 func TestFailoverLosesNothing(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts two Redis servers, three sentinels and two PostgreSQL servers")
 	}

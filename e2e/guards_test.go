@@ -75,6 +75,7 @@ func (s *liveSystem) waitSkipped(originalID string) guardView {
 // shows each reason and "draft anyway" drafts one; a flagged draft is sent
 // only with an override.
 func TestLiveGuards(t *testing.T) {
+	t.Parallel()
 	s := startLive(t)
 	ctx := context.Background()
 	set, err := s.store.Settings(ctx)

@@ -893,6 +893,7 @@ func (h *postgresHA) Promote(t *testing.T) {
 // given the topology's addresses find the new primary by themselves and
 // can write to it.
 func TestHAServersFailOver(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts seven Redis and PostgreSQL servers")
 	}

@@ -138,6 +138,7 @@ type logMessage struct {
 // reply on the persona's timeline: the post becomes posted with the
 // reply's id, and the public log shows the reply as it was posted.
 func TestHandPostedReplyEndToEnd(t *testing.T) {
+	t.Parallel()
 	f := newProcessFixture(t)
 	scheduler, web := buildBinary(t, "scheduler"), buildBinary(t, "web")
 	fx := f.fx

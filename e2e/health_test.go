@@ -33,6 +33,7 @@ func freeAddr(t *testing.T) string {
 // -healthcheck`, fail before their process runs, pass while it runs, and fail
 // again once it has stopped.
 func TestHealthcheckFlags(t *testing.T) {
+	t.Parallel()
 	dbURL := storetest.NewDatabase(t)
 	st, err := store.Open(context.Background(), dbURL) // applies the migrations the worker needs
 	if err != nil {
@@ -48,6 +49,7 @@ func TestHealthcheckFlags(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			bin := buildBinary(t, tt.name)
 			env := append(os.Environ(), append(tt.env, "REDIS_URL="+taskstest.RedisURL(t), "LOG_LEVEL=warn")...)
 			check := func() error {

@@ -25,6 +25,7 @@ import (
 // disabled lesson is in no prompt; once A's author opts out, A's case is
 // gone and never an example again.
 func TestPersonaLearnsFromItsEditor(t *testing.T) {
+	t.Parallel()
 	f := newProcessFixture(t)
 	fx, llm, st, queue := f.fx, f.llm, f.st, f.queue
 	ctx := context.Background()

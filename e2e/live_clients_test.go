@@ -51,8 +51,10 @@ const (
 	// liveSearchTopic is the one search topic; liveSearchQuery the search X is sent for it.
 	liveSearchTopic = "brimstone"
 	liveSearchQuery = "brimstone -is:retweet"
-	// liveWait bounds every poll of the tests in this file.
-	liveWait = 15 * time.Second
+	// liveWait bounds every poll of the tests in this file: a guard against
+	// a hang, not a speed requirement, long enough for the package's tests
+	// running at once on a loaded 2-core machine under the race detector.
+	liveWait = 60 * time.Second
 )
 
 // duplicateBody is X's refusal of a post it has already seen.
@@ -1347,6 +1349,7 @@ func startLive(t *testing.T, targets ...string) *liveSystem {
 // drafted with its context and every author's handle, after one refused
 // read: the client switches naming at once, and no timeline pauses.
 func TestLiveNewestNaming(t *testing.T) {
+	t.Parallel()
 	s := startLive(t)
 	s.x.speakNewestOnly()
 	root := s.x.addUser("rooter", "Root Poster")
@@ -1521,6 +1524,7 @@ func (s *liveSystem) waitPostStatus(id int64, want post.Status) post.Post {
 // or wrongly signed request never reaches the fake X, and the fake model
 // only answers its documented path.
 func TestLiveFakesRefuseBadRequests(t *testing.T) {
+	t.Parallel()
 	fx, llm := newFakeX(t), newFakeLLM(t)
 
 	resp, err := http.Get(fx.srv.URL + "/2/users/me")
@@ -1588,6 +1592,7 @@ func TestLiveFakesRefuseBadRequests(t *testing.T) {
 // since_id, is rejected and never sent. The reply's metrics come back
 // through GET /2/tweets.
 func TestLiveMentionApprovedAndRejected(t *testing.T) {
+	t.Parallel()
 	s := startLive(t)
 	sinner := s.x.addUser("sinner1", "Sinner One")
 	glutton := s.x.addUser("glutton2", "Glutton Two")
@@ -1695,6 +1700,7 @@ func TestLiveMentionApprovedAndRejected(t *testing.T) {
 // TestLiveSendOutcomes approves one drafted mention and lets X answer the
 // send in different ways.
 func TestLiveSendOutcomes(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name string
 		// edit replaces the draft at approval when not empty.
@@ -1729,7 +1735,7 @@ func TestLiveSendOutcomes(t *testing.T) {
 				return []xAnswer{func(h http.Header) (int, string) {
 					h.Set("x-rate-limit-limit", "100")
 					h.Set("x-rate-limit-remaining", "0")
-					h.Set("x-rate-limit-reset", strconv.FormatInt(time.Now().Add(2*time.Second).Unix(), 10))
+					h.Set("x-rate-limit-reset", strconv.FormatInt(time.Now().Add(5*time.Second).Unix(), 10))
 					return http.StatusTooManyRequests, `{"title":"Too Many Requests","detail":"Too Many Requests","type":"about:blank","status":429}`
 				}}
 			},
@@ -1741,6 +1747,7 @@ func TestLiveSendOutcomes(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			s := startLive(t)
 			mortal := s.x.addUser("mortal", "A Mortal")
 			text := "@" + persona + " my coffee is cold again"
@@ -1834,6 +1841,7 @@ func TestLiveSendOutcomes(t *testing.T) {
 // the draft at once, visibly; the administrator can still write the reply
 // and approve it.
 func TestLiveModelRefusal(t *testing.T) {
+	t.Parallel()
 	s := startLive(t)
 	mortal := s.x.addUser("edgelord", "Edge Lord")
 	other := s.x.addUser("sinner3", "Sinner Three")
@@ -1872,6 +1880,7 @@ func TestLiveModelRefusal(t *testing.T) {
 // through the x client: a match and a target's post are drafted, an unknown
 // target is skipped.
 func TestLiveScansSearchAndTargets(t *testing.T) {
+	t.Parallel()
 	s := startLive(t, "target1", "ghost_account")
 	topic := s.x.addUser("topic1", "Topic One")
 	target := s.x.addUser("target1", "Target One")
@@ -1909,6 +1918,7 @@ func TestLiveScansSearchAndTargets(t *testing.T) {
 // and approved again; it then goes out once, with the new text, through the
 // send path that first asks X whether an earlier attempt got through.
 func TestLiveReapprovalAfterSendRefusal(t *testing.T) {
+	t.Parallel()
 	s := startLive(t)
 	mortal := s.x.addUser("mortal", "A Mortal")
 	text := "@" + persona + " rate my sins"
@@ -1948,6 +1958,7 @@ func TestLiveReapprovalAfterSendRefusal(t *testing.T) {
 // posted once, in the statistics and the public log. A search result that
 // mentions the persona goes through the API.
 func TestLiveHandPosting(t *testing.T) {
+	t.Parallel()
 	s := startLive(t)
 	topic := s.x.addUser("topic1", "Topic One")
 	plain := "is brimstone a renewable energy source?"
@@ -2003,6 +2014,7 @@ func TestLiveHandPosting(t *testing.T) {
 // expansion), the root is looked up once by id and kept, so a regenerate
 // asks X for nothing more.
 func TestLiveThreadReachesTheModel(t *testing.T) {
+	t.Parallel()
 	s := startLive(t)
 	root := s.x.addUser("rooter", "Root Poster")
 	mid := s.x.addUser("midway", "Mid Way")

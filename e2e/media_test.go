@@ -20,6 +20,7 @@ import (
 // again at once without the images, says so once in its log, keeps the
 // model in Redis for every process, and the reply is posted as usual.
 func TestMentionWithPhotosAndLink(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name  string
 		blind bool
@@ -28,6 +29,7 @@ func TestMentionWithPhotosAndLink(t *testing.T) {
 		{name: "model without vision", blind: true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			f := newProcessFixture(t)
 			ctx := context.Background()
 			mortal := f.fx.addUser("mortal", "A Mortal")

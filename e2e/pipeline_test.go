@@ -210,7 +210,7 @@ type listed struct {
 // waitForList polls an admin list until it holds at least n posts.
 func (s *system) waitForList(path string, n int) []listed {
 	s.t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(liveWait)
 	for time.Now().Before(deadline) {
 		status, body := s.call("GET", path)
 		if status != 200 {
@@ -231,7 +231,7 @@ func (s *system) waitForList(path string, n int) []listed {
 
 func (s *system) waitForStatus(id int64, want post.Status) post.Post {
 	s.t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(liveWait)
 	var p post.Post
 	var err error
 	for time.Now().Before(deadline) {
@@ -264,6 +264,7 @@ func (s *system) runScans() {
 }
 
 func TestMentionToPostedReply(t *testing.T) {
+	t.Parallel()
 	s := start(t)
 	s.startWorker()
 	sched, err := tasks.NewScheduler(s.queue, s.redisURL, []tasks.Schedule{
@@ -321,6 +322,7 @@ func TestMentionToPostedReply(t *testing.T) {
 }
 
 func TestCrashBetweenPostingAndRecording(t *testing.T) {
+	t.Parallel()
 	s := start(t)
 	s.startWorker()
 	s.runScans()
@@ -339,6 +341,7 @@ func TestCrashBetweenPostingAndRecording(t *testing.T) {
 }
 
 func TestRedisFlushedAfterApproval(t *testing.T) {
+	t.Parallel()
 	s := start(t)
 	s.startWorker()
 	s.runScans()
@@ -369,6 +372,7 @@ func TestRedisFlushedAfterApproval(t *testing.T) {
 }
 
 func TestPoisonPayloads(t *testing.T) {
+	t.Parallel()
 	s := start(t)
 	opt, err := asynq.ParseRedisURI(s.redisURL)
 	if err != nil {

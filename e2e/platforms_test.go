@@ -22,20 +22,20 @@ import (
 // reach the one review queue with their platform, each approved reply is
 // posted once, on its own platform, and a direct mention on Mastodon never
 // gets a public answer (nor, with MASTODON_REPLY_TO_DIRECT off, any).
-func TestOnePersonaOnXBlueskyAndMastodon(t *testing.T) {
-	n := devnet.Start(t)
+func testOnePersonaOnXBlueskyAndMastodon(t *testing.T, n *devnet.Network) {
 	masto := mastodontest.New()
 	t.Cleanup(masto.Close)
 	onMasto := masto.Post("mortal", "@"+masto.Persona().Username+" and on the fediverse?", "", "public")
 	whisper := masto.Post("secret", "@"+masto.Persona().Username+" between us", "", "direct")
-	personaBsky := n.CreateAccount(t, "infernal.test")
-	mortalBsky := n.CreateAccount(t, "mortal.test")
+	// Handles of its own: TestBluesky's other test makes infernal.test and mortal.test.
+	personaBsky := n.CreateAccount(t, "persona-both.test")
+	mortalBsky := n.CreateAccount(t, "mortal-both.test")
 	f := newProcessFixture(t)
 	ctx := context.Background()
 
 	// The persona's Bluesky handle is resolvable before the worker asks who it is.
 	deadline := time.Now().Add(blueskyWait)
-	for n.XRPC(ctx, "", http.MethodGet, "com.atproto.identity.resolveHandle", map[string]any{"handle": "infernal.test"}, nil) != nil {
+	for n.XRPC(ctx, "", http.MethodGet, "com.atproto.identity.resolveHandle", map[string]any{"handle": personaBsky.Handle}, nil) != nil {
 		if time.Now().After(deadline) {
 			t.Fatal("the persona's handle never resolved")
 		}
@@ -46,10 +46,10 @@ func TestOnePersonaOnXBlueskyAndMastodon(t *testing.T) {
 	var onBsky atRef
 	if err := n.XRPC(ctx, mortalBsky.AccessJWT, http.MethodPost, "com.atproto.repo.createRecord", map[string]any{
 		"repo": mortalBsky.DID, "collection": "app.bsky.feed.post",
-		"record": map[string]any{"$type": "app.bsky.feed.post", "text": "@infernal.test are you here too?",
+		"record": map[string]any{"$type": "app.bsky.feed.post", "text": "@persona-both.test are you here too?",
 			"createdAt": time.Now().UTC().Format(time.RFC3339Nano),
 			"facets": []any{map[string]any{
-				"index":    map[string]any{"byteStart": 0, "byteEnd": len("@infernal.test")},
+				"index":    map[string]any{"byteStart": 0, "byteEnd": len("@persona-both.test")},
 				"features": []any{map[string]any{"$type": "app.bsky.richtext.facet#mention", "did": personaBsky.DID}},
 			}}},
 	}, &onBsky); err != nil {

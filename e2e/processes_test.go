@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"syscall"
 	"testing"
@@ -19,17 +18,6 @@ import (
 	"infernal/pkg/tasks"
 	"infernal/pkg/tasks/taskstest"
 )
-
-// buildBinary compiles one of the commands into a temporary folder.
-func buildBinary(t *testing.T, name string) string {
-	t.Helper()
-	out := filepath.Join(t.TempDir(), name)
-	cmd := exec.Command("go", "build", "-o", out, "infernal/cmd/"+name)
-	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build %s: %v\n%s", name, err, b)
-	}
-	return out
-}
 
 // processFixture is what a test of the worker binary runs against: the
 // binary, fakes of X and the model, and a database and Redis of its own.
@@ -66,6 +54,7 @@ func newProcessFixture(t *testing.T) processFixture {
 // environment, gets SIGTERM while a reply is on its way to X: it lets the
 // send finish, records it, and exits cleanly.
 func TestWorkerProcessFinishesInFlightSendOnSIGTERM(t *testing.T) {
+	t.Parallel()
 	f := newProcessFixture(t)
 	worker, fx, llm, dbURL, redisURL, st, queue := f.worker, f.fx, f.llm, f.dbURL, f.redisURL, f.st, f.queue
 	ctx := context.Background()
@@ -133,6 +122,7 @@ func TestWorkerProcessFinishesInFlightSendOnSIGTERM(t *testing.T) {
 // Each command refuses a bad setting at start, naming the variable, and
 // exits non-zero before touching anything.
 func TestCommandsRefuseBadConfiguration(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		env  string
@@ -144,6 +134,7 @@ func TestCommandsRefuseBadConfiguration(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			cmd := exec.Command(buildBinary(t, tt.name))
 			cmd.Env = append(os.Environ(), tt.env)
 			out, err := cmd.CombinedOutput()
@@ -198,6 +189,7 @@ func startWorkerProcess(t *testing.T, bin, dbURL, redisURL string, fx *fakeX, ll
 // new worker asks X first, finds the reply, and records it: posted exactly
 // once. This test waits out asynq's lease, about a minute.
 func TestWorkerKilledMidSendPostsOnce(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("waits a minute for asynq's lease to lapse")
 	}

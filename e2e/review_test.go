@@ -13,6 +13,7 @@ import (
 // the worker through the queue, the history keeps both versions, and a
 // bulk approval sends what it approved and reports what it could not.
 func TestRegenerateAndBulkThroughTheWorker(t *testing.T) {
+	t.Parallel()
 	s := start(t)
 	s.startWorker()
 	s.runScans()

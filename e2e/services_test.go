@@ -12,6 +12,7 @@ import (
 // (throwaway), and asks each server whether it syncs to disk: only the
 // throwaway one may run with fsync off, since `make dev` keeps real data.
 func TestDevPostgresIsDurable(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts two PostgreSQL servers")
 	}
@@ -29,6 +30,7 @@ func TestDevPostgresIsDurable(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			// Not t.TempDir: its parents are private to this user, and PostgreSQL
 			// runs as the postgres user when the tests run as root.
 			dir, err := os.MkdirTemp("", "infernal-services-")

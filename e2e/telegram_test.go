@@ -162,11 +162,63 @@ func (s *tgSystem) post(id int64) post.Post {
 	return p
 }
 
+// explainUnsent logs, for a failing test, what the relay had to go on:
+// the link's start, each unsent draft, what reached Telegram, and the
+// database's sessions that were not idle.
+func (s *tgSystem) explainUnsent(unsent []post.Post) {
+	s.t.Helper()
+	ctx := s.t.Context()
+	if st, err := s.f.st.Telegram(ctx); err != nil || st == nil {
+		s.t.Logf("telegram state: %+v (%v)", st, err)
+	} else {
+		s.t.Logf("telegram link since %s", st.Since.Format(time.RFC3339Nano))
+	}
+	for _, p := range unsent {
+		var marked []string
+		rows, err := s.f.st.Pool().Query(ctx, `SELECT format('v%s %s at %s', draft_version, how, at) FROM telegram_drafts WHERE post_id = $1`, p.ID)
+		if err == nil {
+			for rows.Next() {
+				var m string
+				if rows.Scan(&m) == nil {
+					marked = append(marked, m)
+				}
+			}
+			rows.Close()
+		}
+		s.t.Logf("unsent: post %d %s %s v%d updated %s; marked sent: %q", p.ID, p.Source, p.Status, p.DraftVersion, p.UpdatedAt.Format(time.RFC3339Nano), marked)
+	}
+	s.t.Logf("%d messages reached the stand-in of Telegram", len(s.tg.Messages()))
+	rows, err := s.f.st.Pool().Query(ctx, `SELECT post_id, draft_version, how FROM telegram_drafts ORDER BY at DESC LIMIT 10`)
+	if err == nil {
+		for rows.Next() {
+			var id int64
+			var version int
+			var how string
+			if err := rows.Scan(&id, &version, &how); err == nil {
+				s.t.Logf("telegram_drafts: post %d v%d %s", id, version, how)
+			}
+		}
+		rows.Close()
+	}
+	rows, err = s.f.st.Pool().Query(ctx, `SELECT state, coalesce(wait_event, ''), left(query, 200) FROM pg_stat_activity
+		WHERE datname = current_database() AND pid <> pg_backend_pid() AND state <> 'idle'`)
+	if err == nil {
+		for rows.Next() {
+			var state, wait, query string
+			if err := rows.Scan(&state, &wait, &query); err == nil {
+				s.t.Logf("session %s (waiting on %q): %s", state, wait, query)
+			}
+		}
+		rows.Close()
+	}
+}
+
 // One mention's life in Telegram: a stranger's press is refused, a double
 // tap posts one reply; an edit posts the edited text; a stale version is a
 // 409 on the web, in bulk and in Telegram; a decision in the web admin
 // closes the Telegram card; two workers consume updates without a 409.
 func TestTelegramReview(t *testing.T) {
+	t.Parallel()
 	s := startTelegramSystem(t, 2, "@every 3s")
 	fx := s.f.fx
 
@@ -276,6 +328,7 @@ func TestTelegramReview(t *testing.T) {
 // A burst of 100 mentions sends at most 12 messages: digests and the top
 // cards, not a card each.
 func TestTelegramBurst(t *testing.T) {
+	t.Parallel()
 	s := startTelegramSystem(t, 1, "@every 3s")
 	before := len(s.tg.Messages())
 	var ids []string
@@ -305,6 +358,7 @@ func TestTelegramBurst(t *testing.T) {
 			break
 		}
 		if time.Now().After(deadline) {
+			s.explainUnsent(unsent)
 			t.Fatalf("%d drafts never reached Telegram", len(unsent))
 		}
 		time.Sleep(time.Second)

@@ -9,17 +9,51 @@
 #
 # Plain `go test` skips the tests that need a server it was not given; here
 # the servers are always provided, so a missing one fails instead.
+#
+# On 2 cores the Go tests are the long pole (the end-to-end package waits a
+# minute twice for asynq to give a dead worker's task back), so the work
+# that does not depend on them runs beside them: the install of Bluesky's
+# development network beside the static checks, and the frontend's static
+# check and build beside the Go tests; each one's output is shown when it
+# is waited for, and a failure fails the run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/services.sh
 export INFERNAL_REQUIRE_SERVERS=1
 
 tmp=$(private_tmp infernal-test)
+# pids holds the steps started with `beside`, by name.
+declare -A pids=()
 cleanup() {
+	local pid
+	for pid in "${pids[@]}"; do
+		# Each step leads a process group of its own (setsid): stop all of it.
+		kill -- "-$pid" 2>/dev/null || true
+	done
 	stop_private
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
+
+# beside NAME COMMAND... runs COMMAND in the background, its output kept in
+# $tmp/NAME.log; settle NAME waits for it, shows that output and fails the
+# run if it failed.
+beside() {
+	local name=$1
+	shift
+	setsid "$@" >"$tmp/$name.log" 2>&1 &
+	pids[$name]=$!
+}
+settle() {
+	local name=$1 status=0
+	wait "${pids[$name]}" || status=$?
+	unset "pids[$name]"
+	cat "$tmp/$name.log"
+	if [ "$status" != 0 ]; then
+		echo "test.sh: $name failed (exit $status)" >&2
+		exit 1
+	fi
+}
 
 if [ "${BENCH:-}" = 1 ]; then
 	bench_only=1
@@ -27,8 +61,15 @@ else
 	bench_only=0
 fi
 
+if [ "$bench_only" = 0 ]; then
+	# Needed by the Go tests only; fetched and built (about 3 minutes, once
+	# per lock file: e2e/atproto/install.sh keeps it in the user's cache)
+	# while the static checks run.
+	beside atproto bash e2e/atproto/install.sh
+fi
+
 echo "== gofmt"
-unformatted=$(gofmt -l cmd pkg e2e 2>/dev/null || true)
+unformatted=$(gofmt -l cmd pkg e2e bench 2>/dev/null || true)
 if [ -n "$unformatted" ]; then
 	echo "gofmt: these files need formatting:" >&2
 	echo "$unformatted" >&2
@@ -39,11 +80,18 @@ echo "== go vet"
 go vet ./...
 
 echo "== go mod tidy"
-if ! go mod tidy -diff >"$tmp/tidy.diff" 2>&1; then
-	echo "go.mod / go.sum are not tidy; run \`go mod tidy\`:" >&2
-	cat "$tmp/tidy.diff" >&2
-	exit 1
-fi
+for dir in . bench; do
+	if ! (cd "$dir" && go mod tidy -diff) >"$tmp/tidy.diff" 2>&1; then
+		echo "$dir/go.mod / go.sum are not tidy; run \`go mod tidy\` in $dir:" >&2
+		cat "$tmp/tidy.diff" >&2
+		exit 1
+	fi
+done
+
+echo "== bench module (built and vetted, not run)"
+# bench/ is a module of its own (make bench); building it here keeps
+# `make bench` buildable from a clean clone.
+(cd bench && go build ./... && go vet ./...)
 
 echo "== golangci-lint"
 # A pinned version, built once into the user's cache; .golangci.yml says what it checks.
@@ -53,7 +101,9 @@ if [ ! -x "$lint_dir/golangci-lint" ]; then
 	echo "installing golangci-lint $lint_version into $lint_dir"
 	GOBIN="$lint_dir" go install "github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$lint_version"
 fi
-"$lint_dir/golangci-lint" run ./...
+# Other checkouts on the machine may lint at the same time; without the flag
+# the second run fails at once ("parallel golangci-lint is running").
+"$lint_dir/golangci-lint" run --allow-parallel-runners ./...
 
 if [ -z "${TEST_DATABASE_URL:-}" ]; then
 	start_private_postgres "$tmp"
@@ -74,15 +124,21 @@ fi
 
 echo "== Bluesky's development network (e2e/atproto)"
 # The Bluesky client's tests run against a real AT Protocol network on
-# loopback (@atproto/dev-env on Node 22 from npm); installed once, in about
-# 3 minutes on 2 cores, then reused while package-lock.json is unchanged.
-bash e2e/atproto/install.sh
+# loopback (@atproto/dev-env on Node 22 from npm).
+settle atproto
+
+if [ -f frontend/package.json ]; then
+	# Types, lint, unit tests and the bundle, beside the Go tests; the
+	# browser tests, which need the bundle, follow them.
+	beside frontend bash -c 'cd frontend && { [ -d node_modules ] || npm ci --no-audit --no-fund; } && npm run check && npm run build'
+fi
 
 echo "== go test -race"
-# e2e runs real binaries and server topologies one after another (the
-# failover test alone starts seven servers); on a 2-core machine under the
-# race detector it takes about 8 minutes, near go test's default 10.
-go test -race -count=1 -timeout 25m ./...
+# The end-to-end tests (e2e/) run at once, -parallel 8: each has its own
+# database, Redis database, fakes and ports, and most of their time is
+# spent waiting (for schedules, leases, processes). They build the three
+# binaries once per run.
+go test -race -count=1 -parallel 8 -timeout 25m ./...
 
 if command -v docker-compose >/dev/null 2>&1; then
 	echo "== docker-compose config"
@@ -91,12 +147,8 @@ if command -v docker-compose >/dev/null 2>&1; then
 fi
 
 if [ -f frontend/package.json ]; then
-	echo "== frontend"
-	(
-		cd frontend
-		[ -d node_modules ] || npm ci --no-audit --no-fund
-		npm run check
-		npm run build
-		npm run test:e2e
-	)
+	echo "== frontend: types, lint, unit tests, build"
+	settle frontend
+	echo "== frontend: browser tests"
+	(cd frontend && npm run test:e2e)
 fi

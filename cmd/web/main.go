@@ -19,6 +19,7 @@ import (
 	"infernal/pkg/api"
 	"infernal/pkg/auth"
 	"infernal/pkg/config"
+	"infernal/pkg/knowledge"
 	"infernal/pkg/logbuf"
 	"infernal/pkg/persona"
 	"infernal/pkg/ratelimit"
@@ -64,6 +65,10 @@ func run() error {
 	defer st.Close()
 	// The first process to start stores the built-in persona as version 1.
 	if _, err := st.SeedPersona(ctx, persona.Default()); err != nil {
+		return err
+	}
+	// The first process to start stores the sample knowledge document, once.
+	if _, err := st.SeedKnowledge(ctx, knowledge.SampleTitle, len(knowledge.SampleText), knowledge.Split(knowledge.SampleText)); err != nil {
 		return err
 	}
 	queue, err := tasks.NewClient(cfg.RedisURL)

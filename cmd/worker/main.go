@@ -21,6 +21,7 @@ import (
 
 	"infernal/pkg/config"
 	"infernal/pkg/decision"
+	"infernal/pkg/knowledge"
 	"infernal/pkg/persona"
 	"infernal/pkg/pipeline"
 	"infernal/pkg/platform"
@@ -92,7 +93,7 @@ func run() error {
 	targets := cfg.TargetUsernames
 	accounts := make([]pipeline.Account, 0, len(cfg.Platforms))
 	for _, name := range cfg.Platforms {
-		a, err := newAccount(name, cfg, st, windows, meter, client, log)
+		a, err := newAccount(ctx, name, cfg, st, windows, meter, client, log)
 		if err != nil {
 			return err
 		}
@@ -126,7 +127,7 @@ func run() error {
 		Caps: settings.Caps{PerConversation: cfg.Caps.PerConversation, PerAuthorPerDay: cfg.Caps.PerAuthorPerDay,
 			SendsPer3Hours: cfg.Caps.SendsPer3Hours, SendsPerDay: cfg.Caps.SendsPerDay, NearDuplicate: cfg.Caps.NearDuplicate,
 			DraftsPerHour: cfg.Caps.DraftsPerHour},
-		Learning: settings.DefaultLearning(),
+		Learning: settings.DefaultLearning(), Knowledge: settings.DefaultKnowledge(),
 	}.Normalize()
 	if err != nil {
 		return fmt.Errorf("config: TARGET_USERNAMES, SEARCH_TOPICS, BLOCKED_AUTHORS, BLOCKED_PHRASES or a cap: %w", err)
@@ -139,6 +140,10 @@ func run() error {
 		log.Info("settings already stored: the admin's targets, topics, blocklists and caps are used, not the environment's")
 	}
 	if _, err := st.SeedPersona(ctx, persona.Default()); err != nil {
+		return err
+	}
+	// The first process to start stores the sample knowledge document, once.
+	if _, err := st.SeedKnowledge(ctx, knowledge.SampleTitle, len(knowledge.SampleText), knowledge.Split(knowledge.SampleText)); err != nil {
 		return err
 	}
 
@@ -155,6 +160,9 @@ func run() error {
 	if err != nil {
 		return err
 	}
+	// The Telegram link's first run counts from here, so no draft this
+	// worker makes is taken for one older than the link.
+	started := time.Now()
 	if err := srv.Start(); err != nil {
 		return err
 	}
@@ -173,7 +181,7 @@ func run() error {
 		channel := telegram.New(telegram.Config{
 			Messenger: tg, Store: st, Decider: decision.New(st, client, cfg.PersonaHandle, log, decision.Running(cfg.Platforms)), Leases: client, Windows: windows,
 			Admin: cfg.Telegram.AdminUserID, Chat: cfg.Telegram.ChatID, Burst: cfg.Telegram.Burst, PublicURL: cfg.PublicURL,
-			Handle: cfg.PersonaHandle, Handles: cfg.Handles(), Prices: cfg.Prices, Log: log,
+			Handle: cfg.PersonaHandle, Handles: cfg.Handles(), Prices: cfg.Prices, Log: log, Started: started,
 		})
 		done := make(chan struct{})
 		go func() { defer close(done); channel.Run(ctx) }()
@@ -194,8 +202,9 @@ func run() error {
 	return nil
 }
 
-// newAccount connects to the platform named, with its rules.
-func newAccount(name string, cfg config.Config, st *store.Store, windows *ratelimit.Windows, meter *spend.Meter,
+// newAccount connects to the platform named, with its rules (and, on
+// Mastodon, the limit its server announces).
+func newAccount(ctx context.Context, name string, cfg config.Config, st *store.Store, windows *ratelimit.Windows, meter *spend.Meter,
 	client *tasks.Client, log *slog.Logger) (pipeline.Account, error) {
 	a := pipeline.Account{ReplyPolicy: platform.ReplyPolicy(cfg.ReplyPolicy), HandPosting: handPosting(cfg.HandPosting)}
 	var err error
@@ -210,8 +219,18 @@ func newAccount(name string, cfg config.Config, st *store.Store, windows *rateli
 		// The persona is known by its domain there (Handles leaves a DID to PERSONA_HANDLE).
 		a.Handle = cfg.Handles()[name]
 	case post.MastodonPlatform:
-		a.Platform, err = mastodon.New(mastodon.Config{Server: cfg.MastodonServer, AccessToken: cfg.MastodonAccessToken,
+		var mc *mastodon.Client
+		mc, err = mastodon.New(mastodon.Config{Server: cfg.MastodonServer, AccessToken: cfg.MastodonAccessToken,
 			ReplyToDirect: cfg.MastodonReplyToDirect, Limiter: windows})
+		if err != nil {
+			break
+		}
+		a.Platform = mc
+		// The server's own limit; unread (the server is down), the descriptor's 500 stands.
+		if a.MaxLength, err = mc.MaxCharacters(ctx); err != nil {
+			log.Warn("mastodon: the server's limit is unread; 500 characters", "error", err)
+			a.MaxLength, err = 0, nil
+		}
 		// X's summoned-only rule is X's; hand-posting is X's web intent.
 		a.ReplyPolicy = platform.ReplyOpen
 		a.HandPosting = nil

@@ -1595,6 +1595,44 @@ describe('the admin on a phone and a desktop', () => {
   });
 });
 
+describe('knowledge', () => {
+  it('the Persona section\'s Knowledge area: upload, list, search, disable and delete, at 360 and 1280 px, axe finds nothing', { timeout: 180_000 }, async () => {
+    for (const width of [360, 1280]) {
+      const page = await adminPage(width, 800);
+      await page.goto('/diaries666op/persona');
+      const area = page.getByTestId('knowledge');
+      await area.waitFor();
+      const title = `Sauna rules ${width}`;
+      await area.getByTestId('knowledge-file').setInputFiles({
+        name: `${title}.md`,
+        mimeType: 'text/markdown',
+        buffer: Buffer.from('# Sauna\n\nThe brimstone sauna opens on Sundays at noon.\n\n# Towels\n\nTowels are asbestos.\n'),
+      });
+      const doc = area.getByTestId('knowledge-doc').filter({ hasText: title });
+      await doc.waitFor();
+      await expectText(doc.locator('.knowledge-doc-meta'), '2 chunks · 1 KB');
+      // A wrong type is refused in the browser, before any upload.
+      await area.getByTestId('knowledge-file').setInputFiles({ name: 'photo.png', mimeType: 'image/png', buffer: Buffer.from('png') });
+      await expectText(area.getByTestId('knowledge-error'), 'Only .md and .txt files');
+
+      await area.getByTestId('knowledge-q').fill('when does the brimstone sauna open on Sundays');
+      await area.getByRole('button', { name: 'Search', exact: true }).click();
+      const fact = area.getByTestId('knowledge-fact').first();
+      await fact.waitFor();
+      assert.match(await fact.innerText(), /brimstone sauna opens on Sundays at noon/);
+      assert.deepEqual(await sidewaysOverflow(page), [], `Knowledge at ${width} px scrolls sideways`);
+      assert.deepEqual(await axeViolations(page), [], `Knowledge at ${width} px`);
+
+      // The box follows the stored state: it changes once the server answers.
+      await doc.getByRole('checkbox').click();
+      await eventually(async () => assert.equal(stack.db(`SELECT enabled FROM knowledge_documents WHERE title = '${title}'`), 'f'));
+      await doc.getByRole('button', { name: `Delete ${title}` }).click();
+      await eventually(async () => assert.equal(stack.db(`SELECT count(*) FROM knowledge_documents WHERE title = '${title}'`), '0'));
+      await page.context().close();
+    }
+  });
+});
+
 describe('images and link cards on the review card', () => {
   it('shows the thumbnails from MEDIA_HOSTS with their alt texts, another host as a link, and the link card, at 360 and 1280 px', { timeout: 120_000 }, async () => {
     mkdirSync(SCREENSHOTS, { recursive: true });

@@ -21,6 +21,7 @@ import (
 	"github.com/go-chi/chi/v5/middleware"
 
 	"infernal/pkg/auth"
+	"infernal/pkg/knowledge"
 )
 
 type ctxKey int
@@ -299,21 +300,25 @@ func (s *Server) ownOrigin(r *http.Request, origin string) bool {
 }
 
 // limitBody caps every request body at maxBody (an import's at
-// maxImportBytes). A body declared larger is
+// maxImportBytes, a knowledge upload's at maxKnowledgeBody). A body declared larger is
 // refused before anything is read, so no "100 Continue" is sent and a client
 // waiting on "Expect: 100-continue" reads the 413 instead of a reset.
 func limitBody(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		limit := int64(maxBody)
-		if r.URL.Path == importPath && r.Method == http.MethodPost {
-			// An import of past replies is the one larger body; its own
-			// 413 names its limits.
-			limit = maxImportBytes
+		tooLarge := errBodyTooLarge
+		switch {
+		case r.URL.Path == importPath && r.Method == http.MethodPost:
+			// An import of past replies and a knowledge document are the
+			// larger bodies; their own 413 names their limits.
+			limit, tooLarge = maxImportBytes, fmt.Sprintf("an import takes at most %d bytes", maxImportBytes)
+		case r.URL.Path == knowledgePath && r.Method == http.MethodPost:
+			limit, tooLarge = maxKnowledgeBody, knowledge.ErrTooLarge.Error()
 		}
 		if r.ContentLength > limit {
-			if limit == maxImportBytes {
+			if limit != maxBody {
 				w.Header().Set("Connection", "close")
-				respondJSON(w, http.StatusRequestEntityTooLarge, map[string]string{"error": fmt.Sprintf("an import takes at most %d bytes", maxImportBytes)})
+				respondJSON(w, http.StatusRequestEntityTooLarge, map[string]string{"error": tooLarge})
 				return
 			}
 			// The unread body makes the connection unusable for a next request.

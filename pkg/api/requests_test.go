@@ -17,6 +17,7 @@ import (
 	"infernal/pkg/api"
 	"infernal/pkg/auth"
 	"infernal/pkg/guard"
+	"infernal/pkg/knowledge"
 	"infernal/pkg/learning"
 	"infernal/pkg/persona"
 	"infernal/pkg/post"
@@ -239,6 +240,35 @@ func (f *fakeStore) UpdateLesson(_ context.Context, id int64, text *string, enab
 func (f *fakeStore) DeleteLesson(_ context.Context, id int64) error {
 	f.record("DeleteLesson %d", id)
 	return nil
+}
+
+func (f *fakeStore) ChunkCandidates(context.Context, []string, string) ([]knowledge.Candidate, error) {
+	f.record("ChunkCandidates")
+	return nil, nil
+}
+
+func (f *fakeStore) AddDocument(_ context.Context, title string, _ int, _ []knowledge.Piece) (knowledge.Document, error) {
+	f.record("AddDocument %s", title)
+	return knowledge.Document{ID: 1, Title: title}, nil
+}
+
+func (f *fakeStore) Documents(context.Context) ([]knowledge.Document, error) {
+	f.record("Documents")
+	return nil, nil
+}
+
+func (f *fakeStore) SetDocumentEnabled(_ context.Context, id int64, enabled bool) (knowledge.Document, error) {
+	f.record("SetDocumentEnabled %d %t", id, enabled)
+	return knowledge.Document{ID: id, Enabled: enabled}, nil
+}
+
+func (f *fakeStore) DeleteDocument(_ context.Context, id int64) error {
+	f.record("DeleteDocument %d", id)
+	return nil
+}
+
+func (f *fakeStore) FactsByChunk(context.Context, []int64) ([]knowledge.Fact, error) {
+	return nil, nil
 }
 
 // DraftCounts is not recorded: it goes with the spend report.

@@ -22,6 +22,8 @@ type versionView struct {
 	At          time.Time `json:"at"`
 	// LearnedFrom is what shaped this text.
 	LearnedFrom learnedFromView `json:"learned_from"`
+	// GroundedIn are the knowledge chunks this text's prompt held.
+	GroundedIn []post.Ground `json:"grounded_in"`
 }
 
 type decisionView struct {
@@ -52,6 +54,10 @@ type historyResponse struct {
 	Timing    timingView     `json:"timing"`
 	// Learned is what shaped the current draft, for the card's disclosure.
 	Learned learnedView `json:"learned"`
+	// Facts are the knowledge chunks the current draft's prompt held
+	// (grounded_in), each with its text and its document's title; those
+	// deleted since are left out.
+	Facts []factView `json:"facts"`
 }
 
 // learnedView details what shaped a draft: each case still in the memory
@@ -113,7 +119,7 @@ func (s *Server) history(w http.ResponseWriter, r *http.Request) error {
 	out := historyResponse{Versions: []versionView{}, Decisions: []decisionView{}}
 	for _, v := range vs {
 		out.Versions = append(out.Versions, versionView{Text: v.Text, Origin: string(v.Origin), Instruction: v.Instruction, At: v.At.UTC(),
-			LearnedFrom: viewLearnedFrom(v.LearnedFrom)})
+			LearnedFrom: viewLearnedFrom(v.LearnedFrom), GroundedIn: v.LearnedFrom.NonNil().Facts})
 	}
 	for _, d := range ds {
 		detail := d.Detail
@@ -136,6 +142,9 @@ func (s *Server) history(w http.ResponseWriter, r *http.Request) error {
 		out.Timing.PostedAt = &at
 	}
 	if out.Learned, err = s.learned(r.Context(), p.LearnedFrom); err != nil {
+		return err
+	}
+	if out.Facts, err = s.factsOf(r, p.LearnedFrom.Facts); err != nil {
 		return err
 	}
 	respondJSON(w, http.StatusOK, out)

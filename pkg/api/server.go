@@ -15,6 +15,7 @@ import (
 	"infernal/pkg/conversation"
 	"infernal/pkg/decision"
 	"infernal/pkg/guard"
+	"infernal/pkg/knowledge"
 	"infernal/pkg/learning"
 	"infernal/pkg/persona"
 	"infernal/pkg/post"
@@ -103,6 +104,18 @@ type Store interface {
 	UpdateLesson(ctx context.Context, id int64, text *string, enabled *bool) (learning.Lesson, error)
 	// DeleteLesson removes a lesson.
 	DeleteLesson(ctx context.Context, id int64) error
+	// ChunkCandidates returns the knowledge chunks like a text (knowledge.Store).
+	knowledge.Store
+	// AddDocument stores a knowledge document and its chunks, all or nothing.
+	AddDocument(ctx context.Context, title string, bytes int, pieces []knowledge.Piece) (knowledge.Document, error)
+	// Documents returns every knowledge document, the newest first.
+	Documents(ctx context.Context) ([]knowledge.Document, error)
+	// SetDocumentEnabled enables or disables a knowledge document.
+	SetDocumentEnabled(ctx context.Context, id int64, enabled bool) (knowledge.Document, error)
+	// DeleteDocument removes a knowledge document and its chunks.
+	DeleteDocument(ctx context.Context, id int64) error
+	// FactsByChunk returns knowledge chunks by id with their documents' titles.
+	FactsByChunk(ctx context.Context, ids []int64) ([]knowledge.Fact, error)
 	// Settings returns the administrator's settings, the defaults before any were stored.
 	Settings(ctx context.Context) (settings.Settings, error)
 	// CachedInsights returns the insights of a range computed lately, ok false when none is that fresh.

@@ -60,8 +60,10 @@ func (s *Server) getSettings(w http.ResponseWriter, r *http.Request) error {
 // autopilot, which an absent field leaves as stored (an older client keeps
 // it as it was).
 type settingsRequest struct {
-	Autopilot       *settings.Autopilot `json:"autopilot"`
-	Learning        *learningRequest    `json:"learning"`
+	Autopilot *settings.Autopilot `json:"autopilot"`
+	Learning  *learningRequest    `json:"learning"`
+	// Knowledge, absent, keeps the stored one.
+	Knowledge       *settings.Knowledge `json:"knowledge"`
 	TargetUsernames *[]string           `json:"target_usernames"`
 	SearchTopics    *[]string           `json:"search_topics"`
 	BlockedAuthors  *[]string           `json:"blocked_authors"`
@@ -109,12 +111,17 @@ func (s *Server) putSettings(w http.ResponseWriter, r *http.Request) error {
 	v, err := settings.Settings{
 		TargetUsernames: *req.TargetUsernames, SearchTopics: *req.SearchTopics,
 		BlockedAuthors: *req.BlockedAuthors, BlockedPhrases: *req.BlockedPhrases, Caps: *req.Caps,
-		Autopilot: *req.Autopilot, Learning: learn,
+		Autopilot: *req.Autopilot, Learning: learn, Knowledge: settings.DefaultKnowledge(),
 	}.Normalize()
 	if err != nil {
 		return err
 	}
-	if keep || req.Learning == nil {
+	if req.Knowledge != nil {
+		if v.Knowledge, err = req.Knowledge.Normalize(); err != nil {
+			return err
+		}
+	}
+	if keep || req.Learning == nil || req.Knowledge == nil {
 		stored, err := s.store.Settings(r.Context())
 		if err != nil {
 			return err
@@ -125,6 +132,9 @@ func (s *Server) putSettings(w http.ResponseWriter, r *http.Request) error {
 		if req.Learning == nil {
 			// An absent learning keeps the stored one, as autopilot does.
 			v.Learning = stored.Learning
+		}
+		if req.Knowledge == nil {
+			v.Knowledge = stored.Knowledge
 		}
 	}
 	if err := s.store.PutSettings(r.Context(), v); err != nil {

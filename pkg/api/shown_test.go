@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"infernal/pkg/post"
 	"infernal/pkg/store"
@@ -244,7 +245,7 @@ func TestTelegramLink(t *testing.T) {
 		t.Errorf("without a token: %d, want 401", status)
 	}
 	ctx := context.Background()
-	if _, err := e.store.StartTelegram(ctx, "infernal_review_bot"); err != nil {
+	if _, err := e.store.StartTelegram(ctx, "infernal_review_bot", time.Time{}); err != nil {
 		t.Fatal(err)
 	}
 	if err := e.store.SetTelegramError(ctx, "updates not read: telegram: getUpdates: 502 Bad Gateway"); err != nil {

@@ -79,6 +79,8 @@ type postView struct {
 	// LearnedFrom is what shaped the draft: the past cases given as
 	// examples and the lessons in its prompt.
 	LearnedFrom learnedFromView `json:"learned_from"`
+	// GroundedIn are the knowledge chunks the draft's prompt held, best first.
+	GroundedIn []post.Ground `json:"grounded_in"`
 	// PlatformRunning is false for a post of a platform PLATFORM does not
 	// name: shown, but no decision on it is taken and it is never sent.
 	PlatformRunning bool `json:"platform_running"`
@@ -142,7 +144,7 @@ func basePostView(p post.Post, now time.Time) postView {
 		PostedAt: utc(p.PostedAt), ResponsePostID: p.ResponsePostID, Error: p.Error,
 		Flags: append([]string{}, p.Flags...), Reason: reasonOf(p),
 		PersonaVersion: personaVersion(p.PersonaVersion), Review: p.Review, DraftVersion: p.DraftVersion,
-		SendAfter: utc(p.SendAfter), LearnedFrom: viewLearnedFrom(p.LearnedFrom),
+		SendAfter: utc(p.SendAfter), LearnedFrom: viewLearnedFrom(p.LearnedFrom), GroundedIn: p.LearnedFrom.NonNil().Facts,
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 
 	"infernal/pkg/conversation"
 	"infernal/pkg/guard"
+	"infernal/pkg/knowledge"
 	"infernal/pkg/learning"
 	"infernal/pkg/persona"
 	"infernal/pkg/post"
@@ -48,9 +49,16 @@ type Drafter struct {
 	// Autopilot approves the new pending drafts its rules let through; nil
 	// leaves every draft to the administrator.
 	Autopilot *Autopilot
+	// MaxLength is the limit the platform's server announced (Mastodon's
+	// configuration.statuses.max_characters, read at start); zero keeps
+	// its descriptor's.
+	MaxLength int
 	// Learning gives each reply the similar past cases and the lessons
 	// the settings allow (settings.Learning); nil learns nothing.
 	Learning *learning.Shaper
+	// Knowledge gives each reply the knowledge-base facts like its post
+	// (settings.Knowledge); nil gives none.
+	Knowledge *knowledge.Retriever
 }
 
 // RecentTexts keeps the persona's drafts and posts of the near-duplicate
@@ -194,7 +202,8 @@ func (d *Drafter) DraftPost(ctx context.Context, t *asynq.Task) error {
 		}
 		return err
 	}
-	text := post.StorableText(draft.Text)
+	// The draft's text is what is sent: on Mastodon with the @author prefix.
+	text := post.ReplyText(p, post.StorableText(draft.Text))
 	flags = append(guard.ReplyFlags(draft.Text, p.AuthorUsername, p.OriginalPostText, d.Handle), flags...)
 	saved := store.Draft{
 		Response: text, Category: draft.Category,
@@ -263,12 +272,15 @@ func (d *Drafter) request(ctx context.Context, p post.Post, set settings.Setting
 		return writer.Request{}, post.LearnedFrom{}, err
 	}
 	if p.IsProfile() {
-		return writer.Request{Kind: writer.KindProfile, Persona: d.Handle, Character: character}, post.LearnedFrom{}, nil
+		return writer.Request{Kind: writer.KindProfile, Persona: d.Handle, Character: character, Platform: p.Platform, MaxLength: d.MaxLength}, post.LearnedFrom{}, nil
 	}
 	req := writer.Request{Kind: writer.KindReply, Persona: d.Handle, PostText: p.OriginalPostText, Author: p.AuthorUsername, Character: character,
-		Media: p.Media, Link: p.Link}
+		Media: p.Media, Link: p.Link, Platform: p.Platform, MaxLength: d.MaxLength}
 	learned, err := d.learn(ctx, p, set, &req)
 	if err != nil {
+		return writer.Request{}, post.LearnedFrom{}, err
+	}
+	if learned.Facts, err = d.ground(ctx, p, set, &req); err != nil {
 		return writer.Request{}, post.LearnedFrom{}, err
 	}
 	if gather == nil {
@@ -305,6 +317,25 @@ func (d *Drafter) learn(ctx context.Context, p post.Post, set settings.Settings,
 	}
 	req.Examples, req.Lessons = sh.Examples, sh.Lessons
 	return sh.Learned, nil
+}
+
+// ground puts into req the knowledge-base facts like p's post, at most
+// set.Knowledge.Chunks above the similarity floor, and returns them by id
+// (grounded_in); a post like nothing gets none.
+func (d *Drafter) ground(ctx context.Context, p post.Post, set settings.Settings, req *writer.Request) ([]post.Ground, error) {
+	if d.Knowledge == nil || set.Knowledge.Chunks <= 0 {
+		return nil, nil
+	}
+	facts, err := d.Knowledge.Retrieve(ctx, p.OriginalPostText, set.Knowledge.Chunks)
+	if err != nil {
+		return nil, err
+	}
+	var out []post.Ground
+	for _, f := range facts {
+		req.Facts = append(req.Facts, writer.Fact{Title: f.Title, Text: f.Text})
+		out = append(out, post.Ground{DocumentID: f.DocumentID, ChunkID: f.ChunkID})
+	}
+	return out, nil
 }
 
 // character is the persona drafts are written in: the stored one, the

@@ -18,6 +18,7 @@ import (
 
 	"infernal/pkg/conversation"
 	"infernal/pkg/decision"
+	"infernal/pkg/knowledge"
 	"infernal/pkg/learning"
 	"infernal/pkg/platform"
 	"infernal/pkg/post"
@@ -84,6 +85,9 @@ type Account struct {
 	// Bluesky): its own posts in a thread, the mentions of it, the name
 	// the writer writes as. Config.Handle when empty.
 	Handle string
+	// MaxLength is the limit the platform's server announced (Mastodon's
+	// max_characters); zero keeps the descriptor's.
+	MaxLength int
 }
 
 // recentTextsRefresh is how often a worker reads the persona's recent
@@ -141,6 +145,7 @@ func New(cfg Config) *Pipeline {
 	distiller, _ := cfg.Writer.(writer.Distiller)
 	shaper := &learning.Shaper{Store: cfg.Store, Persona: cfg.Handle, Chars: cfg.LearningChars, Embedder: cfg.Embedder,
 		Distiller: distiller, Now: cfg.Now, Log: cfg.Log}
+	facts := &knowledge.Retriever{Store: cfg.Store, Embedder: cfg.Embedder, Log: cfg.Log}
 	p := &Pipeline{store: cfg.Store, byPlatform: make(map[string]*Stages, len(accounts))}
 	for i, a := range accounts {
 		self := NewSelf(a.Platform)
@@ -156,7 +161,7 @@ func New(cfg Config) *Pipeline {
 				Budget: budget, Reads: reads},
 			Profiler: &Profiler{Store: cfg.Store, PlatformName: name, Queue: cfg.Queue, Log: log, Handle: handle},
 			Drafter: &Drafter{Store: cfg.Store, Writer: cfg.Writer, Log: log, Handle: handle, Budget: budget,
-				Settings: set, Recent: recent, Judge: judge, Now: cfg.Now, Autopilot: pilot, Learning: shaper,
+				Settings: set, Recent: recent, Judge: judge, Now: cfg.Now, Autopilot: pilot, Learning: shaper, Knowledge: facts, MaxLength: a.MaxLength,
 				Context: &conversation.Gatherer{Store: cfg.Store, Fetch: lookupFetcher{platform: a.Platform}, PlatformName: name,
 					Reads: budget, Handle: handle}},
 			Sender: &Sender{Store: cfg.Store, Platform: a.Platform, Log: log, Now: cfg.Now, Self: self,

@@ -64,7 +64,8 @@ func (d *Drafter) Regenerate(ctx context.Context, t *asynq.Task) error {
 		}
 		return err
 	}
-	text := post.StorableText(draft.Text)
+	// The draft's text is what is sent: on Mastodon with the @author prefix.
+	text := post.ReplyText(p, post.StorableText(draft.Text))
 	flags := guard.ReplyFlags(text, p.AuthorUsername, p.OriginalPostText, d.Handle)
 	// A regenerated draft is judged too (unless flagged), but never skipped: the reviewer asked for it.
 	_, err = d.Store.SaveRegenerated(ctx, id, store.Draft{

@@ -412,9 +412,12 @@ func (s *Scanner) record(ctx context.Context, tl timeline, page platform.Page, s
 		}
 	}
 	// Every post dropped here is kept in the ledger with its reason.
-	dropped := make([]store.Dropped, 0, len(page.Reposts))
+	dropped := make([]store.Dropped, 0, len(page.Reposts)+len(page.Withheld))
 	for _, id := range page.Reposts {
 		dropped = append(dropped, store.Dropped{PostID: id, Reason: insights.DropRetweet})
+	}
+	for _, w := range page.Withheld {
+		dropped = append(dropped, store.Dropped{PostID: w.ID, Reason: w.Reason})
 	}
 	// Pages are newest first; drafts are asked for oldest first, so that a
 	// burst is answered in the order it arrived.

@@ -157,11 +157,12 @@ func (s *Sender) SendPost(ctx context.Context, t *asynq.Task) error {
 }
 
 // sendKeyed posts p through a platform whose sends are keyed: the key is
-// stored with the post before the first attempt (or read back, on a retry),
-// so that however often the send is retried, even after a crash between
-// the platform's answer and MarkPosted, the platform makes one post.
+// derived from the post's id and draft version (platform.VersionKeyer), or
+// else stored with the post before the first attempt (or read back, on a
+// retry), so that however often the send is retried, even after a crash
+// between the platform's answer and MarkPosted, the platform makes one post.
 func (s *Sender) sendKeyed(ctx context.Context, kp platform.KeyedPublisher, id int64, p post.Post, inReplyTo string) error {
-	key, err := s.Store.SendKey(ctx, id, kp.NewPublishKey())
+	key, err := s.sendKey(ctx, kp, id, p)
 	if err != nil {
 		return err
 	}
@@ -174,6 +175,14 @@ func (s *Sender) sendKeyed(ctx context.Context, kp platform.KeyedPublisher, id i
 	}
 	s.Log.InfoContext(ctx, "posted", "post_id", id, "response_id", sent.ID, "send_key", key)
 	return nil
+}
+
+// sendKey is the key of the send of post id (p) through kp.
+func (s *Sender) sendKey(ctx context.Context, kp platform.KeyedPublisher, id int64, p post.Post) (string, error) {
+	if vk, ok := kp.(platform.VersionKeyer); ok {
+		return vk.PublishKeyFor(id, p.DraftVersion), nil
+	}
+	return s.Store.SendKey(ctx, id, kp.NewPublishKey())
 }
 
 // orderWait is the least a held send waits before it asks again, so that

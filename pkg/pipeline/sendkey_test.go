@@ -103,3 +103,43 @@ func TestSendGatedReplyFails(t *testing.T) {
 		t.Fatalf("a gated reply: %s %q %v, want failed with the gate's reason (not hand-posting)", p.Status, p.Error, err)
 	}
 }
+
+// versionKeyedPlatform derives its keys from the post and its draft
+// version, as Mastodon's Idempotency-Key is.
+type versionKeyedPlatform struct {
+	*keyedPlatform
+}
+
+func (v *versionKeyedPlatform) PublishKeyFor(postID int64, draftVersion int) string {
+	return fmt.Sprintf("infernal-%d-v%d", postID, draftVersion)
+}
+
+// A platform whose keys derive from the draft version sends under that
+// key, nothing is stored, and a lost answer's retry makes no second post.
+func TestVersionKeyedSendPostsOnce(t *testing.T) {
+	e := setup(t)
+	ctx := context.Background()
+	id := e.approvedMention(t)
+	kp := &versionKeyedPlatform{&keyedPlatform{faultyPlatform: e.plat, written: map[string]platform.Post{}, lose: true}}
+	pipe := pipeline.New(pipeline.Config{
+		Store: e.store, Platform: kp, Writer: offline.New("devil"), Queue: e.queue,
+		Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Now: time.Now, Handle: "devil",
+	})
+	if err := pipe.Sender.SendPost(ctx, task(tasks.TypeSendPost, tasks.PostPayload{PostID: id})); err == nil {
+		t.Fatal("a lost answer must leave the send to be retried")
+	}
+	if err := pipe.Sender.SendPost(ctx, task(tasks.TypeSendPost, tasks.PostPayload{PostID: id})); err != nil {
+		t.Fatal(err)
+	}
+	p, err := e.store.Post(ctx, id)
+	if err != nil || p.Status != post.StatusPosted {
+		t.Fatalf("after the retry: %+v %v", p, err)
+	}
+	want := fmt.Sprintf("infernal-%d-v%d", id, p.DraftVersion)
+	if kp.written[want].ID != p.ResponsePostID || len(kp.written) != 1 || e.plat.published.Load() != 1 || kp.keys != 0 {
+		t.Fatalf("posted %q; written %+v (%d random keys), want one post under %s", p.ResponsePostID, kp.written, kp.keys, want)
+	}
+	if key, err := e.store.SendKey(ctx, id, "another"); err != nil || key != "another" {
+		t.Fatalf("stored key = %q %v, want none stored before", key, err)
+	}
+}

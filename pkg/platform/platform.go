@@ -190,6 +190,19 @@ type Page struct {
 	// of Posts (a repost is not its author's own words), so that the scan
 	// can account for them.
 	Reposts []string
+	// Withheld are the posts the read returned and left out of Posts by
+	// the platform's own rules, each with its reason (a Mastodon direct
+	// mention while mastodon.reply_to_direct is off: "direct_message"),
+	// so that the scan keeps them in its ledger rather than losing them.
+	Withheld []Withheld
+}
+
+// Withheld is a post a read left out of its page, and why.
+type Withheld struct {
+	// ID is the post's id.
+	ID string
+	// Reason is why it is not answered, as the scan ledger records it.
+	Reason string
 }
 
 // Platform is the microblog the persona lives on.
@@ -232,6 +245,16 @@ type KeyedPublisher interface {
 	NewPublishKey() string
 	// PublishKeyed is Publish under key.
 	PublishKeyed(ctx context.Context, key, text, inReplyToID string) (Post, error)
+}
+
+// VersionKeyer is a KeyedPublisher whose key is derived from the post and
+// its draft version rather than chosen and stored (Mastodon's
+// Idempotency-Key): the same approved version is never posted twice, and
+// an edited version, a new text, gets a new key.
+type VersionKeyer interface {
+	// PublishKeyFor is the key of the send of draft version draftVersion
+	// of post postID.
+	PublishKeyFor(postID int64, draftVersion int) string
 }
 
 // Error is a refusal from the platform, with what it said.

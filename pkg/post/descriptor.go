@@ -111,6 +111,10 @@ type Descriptor struct {
 	// Billed marks the platform whose calls are priced in the spend
 	// ledger (X's pay-per-use); the others cost nothing.
 	Billed bool
+	// ReplyPrefix marks the platform whose replies start with "@author ",
+	// as its clients write them (Mastodon): the prefix is part of the
+	// draft's text (ReplyText), so the card shows and counts what is sent.
+	ReplyPrefix bool
 
 	// webURL builds the address of a post; nil where there is none.
 	webURL func(handle, id string) string
@@ -168,7 +172,7 @@ func Descriptors() []Descriptor {
 		},
 		{
 			Name: MastodonPlatform, Label: "Mastodon", Length: LengthCharacters, MaxLength: MaxLengthMastodon,
-			AccountSyntax: MastodonPlatform, WindowPrefix: "mastodon ",
+			AccountSyntax: MastodonPlatform, WindowPrefix: "mastodon ", ReplyPrefix: true,
 			parseRef: ParseMastodonRef,
 		},
 		{

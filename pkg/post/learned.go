@@ -9,6 +9,16 @@ type LearnedFrom struct {
 	Cases []int64
 	// Lessons are the ids of the lessons in the prompt, best first.
 	Lessons []int64
+	// Facts are the knowledge chunks in its prompt, best first
+	// (grounded_in): empty when nothing in the knowledge base matched.
+	Facts []Ground
+}
+
+// Ground is one knowledge chunk a draft's prompt held, by id: its ids
+// stay when the document is deleted.
+type Ground struct {
+	DocumentID int64 `json:"document_id"`
+	ChunkID    int64 `json:"chunk_id"`
 }
 
 // NonNil returns l with nil lists made empty, as the API answers them.
@@ -18,6 +28,9 @@ func (l LearnedFrom) NonNil() LearnedFrom {
 	}
 	if l.Lessons == nil {
 		l.Lessons = []int64{}
+	}
+	if l.Facts == nil {
+		l.Facts = []Ground{}
 	}
 	return l
 }

@@ -1,5 +1,7 @@
 package post
 
+import "strings"
+
 // MaxLengthBluesky is Bluesky's limit on a post's text, in graphemes.
 const MaxLengthBluesky = 300
 
@@ -20,4 +22,27 @@ func WebURL(platform, handle, id string) string {
 		return ""
 	}
 	return d.WebURL(handle, id)
+}
+
+// PrefixReply is text as a reply to author on platform is sent: on a
+// platform whose replies start with "@author " (Descriptor.ReplyPrefix),
+// text with that prefix unless it already starts with it; else text.
+func PrefixReply(platform, author, text string) string {
+	if !DescriptorOf(platform).ReplyPrefix || author == "" {
+		return text
+	}
+	at := "@" + author
+	if text == at || strings.HasPrefix(text, at+" ") || strings.HasPrefix(text, at+"\n") {
+		return text
+	}
+	return at + " " + text
+}
+
+// ReplyText is text as the reply of p is sent (PrefixReply); a profile
+// post, which answers no one, is text.
+func ReplyText(p Post, text string) string {
+	if p.IsProfile() {
+		return text
+	}
+	return PrefixReply(p.Platform, p.AuthorUsername, text)
 }

@@ -41,8 +41,7 @@ func (e *TextError) Unwrap() error { return ErrInvalid }
 // CheckField is CheckText for the text of field: its *TextError names the
 // field, so the API's answer can point at it.
 func CheckField(field, s string) error {
-	if err := CheckText(s); err != nil {
-		te := err.(*TextError)
+	if te := firstRefused(s); te != nil {
 		te.Field = field
 		return te
 	}
@@ -60,6 +59,15 @@ func CheckField(field, s string) error {
 // that must be one line says so itself. It is the one check of this
 // kind; every path by which an administrator's text enters calls it.
 func CheckText(s string) error {
+	if te := firstRefused(s); te != nil {
+		return te
+	}
+	return nil
+}
+
+// firstRefused is the *TextError of the first character of s that
+// CheckText refuses, nil when there is none.
+func firstRefused(s string) *TextError {
 	at := 0
 	for i, r := range s {
 		at++

@@ -31,6 +31,8 @@ type Settings struct {
 	Autopilot Autopilot `json:"autopilot"`
 	// Learning is whether and how much drafts learn from past decisions.
 	Learning Learning `json:"learning"`
+	// Knowledge is how many knowledge chunks a draft's prompt gets.
+	Knowledge Knowledge `json:"knowledge"`
 }
 
 // Caps are the reply, send and near-duplicate limits; every field is set
@@ -169,6 +171,9 @@ func (s Settings) Normalize() (Settings, error) {
 		return Settings{}, err
 	}
 	if s.Learning, err = s.Learning.Normalize(); err != nil {
+		return Settings{}, err
+	}
+	if s.Knowledge, err = s.Knowledge.Normalize(); err != nil {
 		return Settings{}, err
 	}
 	return s, nil

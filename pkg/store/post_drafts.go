@@ -64,13 +64,13 @@ func (s *Store) saveDraft(ctx context.Context, id int64, d Draft, status post.St
 				draft_attempts = draft_attempts + 1, error = '', flags = $8, skip_reason = $10,
 				persona_version = $11, review_score = $12, review_reason = $13, review_by = $14,
 				draft_version = draft_version + 1, updated_at = now(), drafted_at = coalesce(drafted_at, now()),
-				learned_cases = $15, learned_lessons = $16
+				learned_cases = $15, learned_lessons = $16, grounded_in = $17
 			WHERE id = $1 AND status = $7
-			RETURNING id, proposed_response, learned_cases, learned_lessons)
-		INSERT INTO post_versions (post_id, text, origin, learned_cases, learned_lessons)
-		SELECT id, proposed_response, 'writer', learned_cases, learned_lessons FROM saved`,
+			RETURNING id, proposed_response, learned_cases, learned_lessons, grounded_in)
+		INSERT INTO post_versions (post_id, text, origin, learned_cases, learned_lessons, grounded_in)
+		SELECT id, proposed_response, 'writer', learned_cases, learned_lessons, grounded_in FROM saved`,
 		id, d.Response, d.Category, d.Temperature, d.PresencePenalty, d.FrequencyPenalty, post.StatusDrafting, nonNil(d.Flags),
-		status, skipReason, nullInt(d.PersonaVersion), score, reason, by, nonNilIDs(d.Learned.Cases), nonNilIDs(d.Learned.Lessons))
+		status, skipReason, nullInt(d.PersonaVersion), score, reason, by, nonNilIDs(d.Learned.Cases), nonNilIDs(d.Learned.Lessons), d.Learned.NonNil().Facts)
 	if err != nil {
 		return fmt.Errorf("store: save draft %d: %w", id, err)
 	}

@@ -134,7 +134,7 @@ func (s *Store) ApproveWith(ctx context.Context, id int64, a Approval) (post.Pos
 		if a.Edited != nil {
 			text = *a.Edited
 		}
-		if err := post.CheckResponseFor(p.Platform, text); err != nil {
+		if err := post.CheckResponseFor(p.Platform, post.ReplyText(p, text)); err != nil {
 			return fmt.Errorf("store: approve post %d: %w", id, err)
 		}
 		flags := nonNil(p.Flags)

@@ -48,13 +48,13 @@ func (s *Store) History(ctx context.Context, id int64) ([]post.Version, error) {
 		if err != nil {
 			return notFound(err, fmt.Sprintf("history of post %d", id))
 		}
-		rows, err := tx.Query(ctx, `SELECT id, text, origin, instruction, at, learned_cases, learned_lessons FROM post_versions WHERE post_id = $1 ORDER BY id`, id)
+		rows, err := tx.Query(ctx, `SELECT id, text, origin, instruction, at, learned_cases, learned_lessons, grounded_in FROM post_versions WHERE post_id = $1 ORDER BY id`, id)
 		if err != nil {
 			return fmt.Errorf("store: history of post %d: %w", id, err)
 		}
 		out, err = pgx.CollectRows(rows, func(row pgx.CollectableRow) (post.Version, error) {
 			var v post.Version
-			err := row.Scan(&v.ID, &v.Text, &v.Origin, &v.Instruction, &v.At, &v.LearnedFrom.Cases, &v.LearnedFrom.Lessons)
+			err := row.Scan(&v.ID, &v.Text, &v.Origin, &v.Instruction, &v.At, &v.LearnedFrom.Cases, &v.LearnedFrom.Lessons, &v.LearnedFrom.Facts)
 			return v, err
 		})
 		if err != nil {
@@ -98,9 +98,9 @@ func (s *Store) SaveRegenerated(ctx context.Context, id int64, d Draft, instruct
 			return err
 		}
 		// What shaped it, on the version just added and on the post.
-		if _, err := tx.Exec(ctx, `UPDATE post_versions SET learned_cases = $2, learned_lessons = $3
+		if _, err := tx.Exec(ctx, `UPDATE post_versions SET learned_cases = $2, learned_lessons = $3, grounded_in = $4
 			WHERE id = (SELECT max(id) FROM post_versions WHERE post_id = $1)`,
-			id, nonNilIDs(d.Learned.Cases), nonNilIDs(d.Learned.Lessons)); err != nil {
+			id, nonNilIDs(d.Learned.Cases), nonNilIDs(d.Learned.Lessons), d.Learned.NonNil().Facts); err != nil {
 			return fmt.Errorf("store: regenerate post %d: %w", id, err)
 		}
 		if flags == nil {
@@ -111,10 +111,10 @@ func (s *Store) SaveRegenerated(ctx context.Context, id int64, d Draft, instruct
 			UPDATE posts SET status = 'pending', proposed_response = $2, category = $3,
 				temperature = $4, presence_penalty = $5, frequency_penalty = $6, flags = $7, error = '',
 				persona_version = $8, review_score = $9, review_reason = $10, review_by = $11,
-				draft_version = draft_version + 1, updated_at = now(), learned_cases = $12, learned_lessons = $13
+				draft_version = draft_version + 1, updated_at = now(), learned_cases = $12, learned_lessons = $13, grounded_in = $14
 			WHERE id = $1 AND status IN ('pending', 'failed') RETURNING `+postColumns,
 			id, d.Response, d.Category, d.Temperature, d.PresencePenalty, d.FrequencyPenalty, flags,
-			nullInt(d.PersonaVersion), score, reason, by, nonNilIDs(d.Learned.Cases), nonNilIDs(d.Learned.Lessons))
+			nullInt(d.PersonaVersion), score, reason, by, nonNilIDs(d.Learned.Cases), nonNilIDs(d.Learned.Lessons), d.Learned.NonNil().Facts)
 		if err != nil {
 			return fmt.Errorf("store: regenerate post %d: %w", id, err)
 		}

@@ -17,9 +17,9 @@ import (
 // Settings returns the administrator's settings; before SeedSettings or
 // PutSettings has stored any, empty lists and the default caps.
 func (s *Store) Settings(ctx context.Context) (settings.Settings, error) {
-	out := settings.Settings{Caps: settings.DefaultCaps(), Autopilot: settings.DefaultAutopilot(), Learning: settings.DefaultLearning()}
-	var caps, autopilot, learning []byte
-	err := s.pool.QueryRow(ctx, `SELECT target_usernames, search_topics, caps, autopilot, learning FROM settings`).Scan(&out.TargetUsernames, &out.SearchTopics, &caps, &autopilot, &learning)
+	out := settings.Settings{Caps: settings.DefaultCaps(), Autopilot: settings.DefaultAutopilot(), Learning: settings.DefaultLearning(), Knowledge: settings.DefaultKnowledge()}
+	var caps, autopilot, learning, knowledge []byte
+	err := s.pool.QueryRow(ctx, `SELECT target_usernames, search_topics, caps, autopilot, learning, knowledge FROM settings`).Scan(&out.TargetUsernames, &out.SearchTopics, &caps, &autopilot, &learning, &knowledge)
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
 		out.TargetUsernames, out.SearchTopics = []string{}, []string{}
@@ -37,6 +37,10 @@ func (s *Store) Settings(ctx context.Context) (settings.Settings, error) {
 		// The stored '{}' of a database from before learning keeps the default: on.
 		if err := json.Unmarshal(learning, &out.Learning); err != nil {
 			return settings.Settings{}, fmt.Errorf("store: settings learning: %w", err)
+		}
+		// The stored '{}' of a database from before the knowledge base keeps the default: 3 chunks.
+		if err := json.Unmarshal(knowledge, &out.Knowledge); err != nil {
+			return settings.Settings{}, fmt.Errorf("store: settings knowledge: %w", err)
 		}
 	}
 	if out.BlockedAuthors, err = s.column(ctx, `SELECT username FROM blocked_authors ORDER BY created_at, username`); err != nil {
@@ -167,16 +171,20 @@ func (s *Store) putSettings(ctx context.Context, v settings.Settings, onlyFirst 
 	if err != nil {
 		return fmt.Errorf("store: settings learning: %w", err)
 	}
+	knowledge, err := json.Marshal(v.Knowledge)
+	if err != nil {
+		return fmt.Errorf("store: settings knowledge: %w", err)
+	}
 	err = s.inTx(ctx, func(tx pgx.Tx) error {
-		upsert := `INSERT INTO settings (id, target_usernames, search_topics, caps, autopilot, learning) VALUES (true, $1, $2, $3, $4, $5)
+		upsert := `INSERT INTO settings (id, target_usernames, search_topics, caps, autopilot, learning, knowledge) VALUES (true, $1, $2, $3, $4, $5, $6)
 			ON CONFLICT (id) DO UPDATE SET target_usernames = excluded.target_usernames,
 				search_topics = excluded.search_topics, caps = excluded.caps, autopilot = excluded.autopilot,
-				learning = excluded.learning, updated_at = now()`
+				learning = excluded.learning, knowledge = excluded.knowledge, updated_at = now()`
 		if onlyFirst {
-			upsert = `INSERT INTO settings (id, target_usernames, search_topics, caps, autopilot, learning) VALUES (true, $1, $2, $3, $4, $5)
+			upsert = `INSERT INTO settings (id, target_usernames, search_topics, caps, autopilot, learning, knowledge) VALUES (true, $1, $2, $3, $4, $5, $6)
 				ON CONFLICT (id) DO NOTHING`
 		}
-		tag, err := tx.Exec(ctx, upsert, nonNil(v.TargetUsernames), nonNil(v.SearchTopics), caps, autopilot, learning)
+		tag, err := tx.Exec(ctx, upsert, nonNil(v.TargetUsernames), nonNil(v.SearchTopics), caps, autopilot, learning, knowledge)
 		if err != nil {
 			return err
 		}

@@ -18,7 +18,9 @@ type TelegramState struct {
 	Offset int64
 	// Bot is the bot's username, as getMe answered.
 	Bot string
-	// Since is when the link first ran: drafts older than it are not sent.
+	// Since is when the link first ran, or the worker running it first
+	// started taking tasks if that was earlier: drafts older than it are
+	// not sent.
 	Since        time.Time
 	LastUpdateAt *time.Time
 	LastError    string
@@ -26,11 +28,19 @@ type TelegramState struct {
 }
 
 // StartTelegram records that the link runs with bot, keeping the offset
-// and the start of the first run, and returns the state.
-func (s *Store) StartTelegram(ctx context.Context, bot string) (TelegramState, error) {
+// and the start of the first run, and returns the state. started is when
+// the worker running the link began taking tasks (zero for now): on the
+// first run the link counts from the earlier of it and now, so a draft the
+// worker made while the link was starting is not taken for one made before
+// the link existed.
+func (s *Store) StartTelegram(ctx context.Context, bot string, started time.Time) (TelegramState, error) {
+	var from *time.Time
+	if !started.IsZero() {
+		from = &started
+	}
 	if _, err := s.pool.Exec(ctx, `
-		INSERT INTO telegram_state (id, bot_username) VALUES (true, $1)
-		ON CONFLICT (id) DO UPDATE SET bot_username = excluded.bot_username`, bot); err != nil {
+		INSERT INTO telegram_state (id, bot_username, since) VALUES (true, $1, least(now(), coalesce($2, now())))
+		ON CONFLICT (id) DO UPDATE SET bot_username = excluded.bot_username`, bot, from); err != nil {
 		return TelegramState{}, fmt.Errorf("store: start telegram: %w", err)
 	}
 	st, err := s.Telegram(ctx)

@@ -106,6 +106,10 @@ type Config struct {
 	Prices  spend.Prices
 	Log     *slog.Logger
 	Now     func() time.Time
+	// Started is when the worker began taking tasks, for the link's first
+	// run: drafts made since then are sent even if they became pending
+	// before the channel ran. Zero counts from the channel's first run.
+	Started time.Time
 }
 
 // Service runs the channel.
@@ -163,7 +167,7 @@ func (s *Service) runLeased(ctx context.Context) {
 		sleep(ctx, leaseRetry)
 		return
 	}
-	state, err := s.cfg.Store.StartTelegram(ctx, bot)
+	state, err := s.cfg.Store.StartTelegram(ctx, bot, s.cfg.Started)
 	if err != nil {
 		s.log.ErrorContext(ctx, "telegram: state not kept", "error", err)
 		sleep(ctx, leaseRetry)
@@ -261,6 +265,8 @@ func (s *Service) Relay(ctx context.Context, since time.Time) error {
 		newest, oldest = later(newest, p.UpdatedAt), earlier(oldest, p.UpdatedAt)
 	}
 	if now.Sub(newest) < settle && now.Sub(oldest) < settleMax {
+		s.log.DebugContext(ctx, "telegram: relay waits for the burst to settle", "drafts", len(drafts),
+			"newest_age", now.Sub(newest), "oldest_age", now.Sub(oldest))
 		return nil
 	}
 	w, err := s.cfg.Store.TelegramSince(ctx, now.Add(-burstWindow))
@@ -268,6 +274,8 @@ func (s *Service) Relay(ctx context.Context, since time.Time) error {
 		return err
 	}
 	if w.Cards+len(drafts) <= s.cfg.Burst {
+		s.log.DebugContext(ctx, "telegram: relay sends cards", "drafts", len(drafts), "cards_in_window", w.Cards,
+			"newest_age", now.Sub(newest), "oldest_age", now.Sub(oldest))
 		for _, p := range drafts {
 			if err := s.sendCard(ctx, p); err != nil {
 				return err
@@ -277,8 +285,12 @@ func (s *Service) Relay(ctx context.Context, since time.Time) error {
 	}
 	if w.LastDigest != nil {
 		// One digest a minute: the rest wait for the next one.
+		s.log.DebugContext(ctx, "telegram: relay waits for the next digest", "drafts", len(drafts), "cards_in_window", w.Cards,
+			"last_digest_age", now.Sub(*w.LastDigest), "oldest_age", now.Sub(oldest))
 		return nil
 	}
+	s.log.DebugContext(ctx, "telegram: relay sends a digest", "drafts", len(drafts), "cards_in_window", w.Cards,
+		"newest_age", now.Sub(newest), "oldest_age", now.Sub(oldest))
 	slices.SortStableFunc(drafts, func(a, b post.Post) int { return scoreOf(b) - scoreOf(a) })
 	top := drafts[:min(digestTop, len(drafts))]
 	text := DigestText(len(drafts), len(top))
@@ -296,6 +308,7 @@ func (s *Service) Relay(ctx context.Context, since time.Time) error {
 	if err := s.cfg.Store.MarkDraftsSent(ctx, rest, "digested"); err != nil {
 		return err
 	}
+	s.log.DebugContext(ctx, "telegram: digest sent", "message_id", id, "digested", len(rest), "cards_to_follow", len(top))
 	for _, p := range top {
 		if err := s.sendCard(ctx, p); err != nil {
 			return err
@@ -333,7 +346,11 @@ func (s *Service) sendCard(ctx context.Context, p post.Post) error {
 		PostID: p.ID, DraftVersion: p.DraftVersion, Open: true, Text: text, Outcome: outcome}); err != nil {
 		return err
 	}
-	return s.cfg.Store.MarkDraftsSent(ctx, []store.DraftRef{{PostID: p.ID, Version: p.DraftVersion}}, "card")
+	if err := s.cfg.Store.MarkDraftsSent(ctx, []store.DraftRef{{PostID: p.ID, Version: p.DraftVersion}}, "card"); err != nil {
+		return err
+	}
+	s.log.DebugContext(ctx, "telegram: card sent", "post_id", p.ID, "draft_version", p.DraftVersion, "message_id", id)
+	return nil
 }
 
 // card is what p's message shows: its thread as stored (never read from

@@ -600,6 +600,38 @@ func TestTwoWorkersOneConsumer(t *testing.T) {
 	}
 }
 
+// A draft the worker made while it was starting (after it began taking
+// tasks, before the channel first ran) reaches Telegram; one made before
+// the worker started, the backlog from before the link, does not.
+func TestDraftOfTheStartingWorkerIsSent(t *testing.T) {
+	e := setup(t, 10)
+	backlog := e.pending("from before the link", 0)
+	cfg := e.cfg
+	cfg.Started = time.Now()
+	starting := e.pending("made while the channel starts", 0)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); telegram.New(cfg).Run(ctx) }()
+	t.Cleanup(func() { cancel(); <-done })
+	cardOf := func(id int64) bool {
+		for _, m := range e.tg.Messages() {
+			if strings.Contains(m.Text, fmt.Sprintf("#%d ", id)) {
+				return true
+			}
+		}
+		return false
+	}
+	waitFor(t, "the card of the draft made while the channel started", func() bool { return cardOf(starting) })
+	// The relay sends oldest first, in one pass: the backlog's card would be out by now.
+	if cardOf(backlog) {
+		t.Errorf("the draft from before the worker started reached Telegram")
+	}
+	unsent, err := e.store.UnsentDrafts(context.Background(), time.Time{}, 10)
+	if err != nil || len(unsent) != 1 || unsent[0].ID != backlog {
+		t.Errorf("unsent drafts %+v (%v), want the backlog's alone", unsent, err)
+	}
+}
+
 // A failing Bot API's errors are logged and kept without the token.
 func TestTokenNeverLogged(t *testing.T) {
 	e := setup(t, 10)

@@ -10,7 +10,6 @@ import (
 
 	"infernal/pkg/persona"
 	"infernal/pkg/post"
-	"infernal/pkg/twittertext"
 )
 
 // Kind says what the writer is asked for.
@@ -36,6 +35,12 @@ type Request struct {
 	// PostText and Author describe the mortal's post; empty for KindProfile.
 	PostText string
 	Author   string
+	// Platform is the platform the draft is for, whose length rule and
+	// limit Compose keeps to ("" is X's); MaxLength, when not zero, is the
+	// limit its server announced (Mastodon's max_characters), else the
+	// descriptor's.
+	Platform  string
+	MaxLength int
 	// Media are the images the mortal's post shows (alt texts and
 	// addresses as the platform returned them), at most post.MaxMedia;
 	// Link is its link card, nil when none. The writer never fetches an
@@ -70,6 +75,17 @@ type Request struct {
 	// Lessons are short rules learned from the administrator's edits and
 	// rejections, best first; empty with learning off.
 	Lessons []Lesson
+	// Facts are the knowledge-base chunks like the mortal's post, best
+	// first (pkg/knowledge); data the persona may use if relevant, never
+	// rules. Empty when nothing matched: the prompt is then as without them.
+	Facts []Fact
+}
+
+// Fact is one knowledge-base chunk given to the writer.
+type Fact struct {
+	// Title is its document's title.
+	Title string
+	Text  string
 }
 
 // Example is a past reply the administrator approved for a similar post.
@@ -178,17 +194,27 @@ var ErrBusy = errors.New("writer: model busy")
 // MaxShortenings is how many times an over-long draft is asked for again.
 const MaxShortenings = 2
 
-// Compose asks w for a draft and, while it is over the platform's weighted
-// limit, asks again for a shorter one, at most MaxShortenings times; the last
-// draft is returned as it is, too long or not, for the administrator to edit.
+// Compose asks w for a draft and, while it is over the platform's limit
+// (counted by its length rule, a reply with the "@author " prefix the
+// platform's replies start with, post.PrefixReply), asks again for a
+// shorter one, at most MaxShortenings times; the last draft is returned as
+// it is, too long or not, for the administrator to edit.
 func Compose(ctx context.Context, w Writer, req Request) (Draft, error) {
 	d, err := w.Write(ctx, req)
 	if err != nil {
 		return Draft{}, fmt.Errorf("writer: %s: %w", w.Name(), err)
 	}
+	limit := req.MaxLength
+	if limit <= 0 {
+		limit = post.MaxLengthFor(req.Platform)
+	}
 	for i := 0; i < MaxShortenings; i++ {
-		n := twittertext.WeightedLength(d.Text)
-		if n <= twittertext.MaxLength {
+		sent := d.Text
+		if req.Kind == KindReply {
+			sent = post.PrefixReply(req.Platform, req.Author, sent)
+		}
+		n := post.LengthFor(req.Platform, sent)
+		if n <= limit {
 			break
 		}
 		req.PreviousDraft, req.PreviousLength = d.Text, n

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"infernal/pkg/post"
 	"infernal/pkg/twittertext"
 	"infernal/pkg/writer"
 )
@@ -109,5 +110,36 @@ func TestComposeKeepsDraftFields(t *testing.T) {
 	want := writer.Draft{Text: "ok", Category: "sloth", Temperature: 0.3}
 	if d != want {
 		t.Errorf("draft = %+v, want %+v", d, want)
+	}
+}
+
+// On Mastodon a reply is counted with the "@author " prefix it is sent
+// with, in characters, against the limit the server announced (or 500).
+func TestComposeMastodonLimit(t *testing.T) {
+	prefix := len("@alice@m.example ") - len("@m.example") // a mention counts as @alice
+	tests := []struct {
+		name      string
+		max       int
+		text      string
+		wantCalls int
+	}{
+		{name: "fits with the prefix", text: strings.Repeat("a", 500-prefix), wantCalls: 1},
+		{name: "over with the prefix", text: strings.Repeat("a", 500-prefix+1), wantCalls: 2},
+		{name: "already prefixed counts once", text: "@alice@m.example " + strings.Repeat("a", 500-prefix), wantCalls: 1},
+		{name: "the server's larger limit", max: 1000, text: strings.Repeat("a", 900), wantCalls: 1},
+		{name: "the server's smaller limit", max: 100, text: strings.Repeat("a", 100), wantCalls: 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := &fakeWriter{answers: []answer{{text: tt.text}, {text: "short"}, {text: "short"}}}
+			req := writer.Request{Kind: writer.KindReply, Persona: "infernal", PostText: "hello", Author: "alice@m.example",
+				Platform: post.MastodonPlatform, MaxLength: tt.max}
+			if _, err := writer.Compose(context.Background(), f, req); err != nil {
+				t.Fatal(err)
+			}
+			if len(f.calls) != tt.wantCalls {
+				t.Fatalf("%d calls, want %d", len(f.calls), tt.wantCalls)
+			}
+		})
 	}
 }

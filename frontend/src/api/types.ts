@@ -815,6 +815,71 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/knowledge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every knowledge document, the newest first. */
+        get: operations["listKnowledge"];
+        put?: never;
+        /**
+         * Upload a knowledge document (.md or .txt).
+         * @description A `.md` or `.txt` file in the multipart field `file` (its name without the extension is the title), or JSON `{"title", "text"}`. The text is cut into chunks of at most about 800 characters along headings and paragraphs and indexed, in one transaction: all of it or nothing. At most 1 MB (1,048,576 bytes) per document and 200 documents: a bigger one, or one past 200, is a 413. Another file type, or another Content-Type, is a 415. Text that is not UTF-8 (or holds NUL bytes) is a 400 naming `text`; an empty one too.
+         */
+        post: operations["createKnowledge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/knowledge/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What a post of this text would get as facts.
+         * @description The best `knowledge.chunks` (settings) chunks of enabled documents above the similarity floor, as a draft's prompt would get them; none when nothing matches.
+         */
+        get: operations["searchKnowledge"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/knowledge/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a knowledge document and its chunks.
+         * @description Drafts keep their `grounded_in` ids; their facts are no longer shown.
+         */
+        delete: operations["deleteKnowledge"];
+        options?: never;
+        head?: never;
+        /**
+         * Enable or disable a knowledge document.
+         * @description A disabled document's chunks are never retrieved. `enabled` is required.
+         */
+        patch: operations["updateKnowledge"];
+        trace?: never;
+    };
     "/api/bench/ceiling/{size}": {
         parameters: {
             query?: never;
@@ -1048,6 +1113,7 @@ export interface components {
             review: components["schemas"]["PostReview"] | null;
             draft_version: components["schemas"]["DraftVersion"];
             learned_from: components["schemas"]["LearnedFrom"];
+            grounded_in: components["schemas"]["GroundedIn"];
         };
         /** @description The rules by which a draft that becomes pending is approved without a person, then sent after grace_seconds in which it may be cancelled. */
         Autopilot: {
@@ -1172,6 +1238,7 @@ export interface components {
         VersionOrigin: "writer" | "regenerate" | "admin";
         /** @description One text a draft has had. */
         Version: {
+            grounded_in: components["schemas"]["GroundedIn"];
             text: string;
             origin: components["schemas"]["VersionOrigin"];
             /** @description What shaped this text; empty lists for an edit by hand. */
@@ -1211,6 +1278,8 @@ export interface components {
         };
         History: {
             learned: components["schemas"]["Learned"];
+            /** @description The knowledge chunks the current draft's prompt held (grounded_in), each with its text and its document's title, for the card's "Facts used"; those deleted since are left out. */
+            facts: components["schemas"]["Fact"][];
             /** @description Oldest first. */
             versions: components["schemas"]["Version"][];
             /** @description Oldest first. */
@@ -1363,6 +1432,64 @@ export interface components {
             persona: components["schemas"]["Persona"];
             lesson: components["schemas"]["Lesson"];
         };
+        /** @description One knowledge chunk a draft's prompt held, by id; ids stay when the document is deleted. */
+        Ground: {
+            /** Format: int64 */
+            document_id: number;
+            /** Format: int64 */
+            chunk_id: number;
+        };
+        /** @description The knowledge chunks the draft's prompt held, best first; empty when nothing in the knowledge base matched its post. */
+        GroundedIn: components["schemas"]["Ground"][];
+        /** @description A knowledge chunk with its document's title. */
+        Fact: {
+            /** Format: int64 */
+            document_id: number;
+            /** Format: int64 */
+            chunk_id: number;
+            /** @description The document's title. */
+            title: string;
+            text: string;
+            /** @description Its similarity to the text searched, 0 to 1; null for a draft's facts. */
+            score: number | null;
+        };
+        /** @description A knowledge document. */
+        Document: {
+            /** Format: int64 */
+            id: number;
+            title: string;
+            /** @description The text's size in bytes (UTF-8, line endings made LF). */
+            bytes: number;
+            /** @description How many chunks it was cut into. */
+            chunks: number;
+            /** @description Off, its chunks are never retrieved. */
+            enabled: boolean;
+            created_at: components["schemas"]["Timestamp"];
+        };
+        DocumentList: {
+            documents: components["schemas"]["Document"][];
+        };
+        /** @description A document as JSON. */
+        DocumentInput: {
+            /** @description 1 to 200 characters. */
+            title: string;
+            /** @description At most 1 MB; not empty. */
+            text: string;
+        };
+        KnowledgeSearch: {
+            /** @description The settings' knowledge.chunks, the most a prompt gets. */
+            chunks: number;
+            /** @description Best first; empty when nothing is above the floor. */
+            facts: components["schemas"]["Fact"][];
+        };
+        /** @description How many knowledge chunks a draft's prompt gets: only those above the similarity floor go in. A bad value is a 400 naming `knowledge.chunks`. */
+        KnowledgeSettings: {
+            /**
+             * @description The most chunks in a prompt, 0 (none) to 5.
+             * @default 3
+             */
+            chunks: number;
+        };
         /** @description Whether drafts learn from past decisions. Off, every prompt is exactly as without learning. A bad value is a 400 naming `learning.<field>`. */
         LearningSettings: {
             /** @default true */
@@ -1439,6 +1566,7 @@ export interface components {
         Settings: {
             autopilot: components["schemas"]["Autopilot"];
             learning: components["schemas"]["LearningSettings"];
+            knowledge: components["schemas"]["KnowledgeSettings"];
             /** @description The targeted accounts as stored, each a handle or a platform id (see SettingsInput). */
             target_usernames: string[];
             search_topics: string[];
@@ -1466,6 +1594,8 @@ export interface components {
         SettingsInput: {
             autopilot?: components["schemas"]["Autopilot"];
             learning?: components["schemas"]["LearningSettings"];
+            /** @description Absent keeps the stored one. */
+            knowledge?: components["schemas"]["KnowledgeSettings"];
             /** @description The targeted accounts, each a handle (an X handle, a Bluesky handle such as alice.bsky.social; a leading @ is dropped) or a platform id (an X user id, digits only; a DID, did:plc:... or did:web:...). */
             target_usernames: string[];
             search_topics: string[];
@@ -2181,6 +2311,8 @@ export interface components {
         Offset: number;
         /** @description The post's id; anything but a positive integer is a 400 or 404. */
         PostID: number;
+        /** @description The knowledge document's id; anything but a positive integer is a 400. */
+        DocumentID: number;
         /** @description The case's or lesson's id; anything but a positive integer is a 400. */
         LearningID: number;
         /** @description Keeps the posts of one platform; absent (or empty) lists every platform, and the list's total counts the platform's posts alone. Any other value is a 400 naming `platform`. */
@@ -2259,6 +2391,14 @@ export type LessonText = components['schemas']['LessonText'];
 export type LessonInput = components['schemas']['LessonInput'];
 export type LessonPatch = components['schemas']['LessonPatch'];
 export type LessonPromotion = components['schemas']['LessonPromotion'];
+export type Ground = components['schemas']['Ground'];
+export type GroundedIn = components['schemas']['GroundedIn'];
+export type Fact = components['schemas']['Fact'];
+export type Document = components['schemas']['Document'];
+export type DocumentList = components['schemas']['DocumentList'];
+export type DocumentInput = components['schemas']['DocumentInput'];
+export type KnowledgeSearch = components['schemas']['KnowledgeSearch'];
+export type KnowledgeSettings = components['schemas']['KnowledgeSettings'];
 export type LearningSettings = components['schemas']['LearningSettings'];
 export type LearningWeek = components['schemas']['LearningWeek'];
 export type LearningInsights = components['schemas']['LearningInsights'];
@@ -2339,6 +2479,7 @@ export type ParameterPage = components['parameters']['Page'];
 export type ParameterSortBy = components['parameters']['SortBy'];
 export type ParameterOffset = components['parameters']['Offset'];
 export type ParameterPostId = components['parameters']['PostID'];
+export type ParameterDocumentId = components['parameters']['DocumentID'];
 export type ParameterLearningId = components['parameters']['LearningID'];
 export type ParameterPlatform = components['parameters']['Platform'];
 export type ParameterRunPlatform = components['parameters']['RunPlatform'];
@@ -3584,6 +3725,147 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listKnowledge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The documents. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DocumentList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createKnowledge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                };
+                "application/json": components["schemas"]["DocumentInput"];
+            };
+        };
+        responses: {
+            /** @description The document as stored. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Document"];
+                };
+            };
+            400: components["responses"]["FieldError"];
+            401: components["responses"]["Unauthorized"];
+            408: components["responses"]["SlowBody"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    searchKnowledge: {
+        parameters: {
+            query: {
+                /** @description The text, 1 to 2,000 characters; absent, blank or longer is a 400 naming `q`. */
+                q: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The facts, best first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KnowledgeSearch"];
+                };
+            };
+            400: components["responses"]["FieldError"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteKnowledge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The knowledge document's id; anything but a positive integer is a 400. */
+                id: components["parameters"]["DocumentID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Done"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateKnowledge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The knowledge document's id; anything but a positive integer is a 400. */
+                id: components["parameters"]["DocumentID"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    enabled: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The document as stored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Document"];
+                };
+            };
+            400: components["responses"]["FieldError"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["SlowBody"];
+            413: components["responses"]["TooLarge"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };

@@ -6,7 +6,8 @@
 // github.com/mattn/go-mastodon: that library retries every 429 by itself,
 // POSTs included, sends no Idempotency-Key and hides the Link header the
 // notifications are paged by. Here a create carries an Idempotency-Key
-// derived from the post's id and draft version (the caller's send key),
+// derived from the post's id and draft version (PublishKeyFor:
+// infernal-<post id>-v<draft version>),
 // a create whose outcome is unknown is looked for before it is sent again
 // under the same key, and the rate-limit windows (X-RateLimit-Limit,
 // -Remaining, -Reset in ISO 8601) are kept in the windows every process

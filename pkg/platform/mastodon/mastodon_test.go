@@ -106,11 +106,14 @@ func TestMentionsReadOnlyMentions(t *testing.T) {
 	if want := []string{private, unlisted, public}; !slices.Equal(got, want) {
 		t.Fatalf("mentions %v, want %v (no boost, favourite, follow or direct message)", got, want)
 	}
+	if want := []platform.Withheld{{ID: direct, Reason: mastodon.ReasonDirect}}; !slices.Equal(page.Withheld, want) {
+		t.Errorf("withheld %+v, want %+v: the direct mention is accounted for", page.Withheld, want)
+	}
 	if text := page.Posts[2].Text; text != "@infernal look: https://example.com/a/very/long/path/indeed & more" {
 		t.Errorf("text %q", text)
 	}
 	withDirect, err := client(t, srv, nil, true).Mentions(ctx, "1", platform.Range{})
-	if err != nil || len(withDirect.Posts) != 4 || withDirect.Posts[0].ID != direct {
+	if err != nil || len(withDirect.Posts) != 4 || withDirect.Posts[0].ID != direct || len(withDirect.Withheld) != 0 {
 		t.Errorf("with reply_to_direct: %v %v", withDirect.Posts, err)
 	}
 	cw := srv.PostWithWarning("erin", "@infernal spoilers ahead", "film ending", "de")
@@ -207,6 +210,71 @@ func TestUnknownOutcomeIsLookedFor(t *testing.T) {
 	again, err := c.PublishKeyed(ctx, "post-7-v1", "burn", id)
 	if err != nil || again.ID != sent.ID || srv.Creates != 1 {
 		t.Fatalf("sent %s, again %s (%v), creates %d; want one status", sent.ID, again.ID, err, srv.Creates)
+	}
+}
+
+// A create that answers 503 without making its status is looked for,
+// not found, and sent again under the same key: one status.
+func TestUnknownOutcomeNotMadeIsSentAgain(t *testing.T) {
+	srv := mastodontest.New()
+	t.Cleanup(srv.Close)
+	ctx := context.Background()
+	c := client(t, srv, nil, false)
+	id := srv.Post("alice", "@infernal hi", "", "")
+	srv.RefuseNextCreate()
+	key := c.PublishKeyFor(7, 1)
+	sent, err := c.PublishKeyed(ctx, key, "burn", id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := c.PublishKeyed(ctx, key, "burn", id)
+	if err != nil || again.ID != sent.ID || srv.Creates != 1 {
+		t.Fatalf("sent %s, again %s (%v), creates %d; want one status", sent.ID, again.ID, err, srv.Creates)
+	}
+}
+
+// The Idempotency-Key is the post's id and draft version: the same
+// version is one key, an edited version or another post a new one.
+func TestPublishKeyFor(t *testing.T) {
+	srv := mastodontest.New()
+	t.Cleanup(srv.Close)
+	c := client(t, srv, nil, false)
+	tests := []struct {
+		id      int64
+		version int
+		want    string
+	}{
+		{7, 1, "infernal-7-v1"},
+		{7, 2, "infernal-7-v2"},
+		{71, 1, "infernal-71-v1"},
+	}
+	for _, tt := range tests {
+		if got := c.PublishKeyFor(tt.id, tt.version); got != tt.want {
+			t.Errorf("PublishKeyFor(%d, %d) = %q, want %q", tt.id, tt.version, got, tt.want)
+		}
+	}
+	ctx := context.Background()
+	id := srv.Post("alice", "@infernal hi", "", "")
+	for _, key := range []string{c.PublishKeyFor(7, 1), c.PublishKeyFor(7, 1), c.PublishKeyFor(7, 2)} {
+		if _, err := c.PublishKeyed(ctx, key, "burn", id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if srv.Creates != 2 {
+		t.Fatalf("creates %d, want 2: v1 once, the edited v2 once", srv.Creates)
+	}
+}
+
+// The limit is the instance's max_characters, 500 when it names none.
+func TestMaxCharacters(t *testing.T) {
+	srv := mastodontest.New()
+	t.Cleanup(srv.Close)
+	c := client(t, srv, nil, false)
+	for _, tt := range []struct{ set, want int }{{500, 500}, {5000, 5000}, {0, 500}} {
+		srv.SetMaxCharacters(tt.set)
+		if got, err := c.MaxCharacters(context.Background()); err != nil || got != tt.want {
+			t.Errorf("max_characters %d: MaxCharacters = %d %v, want %d", tt.set, got, err, tt.want)
+		}
 	}
 }
 

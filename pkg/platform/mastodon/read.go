@@ -114,7 +114,8 @@ var linkNext = regexp.MustCompile(`<([^>]+)>;\s*rel="next"`)
 // first, following the Link header's next pages so that a burst is not
 // cut off (up to maxPages). The cursor is the notifications' own ids
 // (since_id, max_id); boosts, favourites and follows are never asked
-// for, and a direct mention is left out unless ReplyToDirect.
+// for, and a direct mention is left out unless ReplyToDirect (Page.Withheld,
+// ReasonDirect).
 func (c *Client) Mentions(ctx context.Context, _ string, r platform.Range) (platform.Page, error) {
 	q := url.Values{"types[]": {"mention"}, "limit": {"40"}}
 	if r.SinceID != "" {
@@ -146,6 +147,8 @@ func (c *Client) Mentions(ctx context.Context, _ string, r platform.Range) (plat
 				continue
 			}
 			if n.Status.Visibility == "direct" && !c.replyToDirect {
+				// Kept in the scan's ledger, skipped, never drafted.
+				page.Withheld = append(page.Withheld, platform.Withheld{ID: n.Status.ID, Reason: ReasonDirect})
 				continue
 			}
 			p, err := c.withRoot(ctx, *n.Status)

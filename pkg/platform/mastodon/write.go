@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -19,6 +20,30 @@ const defaultLanguage = "en"
 // reason direct_message): a public answer would widen a private word.
 const ReasonDirect = "direct_message"
 
+// DefaultMaxCharacters is a status's limit when the server names none.
+const DefaultMaxCharacters = 500
+
+// MaxCharacters is the server's limit on a status, in characters (GET
+// /api/v2/instance, configuration.statuses.max_characters), or
+// DefaultMaxCharacters when it names none: GoToSocial, Pleroma and many
+// servers raise it.
+func (c *Client) MaxCharacters(ctx context.Context) (int, error) {
+	var inst struct {
+		Configuration struct {
+			Statuses struct {
+				MaxCharacters int `json:"max_characters"`
+			} `json:"statuses"`
+		} `json:"configuration"`
+	}
+	if _, err := c.call(ctx, "GET", "/api/v2/instance", nil, nil, nil, &inst); err != nil {
+		return 0, err
+	}
+	if n := inst.Configuration.Statuses.MaxCharacters; n > 0 {
+		return n, nil
+	}
+	return DefaultMaxCharacters, nil
+}
+
 // createStatus is POST /api/v1/statuses's body.
 type createStatus struct {
 	Status      string `json:"status"`
@@ -28,9 +53,16 @@ type createStatus struct {
 	Language    string `json:"language"`
 }
 
-// NewPublishKey chooses a fresh Idempotency-Key for a send; the pipeline
-// stores it with the post before the first attempt, so that every retry of
-// that draft's send carries the same key. Mastodon keeps a key for an hour.
+// PublishKeyFor is the Idempotency-Key of the send of draft version
+// draftVersion of post postID (platform.VersionKeyer): every retry of that
+// version's send carries the same key, so Mastodon, which keeps a key for
+// an hour, makes one status; an edited version is a new key.
+func (c *Client) PublishKeyFor(postID int64, draftVersion int) string {
+	return fmt.Sprintf("infernal-%d-v%d", postID, draftVersion)
+}
+
+// NewPublishKey chooses a fresh Idempotency-Key for a send that is not of
+// a stored post's draft (Publish).
 func (c *Client) NewPublishKey() string {
 	b := make([]byte, 16)
 	_, _ = rand.Read(b) // crypto/rand never fails on the supported platforms

@@ -19,7 +19,8 @@ import (
 // draft over the platform's limit (2), a near-duplicate of the persona's
 // own earlier reply in the conversation (2), a reply sharing no word with
 // the post it answers (3). A learned lesson it can check (see learned)
-// that the draft breaks scores 2 when learned from a rejection, else 3. The same request and draft always get the same
+// that the draft breaks scores 2 when learned from a rejection, else 3; a
+// draft that contradicts the knowledge base's facts (see contradiction) 2. The same request and draft always get the same
 // review, by "offline".
 func (w *Writer) Judge(ctx context.Context, req writer.Request, draft string) (post.Review, error) {
 	if err := ctx.Err(); err != nil {
@@ -55,6 +56,9 @@ func judge(req writer.Request, draft, handle string) (int, string) {
 	}
 	if _, _, dup := guard.NearDuplicate(draft, own, guard.DefaultNearDuplicateThreshold); dup {
 		return 2, "repeats the persona's own earlier reply in this conversation"
+	}
+	if why := contradiction(req, draft); why != "" {
+		return 2, why
 	}
 	for _, l := range req.Lessons {
 		if broken(l.Text, draft) {

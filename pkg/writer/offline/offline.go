@@ -207,6 +207,12 @@ func (w *Writer) Write(ctx context.Context, req writer.Request) (writer.Draft, e
 			text = t
 		}
 	}
+	if req.Kind == writer.KindReply {
+		// A fact from the operator's knowledge base grounds the line.
+		if t := grounded(req, text, limit); t != "" {
+			text = t
+		}
+	}
 	return writer.Draft{
 		Text:             text,
 		Category:         sin,

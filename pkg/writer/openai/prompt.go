@@ -64,6 +64,9 @@ type promptData struct {
 	// quoted in fenced blocks as data; empty with learning off.
 	Examples []writer.Example
 	Lessons  []writer.Lesson
+	// Facts are the knowledge-base chunks (writer.Request's), quoted in
+	// fenced blocks as data; empty when nothing matched.
+	Facts []writer.Fact
 	// Rejected says the distilled decision was a rejection (distill-*).
 	Rejected bool
 }
@@ -133,6 +136,14 @@ func (w *Writer) data(req writer.Request) (promptData, error) {
 			ls := writer.Lesson{Text: singleLine(l.Text), Rejection: l.Rejection}
 			data.Lessons = append(data.Lessons, ls)
 			texts = append(texts, ls.Text)
+		}
+		for _, f := range req.Facts {
+			fc := writer.Fact{Title: oneLine(f.Title), Text: strings.TrimSpace(f.Text)}
+			if fc.Text == "" {
+				continue
+			}
+			data.Facts = append(data.Facts, fc)
+			texts = append(texts, fc.Title, fc.Text)
 		}
 	}
 	texts = append(texts, data.Shows...)

@@ -1,6 +1,7 @@
-import { useState } from 'react';
+import { Suspense, useState } from 'react';
 import { useSWRConfig } from 'swr';
 import { statusOf } from '../../api/client';
+import { KnowledgePanel } from '../knowledge';
 import { LearningPanel } from '../learning';
 import { PersonaEditor } from './PersonaEditor';
 import { PERSONA_MESSAGES } from './messages';
@@ -43,6 +44,9 @@ export default function PersonaPage() {
           setPromotions((n) => n + 1);
         }}
       />
+      <Suspense fallback={null}>
+        <KnowledgePanel />
+      </Suspense>
     </section>
   );
 }

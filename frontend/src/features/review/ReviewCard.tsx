@@ -9,6 +9,7 @@ import { formatUSD } from '../../lib/spend';
 import { formatAge } from '../../lib/time';
 import { CharCounter } from '../../components/CharCounter';
 import { DraftHistory } from './DraftHistory';
+import { FactsUsed } from '../knowledge';
 import { InConversation } from './InConversation';
 import { PostMedia } from './PostMedia';
 import { ReviewCardHead } from './ReviewCardHead';
@@ -286,6 +287,8 @@ export function ReviewCard({
           </button>
         </p>
       )}
+
+      {(post.grounded_in?.length ?? 0) > 0 && <FactsUsed postId={post.id} />}
 
       <div className="review-history-toggle">
         <button

@@ -24,6 +24,7 @@ const settings: Settings = {
   blocked_author_ids: [],
   learning: { enabled: false, examples: 0, lessons: 10 },
   autopilot: { enabled: false, min_review_score: 5, authors: [], any_author: false, categories: [], max_per_hour: 5, grace_seconds: 120 },
+  knowledge: { chunks: 3 },
 };
 
 describe('toForm and fromForm', () => {

@@ -27,7 +27,8 @@ import (
 	"unicode/utf8"
 )
 
-// MaxCharacters is the stand-in's configuration.statuses.max_characters.
+// MaxCharacters is the stand-in's configuration.statuses.max_characters
+// unless SetMaxCharacters changes it.
 const MaxCharacters = 500
 
 // urlReserved is characters_reserved_per_url: every URL counts 23.
@@ -77,11 +78,16 @@ type Server struct {
 	// Creates are the creates that made a status, keys replayed excluded.
 	Creates int
 	// rateLimitNext makes the next call a 429; fail500 the next create
-	// succeed and answer 500.
+	// succeed and answer 500; refuse503 the next create answer 503
+	// without making its status (a proxy in front of an overloaded server).
 	rateLimitNext bool
 	fail500       bool
+	refuse503     bool
 	remaining     int
 	windowReset   time.Time
+	// maxChars is the limit; zero leaves it out of the instance's answer
+	// (and the limit 500).
+	maxChars int
 }
 
 // Persona is the account the token belongs to.
@@ -89,7 +95,7 @@ var personaAccount = Account{ID: "1", Username: "infernal"}
 
 // New starts a stand-in whose token is the persona's (@infernal).
 func New() *Server {
-	s := &Server{statuses: map[string]*Status{}, keys: map[string]string{}, accounts: []Account{personaAccount}, next: 100}
+	s := &Server{statuses: map[string]*Status{}, keys: map[string]string{}, accounts: []Account{personaAccount}, next: 100, maxChars: MaxCharacters}
 	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
 	return s
 }
@@ -109,6 +115,30 @@ func (s *Server) FailNextCreate() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.fail500 = true
+}
+
+// RefuseNextCreate makes the next create answer 503 without making its
+// status.
+func (s *Server) RefuseNextCreate() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.refuse503 = true
+}
+
+// SetMaxCharacters sets the server's limit on a status (n zero: the
+// instance's answer names none, and the limit is 500).
+func (s *Server) SetMaxCharacters(n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.maxChars = n
+}
+
+// limit is the limit a create keeps to; s.mu is held.
+func (s *Server) limit() int {
+	if s.maxChars > 0 {
+		return s.maxChars
+	}
+	return MaxCharacters
 }
 
 func (s *Server) id() string {
@@ -351,8 +381,12 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("X-RateLimit-Remaining", strconv.Itoa(s.remaining))
 	w.Header().Set("X-RateLimit-Reset", s.windowReset.Format("2006-01-02T15:04:05.000000Z"))
 	if r.URL.Path == "/api/v2/instance" {
+		statuses := map[string]any{"characters_reserved_per_url": urlReserved}
+		if s.maxChars > 0 {
+			statuses["max_characters"] = s.maxChars
+		}
 		writeJSON(w, 200, map[string]any{"domain": strings.TrimPrefix(s.URL, "http://"), "title": "Stand-in",
-			"configuration": map[string]any{"statuses": map[string]any{"max_characters": MaxCharacters, "characters_reserved_per_url": urlReserved}}})
+			"configuration": map[string]any{"statuses": statuses}})
 		return
 	}
 	if r.Header.Get("Authorization") != "Bearer "+Token {
@@ -537,6 +571,11 @@ func (s *Server) postStatus(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, 200, s.statusJSON(s.statuses[id]))
 		return
 	}
+	if s.refuse503 {
+		s.refuse503 = false
+		fail(w, http.StatusServiceUnavailable, "Service Unavailable")
+		return
+	}
 	var b createBody
 	if err := json.NewDecoder(r.Body).Decode(&b); err != nil {
 		fail(w, 422, "Validation failed: Text can't be blank")
@@ -546,8 +585,9 @@ func (s *Server) postStatus(w http.ResponseWriter, r *http.Request) {
 	case strings.TrimSpace(b.Status) == "":
 		fail(w, 422, "Validation failed: Text can't be blank")
 		return
-	case Length(b.Status) > MaxCharacters:
-		fail(w, 422, fmt.Sprintf("Validation failed: Text character limit of %d exceeded", MaxCharacters))
+	case Length(b.Status)+Length(b.SpoilerText) > s.limit():
+		// Mastodon counts the content warning with the text.
+		fail(w, 422, fmt.Sprintf("Validation failed: Text character limit of %d exceeded", s.limit()))
 		return
 	}
 	if b.Visibility == "" {
