@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -34,6 +35,9 @@ type Store interface {
 	CaseCandidates(ctx context.Context, terms []string, normalized string) ([]Candidate, error)
 	// EnabledLessons returns the lessons that may go into a prompt.
 	EnabledLessons(ctx context.Context) ([]Lesson, error)
+	// LessonsVersion returns a number that moves on whenever
+	// EnabledLessons would return other lessons.
+	LessonsVersion(ctx context.Context) (int64, error)
 	// MarkLearnedUsed counts one more use of the cases and lessons.
 	MarkLearnedUsed(ctx context.Context, l post.LearnedFrom) error
 	// CasesToDistill returns cases waiting for their lesson, oldest first.
@@ -64,6 +68,12 @@ type Shaper struct {
 	// Now is the clock of the recency boosts; nil is time.Now.
 	Now func() time.Time
 	Log *slog.Logger
+
+	// mu guards the enabled lessons kept between drafts (the worker's
+	// drafts run concurrently on one Shaper), read at lessonsVersion.
+	mu             sync.Mutex
+	lessons        []Lesson
+	lessonsVersion int64
 }
 
 // Shaping is what shapes one draft.
@@ -136,7 +146,7 @@ func (s *Shaper) Shape(ctx context.Context, p post.Post, l settings.Learning) (S
 	var out Shaping
 	used := 0
 	if l.Lessons > 0 {
-		lessons, err := s.Store.EnabledLessons(ctx)
+		lessons, err := s.enabledLessons(ctx)
 		if err != nil {
 			return Shaping{}, err
 		}
@@ -150,7 +160,10 @@ func (s *Shaper) Shape(ctx context.Context, p post.Post, l settings.Learning) (S
 		byID := make(map[int64]Candidate, len(cands))
 		var usable []retrieval.Item
 		for i, c := range cands {
-			if !s.exampleFits(c, p) {
+			// Below the floor Select drops it anyway: the outbound check
+			// (the costly part of a draft's retrieval) runs only on those
+			// that may be chosen.
+			if retrieval.Similarity(items[i]) < floor || !s.exampleFits(c, p) {
 				continue
 			}
 			byID[c.ID] = c
@@ -167,6 +180,32 @@ func (s *Shaper) Shape(ctx context.Context, p post.Post, l settings.Learning) (S
 		return Shaping{}, err
 	}
 	return out, nil
+}
+
+// enabledLessons returns the enabled lessons, read again only when the
+// store's LessonsVersion has moved since they were last read.
+func (s *Shaper) enabledLessons(ctx context.Context) ([]Lesson, error) {
+	v, err := s.Store.LessonsVersion(ctx)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	if s.lessonsVersion == v && v != 0 {
+		lessons := s.lessons
+		s.mu.Unlock()
+		return lessons, nil
+	}
+	s.mu.Unlock()
+	// Read after the version: a change in between moves the version on
+	// again, so the next draft reads the lessons once more.
+	lessons, err := s.Store.EnabledLessons(ctx)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	s.lessons, s.lessonsVersion = lessons, v
+	s.mu.Unlock()
+	return lessons, nil
 }
 
 // item is c as retrieval ranks it against p.

@@ -240,27 +240,50 @@ const CandidateLimit = 40
 // caseCandidatesSQL reads the cases (rejected ones too: their lessons
 // are ranked by them) whose post holds one of the lexemes of $1 (the
 // query's terms), with their text-search rank and the trigram similarity
-// of their post to $2 (the normalised query); at most $3, the best ranked
-// first (ts_rank: ts_rank_cd costs three times as much a row). A lexeme that PostgreSQL's statistics (pg_stats of
-// learning_cases.search) find in more than $4 cases is left out: as
-// common as a stop word, it tells no post apart, and ranking its
-// thousands of matches would cost every draft.
+// of their post to $2 (the normalised query); at most $3. A lexeme that
+// PostgreSQL's statistics (pg_stats of learning_cases.search) find in more
+// than $4 cases is left out: as common as a stop word, it tells no post
+// apart. The candidates are read in two bounded steps, so that no draft
+// ranks (and reads from the heap) the thousands of cases sharing one
+// term with it: first the cases holding two of the terms or more (the
+// GIN index alone finds them; ts_rank orders them, the best first), then,
+// while fewer than $3, the newest of those holding one (all of which rank
+// alike: ts_rank of one term found once), read backwards along the
+// primary key among the newest $5 cases until enough are found. Every
+// rank is ts_rank against all the terms, as before.
 const caseCandidatesSQL = `
-	WITH lexemes AS (SELECT unnest(tsvector_to_array(to_tsvector('english', $1))) AS lexeme),
+	WITH lexemes AS (SELECT DISTINCT unnest(tsvector_to_array(to_tsvector('english', $1))) AS lexeme),
 	common AS (
 		SELECT u.lexeme FROM pg_stats s
 		JOIN pg_class r ON r.relname = s.tablename AND r.relkind = 'r'
 		CROSS JOIN LATERAL unnest(s.most_common_elems::text::text[], s.most_common_elem_freqs) AS u(lexeme, freq)
 		WHERE s.schemaname = current_schema() AND s.tablename = 'learning_cases' AND s.attname = 'search'
 			AND r.relnamespace = current_schema()::regnamespace AND u.freq * greatest(r.reltuples, 0) > $4),
-	q AS (SELECT to_tsquery('simple', string_agg(quote_literal(lexeme), ' | ')) AS ts
-		FROM lexemes WHERE lexeme NOT IN (SELECT lexeme FROM common WHERE lexeme IS NOT NULL)),
+	kept AS MATERIALIZED (SELECT lexeme FROM lexemes WHERE lexeme NOT IN (SELECT lexeme FROM common WHERE lexeme IS NOT NULL)),
+	q AS MATERIALIZED (
+		SELECT (SELECT to_tsquery('simple', string_agg(quote_literal(lexeme), ' | ')) FROM kept) AS any,
+			(SELECT to_tsquery('simple', string_agg('(' || quote_literal(a.lexeme) || ' & ' || quote_literal(b.lexeme) || ')', ' | '))
+				FROM kept a JOIN kept b ON a.lexeme < b.lexeme) AS two),
+	several AS (
+		SELECT c.id, ts_rank(c.search, q.any, 32) AS rank FROM learning_cases c, q
+		WHERE q.two IS NOT NULL AND c.search @@ q.two
+		ORDER BY rank DESC, c.id DESC LIMIT $3),
+	one AS (
+		SELECT c.id, ts_rank(c.search, q.any, 32) AS rank FROM learning_cases c, q
+		WHERE q.any IS NOT NULL AND (SELECT count(*) FROM several) < $3
+			AND c.id > (SELECT max(id) FROM learning_cases) - $5
+			AND c.search @@ q.any AND c.id NOT IN (SELECT id FROM several)
+		ORDER BY c.id DESC LIMIT $3),
 	lexical AS (
-		SELECT c.id, ts_rank(c.search, q.ts, 32) AS rank FROM learning_cases c, q
-		WHERE q.ts IS NOT NULL AND c.search @@ q.ts
-		ORDER BY rank DESC, c.id DESC LIMIT $3)
+		(SELECT id, rank, 0 AS tier FROM several UNION ALL SELECT id, rank, 1 FROM one)
+		ORDER BY tier, rank DESC, id DESC LIMIT $3)
 	SELECT ` + caseColumns + `, similarity(c.mention_text, $2)::float8 AS trigram, l.rank::float8 AS rank` +
 	caseFrom + ` JOIN lexical l ON l.id = c.id`
+
+// RecentCaseRows is how far back (in cases, newest first) the candidates
+// holding one term only are looked for (see caseCandidatesSQL): a bound
+// on the rows one draft reads, whatever its terms.
+const RecentCaseRows = 3000
 
 // CommonLexemeRows is how many cases a query term may be found in and
 // still choose candidates (see caseCandidatesSQL).
@@ -280,7 +303,8 @@ func (s *Store) CaseCandidates(ctx context.Context, terms []string, normalized s
 	if len(terms) == 0 && normalized == "" {
 		return nil, nil
 	}
-	rows, err := s.pool.Query(ctx, caseCandidatesSQL, strings.Join(terms, " "), normalized, CandidateLimit, CommonLexemeRows)
+	rows, err := s.pool.Query(ctx, caseCandidatesSQL, strings.Join(terms, " "), normalized, CandidateLimit, CommonLexemeRows,
+		RecentCaseRows)
 	if err != nil {
 		return nil, fmt.Errorf("store: case candidates: %w", err)
 	}

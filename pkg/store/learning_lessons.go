@@ -79,6 +79,17 @@ func (s *Store) EnabledLessons(ctx context.Context) ([]learning.Lesson, error) {
 	return out, nil
 }
 
+// LessonsVersion returns the number learning_lessons_version's trigger
+// moves on with every change to the lessons a prompt may take (not with a
+// use counted): while it stays, EnabledLessons returns the same lessons.
+func (s *Store) LessonsVersion(ctx context.Context) (int64, error) {
+	var v int64
+	if err := s.pool.QueryRow(ctx, `SELECT version FROM learning_lessons_version`).Scan(&v); err != nil {
+		return 0, fmt.Errorf("store: lessons version: %w", err)
+	}
+	return v, nil
+}
+
 // LessonsByID returns the lessons of ids still stored, in the order of ids.
 func (s *Store) LessonsByID(ctx context.Context, ids []int64) ([]learning.Lesson, error) {
 	if len(ids) == 0 {

@@ -252,3 +252,46 @@ func TestImportAndCandidates(t *testing.T) {
 		t.Fatalf("learning = %+v, %v; want %+v", got.Learning, err, set.Learning)
 	}
 }
+
+// The lessons' version moves on with every change to what a prompt takes
+// of the lessons, and not with a use counted (which every draft does).
+func TestLessonsVersion(t *testing.T) {
+	s := storetest.New(t)
+	ctx := context.Background()
+	var id int64
+	off := false
+	text := "Never open with a question"
+	steps := []struct {
+		name  string
+		do    func() error
+		moves bool
+	}{
+		{"add", func() error {
+			l, _, err := s.AddLesson(ctx, "No emoji", learning.KindManual, 0)
+			id = l.ID
+			return err
+		}, true},
+		{"confirm", func() error { _, _, err := s.AddLesson(ctx, "no emoji", learning.KindEdit, 0); return err }, true},
+		{"use", func() error { return s.MarkLearnedUsed(ctx, post.LearnedFrom{Lessons: []int64{id}}) }, false},
+		{"edit", func() error { _, err := s.UpdateLesson(ctx, id, &text, nil); return err }, true},
+		{"disable", func() error { _, err := s.UpdateLesson(ctx, id, nil, &off); return err }, true},
+		{"delete", func() error { return s.DeleteLesson(ctx, id) }, true},
+	}
+	before, err := s.LessonsVersion(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, step := range steps {
+		if err := step.do(); err != nil {
+			t.Fatalf("%s: %v", step.name, err)
+		}
+		after, err := s.LessonsVersion(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if moved := after != before; moved != step.moves {
+			t.Errorf("%s: version %d -> %d, moved %v, want %v", step.name, before, after, moved, step.moves)
+		}
+		before = after
+	}
+}
