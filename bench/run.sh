@@ -73,7 +73,7 @@ if [ "${PARTS:-all}" = all ] || [ "${PARTS:-all}" = learning ]; then
 	cases=$(awk -v s="$scale" 'BEGIN { printf "%d", 100000 * s }')
 	lessons=$(awk -v s="$scale" 'BEGIN { n = int(1000 * s); if (n < 1) n = 1; printf "%d", n }')
 	learning=$(LEARNING_CASES="$cases" LEARNING_LESSONS="$lessons" TEST_DATABASE_URL="$private_database_url" TEST_REDIS_URL="$private_redis_url" \
-		INFERNAL_REQUIRE_SERVERS=1 go test -run '^$' -bench BenchmarkRetrieval -benchtime 200x -count 1 -timeout 30m ./pkg/learning/ | grep '^Benchmark')
+		INFERNAL_REQUIRE_SERVERS=1 go test -run '^$' -bench BenchmarkRetrieval -benchtime 200x -count 1 -timeout 30m ./pkg/learning/shaper/ | grep '^Benchmark')
 	{
 		echo
 		echo "## Learning: retrieval of examples and lessons (issue 37)"

@@ -159,3 +159,13 @@ func CheckReason(reason string) (string, error) {
 
 // QuickReasons are the reasons Telegram offers after a reject, in order.
 var QuickReasons = []string{"Off-topic", "Wrong tone", "Too long", "Unsafe", "Other"}
+
+// Candidate is a case that may shape a draft, with its similarity to the
+// post being drafted, as pkg/store finds it.
+type Candidate struct {
+	Case
+	// Trigram is pg_trgm's similarity of the case's post to the query.
+	Trigram float64
+	// Rank is the text-search rank of the case's post, normalised to [0, 1).
+	Rank float64
+}

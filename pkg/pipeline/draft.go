@@ -14,7 +14,7 @@ import (
 	"infernal/pkg/conversation"
 	"infernal/pkg/guard"
 	"infernal/pkg/knowledge"
-	"infernal/pkg/learning"
+	"infernal/pkg/learning/shaper"
 	"infernal/pkg/persona"
 	"infernal/pkg/post"
 	"infernal/pkg/settings"
@@ -55,7 +55,7 @@ type Drafter struct {
 	MaxLength int
 	// Learning gives each reply the similar past cases and the lessons
 	// the settings allow (settings.Learning); nil learns nothing.
-	Learning *learning.Shaper
+	Learning *shaper.Shaper
 	// Knowledge gives each reply the knowledge-base facts like its post
 	// (settings.Knowledge); nil gives none.
 	Knowledge *knowledge.Retriever

@@ -11,7 +11,7 @@ import (
 
 	"github.com/hibiken/asynq"
 
-	"infernal/pkg/learning"
+	"infernal/pkg/learning/shaper"
 	"infernal/pkg/platform"
 	"infernal/pkg/post"
 	"infernal/pkg/spend"
@@ -39,7 +39,7 @@ type Maintainer struct {
 	SkipInsights bool
 	// Learning distils, at each reconcile, the lessons of the decisions
 	// made since (a draft distils them too); nil distils none.
-	Learning *learning.Shaper
+	Learning *shaper.Shaper
 }
 
 // DefaultHandPostedEvery is the least time between two looks for

@@ -19,7 +19,7 @@ import (
 	"infernal/pkg/conversation"
 	"infernal/pkg/decision"
 	"infernal/pkg/knowledge"
-	"infernal/pkg/learning"
+	"infernal/pkg/learning/shaper"
 	"infernal/pkg/platform"
 	"infernal/pkg/post"
 	"infernal/pkg/retrieval"
@@ -143,7 +143,7 @@ func New(cfg Config) *Pipeline {
 		judge, _ = cfg.Writer.(writer.Judge)
 	}
 	distiller, _ := cfg.Writer.(writer.Distiller)
-	shaper := &learning.Shaper{Store: cfg.Store, Persona: cfg.Handle, Chars: cfg.LearningChars, Embedder: cfg.Embedder,
+	learner := &shaper.Shaper{Store: cfg.Store, Persona: cfg.Handle, Chars: cfg.LearningChars, Embedder: cfg.Embedder,
 		Distiller: distiller, Now: cfg.Now, Log: cfg.Log}
 	facts := &knowledge.Retriever{Store: cfg.Store, Embedder: cfg.Embedder, Log: cfg.Log}
 	p := &Pipeline{store: cfg.Store, byPlatform: make(map[string]*Stages, len(accounts))}
@@ -161,7 +161,7 @@ func New(cfg Config) *Pipeline {
 				Budget: budget, Reads: reads},
 			Profiler: &Profiler{Store: cfg.Store, PlatformName: name, Queue: cfg.Queue, Log: log, Handle: handle},
 			Drafter: &Drafter{Store: cfg.Store, Writer: cfg.Writer, Log: log, Handle: handle, Budget: budget,
-				Settings: set, Recent: recent, Judge: judge, Now: cfg.Now, Autopilot: pilot, Learning: shaper, Knowledge: facts, MaxLength: a.MaxLength,
+				Settings: set, Recent: recent, Judge: judge, Now: cfg.Now, Autopilot: pilot, Learning: learner, Knowledge: facts, MaxLength: a.MaxLength,
 				Context: &conversation.Gatherer{Store: cfg.Store, Fetch: lookupFetcher{platform: a.Platform}, PlatformName: name,
 					Reads: budget, Handle: handle}},
 			Sender: &Sender{Store: cfg.Store, Platform: a.Platform, Log: log, Now: cfg.Now, Self: self,
@@ -174,7 +174,7 @@ func New(cfg Config) *Pipeline {
 		if i == 0 {
 			p.Stages = st
 			// Lessons are the persona's too: the first platform's reconcile distils them.
-			st.Maintainer.Learning = shaper
+			st.Maintainer.Learning = learner
 		}
 		p.byPlatform[name] = st
 	}

@@ -1,4 +1,4 @@
-package learning_test
+package shaper_test
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"infernal/pkg/learning"
+	"infernal/pkg/learning/shaper"
 	"infernal/pkg/post"
 	"infernal/pkg/settings"
 	"infernal/pkg/store"
@@ -60,7 +61,7 @@ func TestExamplesComeFromTheSameTopic(t *testing.T) {
 	if n, err := st.ImportCases(ctx, cases); err != nil || n != 120 {
 		t.Fatalf("import: %d, %v", n, err)
 	}
-	sh := &learning.Shaper{Store: st, Persona: "devil"}
+	sh := &shaper.Shaper{Store: st, Persona: "devil"}
 	set := settings.DefaultLearning()
 	good := 0
 	for tp := range topics {
@@ -121,7 +122,7 @@ func TestShapeAfterAnEdit(t *testing.T) {
 	if _, err := st.ApproveWith(ctx, id, store.Approval{Edited: &final, By: post.ByWeb}); err != nil {
 		t.Fatal(err)
 	}
-	sh := &learning.Shaper{Store: st, Persona: "devil", Distiller: offline.New("devil")}
+	sh := &shaper.Shaper{Store: st, Persona: "devil", Distiller: offline.New("devil")}
 	if n, err := sh.Distil(ctx); err != nil || n != 1 {
 		t.Fatalf("Distil = %d, %v", n, err)
 	}

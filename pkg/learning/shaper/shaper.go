@@ -1,4 +1,9 @@
-package learning
+// Package shaper finds what shapes a draft: the similar past cases given
+// as examples and the lessons for its prompt (pkg/retrieval ranks them),
+// and distils the lessons of new decisions with a writer. It lives apart
+// from pkg/learning, the domain the web tier uses, because it speaks the
+// writer's types, which the web tier never links.
+package shaper
 
 import (
 	"context"
@@ -12,40 +17,31 @@ import (
 	"unicode/utf8"
 
 	"infernal/pkg/guard"
+	"infernal/pkg/learning"
 	"infernal/pkg/post"
 	"infernal/pkg/retrieval"
 	"infernal/pkg/settings"
 	"infernal/pkg/writer"
 )
 
-// Candidate is a case that may shape a draft, with its similarity to the
-// post being drafted, as pkg/store finds it.
-type Candidate struct {
-	Case
-	// Trigram is pg_trgm's similarity of the case's post to the query.
-	Trigram float64
-	// Rank is the text-search rank of the case's post, normalised to [0, 1).
-	Rank float64
-}
-
 // Store holds the cases and lessons; *store.Store is one.
 type Store interface {
 	// CaseCandidates returns the cases whose post matches one of terms or
 	// resembles normalized.
-	CaseCandidates(ctx context.Context, terms []string, normalized string) ([]Candidate, error)
+	CaseCandidates(ctx context.Context, terms []string, normalized string) ([]learning.Candidate, error)
 	// EnabledLessons returns the lessons that may go into a prompt.
-	EnabledLessons(ctx context.Context) ([]Lesson, error)
+	EnabledLessons(ctx context.Context) ([]learning.Lesson, error)
 	// LessonsVersion returns a number that moves on whenever
 	// EnabledLessons would return other lessons.
 	LessonsVersion(ctx context.Context) (int64, error)
 	// MarkLearnedUsed counts one more use of the cases and lessons.
 	MarkLearnedUsed(ctx context.Context, l post.LearnedFrom) error
 	// CasesToDistill returns cases waiting for their lesson, oldest first.
-	CasesToDistill(ctx context.Context, limit int) ([]Case, error)
+	CasesToDistill(ctx context.Context, limit int) ([]learning.Case, error)
 	// MarkDistilled marks a case's lesson distilled.
 	MarkDistilled(ctx context.Context, id int64) error
 	// AddLesson stores a lesson, or raises a near-duplicate's count.
-	AddLesson(ctx context.Context, text string, kind LessonKind, source int64) (Lesson, bool, error)
+	AddLesson(ctx context.Context, text string, kind learning.LessonKind, source int64) (learning.Lesson, bool, error)
 }
 
 // Shaper finds what shapes a draft: the similar past cases given as
@@ -72,7 +68,7 @@ type Shaper struct {
 	// mu guards the enabled lessons kept between drafts (the worker's
 	// drafts run concurrently on one Shaper), read at lessonsVersion.
 	mu             sync.Mutex
-	lessons        []Lesson
+	lessons        []learning.Lesson
 	lessonsVersion int64
 }
 
@@ -151,13 +147,13 @@ func (s *Shaper) Shape(ctx context.Context, p post.Post, l settings.Learning) (S
 			return Shaping{}, err
 		}
 		for _, ls := range pickLessons(lessons, sims, floor, l.Lessons, chars/lessonShare, now) {
-			out.Lessons = append(out.Lessons, writer.Lesson{Text: ls.Text, Rejection: ls.Kind == KindRejection})
+			out.Lessons = append(out.Lessons, writer.Lesson{Text: ls.Text, Rejection: ls.Kind == learning.KindRejection})
 			out.Learned.Lessons = append(out.Learned.Lessons, ls.ID)
 			used += utf8.RuneCountInString(ls.Text)
 		}
 	}
 	if l.Examples > 0 {
-		byID := make(map[int64]Candidate, len(cands))
+		byID := make(map[int64]learning.Candidate, len(cands))
 		var usable []retrieval.Item
 		for i, c := range cands {
 			// Below the floor Select drops it anyway: the outbound check
@@ -184,7 +180,7 @@ func (s *Shaper) Shape(ctx context.Context, p post.Post, l settings.Learning) (S
 
 // enabledLessons returns the enabled lessons, read again only when the
 // store's LessonsVersion has moved since they were last read.
-func (s *Shaper) enabledLessons(ctx context.Context) ([]Lesson, error) {
+func (s *Shaper) enabledLessons(ctx context.Context) ([]learning.Lesson, error) {
 	v, err := s.Store.LessonsVersion(ctx)
 	if err != nil {
 		return nil, err
@@ -209,7 +205,7 @@ func (s *Shaper) enabledLessons(ctx context.Context) ([]Lesson, error) {
 }
 
 // item is c as retrieval ranks it against p.
-func item(c Candidate, p post.Post) retrieval.Item {
+func item(c learning.Candidate, p post.Post) retrieval.Item {
 	it := retrieval.Item{
 		ID: c.ID, Text: c.Final, Size: utf8.RuneCountInString(clip(c.Mention, maxExamplePost)) + utf8.RuneCountInString(c.Final),
 		Key: c.ConversationKey, Trigram: c.Trigram, Rank: c.Rank, At: c.CreatedAt,
@@ -220,7 +216,7 @@ func item(c Candidate, p post.Post) retrieval.Item {
 	switch c.By {
 	case string(post.ByAutopilot):
 		it.Weight = autopilotWeight
-	case ByImport:
+	case learning.ByImport:
 		it.Weight = importWeight
 	}
 	if c.PostID != 0 && c.PostID == p.ID {
@@ -233,8 +229,8 @@ func item(c Candidate, p post.Post) retrieval.Item {
 // exampleFits reports whether case c may be an example for p: approved or
 // edited, its reply within p's platform's length, and passing the
 // outbound check as a reply to p now (no link, no foreign @mention).
-func (s *Shaper) exampleFits(c Candidate, p post.Post) bool {
-	if c.Decision == DecisionRejected || strings.TrimSpace(c.Final) == "" {
+func (s *Shaper) exampleFits(c learning.Candidate, p post.Post) bool {
+	if c.Decision == learning.DecisionRejected || strings.TrimSpace(c.Final) == "" {
 		return false
 	}
 	if post.CheckResponseFor(p.Platform, c.Final) != nil {
@@ -245,9 +241,9 @@ func (s *Shaper) exampleFits(c Candidate, p post.Post) bool {
 
 // pickLessons returns at most k of lessons that apply to the post whose
 // similar cases are sims, best first (lessonScore), within chars.
-func pickLessons(lessons []Lesson, sims map[int64]float64, floor float64, k, chars int, now time.Time) []Lesson {
+func pickLessons(lessons []learning.Lesson, sims map[int64]float64, floor float64, k, chars int, now time.Time) []learning.Lesson {
 	type scored struct {
-		Lesson
+		learning.Lesson
 		score float64
 	}
 	var cands []scored
@@ -265,7 +261,7 @@ func pickLessons(lessons []Lesson, sims map[int64]float64, floor float64, k, cha
 		}
 		return int(a.ID - b.ID)
 	})
-	var out []Lesson
+	var out []learning.Lesson
 	used := 0
 	for _, c := range cands {
 		if len(out) == k {
@@ -288,12 +284,12 @@ func pickLessons(lessons []Lesson, sims map[int64]float64, floor float64, k, cha
 // floor), so that one edit teaches the posts like it and no other. The
 // score adds the count (log-scaled), the best similarity of its source
 // cases and a recency boost halved every 30 days.
-func lessonScore(l Lesson, sims map[int64]float64, floor float64, now time.Time) (float64, bool) {
+func lessonScore(l learning.Lesson, sims map[int64]float64, floor float64, now time.Time) (float64, bool) {
 	best := 0.0
 	for _, id := range l.SourceCaseIDs {
 		best = max(best, sims[id])
 	}
-	general := l.Kind == KindManual || l.Count >= 2
+	general := l.Kind == learning.KindManual || l.Count >= 2
 	if !general && best < floor {
 		return 0, false
 	}
@@ -310,7 +306,7 @@ const MaxDistilPerRun = 20
 // Distil writes the lessons of the decisions waiting for theirs (edits,
 // rejections with a reason), at most MaxDistilPerRun, and returns how many
 // lessons it added or confirmed. A lesson that is not a valid lesson text
-// (CheckLesson) is dropped; a failing distiller leaves the rest for the
+// (learning.CheckLesson) is dropped; a failing distiller leaves the rest for the
 // next run.
 func (s *Shaper) Distil(ctx context.Context) (int, error) {
 	if s.Distiller == nil {
@@ -322,15 +318,15 @@ func (s *Shaper) Distil(ctx context.Context) (int, error) {
 	}
 	n := 0
 	for _, c := range cases {
-		rejected := c.Decision == DecisionRejected
+		rejected := c.Decision == learning.DecisionRejected
 		text, err := s.Distiller.Distill(ctx, writer.Edit{Post: c.Mention, Draft: c.Draft, Final: c.Final, Rejected: rejected, Reason: c.Reason})
 		if err != nil {
 			return n, fmt.Errorf("learning: distil case %d: %w", c.ID, err)
 		}
-		if text, err = CheckLesson(text); err == nil {
-			kind := KindEdit
+		if text, err = learning.CheckLesson(text); err == nil {
+			kind := learning.KindEdit
 			if rejected {
-				kind = KindRejection
+				kind = learning.KindRejection
 			}
 			if _, _, err := s.Store.AddLesson(ctx, text, kind, c.ID); err != nil {
 				return n, err

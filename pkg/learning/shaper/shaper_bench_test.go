@@ -1,4 +1,4 @@
-package learning_test
+package shaper_test
 
 import (
 	"context"
@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"infernal/pkg/learning"
+	"infernal/pkg/learning/shaper"
 	"infernal/pkg/post"
 	"infernal/pkg/settings"
 	"infernal/pkg/store/storetest"
@@ -31,7 +31,7 @@ func BenchmarkRetrieval(b *testing.B) {
 	if err := storetest.GenerateLearning(ctx, st.Pool(), cases, lessons); err != nil {
 		b.Fatal(err)
 	}
-	sh := &learning.Shaper{Store: st, Persona: "devil"}
+	sh := &shaper.Shaper{Store: st, Persona: "devil"}
 	set := settings.DefaultLearning()
 	r := rand.New(rand.NewPCG(7, 11))
 	post := func() post.Post {
