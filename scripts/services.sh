@@ -9,7 +9,8 @@
 #   stop_postgres DIR
 #   start_redis DIR PORT      starts redis-server on 127.0.0.1:PORT, data kept in DIR
 #   stop_redis PORT [save|nosave]
-#   free_port                 prints a TCP port nobody listens on
+#   free_port                 prints a TCP port nobody listens on, below the
+#                             kernel's ephemeral range (outgoing connections never take it)
 #
 # The private throwaway servers of scripts/test.sh and bench/run.sh:
 #
@@ -49,9 +50,14 @@ as_pg() {
 }
 
 free_port() {
-	local p
+	local p low
+	# Below the kernel's ephemeral range: a port in it may be taken, between
+	# this check and the server's bind, by the local end of any outgoing
+	# connection (the parallel tests make many), and the bind then fails.
+	low=$(cut -f1 /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || echo 32768)
+	[ "$low" -gt 21000 ] 2>/dev/null || low=32768
 	for _ in $(seq 1 50); do
-		p=$((20000 + RANDOM % 40000))
+		p=$((20000 + RANDOM % (low - 20000)))
 		if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
 			echo "$p"
 			return 0
