@@ -4,15 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"log/slog"
-	"net/http/httptest"
 	"strings"
 	"testing"
-	"time"
 
-	"infernal/pkg/api"
-	"infernal/pkg/auth"
 	"infernal/pkg/tasks"
 )
 
@@ -26,18 +20,7 @@ func TestKnowledgeGroundsADraft(t *testing.T) {
 	f := newProcessFixture(t)
 	fx, llm, st, queue := f.fx, f.llm, f.st, f.queue
 	ctx := context.Background()
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	authn, err := auth.NewService(st, time.Hour, time.Now)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := authn.Bootstrap(ctx, "admin", "hellfire666", log); err != nil {
-		t.Fatal(err)
-	}
-	web := httptest.NewServer(api.New(api.Config{Store: st, Auth: authn, Queue: queue, Log: log, Handle: persona, Platform: "x"}))
-	t.Cleanup(web.Close)
-	s := &system{t: t, store: st, queue: queue, web: web}
-	s.token = s.login()
+	s := f.webSystem(t)
 
 	const fact = "The brimstone sauna opens on Sundays at noon and closes when the lava cools."
 	doc := fmt.Sprintf(`{"title":"Sauna rules","text":"# Sauna\n\n%s\n\n# Towels\n\nTowels are asbestos and cost one soul each."}`, fact)

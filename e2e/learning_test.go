@@ -4,15 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"log/slog"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
-	"infernal/pkg/api"
-	"infernal/pkg/auth"
 	"infernal/pkg/tasks"
 )
 
@@ -28,18 +23,7 @@ func TestPersonaLearnsFromItsEditor(t *testing.T) {
 	f := newProcessFixture(t)
 	fx, llm, st, queue := f.fx, f.llm, f.st, f.queue
 	ctx := context.Background()
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	authn, err := auth.NewService(st, time.Hour, time.Now)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := authn.Bootstrap(ctx, "admin", "hellfire666", log); err != nil {
-		t.Fatal(err)
-	}
-	web := httptest.NewServer(api.New(api.Config{Store: st, Auth: authn, Queue: queue, Log: log, Handle: persona, Platform: "x"}))
-	t.Cleanup(web.Close)
-	s := &system{t: t, store: st, queue: queue, web: web}
-	s.token = s.login()
+	s := f.webSystem(t)
 
 	var logs processLog
 	cmd := startWorkerProcess(t, f.worker, f.dbURL, f.redisURL, fx, llm, &logs)

@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
+	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"strconv"
@@ -13,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"infernal/pkg/api"
+	"infernal/pkg/auth"
 	"infernal/pkg/post"
 	"infernal/pkg/store"
 	"infernal/pkg/store/storetest"
@@ -29,6 +34,26 @@ type processFixture struct {
 	dbURL, redisURL string
 	st              *store.Store
 	queue           *tasks.Client
+}
+
+// webSystem serves the web tier in this process on the fixture's database
+// and queue, with an administrator logged in: the admin API beside the
+// worker binary.
+func (f processFixture) webSystem(t *testing.T) *system {
+	t.Helper()
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	authn, err := auth.NewService(f.st, time.Hour, time.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := authn.Bootstrap(context.Background(), "admin", "hellfire666", log); err != nil {
+		t.Fatal(err)
+	}
+	web := httptest.NewServer(api.New(api.Config{Store: f.st, Auth: authn, Queue: f.queue, Log: log, Handle: persona, Platform: "x"}))
+	t.Cleanup(web.Close)
+	s := &system{t: t, store: f.st, queue: f.queue, web: web}
+	s.token = s.login()
+	return s
 }
 
 func newProcessFixture(t *testing.T) processFixture {
