@@ -47,6 +47,10 @@ type Request struct {
 	// address the mortal wrote: only these, which the platform gave.
 	Media []post.Media
 	Link  *post.Link
+	// ContentWarning is the warning the mortal put over their post
+	// (Mastodon's spoiler_text), "" when none: data, quoted apart from
+	// the text; the reply goes out under it.
+	ContentWarning string
 	// PreviousDraft and PreviousLength are set when an earlier draft was too
 	// long, so the writer can be asked for a shorter one.
 	PreviousDraft  string
@@ -147,6 +151,8 @@ type ContextPost struct {
 	// Media are the post's images; Link its link card, nil when none.
 	Media []post.Media
 	Link  *post.Link
+	// ContentWarning is the warning its author put over it, "" when none.
+	ContentWarning string
 }
 
 // Draft is a written response.

@@ -11,7 +11,7 @@ import (
 )
 
 // anyFence finds a request's fence in any of the prompt's tags.
-var anyFence = regexp.MustCompile(`<(/?)(post|draft|current|wish|thread|quoted|own|persona|example|lessons)-[A-Z2-7]+>`)
+var anyFence = regexp.MustCompile(`<(/?)(post|draft|current|wish|thread|quoted|own|persona|example|lessons|warning|media)-[A-Z2-7]+>`)
 
 // TestPromptGolden compares the rendered prompts of fixed requests without
 // context with testdata/*.golden, byte for byte once the random fence is
@@ -30,6 +30,9 @@ func TestPromptGolden(t *testing.T) {
 		{name: "reply-learned", req: writer.Request{Kind: writer.KindReply, Persona: "infernal_ai", Author: "maria_g", PostText: "Fourth coffee today",
 			Examples: []writer.Example{{Post: "Second coffee\nbefore 9", Reply: "Hell brews it darker."}, {Post: "Coffee is life", Reply: "Coffee is a sin we share."}},
 			Lessons:  []writer.Lesson{{Text: "No emoji"}, {Text: "Stay on the topic of the mortal's post", Rejection: true}}}},
+		{name: "reply-warning", req: writer.Request{Kind: writer.KindReply, Persona: "infernal_ai", Author: "erin", PostText: "@infernal_ai spoilers ahead",
+			ContentWarning: " film\nending ", Context: []writer.ContextPost{{Relation: writer.RelationParent, Author: "bob", Text: "the finale", ContentWarning: "politics"},
+				{Relation: writer.RelationQuoted, Author: "carol", Text: "no warning here"}}}},
 		{name: "profile", req: writer.Request{Kind: writer.KindProfile, Persona: "infernal_ai"}},
 		{name: "profile-theme", req: writer.Request{Kind: writer.KindProfile, Persona: "infernal_ai", PostText: "tax season"}},
 	}
