@@ -52,15 +52,20 @@ func TestMastodonPostLimitAndWarning(t *testing.T) {
 	}
 
 	fits, over := strings.Repeat("a", 891), strings.Repeat("a", 892)
+	edit := func(text string) error { _, err := s.SaveEdit(ctx, id, text, nil, nil, post.ByWeb); return err }
+	approve := func(text string) error {
+		_, err := s.ApproveWith(ctx, id, store.Approval{Edited: &text, By: post.ByWeb})
+		return err
+	}
 	tests := []struct {
 		name    string
 		do      func(text string) error
 		text    string
 		wantMax int // 0 when taken
 	}{
-		{name: "edit over", do: func(t string) error { _, err := s.SaveEdit(ctx, id, t, nil, nil, post.ByWeb); return err }, text: over, wantMax: 898},
-		{name: "edit within", do: func(t string) error { _, err := s.SaveEdit(ctx, id, t, nil, nil, post.ByWeb); return err }, text: fits},
-		{name: "approve over", do: func(t string) error { _, err := s.ApproveWith(ctx, id, store.Approval{Edited: &t, By: post.ByWeb}); return err }, text: over, wantMax: 898},
+		{name: "edit over", do: edit, text: over, wantMax: 898},
+		{name: "edit within", do: edit, text: fits},
+		{name: "approve over", do: approve, text: over, wantMax: 898},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
