@@ -37,8 +37,9 @@ type Request struct {
 	Author   string
 	// Platform is the platform the draft is for, whose length rule and
 	// limit Compose keeps to ("" is X's); MaxLength, when not zero, is the
-	// limit its server announced (Mastodon's max_characters), else the
-	// descriptor's.
+	// limit the draft must fit in (post.Post.Limit: the server's announced
+	// limit, Mastodon's max_characters, less the content warning a reply
+	// carries there), else the descriptor's.
 	Platform  string
 	MaxLength int
 	// Media are the images the mortal's post shows (alt texts and
