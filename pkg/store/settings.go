@@ -17,9 +17,11 @@ import (
 // Settings returns the administrator's settings; before SeedSettings or
 // PutSettings has stored any, empty lists and the default caps.
 func (s *Store) Settings(ctx context.Context) (settings.Settings, error) {
-	out := settings.Settings{Caps: settings.DefaultCaps(), Autopilot: settings.DefaultAutopilot(), Learning: settings.DefaultLearning(), Knowledge: settings.DefaultKnowledge()}
-	var caps, autopilot, learning, knowledge []byte
-	err := s.pool.QueryRow(ctx, `SELECT target_usernames, search_topics, caps, autopilot, learning, knowledge FROM settings`).Scan(&out.TargetUsernames, &out.SearchTopics, &caps, &autopilot, &learning, &knowledge)
+	out := settings.Settings{Caps: settings.DefaultCaps(), Autopilot: settings.DefaultAutopilot(), Learning: settings.DefaultLearning(),
+		Knowledge: settings.DefaultKnowledge(), Mastodon: settings.DefaultMastodon()}
+	var caps, autopilot, learning, knowledge, mastodon []byte
+	err := s.pool.QueryRow(ctx, `SELECT target_usernames, search_topics, caps, autopilot, learning, knowledge, mastodon FROM settings`).Scan(
+		&out.TargetUsernames, &out.SearchTopics, &caps, &autopilot, &learning, &knowledge, &mastodon)
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
 		out.TargetUsernames, out.SearchTopics = []string{}, []string{}
@@ -41,6 +43,10 @@ func (s *Store) Settings(ctx context.Context) (settings.Settings, error) {
 		// The stored '{}' of a database from before the knowledge base keeps the default: 3 chunks.
 		if err := json.Unmarshal(knowledge, &out.Knowledge); err != nil {
 			return settings.Settings{}, fmt.Errorf("store: settings knowledge: %w", err)
+		}
+		// The stored '{}' of a database from before keeps the default: direct mentions unanswered.
+		if err := json.Unmarshal(mastodon, &out.Mastodon); err != nil {
+			return settings.Settings{}, fmt.Errorf("store: settings mastodon: %w", err)
 		}
 	}
 	if out.BlockedAuthors, err = s.column(ctx, `SELECT username FROM blocked_authors ORDER BY created_at, username`); err != nil {
@@ -175,16 +181,20 @@ func (s *Store) putSettings(ctx context.Context, v settings.Settings, onlyFirst 
 	if err != nil {
 		return fmt.Errorf("store: settings knowledge: %w", err)
 	}
+	mastodon, err := json.Marshal(v.Mastodon)
+	if err != nil {
+		return fmt.Errorf("store: settings mastodon: %w", err)
+	}
 	err = s.inTx(ctx, func(tx pgx.Tx) error {
-		upsert := `INSERT INTO settings (id, target_usernames, search_topics, caps, autopilot, learning, knowledge) VALUES (true, $1, $2, $3, $4, $5, $6)
+		upsert := `INSERT INTO settings (id, target_usernames, search_topics, caps, autopilot, learning, knowledge, mastodon) VALUES (true, $1, $2, $3, $4, $5, $6, $7)
 			ON CONFLICT (id) DO UPDATE SET target_usernames = excluded.target_usernames,
 				search_topics = excluded.search_topics, caps = excluded.caps, autopilot = excluded.autopilot,
-				learning = excluded.learning, knowledge = excluded.knowledge, updated_at = now()`
+				learning = excluded.learning, knowledge = excluded.knowledge, mastodon = excluded.mastodon, updated_at = now()`
 		if onlyFirst {
-			upsert = `INSERT INTO settings (id, target_usernames, search_topics, caps, autopilot, learning, knowledge) VALUES (true, $1, $2, $3, $4, $5, $6)
+			upsert = `INSERT INTO settings (id, target_usernames, search_topics, caps, autopilot, learning, knowledge, mastodon) VALUES (true, $1, $2, $3, $4, $5, $6, $7)
 				ON CONFLICT (id) DO NOTHING`
 		}
-		tag, err := tx.Exec(ctx, upsert, nonNil(v.TargetUsernames), nonNil(v.SearchTopics), caps, autopilot, learning, knowledge)
+		tag, err := tx.Exec(ctx, upsert, nonNil(v.TargetUsernames), nonNil(v.SearchTopics), caps, autopilot, learning, knowledge, mastodon)
 		if err != nil {
 			return err
 		}

@@ -65,6 +65,58 @@ func TestSettingsSeedPutAndBlock(t *testing.T) {
 	}
 }
 
+// settings.mastodon is off before anything is stored, seeded by the
+// environment as off, kept through a put, and read back by the cache a
+// worker asks at every scan and send the moment it changes.
+func TestMastodonSettingsStored(t *testing.T) {
+	ctx := context.Background()
+	s := storetest.New(t)
+	var cache store.SettingsCache
+	read := func() (bool, bool) {
+		t.Helper()
+		plain, err := s.Settings(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cached, err := s.CachedSettings(ctx, &cache)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return plain.Mastodon.ReplyToDirect, cached.Mastodon.ReplyToDirect
+	}
+	if plain, cached := read(); plain || cached {
+		t.Fatalf("fresh: %v %v, want off", plain, cached)
+	}
+	base := settings.Settings{Caps: settings.DefaultCaps()}
+	if _, err := s.SeedSettings(ctx, base); err != nil {
+		t.Fatal(err)
+	}
+	for _, on := range []bool{true, false, true} {
+		next := base
+		next.Mastodon.ReplyToDirect = on
+		if err := s.PutSettings(ctx, next); err != nil {
+			t.Fatal(err)
+		}
+		if plain, cached := read(); plain != on || cached != on {
+			t.Fatalf("after a put of %v: stored %v, cached %v", on, plain, cached)
+		}
+	}
+	// A later start's seed (off) changes nothing.
+	if seeded, err := s.SeedSettings(ctx, base); err != nil || seeded {
+		t.Fatalf("reseed: %v %v", seeded, err)
+	}
+	if plain, cached := read(); !plain || !cached {
+		t.Fatalf("after a reseed: stored %v, cached %v, want on", plain, cached)
+	}
+	// The column of a database from before holds '{}': the default.
+	if _, err := s.Pool().Exec(ctx, `UPDATE settings SET mastodon = '{}'`); err != nil {
+		t.Fatal(err)
+	}
+	if plain, cached := read(); plain || cached {
+		t.Fatalf("'{}' stored: %v %v, want off", plain, cached)
+	}
+}
+
 // The settings cache answers as Settings does after every kind of change:
 // the settings row, an opt-out's blocked author, a blocked phrase removed,
 // and a change made around the cache by another process.
@@ -99,6 +151,11 @@ func TestCachedSettings(t *testing.T) {
 			return s.PutSettings(ctx, next)
 		}},
 		{name: "changed by another process", change: func() error { return other.BlockAuthor(ctx, "loudone", "", "added", 0) }},
+		{name: "mastodon.reply_to_direct switched on", change: func() error {
+			next := base
+			next.Mastodon.ReplyToDirect = true
+			return other.PutSettings(ctx, next)
+		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -69,9 +69,12 @@ type Config struct {
 	Server string
 	// AccessToken is a token with the read and write:statuses scopes.
 	AccessToken string
-	// ReplyToDirect lets a direct mention be answered, direct
-	// (mastodon.reply_to_direct); off, such mentions are left out.
-	ReplyToDirect bool
+	// ReplyToDirect says whether a direct mention may be answered, direct
+	// (the admin's setting mastodon.reply_to_direct); off, such mentions
+	// are withheld and their replies refused. It is asked at every read of
+	// the mentions and every reply, so a change applies without a restart;
+	// nil is always off.
+	ReplyToDirect func(ctx context.Context) (bool, error)
 	// Limiter, when set, keeps the rate-limit windows shared by every process.
 	Limiter Limiter
 	// HTTP is the HTTP client, a 30 s one when nil.
@@ -84,7 +87,7 @@ type Config struct {
 type Client struct {
 	server        *url.URL
 	token         string
-	replyToDirect bool
+	replyToDirect func(ctx context.Context) (bool, error)
 	limiter       Limiter
 	hc            *http.Client
 	now           func() time.Time
@@ -112,6 +115,19 @@ func New(cfg Config) (*Client, error) {
 		now = time.Now
 	}
 	return &Client{server: u, token: cfg.AccessToken, replyToDirect: cfg.ReplyToDirect, limiter: cfg.Limiter, hc: &c, now: now}, nil
+}
+
+// directAllowed reports whether a direct mention may be answered now
+// (Config.ReplyToDirect); an unread setting is an error, never a yes.
+func (c *Client) directAllowed(ctx context.Context) (bool, error) {
+	if c.replyToDirect == nil {
+		return false, nil
+	}
+	ok, err := c.replyToDirect(ctx)
+	if err != nil {
+		return false, fmt.Errorf("mastodon: read mastodon.reply_to_direct: %w", err)
+	}
+	return ok, nil
 }
 
 // ValidateServer checks a server's address: an absolute https URL of a

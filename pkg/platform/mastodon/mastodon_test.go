@@ -2,6 +2,7 @@ package mastodon_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"slices"
@@ -19,7 +20,8 @@ import (
 
 func client(t *testing.T, srv *mastodontest.Server, limiter mastodon.Limiter, direct bool) *mastodon.Client {
 	t.Helper()
-	c, err := mastodon.New(mastodon.Config{Server: srv.URL, AccessToken: mastodontest.Token, Limiter: limiter, ReplyToDirect: direct})
+	c, err := mastodon.New(mastodon.Config{Server: srv.URL, AccessToken: mastodontest.Token, Limiter: limiter,
+		ReplyToDirect: func(context.Context) (bool, error) { return direct, nil }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,6 +122,86 @@ func TestMentionsReadOnlyMentions(t *testing.T) {
 	page, err = c.Mentions(ctx, "1", platform.Range{SinceID: page.NewestID})
 	if err != nil || len(page.Posts) != 1 || page.Posts[0].ID != cw || page.Posts[0].Text != "CW: film ending\n\n@infernal spoilers ahead" {
 		t.Fatalf("mention behind a warning: %+v %v", page.Posts, err)
+	}
+}
+
+// mastodon.reply_to_direct is asked at every read and every reply: a change
+// applies to the same client at once; a setting that cannot be read fails
+// the read and the reply, never answering a direct mention; no setting at
+// all (nil) is off.
+func TestReplyToDirectReadEachTime(t *testing.T) {
+	srv := mastodontest.New()
+	t.Cleanup(srv.Close)
+	ctx := context.Background()
+	var (
+		on      bool
+		readErr error
+		asked   int
+	)
+	c, err := mastodon.New(mastodon.Config{Server: srv.URL, AccessToken: mastodontest.Token,
+		ReplyToDirect: func(context.Context) (bool, error) { asked++; return on, readErr }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	direct := srv.Post("dave", "@infernal just us", "", "direct")
+	public := srv.Post("alice", "@infernal hi", "", "public")
+	tests := []struct {
+		name         string
+		on           bool
+		readErr      error
+		wantPosts    int
+		wantWithheld int
+		wantErr      bool
+	}{
+		{name: "off: withheld", wantPosts: 1, wantWithheld: 1},
+		{name: "switched on: read", on: true, wantPosts: 2},
+		{name: "switched off again: withheld", wantPosts: 1, wantWithheld: 1},
+		{name: "unreadable: the read fails", on: true, readErr: errors.New("database down"), wantErr: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			on, readErr = tt.on, tt.readErr
+			before := asked
+			page, err := c.Mentions(ctx, "1", platform.Range{})
+			if (err != nil) != tt.wantErr || len(page.Posts) != tt.wantPosts || len(page.Withheld) != tt.wantWithheld || asked != before+1 {
+				t.Fatalf("posts %d withheld %d err %v (asked %d times), want %d, %d, error %v, asked once",
+					len(page.Posts), len(page.Withheld), err, asked-before, tt.wantPosts, tt.wantWithheld, tt.wantErr)
+			}
+			for _, w := range page.Withheld {
+				if w.ID != direct || w.Reason != mastodon.ReasonDirect {
+					t.Errorf("withheld %+v, want %s for %s", w, mastodon.ReasonDirect, direct)
+				}
+			}
+		})
+	}
+	// A reply to a public mention never asks; to a direct one, asks at the send.
+	on, readErr = false, nil
+	before := asked
+	if _, err := c.Publish(ctx, "burn", public); err != nil || asked != before {
+		t.Fatalf("reply to a public mention: %v (asked %d times)", err, asked-before)
+	}
+	creates := srv.Creates
+	readErr = errors.New("database down")
+	if _, err := c.Publish(ctx, "burn", direct); err == nil || srv.Creates != creates {
+		t.Fatalf("reply to a direct mention with the setting unread: %v (creates %d -> %d)", err, creates, srv.Creates)
+	}
+	readErr = nil
+	if _, err := c.Publish(ctx, "burn", direct); !strings.Contains(fmt.Sprint(err), mastodon.ReasonDirect) || srv.Creates != creates {
+		t.Fatalf("reply to a direct mention while off: %v", err)
+	}
+	on = true
+	if _, err := c.Publish(ctx, "burn", direct); err != nil {
+		t.Fatalf("reply to a direct mention once switched on: %v", err)
+	}
+	if st := srv.Statuses(); st[len(st)-1].Visibility != "direct" {
+		t.Errorf("reply to a direct mention: %s, want direct, never wider", st[len(st)-1].Visibility)
+	}
+	none, err := mastodon.New(mastodon.Config{Server: srv.URL, AccessToken: mastodontest.Token})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if page, err := none.Mentions(ctx, "1", platform.Range{}); err != nil || len(page.Withheld) != 1 {
+		t.Errorf("no setting: %+v %v, want the direct mention withheld", page, err)
 	}
 }
 

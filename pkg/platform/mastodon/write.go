@@ -79,7 +79,8 @@ func (c *Client) Publish(ctx context.Context, text, inReplyToID string) (platfor
 // with @acct of the author, as Mastodon's clients write it, carries the
 // content warning and the language of the status it answers, and never
 // widens its visibility: public, unlisted and private are answered alike,
-// direct only with ReplyToDirect (else it is refused, ReasonDirect). A
+// direct only while ReplyToDirect says yes (else it is refused,
+// ReasonDirect), asked at the send. A
 // create whose outcome is unknown (a network failure, or a 5xx after it
 // was sent) is looked for first, then sent again under the same key.
 func (c *Client) PublishKeyed(ctx context.Context, key, text, inReplyToID string) (platform.Post, error) {
@@ -93,7 +94,13 @@ func (c *Client) PublishKeyed(ctx context.Context, key, text, inReplyToID string
 			return platform.Post{}, &platform.Error{Status: http.StatusNotFound, Title: "Not Found",
 				Detail: "the post was deleted or not visible"}
 		}
-		if parent.Visibility == "direct" && !c.replyToDirect {
+		direct := false
+		if parent.Visibility == "direct" {
+			if direct, err = c.directAllowed(ctx); err != nil {
+				return platform.Post{}, err
+			}
+		}
+		if parent.Visibility == "direct" && !direct {
 			return platform.Post{}, &platform.Error{Status: http.StatusUnprocessableEntity, Title: ReasonDirect,
 				Detail: "a direct mention is not answered (mastodon.reply_to_direct is off)"}
 		}
