@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"net/http"
+	"slices"
 
 	"infernal/pkg/settings"
 )
@@ -29,12 +30,23 @@ func (s *Server) settingsAnswer(ctx context.Context) (settingsView, error) {
 	if err != nil {
 		return settingsView{}, err
 	}
-	missing, err := s.store.TargetsNotFound(ctx, s.platform)
-	if err != nil {
-		return settingsView{}, err
+	// Each platform looks up the targets of its own syntax (a Mastodon
+	// account on Mastodon alone): the list is every platform's.
+	missing := []string{}
+	platforms := s.platformList()
+	if len(platforms) == 0 {
+		platforms = []string{s.platform}
 	}
-	if missing == nil {
-		missing = []string{}
+	for _, p := range platforms {
+		names, err := s.store.TargetsNotFound(ctx, p)
+		if err != nil {
+			return settingsView{}, err
+		}
+		for _, n := range names {
+			if !slices.Contains(missing, n) {
+				missing = append(missing, n)
+			}
+		}
 	}
 	blocked, targets, err := s.store.SettingsAccounts(ctx, v.TargetUsernames)
 	if err != nil {

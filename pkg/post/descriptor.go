@@ -115,6 +115,12 @@ type Descriptor struct {
 	// as its clients write them (Mastodon): the prefix is part of the
 	// draft's text (ReplyText), so the card shows and counts what is sent.
 	ReplyPrefix bool
+	// ResolveBlocked marks the platform whose blocked accounts named by
+	// handle are looked up to their ids (the client's UserByUsername)
+	// before a post of it is judged, rather than waiting to meet the
+	// author (Mastodon: an acct is relative to the server, a local
+	// account's leaving the domain out, so a name alone is a poor key).
+	ResolveBlocked bool
 
 	// webURL builds the address of a post; nil where there is none.
 	webURL func(handle, id string) string
@@ -172,7 +178,7 @@ func Descriptors() []Descriptor {
 		},
 		{
 			Name: MastodonPlatform, Label: "Mastodon", Length: LengthCharacters, MaxLength: MaxLengthMastodon,
-			AccountSyntax: MastodonPlatform, WindowPrefix: "mastodon ", ReplyPrefix: true,
+			AccountSyntax: MastodonPlatform, WindowPrefix: "mastodon ", ReplyPrefix: true, ResolveBlocked: true,
 			parseRef: ParseMastodonRef,
 		},
 		{

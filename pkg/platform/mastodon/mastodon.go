@@ -26,6 +26,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"infernal/pkg/platform"
@@ -91,6 +92,9 @@ type Client struct {
 	limiter       Limiter
 	hc            *http.Client
 	now           func() time.Time
+	// domain is the server's own domain, which a local account's acct
+	// leaves out (Qualify): its address's host until the server names it.
+	domain atomic.Pointer[string]
 }
 
 // New returns a client of cfg.Server, which must be https (or http on a
@@ -114,7 +118,10 @@ func New(cfg Config) (*Client, error) {
 	if now == nil {
 		now = time.Now
 	}
-	return &Client{server: u, token: cfg.AccessToken, replyToDirect: cfg.ReplyToDirect, limiter: cfg.Limiter, hc: &c, now: now}, nil
+	client := &Client{server: u, token: cfg.AccessToken, replyToDirect: cfg.ReplyToDirect, limiter: cfg.Limiter, hc: &c, now: now}
+	host := strings.ToLower(u.Hostname())
+	client.domain.Store(&host)
+	return client, nil
 }
 
 // directAllowed reports whether a direct mention may be answered now

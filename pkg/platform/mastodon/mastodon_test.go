@@ -432,3 +432,55 @@ func TestValidateServer(t *testing.T) {
 		}
 	}
 }
+
+// An acct names an account from the server: a local one without its
+// domain. Qualify gives the name it has from anywhere, with the domain the
+// server names (its address's host until then); a lookup takes either
+// form of a local account, and a remote one by user@domain.
+func TestQualifyAndLookup(t *testing.T) {
+	srv := mastodontest.New()
+	t.Cleanup(srv.Close)
+	ctx := context.Background()
+	c := client(t, srv, nil, false)
+	var _ platform.Qualifier = c
+	if got := c.Qualify("alice"); got != "alice@127.0.0.1" {
+		t.Errorf("before the instance is read: %q, want the address's host", got)
+	}
+	if _, err := c.MaxCharacters(ctx); err != nil {
+		t.Fatal(err)
+	}
+	local := srv.Account("alice")
+	remote := srv.Account("bob@remote.example")
+	for _, tt := range []struct{ in, want string }{
+		{"alice", "alice@" + mastodontest.Domain},
+		{"@Alice", "alice@" + mastodontest.Domain},
+		{"bob@remote.example", "bob@remote.example"},
+		{"@Bob@Remote.Example", "bob@remote.example"},
+		{"", ""},
+	} {
+		if got := c.Qualify(tt.in); got != tt.want {
+			t.Errorf("Qualify(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+	for _, tt := range []struct {
+		acct, wantID string
+		wantStatus   int
+	}{
+		{acct: "alice", wantID: local.ID},
+		{acct: "alice@" + mastodontest.Domain, wantID: local.ID},
+		{acct: "@alice@" + mastodontest.Domain, wantID: local.ID},
+		{acct: "bob@remote.example", wantID: remote.ID},
+		{acct: "bob", wantStatus: 404}, // a local bob is another account
+		{acct: "alice@elsewhere.example", wantStatus: 404},
+		{acct: "carol@remote.example", wantStatus: 404}, // not known to the server yet
+	} {
+		u, err := c.UserByUsername(ctx, tt.acct)
+		var pe *platform.Error
+		switch {
+		case tt.wantStatus != 0 && (!errors.As(err, &pe) || pe.Status != tt.wantStatus):
+			t.Errorf("lookup %q: %+v %v, want %d", tt.acct, u, err, tt.wantStatus)
+		case tt.wantStatus == 0 && (err != nil || u.ID != tt.wantID):
+			t.Errorf("lookup %q: %+v %v, want id %s", tt.acct, u, err, tt.wantID)
+		}
+	}
+}

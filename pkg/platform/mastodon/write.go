@@ -26,9 +26,11 @@ const DefaultMaxCharacters = 500
 // MaxCharacters is the server's limit on a status, in characters (GET
 // /api/v2/instance, configuration.statuses.max_characters), or
 // DefaultMaxCharacters when it names none: GoToSocial, Pleroma and many
-// servers raise it.
+// servers raise it. The same answer's domain, the server's own, is kept
+// for Qualify.
 func (c *Client) MaxCharacters(ctx context.Context) (int, error) {
 	var inst struct {
+		Domain        string `json:"domain"`
 		Configuration struct {
 			Statuses struct {
 				MaxCharacters int `json:"max_characters"`
@@ -38,10 +40,26 @@ func (c *Client) MaxCharacters(ctx context.Context) (int, error) {
 	if _, err := c.call(ctx, "GET", "/api/v2/instance", nil, nil, nil, &inst); err != nil {
 		return 0, err
 	}
+	if d := strings.ToLower(strings.TrimSpace(inst.Domain)); d != "" && !strings.ContainsAny(d, "@/ ") {
+		c.domain.Store(&d)
+	}
 	if n := inst.Configuration.Statuses.MaxCharacters; n > 0 {
 		return n, nil
 	}
 	return DefaultMaxCharacters, nil
+}
+
+// Qualify returns an acct (with or without a leading @) as it names the
+// account from any server, lower-cased, without the @: a local account's
+// acct, which leaves the server's domain out, with the server's domain
+// (platform.Qualifier). The domain is the one the server names
+// (MaxCharacters, read at start), else its address's host.
+func (c *Client) Qualify(acct string) string {
+	a := strings.ToLower(strings.TrimPrefix(strings.TrimSpace(acct), "@"))
+	if a == "" || strings.Contains(a, "@") {
+		return a
+	}
+	return a + "@" + *c.domain.Load()
 }
 
 // createStatus is POST /api/v1/statuses's body.
