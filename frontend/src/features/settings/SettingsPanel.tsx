@@ -29,7 +29,7 @@ export const SETTINGS_MESSAGES = {
 const LIST_LABELS: Record<ListField, { label: string; hint: string }> = {
   target_usernames: {
     label: 'Targeted accounts',
-    hint: 'Accounts whose recent posts are answered, one a line: a handle (X, or Bluesky like alice.bsky.social) or an id (X user id, DID).',
+    hint: 'Accounts whose recent posts are answered, one a line: a handle (X; Bluesky like alice.bsky.social; Mastodon like @alice@mastodon.social) or an id (X user id, DID).',
   },
   search_topics: { label: 'Search topics', hint: 'Words or phrases the conversation scan searches for, one a line; none, no search.' },
   blocked_authors: {
