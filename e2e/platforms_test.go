@@ -25,7 +25,8 @@ import (
 func testOnePersonaOnXBlueskyAndMastodon(t *testing.T, n *devnet.Network) {
 	masto := mastodontest.New()
 	t.Cleanup(masto.Close)
-	onMasto := masto.Post("mortal", "@"+masto.Persona().Username+" and on the fediverse?", "", "public")
+	// Behind a content warning: kept apart from the text, and the reply carries it.
+	onMasto := masto.PostWithWarning("mortal", "@"+masto.Persona().Username+" and on the fediverse?", "hellfire", "en")
 	whisper := masto.Post("secret", "@"+masto.Persona().Username+" between us", "", "direct")
 	// Handles of its own: TestBluesky's other test makes infernal.test and mortal.test.
 	personaBsky := n.CreateAccount(t, "persona-both.test")
@@ -111,6 +112,11 @@ func testOnePersonaOnXBlueskyAndMastodon(t *testing.T, n *devnet.Network) {
 			if p.Platform != platform {
 				t.Fatalf("the mention %s is on %q, want %q", p.OriginalPostID, p.Platform, platform)
 			}
+			// The Mastodon mention keeps its warning apart, its page, and the server's limit less the warning.
+			if p.Platform == "mastodon" && (p.ContentWarning != "hellfire" || p.PageURL() != masto.URL+"/@mortal/"+onMasto ||
+				p.MaxLength != mastodontest.MaxCharacters || p.Limit() != mastodontest.MaxCharacters-len("hellfire")) {
+				t.Errorf("the Mastodon mention: warning %q, page %q, limit %d (%d)", p.ContentWarning, p.PageURL(), p.MaxLength, p.Limit())
+			}
 			ids[p.OriginalPostID] = p.ID
 		}
 	}
@@ -146,8 +152,9 @@ func testOnePersonaOnXBlueskyAndMastodon(t *testing.T, n *devnet.Network) {
 			replies = append(replies, s)
 		}
 	}
-	if len(replies) != 1 || replies[0].InReplyToID != onMasto || replies[0].Visibility != "public" || !strings.HasPrefix(replies[0].Text, "@mortal ") {
-		t.Errorf("Mastodon got the replies %+v, want one public reply to %s starting @mortal", replies, onMasto)
+	if len(replies) != 1 || replies[0].InReplyToID != onMasto || replies[0].Visibility != "public" || !strings.HasPrefix(replies[0].Text, "@mortal ") ||
+		replies[0].SpoilerText != "hellfire" {
+		t.Errorf("Mastodon got the replies %+v, want one public reply to %s starting @mortal, under its warning", replies, onMasto)
 	}
 	var thread struct {
 		Thread struct {

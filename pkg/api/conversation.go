@@ -18,6 +18,8 @@ type contextItemView struct {
 	// Media are the post's images, never null; Link its link card, null when none.
 	Media []post.Media `json:"media"`
 	Link  *post.Link   `json:"link"`
+	// ContentWarning is the warning its author put over it, "" when none.
+	ContentWarning string `json:"content_warning"`
 }
 
 // contextResponse is GET /api/posts/{id}/context.
@@ -52,7 +54,7 @@ func (s *Server) conversation(w http.ResponseWriter, r *http.Request) error {
 	out := contextResponse{Items: make([]contextItemView, 0, len(c.Items)), Note: p.ContextNote}
 	for _, it := range c.Items {
 		v := contextItemView{Relation: string(it.Relation), AuthorUsername: it.AuthorUsername, Text: it.Text,
-			CreatedAt: it.CreatedAt, PlatformPostID: it.PlatformPostID,
+			CreatedAt: it.CreatedAt, PlatformPostID: it.PlatformPostID, ContentWarning: it.ContentWarning,
 			Media: post.SafeMedia(it.Media, p.Platform == post.SandboxPlatform), Link: post.SafeLink(it.Link, p.Platform == post.SandboxPlatform)}
 		if v.CreatedAt != nil {
 			utc := v.CreatedAt.UTC()

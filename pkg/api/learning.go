@@ -144,7 +144,8 @@ type importResponse struct {
 }
 
 // importCases imports past replies as approved cases, one JSON object a
-// line: each line checked like a draft (the platform's length rule, the
+// line: each line checked like a draft (the platform's length rule and
+// the limit of its latest draft, the server's own on Mastodon; the
 // outbound check), imported whole or skipped whole with its reason. A
 // body over maxImportBytes or maxImportLines is a 413, nothing imported.
 func (s *Server) importCases(w http.ResponseWriter, r *http.Request) error {
@@ -163,6 +164,12 @@ func (s *Server) importCases(w http.ResponseWriter, r *http.Request) error {
 	if len(lines) > maxImportLines {
 		return &Error{Status: http.StatusRequestEntityTooLarge, Message: fmt.Sprintf("an import takes at most %d lines", maxImportLines)}
 	}
+	limits := make(map[string]int, len(s.platforms))
+	for _, p := range s.platforms {
+		if limits[p], err = s.store.LatestMaxLength(r.Context(), p); err != nil {
+			return err
+		}
+	}
 	out := importResponse{Skipped: []importSkip{}}
 	var cases []store.ImportedCase
 	for i, raw := range lines {
@@ -170,7 +177,7 @@ func (s *Server) importCases(w http.ResponseWriter, r *http.Request) error {
 		if len(raw) == 0 {
 			continue
 		}
-		c, err := s.importedCase(raw)
+		c, err := s.importedCase(raw, limits)
 		if err != nil {
 			out.Skipped = append(out.Skipped, importSkip{Line: i + 1, Error: err.Error()})
 			continue
@@ -186,9 +193,10 @@ func (s *Server) importCases(w http.ResponseWriter, r *http.Request) error {
 
 // importedCase is one import line checked: a JSON object with a mention
 // of 1 to learning.MaxMention characters and a reply that passes the
-// platform's length rule and the outbound check (no link, no @mention of
-// anyone but the mentioned), on a platform the persona answers on.
-func (s *Server) importedCase(raw []byte) (store.ImportedCase, error) {
+// platform's length rule within its limit in limits (zero: the
+// descriptor's) and the outbound check (no link, no @mention of anyone
+// but the mentioned), on a platform the persona answers on.
+func (s *Server) importedCase(raw []byte, limits map[string]int) (store.ImportedCase, error) {
 	if !utf8.Valid(raw) {
 		return store.ImportedCase{}, errors.New("the line is not valid UTF-8")
 	}
@@ -221,7 +229,7 @@ func (s *Server) importedCase(raw []byte) (store.ImportedCase, error) {
 	if strings.ContainsRune(reply, 0) {
 		return store.ImportedCase{}, errors.New("reply must not contain NUL characters")
 	}
-	if err := post.CheckResponseFor(platform, reply); err != nil {
+	if err := post.CheckResponseFor(platform, limits[platform], reply); err != nil {
 		return store.ImportedCase{}, fmt.Errorf("reply: %w", err)
 	}
 	if flags := guard.ReplyFlags(reply, "", mention, s.handles.On(platform, s.personaHandle)); len(flags) > 0 {

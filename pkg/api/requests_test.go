@@ -219,6 +219,8 @@ func (f *fakeStore) ImportCases(_ context.Context, cases []store.ImportedCase) (
 	return int64(len(cases)), nil
 }
 
+func (f *fakeStore) LatestMaxLength(context.Context, string) (int, error) { return 0, nil }
+
 func (f *fakeStore) Lessons(context.Context) ([]learning.Lesson, error) { return nil, nil }
 
 func (f *fakeStore) LessonsByID(context.Context, []int64) ([]learning.Lesson, error) { return nil, nil }

@@ -92,6 +92,9 @@ type Store interface {
 	DeleteCase(ctx context.Context, id int64) error
 	// ImportCases stores checked past replies as approved cases.
 	ImportCases(ctx context.Context, cases []store.ImportedCase) (int64, error)
+	// LatestMaxLength is the limit in force on platform at its latest
+	// draft (its server's own), zero for the platform's default.
+	LatestMaxLength(ctx context.Context, platform string) (int, error)
 	// Lessons returns every lesson, the most confirmed first.
 	Lessons(ctx context.Context) ([]learning.Lesson, error)
 	// LessonsByID returns the lessons of ids still stored, in order.

@@ -15,11 +15,18 @@ type postView struct {
 	ID     int64  `json:"id"`
 	Source string `json:"source"`
 	Status string `json:"status"`
-	// Platform is where the post lives: "x", "bluesky" or "sandbox".
+	// Platform is where the post lives: "x", "bluesky", "mastodon" or "sandbox".
 	Platform string `json:"platform"`
-	// MaxLength is the response's limit there: 280 weighted characters on
-	// X and the sandbox, 300 graphemes on Bluesky.
-	MaxLength          int       `json:"max_length"`
+	// MaxLength is the response's limit there (post.Post.Limit): 280
+	// weighted characters on X and the sandbox, 300 graphemes on Bluesky,
+	// on Mastodon the server's limit when the draft was written less the
+	// content warning the reply carries.
+	MaxLength int `json:"max_length"`
+	// URL is the original post's web page (post.Post.PageURL), "" when none.
+	URL string `json:"url"`
+	// ContentWarning is the warning its author put over the original post
+	// (Mastodon's spoiler_text), "" when none.
+	ContentWarning     string    `json:"content_warning"`
 	OriginalPostID     string    `json:"original_post_id"`
 	OriginalPostText   string    `json:"original_post_text"`
 	OriginalPostUser   string    `json:"original_post_user"`
@@ -132,7 +139,8 @@ func basePostView(p post.Post, now time.Time) postView {
 	httpOK := post.DescriptorOf(p.Platform).PlainHTTP
 	p.AuthorProfileImage, p.MediaURL = post.SafeURL(p.AuthorProfileImage, httpOK), post.SafeURL(p.MediaURL, httpOK)
 	return postView{
-		ID: p.ID, Source: string(p.Source), Status: string(p.Status), Platform: p.Platform, MaxLength: post.MaxLengthFor(p.Platform),
+		ID: p.ID, Source: string(p.Source), Status: string(p.Status), Platform: p.Platform, MaxLength: p.Limit(),
+		URL: p.PageURL(), ContentWarning: p.ContentWarning,
 		OriginalPostID: p.OriginalPostID, OriginalPostText: p.OriginalPostText, OriginalPostUser: p.OriginalPostUser,
 		AuthorUsername: p.AuthorUsername, AuthorProfileImage: p.AuthorProfileImage, CreatedAt: p.CreatedAt.UTC(),
 		Category: string(p.Category), MediaURL: p.MediaURL,

@@ -48,6 +48,8 @@ type Item struct {
 	// Media are the post's images; Link its link card, nil when none.
 	Media []post.Media
 	Link  *post.Link
+	// ContentWarning is the warning its author put over it, "" when none.
+	ContentWarning string
 }
 
 // Assemble builds p's context from the kept posts known (by platform id)
@@ -147,7 +149,7 @@ func mergeByTime(thread, own []Item) []Item {
 
 func item(rel Relation, cp store.ContextPost) Item {
 	return Item{Relation: rel, AuthorUsername: cp.AuthorUsername, Text: cp.Text, CreatedAt: cp.CreatedAt, PlatformPostID: cp.PlatformPostID,
-		Media: cp.Media, Link: cp.Link}
+		Media: cp.Media, Link: cp.Link, ContentWarning: cp.ContentWarning}
 }
 
 // Store keeps the context posts (*store.Store is one).

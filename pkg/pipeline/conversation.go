@@ -36,6 +36,7 @@ func contextRow(platformName string, p platform.Post) store.ContextPost {
 		Platform: platformName, PlatformPostID: p.ID, ConversationID: p.ConversationID,
 		InReplyToID: p.InReplyToID, QuotedID: p.QuotedID,
 		AuthorID: p.Author.ID, AuthorUsername: p.Author.Username, AuthorName: p.Author.Name, Text: p.Text,
+		ContentWarning: p.ContentWarning,
 	}
 	cp.Media, cp.Link = mediaOf(platformName, p)
 	if !p.CreatedAt.IsZero() {
@@ -53,7 +54,7 @@ func writerContext(items []conversation.Item) []writer.ContextPost {
 	out := make([]writer.ContextPost, len(items))
 	for i, it := range items {
 		out[i] = writer.ContextPost{Relation: writer.Relation(it.Relation), Author: it.AuthorUsername, Text: it.Text,
-			Media: it.Media, Link: it.Link}
+			Media: it.Media, Link: it.Link, ContentWarning: it.ContentWarning}
 	}
 	return out
 }

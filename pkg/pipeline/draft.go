@@ -223,7 +223,7 @@ func (d *Drafter) DraftPost(ctx context.Context, t *asynq.Task) error {
 		Temperature: draft.Temperature, PresencePenalty: draft.PresencePenalty, FrequencyPenalty: draft.FrequencyPenalty,
 		Flags:          guard.Strings(flags),
 		PersonaVersion: req.Character.Version, Review: d.review(ctx, id, req, text, flags),
-		Learned: learned,
+		Learned: learned, MaxLength: d.MaxLength,
 	}
 	reason := lowReview(saved.Review, set.Caps.MinReviewScore, p.ReviewWaived)
 	pending := reason == ""
@@ -284,11 +284,15 @@ func (d *Drafter) request(ctx context.Context, p post.Post, set settings.Setting
 	if err != nil {
 		return writer.Request{}, post.LearnedFrom{}, err
 	}
+	// The draft is written under the server's limit (kept with it, as
+	// store.Draft.MaxLength), less the content warning a reply carries
+	// there: the limit its review will check (post.Post.Limit).
+	p.MaxLength = d.MaxLength
 	if p.IsProfile() {
-		return writer.Request{Kind: writer.KindProfile, Persona: d.Handle, Character: character, Platform: p.Platform, MaxLength: d.MaxLength}, post.LearnedFrom{}, nil
+		return writer.Request{Kind: writer.KindProfile, Persona: d.Handle, Character: character, Platform: p.Platform, MaxLength: p.Limit()}, post.LearnedFrom{}, nil
 	}
 	req := writer.Request{Kind: writer.KindReply, Persona: d.Handle, PostText: p.OriginalPostText, Author: p.AuthorUsername, Character: character,
-		Media: p.Media, Link: p.Link, Platform: p.Platform, MaxLength: d.MaxLength}
+		Media: p.Media, Link: p.Link, ContentWarning: p.ContentWarning, Platform: p.Platform, MaxLength: p.Limit()}
 	learned, err := d.learn(ctx, p, set, &req)
 	if err != nil {
 		return writer.Request{}, post.LearnedFrom{}, err

@@ -72,7 +72,7 @@ func (d *Drafter) Regenerate(ctx context.Context, t *asynq.Task) error {
 		Response: text, Category: draft.Category,
 		Temperature: draft.Temperature, PresencePenalty: draft.PresencePenalty, FrequencyPenalty: draft.FrequencyPenalty,
 		PersonaVersion: req.Character.Version, Review: d.review(ctx, id, req, text, flags),
-		Learned: learned,
+		Learned: learned, MaxLength: d.MaxLength,
 	}, payload.Instruction, guard.Strings(flags))
 	if errors.Is(err, store.ErrConflict) {
 		// Approved or rejected while the writer wrote: the verdict stands.

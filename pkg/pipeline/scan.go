@@ -434,7 +434,8 @@ func (s *Scanner) record(ctx context.Context, tl timeline, page platform.Page, s
 		}
 		media, link := mediaOf(name, p)
 		id, created, err := s.Store.UpsertFound(ctx, post.Post{
-			Media: media, Link: link,
+			Media: media, Link: link, ContentWarning: post.StorableText(p.ContentWarning),
+			WebURL:     post.SafePageURL(p.WebURL, plainHTTP),
 			ReplyRoute: route,
 			Platform:   name, AuthorID: p.Author.ID, Source: tl.source, OriginalPostID: p.ID, ConversationID: p.ConversationID,
 			OriginalPostText: post.StorableText(p.Text), OriginalPostUser: post.StorableText(p.Author.Name),

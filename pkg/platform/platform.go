@@ -52,6 +52,13 @@ type Post struct {
 	Media []Media
 	// Link is the post's link card, nil when it shows none.
 	Link *Link
+	// ContentWarning is the warning its author put over it (Mastodon's
+	// spoiler_text), "" when none: kept apart from Text.
+	ContentWarning string
+	// WebURL is the post's web page as the platform names it (Mastodon's
+	// Status url, on the author's server), "" where the platform names
+	// none and its pages are built from the id (post.WebURL).
+	WebURL string
 }
 
 // MaxMedia is how many media a post carries at most (X's and Bluesky's

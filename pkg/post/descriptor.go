@@ -115,6 +115,10 @@ type Descriptor struct {
 	// as its clients write them (Mastodon): the prefix is part of the
 	// draft's text (ReplyText), so the card shows and counts what is sent.
 	ReplyPrefix bool
+	// ReplyWarning marks the platform whose replies carry the content
+	// warning of the post they answer (Mastodon's spoiler_text), which
+	// its server counts against the limit with the text (Post.Limit).
+	ReplyWarning bool
 	// ResolveBlocked marks the platform whose blocked accounts named by
 	// handle are looked up to their ids (the client's UserByUsername)
 	// before a post of it is judged, rather than waiting to meet the
@@ -178,7 +182,7 @@ func Descriptors() []Descriptor {
 		},
 		{
 			Name: MastodonPlatform, Label: "Mastodon", Length: LengthCharacters, MaxLength: MaxLengthMastodon,
-			AccountSyntax: MastodonPlatform, WindowPrefix: "mastodon ", ReplyPrefix: true, ResolveBlocked: true,
+			AccountSyntax: MastodonPlatform, WindowPrefix: "mastodon ", ReplyPrefix: true, ReplyWarning: true, ResolveBlocked: true,
 			parseRef: ParseMastodonRef,
 		},
 		{

@@ -98,7 +98,7 @@ func TestCheckResponseForRules(t *testing.T) {
 		{"bluesky", "   ", false},
 	}
 	for _, tt := range tests {
-		if err := post.CheckResponseFor(tt.platform, tt.text); (err == nil) != tt.ok {
+		if err := post.CheckResponseFor(tt.platform, 0, tt.text); (err == nil) != tt.ok {
 			t.Errorf("CheckResponseFor(%s, %q) = %v, want ok %v", tt.platform, tt.text, err, tt.ok)
 		}
 	}

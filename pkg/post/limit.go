@@ -24,6 +24,38 @@ func WebURL(platform, handle, id string) string {
 	return d.WebURL(handle, id)
 }
 
+// Limit is how long p's response may be, counted by its platform's rule:
+// the limit in force when its draft was written (MaxLength), else its
+// descriptor's; for a reply on a platform whose replies carry the content
+// warning of the post they answer (Descriptor.ReplyWarning), less the
+// warning's length by the same rule, since the server counts the warning
+// with the text. Never below zero.
+func (p Post) Limit() int {
+	d := DescriptorOf(p.Platform)
+	limit := p.MaxLength
+	if limit <= 0 {
+		limit = d.MaxLength
+	}
+	if d.ReplyWarning && !p.IsProfile() && p.ContentWarning != "" {
+		limit -= d.Length.Count(p.ContentWarning)
+	}
+	return max(limit, 0)
+}
+
+// PageURL is the web address of p's original post, for a person to open:
+// the one its platform named at intake (WebURL) when SafePageURL keeps
+// it, else the descriptor's (Descriptor.WebURL from the author's handle
+// and the post's id); "" when there is none (a profile post, the sandbox).
+func (p Post) PageURL() string {
+	if p.OriginalPostID == "" {
+		return ""
+	}
+	if u := SafePageURL(p.WebURL, DescriptorOf(p.Platform).PlainHTTP); u != "" {
+		return u
+	}
+	return WebURL(p.Platform, p.AuthorUsername, p.OriginalPostID)
+}
+
 // PrefixReply is text as a reply to author on platform is sent: on a
 // platform whose replies start with "@author " (Descriptor.ReplyPrefix),
 // text with that prefix unless it already starts with it; else text.

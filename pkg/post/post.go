@@ -178,6 +178,13 @@ type Post struct {
 	Media []Media
 	// Link is the post's link card, nil when it shows none.
 	Link *Link
+	// ContentWarning is the warning the author put over the post
+	// (Mastodon's spoiler_text), "" when none; a reply there carries it.
+	ContentWarning string
+	// WebURL is the post's own web page as its platform named it at
+	// intake (Mastodon's Status url, which depends on the server), ""
+	// when none was kept: PageURL falls back to the descriptor's.
+	WebURL string
 	// CreatedAt is when the original post was made; for a profile post, when
 	// its draft was asked for.
 	CreatedAt time.Time
@@ -189,6 +196,10 @@ type Post struct {
 	// ReplyRoute is how the reply goes out; "" for a profile post.
 	ReplyRoute       Route
 	ProposedResponse string
+	// MaxLength is the limit in force on the platform when the draft was
+	// written (Mastodon's server announces its own), zero for the
+	// descriptor's; Limit is what a response may weigh.
+	MaxLength        int
 	Temperature      float64
 	PresencePenalty  float64
 	FrequencyPenalty float64

@@ -32,7 +32,7 @@ func TestPrefixReply(t *testing.T) {
 	for i := range long {
 		long[i] = 'a'
 	}
-	if err := CheckResponseFor(MastodonPlatform, ReplyText(reply, string(long))); err == nil {
+	if err := CheckResponseFor(MastodonPlatform, 0, ReplyText(reply, string(long))); err == nil {
 		t.Error("500 characters and the @alice prefix passed the 500 limit")
 	}
 }

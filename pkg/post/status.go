@@ -145,17 +145,21 @@ func (e *ContentError) Unwrap() error { return ErrInvalid }
 // twittertext.MaxLength, a *ContentError when it is only whitespace or holds
 // a character the platform refuses.
 func CheckResponse(text string) error {
-	return CheckResponseFor("", text)
+	return CheckResponseFor("", 0, text)
 }
 
 // CheckResponseFor is CheckResponse with platform's own length rule and
-// limit (its descriptor's): on Bluesky 1 to 300 graphemes.
-func CheckResponseFor(platform, text string) error {
+// limit: limit when above zero (a post's Limit, the server's own), else
+// its descriptor's; on Bluesky 1 to 300 graphemes.
+func CheckResponseFor(platform string, limit int, text string) error {
 	d := DescriptorOf(platform)
+	if limit <= 0 {
+		limit = d.MaxLength
+	}
 	n := d.Length.Count(text)
 	switch {
-	case n == 0 || n > d.MaxLength:
-		e := &LengthError{Length: n, Max: d.MaxLength}
+	case n == 0 || n > limit:
+		e := &LengthError{Length: n, Max: limit}
 		if d.Length != LengthWeighted {
 			e.Unit = d.Length.Unit()
 		}
@@ -167,6 +171,13 @@ func CheckResponseFor(platform, text string) error {
 		return &ContentError{Reason: "the response must not contain U+FFFE, U+FEFF or U+FFFF"}
 	}
 	return nil
+}
+
+// CheckReply refuses text as p's response unless p's platform would take
+// it: CheckResponseFor p's platform and its Limit, of the text as it is
+// sent (ReplyText). The one check of a response written for a stored post.
+func CheckReply(p Post, text string) error {
+	return CheckResponseFor(p.Platform, p.Limit(), ReplyText(p, text))
 }
 
 // VersionError refuses a decision made on a draft version that is no

@@ -195,7 +195,7 @@ func TestCheckResponseForBluesky(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := CheckResponseFor(BlueskyPlatform, tt.text)
+			err := CheckResponseFor(BlueskyPlatform, 0, tt.text)
 			if tt.wantLength == 0 {
 				if err != nil {
 					t.Fatalf("CheckResponseFor: %v, want nil", err)
@@ -212,7 +212,7 @@ func TestCheckResponseForBluesky(t *testing.T) {
 		})
 	}
 	// The same text is over X's limit: each platform counts against its own.
-	if err := CheckResponseFor("x", strings.Repeat("🔥", MaxLengthBluesky)); err == nil {
+	if err := CheckResponseFor("x", 0, strings.Repeat("🔥", MaxLengthBluesky)); err == nil {
 		t.Fatal("300 emoji pass X's weighted limit")
 	}
 	if MaxLengthFor("x") != 280 || MaxLengthFor("sandbox") != 280 || MaxLengthFor(BlueskyPlatform) != 300 {

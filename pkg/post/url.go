@@ -1,6 +1,7 @@
 package post
 
 import (
+	"net"
 	"net/url"
 	"strings"
 )
@@ -39,4 +40,27 @@ func SafeURL(raw string, allowHTTP bool) string {
 		return ""
 	}
 	return u.String()
+}
+
+// SafePageURL is SafeURL for the address of a post's web page, a link the
+// admin opens: https, or http when allowHTTP (the sandbox) or when its
+// host is a loopback address (localhost, 127.0.0.0/8, ::1), which only a
+// server on the operator's own machine names (a test server: MASTODON_SERVER
+// may be http there alone); "" for anything else.
+func SafePageURL(raw string, allowHTTP bool) string {
+	if !allowHTTP {
+		if u, err := url.Parse(raw); err == nil && u.Scheme == "http" && loopbackHost(u.Hostname()) {
+			allowHTTP = true
+		}
+	}
+	return SafeURL(raw, allowHTTP)
+}
+
+// loopbackHost reports whether host is localhost or a loopback address.
+func loopbackHost(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }

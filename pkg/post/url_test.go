@@ -51,3 +51,30 @@ func TestSafeURL(t *testing.T) {
 		})
 	}
 }
+
+func TestSafePageURL(t *testing.T) {
+	tests := []struct {
+		name      string
+		raw       string
+		allowHTTP bool
+		want      string
+	}{
+		{name: "https", raw: "https://mastodon.social/@alice/113", want: "https://mastodon.social/@alice/113"},
+		{name: "http elsewhere", raw: "http://mastodon.example/@alice/113", want: ""},
+		{name: "http on 127.0.0.1", raw: "http://127.0.0.1:3000/@alice/113", want: "http://127.0.0.1:3000/@alice/113"},
+		{name: "http on localhost", raw: "http://localhost/@alice/1", want: "http://localhost/@alice/1"},
+		{name: "http on ::1", raw: "http://[::1]:8080/@a/1", want: "http://[::1]:8080/@a/1"},
+		{name: "http on a name that looks local", raw: "http://127.0.0.1.evil.example/@a/1", want: ""},
+		{name: "http on the sandbox", raw: "http://sandbox.example/p/1", allowHTTP: true, want: "http://sandbox.example/p/1"},
+		{name: "javascript", raw: "javascript:alert(1)", want: ""},
+		{name: "user info on loopback", raw: "http://u:p@127.0.0.1/@a/1", want: ""},
+		{name: "garbage", raw: "%%", want: ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := SafePageURL(tt.raw, tt.allowHTTP); got != tt.want {
+				t.Errorf("SafePageURL(%q) = %q, want %q", tt.raw, got, tt.want)
+			}
+		})
+	}
+}

@@ -31,11 +31,13 @@ type ContextPost struct {
 	// card, nil when none.
 	Media []post.Media
 	Link  *post.Link
+	// ContentWarning is the warning its author put over it, "" when none.
+	ContentWarning string
 }
 
 // contextPostColumns are the columns of a context_posts row, in scan order.
 const contextPostColumns = `platform, platform_post_id, conversation_id, in_reply_to_id, quoted_id,
-	author_id, author_username, author_name, text, created_at, gone, media, link`
+	author_id, author_username, author_name, text, created_at, gone, media, link, content_warning`
 
 // SaveContextPosts keeps posts read as context, one row per platform post:
 // a post read again replaces what was kept of it, except that a post once
@@ -50,7 +52,7 @@ func (s *Store) SaveContextPosts(ctx context.Context, posts []ContextPost) error
 			return fmt.Errorf("store: save context post: %w: a context post needs a platform and an id", ErrInvalid)
 		}
 		batch.Queue(`INSERT INTO context_posts (`+contextPostColumns+`, fetched_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, now())
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, now())
 			ON CONFLICT (platform, platform_post_id) DO UPDATE SET
 				conversation_id = CASE WHEN excluded.gone THEN context_posts.conversation_id ELSE excluded.conversation_id END,
 				in_reply_to_id = CASE WHEN excluded.gone THEN context_posts.in_reply_to_id ELSE excluded.in_reply_to_id END,
@@ -62,11 +64,12 @@ func (s *Store) SaveContextPosts(ctx context.Context, posts []ContextPost) error
 				created_at = coalesce(excluded.created_at, context_posts.created_at),
 				media = CASE WHEN excluded.gone THEN context_posts.media ELSE excluded.media END,
 				link = CASE WHEN excluded.gone THEN context_posts.link ELSE excluded.link END,
+				content_warning = CASE WHEN excluded.gone THEN context_posts.content_warning ELSE excluded.content_warning END,
 				gone = excluded.gone AND context_posts.text = '',
 				fetched_at = now()`,
 			p.Platform, p.PlatformPostID, p.ConversationID, p.InReplyToID, p.QuotedID,
 			post.StorableText(p.AuthorID), post.StorableText(p.AuthorUsername), post.StorableText(p.AuthorName),
-			post.StorableText(p.Text), p.CreatedAt, p.Gone, nonNilMedia(p.Media), p.Link)
+			post.StorableText(p.Text), p.CreatedAt, p.Gone, nonNilMedia(p.Media), p.Link, post.StorableText(p.ContentWarning))
 	}
 	if err := s.pool.SendBatch(ctx, batch).Close(); err != nil {
 		return fmt.Errorf("store: save context posts: %w", err)
@@ -86,7 +89,7 @@ func (s *Store) ContextPosts(ctx context.Context, platform string, ids []string)
 	// Found posts first: a kept context row of the same post, read later, wins.
 	rows, err := s.pool.Query(ctx, `
 		SELECT platform, original_post_id, coalesce(conversation_id, ''), in_reply_to_id, quoted_id,
-			'', author_username, original_post_user, original_post_text, created_at, false, media, link, 0 AS rank
+			'', author_username, original_post_user, original_post_text, created_at, false, media, link, content_warning, 0 AS rank
 		FROM posts WHERE platform = $1 AND original_post_id = ANY($2)
 		UNION ALL
 		SELECT `+contextPostColumns+`, 1 FROM context_posts WHERE platform = $1 AND platform_post_id = ANY($2)
@@ -100,7 +103,7 @@ func (s *Store) ContextPosts(ctx context.Context, platform string, ids []string)
 			rank int
 		)
 		err := r.Scan(&p.Platform, &p.PlatformPostID, &p.ConversationID, &p.InReplyToID, &p.QuotedID,
-			&p.AuthorID, &p.AuthorUsername, &p.AuthorName, &p.Text, &p.CreatedAt, &p.Gone, &p.Media, &p.Link, &rank)
+			&p.AuthorID, &p.AuthorUsername, &p.AuthorName, &p.Text, &p.CreatedAt, &p.Gone, &p.Media, &p.Link, &p.ContentWarning, &rank)
 		return p, err
 	})
 	if err != nil {

@@ -245,8 +245,9 @@ const CandidateLimit = 40
 // are ranked by them) whose post holds one of the lexemes of $1 (the
 // query's terms), with their text-search rank and the trigram similarity
 // of their post to $2 (the normalised query); at most $3. A lexeme that
-// PostgreSQL's statistics (pg_stats of learning_cases.search) find in more
-// than $4 cases is left out: as common as a stop word, it tells no post
+// PostgreSQL's statistics of learning_cases.search ($6 and $7, the
+// commonest lexemes and their rows; see lexemeStats) find in more than $4
+// cases is left out: as common as a stop word, it tells no post
 // apart. The candidates are read in two bounded steps, so that no draft
 // ranks (and reads from the heap) the thousands of cases sharing one
 // term with it: first the cases holding two of the terms or more (the
@@ -257,12 +258,7 @@ const CandidateLimit = 40
 // rank is ts_rank against all the terms, as before.
 const caseCandidatesSQL = `
 	WITH lexemes AS (SELECT DISTINCT unnest(tsvector_to_array(to_tsvector('english', $1))) AS lexeme),
-	common AS (
-		SELECT u.lexeme FROM pg_stats s
-		JOIN pg_class r ON r.relname = s.tablename AND r.relkind = 'r'
-		CROSS JOIN LATERAL unnest(s.most_common_elems::text::text[], s.most_common_elem_freqs) AS u(lexeme, freq)
-		WHERE s.schemaname = current_schema() AND s.tablename = 'learning_cases' AND s.attname = 'search'
-			AND r.relnamespace = current_schema()::regnamespace AND u.freq * greatest(r.reltuples, 0) > $4),
+	common AS (SELECT f.lexeme FROM unnest($6::text[], $7::float8[]) AS f(lexeme, rows) WHERE f.rows > $4),
 	kept AS MATERIALIZED (SELECT lexeme FROM lexemes WHERE lexeme NOT IN (SELECT lexeme FROM common WHERE lexeme IS NOT NULL)),
 	q AS MATERIALIZED (
 		SELECT (SELECT to_tsquery('simple', string_agg(quote_literal(lexeme), ' | ')) FROM kept) AS any,
@@ -307,8 +303,12 @@ func (s *Store) CaseCandidates(ctx context.Context, terms []string, normalized s
 	if len(terms) == 0 && normalized == "" {
 		return nil, nil
 	}
+	stats, err := s.lexemeStats(ctx, "learning_cases", "search")
+	if err != nil {
+		return nil, err
+	}
 	rows, err := s.pool.Query(ctx, caseCandidatesSQL, strings.Join(terms, " "), normalized, CandidateLimit, CommonLexemeRows,
-		RecentCaseRows)
+		RecentCaseRows, stats.lexemes, stats.rows)
 	if err != nil {
 		return nil, fmt.Errorf("store: case candidates: %w", err)
 	}

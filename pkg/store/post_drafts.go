@@ -2,7 +2,10 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
+
+	"github.com/jackc/pgx/v5"
 
 	"infernal/pkg/post"
 )
@@ -22,6 +25,10 @@ type Draft struct {
 	Review *post.Review
 	// Learned is what shaped it: the cases and lessons in its prompt.
 	Learned post.LearnedFrom
+	// MaxLength is the limit in force on the platform when it was written
+	// (the server's own, on Mastodon), zero for the platform's default:
+	// kept on the post as posts.max_length, the limit of its review.
+	MaxLength int
 }
 
 // reviewColumns are a draft's review as the columns review_score,
@@ -64,13 +71,14 @@ func (s *Store) saveDraft(ctx context.Context, id int64, d Draft, status post.St
 				draft_attempts = draft_attempts + 1, error = '', flags = $8, skip_reason = $10,
 				persona_version = $11, review_score = $12, review_reason = $13, review_by = $14,
 				draft_version = draft_version + 1, updated_at = now(), drafted_at = coalesce(drafted_at, now()),
-				learned_cases = $15, learned_lessons = $16, grounded_in = $17
+				learned_cases = $15, learned_lessons = $16, grounded_in = $17, max_length = $18
 			WHERE id = $1 AND status = $7
 			RETURNING id, proposed_response, learned_cases, learned_lessons, grounded_in)
 		INSERT INTO post_versions (post_id, text, origin, learned_cases, learned_lessons, grounded_in)
 		SELECT id, proposed_response, 'writer', learned_cases, learned_lessons, grounded_in FROM saved`,
 		id, d.Response, d.Category, d.Temperature, d.PresencePenalty, d.FrequencyPenalty, post.StatusDrafting, nonNil(d.Flags),
-		status, skipReason, nullInt(d.PersonaVersion), score, reason, by, nonNilIDs(d.Learned.Cases), nonNilIDs(d.Learned.Lessons), d.Learned.NonNil().Facts)
+		status, skipReason, nullInt(d.PersonaVersion), score, reason, by, nonNilIDs(d.Learned.Cases), nonNilIDs(d.Learned.Lessons), d.Learned.NonNil().Facts,
+		nullInt(max(d.MaxLength, 0)))
 	if err != nil {
 		return fmt.Errorf("store: save draft %d: %w", id, err)
 	}
@@ -83,4 +91,21 @@ func (s *Store) saveDraft(ctx context.Context, id int64, d Draft, status post.St
 // FailDraft marks a post that could not be drafted as failed, keeping why.
 func (s *Store) FailDraft(ctx context.Context, id int64, reason string) error {
 	return s.failFrom(ctx, id, "fail draft", post.StatusDrafting, reason)
+}
+
+// LatestMaxLength is the limit in force on platform when its latest draft
+// was written (posts.max_length, what the worker read from the server),
+// zero when no draft kept one: the platform's default stands. It is the
+// limit of a text written for no post (an imported case).
+func (s *Store) LatestMaxLength(ctx context.Context, platform string) (int, error) {
+	var n *int
+	err := s.pool.QueryRow(ctx, `SELECT max_length FROM posts WHERE platform = $1 AND max_length IS NOT NULL
+		ORDER BY id DESC LIMIT 1`, platform).Scan(&n)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("store: latest max length of %s: %w", platform, err)
+	}
+	return derefInt(n), nil
 }

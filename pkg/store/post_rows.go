@@ -16,7 +16,7 @@ const postColumns = `id, platform, source, status, original_post_id, conversatio
 	temperature, presence_penalty, frequency_penalty,
 	approved_at, rejected_at, send_started_at, posted_at, response_post_id, error, updated_at, skip_reason, flags, guarded_at,
 	in_reply_to_id, quoted_id, context_note, persona_version, review_score, review_reason, review_by, review_waived, draft_version, author_id, send_after,
-	media, link, learned_cases, learned_lessons, grounded_in`
+	media, link, learned_cases, learned_lessons, grounded_in, content_warning, web_url, max_length`
 
 // postRow is a posts row as read by name through postColumns. It stays
 // private to the store, so the domain's Post carries no storage tags and
@@ -69,6 +69,9 @@ type postRow struct {
 	LearnedCases       []int64       `db:"learned_cases"`
 	LearnedLessons     []int64       `db:"learned_lessons"`
 	GroundedIn         []post.Ground `db:"grounded_in"`
+	ContentWarning     string        `db:"content_warning"`
+	WebURL             string        `db:"web_url"`
+	MaxLength          *int          `db:"max_length"`
 }
 
 // post is the row as the domain sees it; a missing platform id is empty.
@@ -87,7 +90,8 @@ func (r postRow) post() post.Post {
 		InReplyToID: r.InReplyToID, QuotedID: r.QuotedID, ContextNote: r.ContextNote,
 		PersonaVersion: derefInt(r.PersonaVersion), Review: r.review(), ReviewWaived: r.ReviewWaived,
 		DraftVersion: r.DraftVersion, SendAfter: r.SendAfter,
-		Media: nonNilMedia(r.Media), Link: r.Link,
+		Media: nonNilMedia(r.Media), Link: r.Link, ContentWarning: r.ContentWarning, WebURL: r.WebURL,
+		MaxLength:   derefInt(r.MaxLength),
 		LearnedFrom: post.LearnedFrom{Cases: r.LearnedCases, Lessons: r.LearnedLessons, Facts: r.GroundedIn},
 	}
 }

@@ -100,8 +100,8 @@ type Auto struct {
 // approved, storing an edited response first when a.Edited is not nil (as
 // an admin version when it changes the text); a post whose reply the API
 // may not send (post.RouteManual) moves to awaiting_manual instead, for
-// hand-posting. The response must pass post.CheckResponseFor its platform
-// (a *post.LengthError, ErrInvalid). The decision is recorded; all under
+// hand-posting. The response must pass post.CheckReply, its platform's
+// rule within the post's Limit (a *post.LengthError, ErrInvalid). The decision is recorded; all under
 // the post's row lock, so two approvals of one post approve it once (the
 // second, like a post in any other state, gets a *post.StateError,
 // ErrConflict). pkg/decision is its one caller, for every channel.
@@ -134,7 +134,7 @@ func (s *Store) ApproveWith(ctx context.Context, id int64, a Approval) (post.Pos
 		if a.Edited != nil {
 			text = *a.Edited
 		}
-		if err := post.CheckResponseFor(p.Platform, post.ReplyText(p, text)); err != nil {
+		if err := post.CheckReply(p, text); err != nil {
 			return fmt.Errorf("store: approve post %d: %w", id, err)
 		}
 		flags := nonNil(p.Flags)
@@ -203,7 +203,7 @@ func (s *Store) RejectWith(ctx context.Context, id int64, shown *int, by post.Ch
 // failed) post's draft without approving it: a new admin version, the
 // draft version one higher, the flags check returns (nil keeps the
 // post's). It is made on draft version shown (nil: the current one); the
-// text must pass post.CheckResponse. A post in any other state gets a
+// text must pass post.CheckReply, as an approval's. A post in any other state gets a
 // *post.StateError.
 func (s *Store) SaveEdit(ctx context.Context, id int64, text string, shown *int, check ApproveCheck, by post.Channel) (post.Post, error) {
 	var out post.Post
@@ -224,7 +224,7 @@ func (s *Store) SaveEdit(ctx context.Context, id int64, text string, shown *int,
 		if err := post.CheckShown(p, shown); err != nil {
 			return fmt.Errorf("store: edit post %d: %w", id, err)
 		}
-		if err := post.CheckResponse(text); err != nil {
+		if err := post.CheckReply(p, text); err != nil {
 			return fmt.Errorf("store: edit post %d: %w", id, err)
 		}
 		flags := nonNil(p.Flags)

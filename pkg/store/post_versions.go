@@ -111,10 +111,12 @@ func (s *Store) SaveRegenerated(ctx context.Context, id int64, d Draft, instruct
 			UPDATE posts SET status = 'pending', proposed_response = $2, category = $3,
 				temperature = $4, presence_penalty = $5, frequency_penalty = $6, flags = $7, error = '',
 				persona_version = $8, review_score = $9, review_reason = $10, review_by = $11,
-				draft_version = draft_version + 1, updated_at = now(), learned_cases = $12, learned_lessons = $13, grounded_in = $14
+				draft_version = draft_version + 1, updated_at = now(), learned_cases = $12, learned_lessons = $13, grounded_in = $14,
+				max_length = $15
 			WHERE id = $1 AND status IN ('pending', 'failed') RETURNING `+postColumns,
 			id, d.Response, d.Category, d.Temperature, d.PresencePenalty, d.FrequencyPenalty, flags,
-			nullInt(d.PersonaVersion), score, reason, by, nonNilIDs(d.Learned.Cases), nonNilIDs(d.Learned.Lessons), d.Learned.NonNil().Facts)
+			nullInt(d.PersonaVersion), score, reason, by, nonNilIDs(d.Learned.Cases), nonNilIDs(d.Learned.Lessons), d.Learned.NonNil().Facts,
+			nullInt(max(d.MaxLength, 0)))
 		if err != nil {
 			return fmt.Errorf("store: regenerate post %d: %w", id, err)
 		}

@@ -46,6 +46,9 @@ type Store struct {
 	// the latest response, the public log). It is pool itself unless
 	// WithPublicPool gave it connections of its own.
 	public *retryPool
+	// lexemes caches the statistics the retrieval queries read (see
+	// lexemeStats).
+	lexemes *lexemeCache
 }
 
 // DefaultStatementTimeout is how long PostgreSQL lets one statement of the
@@ -120,7 +123,7 @@ func Open(ctx context.Context, databaseURL string, opts ...Option) (*Store, erro
 	if err != nil {
 		return nil, fmt.Errorf("store: connect: %w", err)
 	}
-	s := &Store{pool: &retryPool{Pool: pool, wait: o.failoverWait}}
+	s := &Store{pool: &retryPool{Pool: pool, wait: o.failoverWait}, lexemes: &lexemeCache{}}
 	s.public = s.pool
 	if o.publicConns > 0 {
 		publicCfg.MaxConns = int32(o.publicConns)

@@ -74,10 +74,14 @@ type Card struct {
 	Platform string
 	Author   string
 	Post     string
+	// ContentWarning is the warning over the mortal's post, "" for none:
+	// shown on its own line above the post.
+	ContentWarning string
 	// Thread is at most the last two posts before the mortal's, oldest first.
 	Thread   []ThreadPost
 	Response string
-	// Length is the response's length by the platform's rule; Max its limit.
+	// Length is the response's length by the platform's rule; Max its
+	// limit (post.Post.Limit: the server's, less a warning the reply carries).
 	Length, Max int
 	Review      *post.Review
 	CostUSD     float64
@@ -161,6 +165,9 @@ func (c Card) Render() Message {
 	fmt.Fprintf(&b, "%s #%d · %s · @%s\n\n", head, c.PostID, platformName(c.Platform), c.Author)
 	for _, t := range c.Thread {
 		fmt.Fprintf(&b, "↳ @%s: %s\n", t.Author, shorten(t.Text, maxThreadRunes))
+	}
+	if c.ContentWarning != "" {
+		fmt.Fprintf(&b, "Content warning: %s\n", shorten(c.ContentWarning, maxThreadRunes))
 	}
 	fmt.Fprintf(&b, "@%s: %s\n", c.Author, shorten(c.Post, maxPostRunes))
 	if m := c.mediaLine(); m != "" {

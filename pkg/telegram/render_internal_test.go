@@ -99,6 +99,13 @@ func TestCardTexts(t *testing.T) {
 	if m := c.Render(); !strings.Contains(m.Text, "\n📷 1 image\n") {
 		t.Errorf("card with one image:\n%s", m.Text)
 	}
+	if strings.Contains(c.Render().Text, "Content warning") {
+		t.Error("a card without a warning names one")
+	}
+	c.Platform, c.ContentWarning, c.Max = "mastodon", "film\nending", 489
+	if m := c.Render(); !strings.Contains(m.Text, "\nContent warning: film ending\n@mortal: ash") || !strings.Contains(m.Text, "Response (4 / 489):") {
+		t.Errorf("card behind a warning:\n%s", m.Text)
+	}
 	if DigestText(37, 5) != "37 new drafts; the top 5 by review score follow" {
 		t.Errorf("digest %q", DigestText(37, 5))
 	}

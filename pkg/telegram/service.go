@@ -376,7 +376,8 @@ func (s *Service) card(ctx context.Context, p post.Post) (Card, error) {
 	}
 	cost, _ := s.cfg.Prices.SendCost(p.ReplyRoute, p.Source == post.SourceMention, p.ProposedResponse)
 	card := Card{PostID: p.ID, Version: p.DraftVersion, Platform: p.Platform, Author: p.AuthorUsername, Post: p.OriginalPostText,
-		Thread: thread, Response: p.ProposedResponse, Length: post.LengthFor(p.Platform, p.ProposedResponse), Max: post.MaxLengthFor(p.Platform),
+		ContentWarning: p.ContentWarning, Thread: thread, Response: p.ProposedResponse,
+		Length: post.LengthFor(p.Platform, p.ProposedResponse), Max: p.Limit(),
 		Review: p.Review, CostUSD: cost, Edited: len(vs) > 0 && vs[len(vs)-1].Origin == post.OriginAdmin, Images: len(p.Media),
 		Cases: len(p.LearnedFrom.Cases), Lessons: len(p.LearnedFrom.Lessons)}
 	if p.Link != nil {

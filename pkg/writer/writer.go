@@ -37,8 +37,9 @@ type Request struct {
 	Author   string
 	// Platform is the platform the draft is for, whose length rule and
 	// limit Compose keeps to ("" is X's); MaxLength, when not zero, is the
-	// limit its server announced (Mastodon's max_characters), else the
-	// descriptor's.
+	// limit the draft must fit in (post.Post.Limit: the server's announced
+	// limit, Mastodon's max_characters, less the content warning a reply
+	// carries there), else the descriptor's.
 	Platform  string
 	MaxLength int
 	// Media are the images the mortal's post shows (alt texts and
@@ -47,6 +48,10 @@ type Request struct {
 	// address the mortal wrote: only these, which the platform gave.
 	Media []post.Media
 	Link  *post.Link
+	// ContentWarning is the warning the mortal put over their post
+	// (Mastodon's spoiler_text), "" when none: data, quoted apart from
+	// the text; the reply goes out under it.
+	ContentWarning string
 	// PreviousDraft and PreviousLength are set when an earlier draft was too
 	// long, so the writer can be asked for a shorter one.
 	PreviousDraft  string
@@ -147,6 +152,8 @@ type ContextPost struct {
 	// Media are the post's images; Link its link card, nil when none.
 	Media []post.Media
 	Link  *post.Link
+	// ContentWarning is the warning its author put over it, "" when none.
+	ContentWarning string
 }
 
 // Draft is a written response.

@@ -1043,13 +1043,14 @@ export interface components {
         Post: {
             /** Format: int64 */
             id: number;
-            /**
-             * @description The platform the post lives on.
-             * @enum {string}
-             */
-            platform: "x" | "bluesky" | "sandbox";
-            /** @description The response's limit there: 280 weighted characters on X and the sandbox, 300 graphemes on Bluesky; approving a text over it is a 422. */
+            /** @description The platform the post lives on. */
+            platform: components["schemas"]["Platform"];
+            /** @description The response's limit there, counted by the platform's rule: 280 weighted characters on X and the sandbox, 300 graphemes on Bluesky; on Mastodon the server's limit when the draft was written (500 when the worker could not read it), less the length of the content warning a reply carries, which the server counts with the text. Approving or editing a text over it is a 422. */
             max_length: number;
+            /** @description The original post's web page, for a person to open: the address the platform named (a Mastodon status's url, on its author's server), else the one built from the post's id (X, Bluesky); https (http only on a loopback address, or the sandbox's); "" when there is none (a profile post, the sandbox). */
+            url: string;
+            /** @description The content warning the author put over the original post (Mastodon's spoiler_text), apart from its text; "" when none. A reply goes out under the same warning. */
+            content_warning: string;
             /** @description False for a post of a platform PLATFORM does not name (left over after PLATFORM changed): listed, but a decision on it is a 409 and it is never sent. */
             platform_running: boolean;
             /** @description While an auto-approval waits out its grace window: when it goes out (it may be cancelled until then); null otherwise. */
@@ -1294,6 +1295,8 @@ export interface components {
         /** @description One post of the conversation a draft read. */
         ConversationItem: {
             relation: components["schemas"]["ConversationRelation"];
+            /** @description The content warning its author put over the post, "" when none. */
+            content_warning: string;
             /** @description Without the @. */
             author_username: string;
             text: string;

@@ -227,13 +227,13 @@ func item(c learning.Candidate, p post.Post) retrieval.Item {
 }
 
 // exampleFits reports whether case c may be an example for p: approved or
-// edited, its reply within p's platform's length, and passing the
+// edited, its reply within p's limit (Post.Limit), and passing the
 // outbound check as a reply to p now (no link, no foreign @mention).
 func (s *Shaper) exampleFits(c learning.Candidate, p post.Post) bool {
 	if c.Decision == learning.DecisionRejected || strings.TrimSpace(c.Final) == "" {
 		return false
 	}
-	if post.CheckResponseFor(p.Platform, c.Final) != nil {
+	if post.CheckResponseFor(p.Platform, p.Limit(), c.Final) != nil {
 		return false
 	}
 	return len(guard.ReplyFlags(c.Final, p.AuthorUsername, p.OriginalPostText, s.Persona)) == 0

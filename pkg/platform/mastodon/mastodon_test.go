@@ -120,8 +120,61 @@ func TestMentionsReadOnlyMentions(t *testing.T) {
 	}
 	cw := srv.PostWithWarning("erin", "@infernal spoilers ahead", "film ending", "de")
 	page, err = c.Mentions(ctx, "1", platform.Range{SinceID: page.NewestID})
-	if err != nil || len(page.Posts) != 1 || page.Posts[0].ID != cw || page.Posts[0].Text != "CW: film ending\n\n@infernal spoilers ahead" {
+	if err != nil || len(page.Posts) != 1 || page.Posts[0].ID != cw {
 		t.Fatalf("mention behind a warning: %+v %v", page.Posts, err)
+	}
+	// The warning is its own field, the text the post's alone; the page is the status's url.
+	if p := page.Posts[0]; p.Text != "@infernal spoilers ahead" || p.ContentWarning != "film ending" || p.WebURL != srv.URL+"/@erin/"+cw {
+		t.Errorf("text %q, warning %q, page %q", p.Text, p.ContentWarning, p.WebURL)
+	}
+}
+
+// A status's media attachments come as media, at most four of those that
+// show an image (an image, a gifv, a video; never audio or an unknown
+// file), their descriptions as alt texts; its preview card as the link
+// card; media_url is the first image.
+func TestMediaAndCard(t *testing.T) {
+	srv := mastodontest.New()
+	t.Cleanup(srv.Close)
+	c := client(t, srv, nil, false)
+	id := srv.PostWithMedia("alice", "@infernal behold https://pit.example/hours", []mastodontest.Attachment{
+		{Type: "audio", Description: "a scream"}, {Type: "gifv"}, {Type: "image", Description: "a goat in a red cape"},
+		{Type: "unknown"}, {Type: "video", Description: "lava"}, {Type: "image", Description: "second"}, {Type: "image", Description: "fifth shown"},
+	}, &mastodontest.Card{URL: "https://pit.example/hours", Title: "The pit's hours", Description: "Open all night."})
+	plain := srv.Post("bob", "@infernal nothing to see", "", "")
+	page, err := c.Mentions(context.Background(), "1", platform.Range{})
+	if err != nil || len(page.Posts) != 2 || page.Posts[1].ID != id || page.Posts[0].ID != plain {
+		t.Fatalf("mentions: %+v %v", page.Posts, err)
+	}
+	files := srv.URL + "/system/media_attachments/files/" + id
+	tests := []struct {
+		name string
+		got  platform.Post
+		want []platform.Media
+		link *platform.Link
+		img  string
+	}{
+		{name: "with media and a card", got: page.Posts[1], want: []platform.Media{
+			{Type: platform.MediaGIF, PreviewURL: files + "1/small/clip.png"},
+			{Type: platform.MediaPhoto, URL: files + "2/original/image.png", PreviewURL: files + "2/small/image.png", Alt: "a goat in a red cape"},
+			{Type: platform.MediaVideo, PreviewURL: files + "4/small/clip.png", Alt: "lava"},
+			{Type: platform.MediaPhoto, URL: files + "5/original/image.png", PreviewURL: files + "5/small/image.png", Alt: "second"},
+		}, link: &platform.Link{URL: "https://pit.example/hours", Title: "The pit's hours", Description: "Open all night."},
+			img: files + "2/original/image.png"},
+		{name: "without", got: page.Posts[0]},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if !slices.Equal(tt.got.Media, tt.want) {
+				t.Errorf("media %+v\nwant %+v", tt.got.Media, tt.want)
+			}
+			if (tt.got.Link == nil) != (tt.link == nil) || (tt.link != nil && *tt.got.Link != *tt.link) {
+				t.Errorf("link %+v, want %+v", tt.got.Link, tt.link)
+			}
+			if tt.got.MediaURL != tt.img {
+				t.Errorf("media_url %q, want %q", tt.got.MediaURL, tt.img)
+			}
+		})
 	}
 }
 

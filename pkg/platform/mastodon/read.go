@@ -26,26 +26,44 @@ type mention struct {
 	Acct     string `json:"acct"`
 }
 
+// attachment is Mastodon's MediaAttachment entity, as far as the client
+// reads it: type is image, gifv, video, audio or unknown; url the file
+// (an MP4 for gifv and video), preview_url a still of it, description
+// the author's alt text (null when none).
+type attachment struct {
+	Type        string `json:"type"`
+	URL         string `json:"url"`
+	PreviewURL  string `json:"preview_url"`
+	Description string `json:"description"`
+}
+
+// card is Mastodon's PreviewCard entity (a Status's card, null when its
+// links have none), as far as the client reads it.
+type card struct {
+	URL         string `json:"url"`
+	Title       string `json:"title"`
+	Description string `json:"description"`
+}
+
 // status is Mastodon's Status entity, as far as the client reads it.
 type status struct {
-	ID               string    `json:"id"`
-	CreatedAt        time.Time `json:"created_at"`
-	InReplyToID      *string   `json:"in_reply_to_id"`
-	Visibility       string    `json:"visibility"`
-	SpoilerText      string    `json:"spoiler_text"`
-	Language         *string   `json:"language"`
-	Content          string    `json:"content"`
-	Account          account   `json:"account"`
-	Reblog           *status   `json:"reblog"`
-	Mentions         []mention `json:"mentions"`
-	RepliesCount     int       `json:"replies_count"`
-	ReblogsCount     int       `json:"reblogs_count"`
-	FavouritesCount  int       `json:"favourites_count"`
-	MediaAttachments []struct {
-		Type       string `json:"type"`
-		URL        string `json:"url"`
-		PreviewURL string `json:"preview_url"`
-	} `json:"media_attachments"`
+	ID        string    `json:"id"`
+	CreatedAt time.Time `json:"created_at"`
+	// URL is the status's HTML page (null for some remote statuses).
+	URL              string       `json:"url"`
+	InReplyToID      *string      `json:"in_reply_to_id"`
+	Visibility       string       `json:"visibility"`
+	SpoilerText      string       `json:"spoiler_text"`
+	Language         *string      `json:"language"`
+	Content          string       `json:"content"`
+	Account          account      `json:"account"`
+	Reblog           *status      `json:"reblog"`
+	Mentions         []mention    `json:"mentions"`
+	RepliesCount     int          `json:"replies_count"`
+	ReblogsCount     int          `json:"reblogs_count"`
+	FavouritesCount  int          `json:"favourites_count"`
+	MediaAttachments []attachment `json:"media_attachments"`
+	Card             *card        `json:"card"`
 }
 
 // notification is Mastodon's Notification entity.
@@ -60,17 +78,14 @@ func (a account) user() platform.User {
 	return platform.User{ID: a.ID, Username: a.Acct, Name: cmpOr(a.DisplayName, a.Username), ProfileImage: a.Avatar}
 }
 
-// toPost is a status as the pipeline reads it: its visible text, with the
-// content warning above it, and its thread's root as conversation when
-// root is known.
+// toPost is a status as the pipeline reads it: its visible text, its
+// content warning apart, its page, its media and link card, and its
+// thread's root as conversation when root is known.
 func toPost(s status, root string) platform.Post {
-	text := Text(s.Content)
-	if s.SpoilerText != "" {
-		text = "CW: " + s.SpoilerText + "\n\n" + text
-	}
-	p := platform.Post{ID: s.ID, Text: text, Author: s.Account.user(), CreatedAt: s.CreatedAt,
+	p := platform.Post{ID: s.ID, Text: Text(s.Content), ContentWarning: s.SpoilerText, WebURL: s.URL,
+		Author: s.Account.user(), CreatedAt: s.CreatedAt,
 		Metrics:        platform.Metrics{Likes: s.FavouritesCount, Retweets: s.ReblogsCount, Replies: s.RepliesCount},
-		ConversationID: s.ID}
+		ConversationID: s.ID, Media: media(s.MediaAttachments)}
 	if s.InReplyToID != nil {
 		p.InReplyToID = *s.InReplyToID
 	}
@@ -80,13 +95,46 @@ func toPost(s status, root string) platform.Post {
 	for _, m := range s.Mentions {
 		p.Mentions = append(p.Mentions, platform.User{ID: m.ID, Username: m.Acct})
 	}
-	for _, a := range s.MediaAttachments {
-		if a.Type == "image" {
-			p.MediaURL = cmpOr(a.PreviewURL, a.URL)
+	for _, m := range p.Media {
+		if m.Type == platform.MediaPhoto {
+			p.MediaURL = m.Image()
 			break
 		}
 	}
+	if s.Card != nil && s.Card.URL != "" {
+		p.Link = &platform.Link{URL: s.Card.URL, Title: s.Card.Title, Description: s.Card.Description}
+	}
 	return p
+}
+
+// media are a status's attachments as the pipeline keeps them, in their
+// order, at most platform.MaxMedia: an image is a photo (its file and its
+// preview); a gifv (a looping MP4) a GIF and a video a video, each by its
+// still alone, since the admin shows images; audio and unknown files,
+// which show nothing, are left out. The description is the alt text.
+func media(atts []attachment) []platform.Media {
+	var out []platform.Media
+	for _, a := range atts {
+		if len(out) == platform.MaxMedia {
+			break
+		}
+		m := platform.Media{PreviewURL: a.PreviewURL, Alt: a.Description}
+		switch a.Type {
+		case "image":
+			m.Type, m.URL = platform.MediaPhoto, a.URL
+		case "gifv":
+			m.Type = platform.MediaGIF
+		case "video":
+			m.Type = platform.MediaVideo
+		default:
+			continue
+		}
+		if m.URL == "" && m.PreviewURL == "" {
+			continue
+		}
+		out = append(out, m)
+	}
+	return out
 }
 
 // Me returns the persona's own account.

@@ -113,12 +113,13 @@ func topicLines(pool []string) []string {
 	return out
 }
 
-// withShown is req's context with, when the mortal's post shows images or
-// a link card, what they say (the alt texts, the card's title and
-// description) as the first post a thin mention may answer: "@persona
-// thoughts?" under a photo of a pizza is about the pizza.
+// withShown is req's context with, when the mortal's post has a content
+// warning or shows images or a link card, what they say (the warning, the
+// alt texts, the card's title and description) as the first post a thin
+// mention may answer: "@persona thoughts?" under a photo of a pizza, or
+// behind the warning "pizza", is about the pizza.
 func withShown(req writer.Request) []writer.ContextPost {
-	var shown []string
+	shown := []string{strings.TrimSpace(req.ContentWarning)}
 	for _, m := range req.Media {
 		if alt := strings.TrimSpace(m.Alt); alt != "" {
 			shown = append(shown, alt)

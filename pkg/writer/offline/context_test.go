@@ -224,22 +224,25 @@ func TestWriteThinMentionWithinLimit(t *testing.T) {
 	}
 }
 
-// A thin mention under a photo or a link answers what they show: its
-// subject comes from the alt text or the link card, before its thread.
+// A thin mention under a photo or a link, or behind a content warning,
+// answers what they show: its subject comes from the warning, the alt text
+// or the link card, before its thread.
 func TestWriteThinMentionAnswersWhatItShows(t *testing.T) {
 	w := New("infernal_ai")
 	thread := []writer.ContextPost{{Relation: writer.RelationParent, Author: "a", Text: "leg day at the gym again"}}
 	for _, tt := range []struct {
-		name  string
-		media []post.Media
-		link  *post.Link
+		name    string
+		media   []post.Media
+		link    *post.Link
+		warning string
 	}{
 		{name: "photo", media: []post.Media{{Type: post.MediaPhoto, URL: "https://pbs.twimg.com/media/p.jpg", Alt: "a slice of pizza on a keyboard"}}},
 		{name: "link card", link: &post.Link{URL: "https://pit.example/menu", Title: "The pizza menu", Description: "Forty toppings."}},
+		{name: "content warning", warning: "pizza review"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			d, err := w.Write(context.Background(), writer.Request{Kind: writer.KindReply, Persona: "infernal_ai", Author: "m",
-				PostText: "@infernal_ai thoughts?", Context: thread, Media: tt.media, Link: tt.link})
+				PostText: "@infernal_ai thoughts?", Context: thread, Media: tt.media, Link: tt.link, ContentWarning: tt.warning})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -35,6 +35,8 @@ type contextBlock struct {
 	Text   string
 	// Shows describes the post's images and link card (see shows).
 	Shows []string
+	// ContentWarning is the warning over the post, on one line, "" for none.
+	ContentWarning string
 }
 
 // contextBlocks returns the blocks a prompt quotes for posts, in their
@@ -44,7 +46,7 @@ type contextBlock struct {
 func contextBlocks(posts []writer.ContextPost) []contextBlock {
 	kept := make([]writer.ContextPost, 0, len(posts))
 	for _, p := range posts {
-		if strings.TrimSpace(p.Text) != "" || len(p.Media) > 0 || p.Link != nil {
+		if strings.TrimSpace(p.Text) != "" || len(p.Media) > 0 || p.Link != nil || strings.TrimSpace(p.ContentWarning) != "" {
 			kept = append(kept, p)
 		}
 	}
@@ -68,7 +70,7 @@ func contextBlocks(posts []writer.ContextPost) []contextBlock {
 			tag = "quoted"
 		}
 		blocks = append(blocks, contextBlock{Tag: tag, Relation: p.Relation, Author: handle(p.Author), Text: cut(strings.TrimSpace(p.Text), MaxContextRunes),
-			Shows: shows(p.Media, p.Link)})
+			Shows: shows(p.Media, p.Link), ContentWarning: oneLine(p.ContentWarning)})
 	}
 	return blocks
 }

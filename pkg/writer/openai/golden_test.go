@@ -11,7 +11,7 @@ import (
 )
 
 // anyFence finds a request's fence in any of the prompt's tags.
-var anyFence = regexp.MustCompile(`<(/?)(post|draft|current|wish|thread|quoted|own|persona|example|lessons)-[A-Z2-7]+>`)
+var anyFence = regexp.MustCompile(`<(/?)(post|draft|current|wish|thread|quoted|own|persona|example|lessons|warning|media)-[A-Z2-7]+>`)
 
 // TestPromptGolden compares the rendered prompts of fixed requests without
 // context with testdata/*.golden, byte for byte once the random fence is
@@ -35,6 +35,9 @@ func TestPromptGolden(t *testing.T) {
 			Platform: "bluesky", PreviousDraft: "A very long draft", PreviousLength: 312}},
 		{name: "reply-mastodon", req: writer.Request{Kind: writer.KindReply, Persona: "infernal", Author: "maria@m.example", PostText: "Third coffee",
 			Platform: "mastodon", MaxLength: 500, PreviousDraft: "A very long draft", PreviousLength: 520}},
+		{name: "reply-warning", req: writer.Request{Kind: writer.KindReply, Persona: "infernal_ai", Author: "erin", PostText: "@infernal_ai spoilers ahead",
+			ContentWarning: " film\nending ", Context: []writer.ContextPost{{Relation: writer.RelationParent, Author: "bob", Text: "the finale", ContentWarning: "politics"},
+				{Relation: writer.RelationQuoted, Author: "carol", Text: "no warning here"}}}},
 		{name: "profile", req: writer.Request{Kind: writer.KindProfile, Persona: "infernal_ai"}},
 		{name: "profile-mastodon", req: writer.Request{Kind: writer.KindProfile, Persona: "infernal", Platform: "mastodon", MaxLength: 1000}},
 		{name: "profile-theme", req: writer.Request{Kind: writer.KindProfile, Persona: "infernal_ai", PostText: "tax season"}},

@@ -66,6 +66,11 @@ type promptData struct {
 	// that post or a context post shows any.
 	Shows    []string
 	AnyShows bool
+	// ContentWarning is the warning over the mortal's post, on one line,
+	// quoted in a fenced <warning-…> block; AnyWarning says whether that
+	// post or a context post has one.
+	ContentWarning string
+	AnyWarning     bool
 	// Examples and Lessons are what the persona learned (writer.Request's),
 	// quoted in fenced blocks as data; empty with learning off.
 	Examples []writer.Example
@@ -131,6 +136,8 @@ func (w *Writer) data(req writer.Request) (promptData, error) {
 	if req.Kind == writer.KindReply {
 		data.Context = contextBlocks(req.Context)
 		data.Shows = shows(req.Media, req.Link)
+		data.ContentWarning = oneLine(req.ContentWarning)
+		texts = append(texts, data.ContentWarning)
 		for _, e := range req.Examples {
 			ex := writer.Example{Post: singleLine(e.Post), Reply: singleLine(e.Reply)}
 			data.Examples = append(data.Examples, ex)
@@ -152,11 +159,13 @@ func (w *Writer) data(req writer.Request) (promptData, error) {
 	}
 	texts = append(texts, data.Shows...)
 	data.AnyShows = len(data.Shows) > 0
+	data.AnyWarning = data.ContentWarning != ""
 	for _, b := range data.Context {
-		texts = append(texts, b.Text, b.Author)
+		texts = append(texts, b.Text, b.Author, b.ContentWarning)
 		texts = append(texts, b.Shows...)
 		data.OwnContext = data.OwnContext || b.Tag == "own"
 		data.AnyShows = data.AnyShows || len(b.Shows) > 0
+		data.AnyWarning = data.AnyWarning || b.ContentWarning != ""
 	}
 	data.Fence = fence(texts...)
 	length := writer.LengthOf(req)

@@ -2,6 +2,7 @@ import { useId, useState, type ReactNode } from 'react';
 import type { ConversationItem } from '../../api/types';
 import { useConversation } from './useConversation';
 import { PostMedia } from './PostMedia';
+import { ContentWarning } from './ContentWarning';
 import { authorHandle, earlierToggleLabel, splitConversation } from './conversation';
 import { formatTimestamp, relativeTime } from '../../lib/time';
 
@@ -64,6 +65,7 @@ export function InConversation({ postId, enabled, now, children }: Props) {
                 data-relation={item.relation}
               >
                 <ContextHead item={item} now={now} />
+                <ContentWarning text={item.content_warning ?? ''} />
                 <p className="context-text">{item.text}</p>
                 <PostMedia media={item.media} link={item.link} />
               </li>
@@ -77,6 +79,7 @@ export function InConversation({ postId, enabled, now, children }: Props) {
           <figcaption>
             <ContextHead item={item} now={now} prefix="Quoting" />
           </figcaption>
+          <ContentWarning text={item.content_warning ?? ''} />
           <blockquote className="context-text">{item.text}</blockquote>
           <PostMedia media={item.media} link={item.link} />
         </figure>

@@ -1,6 +1,7 @@
 import type { Post } from '../../api/types';
 import { formatTimestamp, relativeTime } from '../../lib/time';
 import { InConversation } from './InConversation';
+import { ContentWarning } from './ContentWarning';
 
 interface Props {
   post: Post;
@@ -20,6 +21,7 @@ export function PostOrigin({ post, now }: Props) {
         </time>
       </p>
       <InConversation postId={post.id} enabled={post.original_post_id !== ''} now={now}>
+        <ContentWarning text={post.content_warning ?? ''} />
         {post.original_post_text && <blockquote className="review-original">{post.original_post_text}</blockquote>}
       </InConversation>
     </>

@@ -16,6 +16,8 @@ import { ReviewCardHead } from './ReviewCardHead';
 import { reasonProblem } from './learned';
 import { ReasonField } from './ReasonField';
 import { ShapedBy } from './ShapedBy';
+import { ContentWarning } from './ContentWarning';
+import { OpenOriginal } from './OpenOriginal';
 
 export const TOO_LONG_BUTTON = 'Response Too Long';
 export const TOO_LONG_NOTE = "Response exceeds Twitter's limit";
@@ -80,7 +82,8 @@ export function ReviewCard({
   const reasonIssue = reasonProblem(reason);
   const ids = useId();
   // Each platform counts against its own limit, by its rule (GET /api/platforms).
-  const rule = usePlatforms().find((p) => p.name === post.platform);
+  const platforms = usePlatforms();
+  const rule = platforms.find((p) => p.name === post.platform);
   const limit = responseLimit(post, rule?.max_length);
   const length = responseLength(draft, rule?.length_rule);
   const tooLong = isTooLong(length, limit);
@@ -162,6 +165,7 @@ export function ReviewCard({
         </p>
       )}
       <InConversation postId={post.id} enabled={post.original_post_id !== ''} now={now}>
+        <ContentWarning text={post.content_warning ?? ''} />
         {post.original_post_text && (
           <blockquote className="review-original" data-testid="original-text">
             {post.original_post_text}
@@ -179,6 +183,8 @@ export function ReviewCard({
           </p>
         )
       )}
+
+      <OpenOriginal url={post.url ?? ''} platform={post.platform} platforms={platforms} />
 
       <dl className="review-metrics">
         <div>

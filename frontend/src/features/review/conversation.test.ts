@@ -3,7 +3,7 @@ import type { ConversationItem, ConversationRelation } from '../../api/types';
 import { authorHandle, earlierToggleLabel, splitConversation } from './conversation';
 
 function item(id: string, relation: ConversationRelation): ConversationItem {
-  return { relation, author_username: `u_${id}`, text: `text ${id}`, created_at: null, platform_post_id: id, media: [], link: null };
+  return { relation, author_username: `u_${id}`, text: `text ${id}`, created_at: null, platform_post_id: id, media: [], link: null, content_warning: '' };
 }
 
 const ids = (items: ConversationItem[]) => items.map((i) => i.platform_post_id);

@@ -2,7 +2,8 @@
 // from Mastodon's API documentation (docs.joinmastodon.org: methods
 // statuses, notifications, accounts, instance v2, search; entities Status,
 // Notification, Account; the Idempotency-Key and rate-limit headers; the
-// Link header's paging), not from the client: statuses are HTML, the
+// Link header's paging; entities MediaAttachment and PreviewCard), not
+// from the client: statuses are HTML with their page's url, the
 // notifications are of every type unless types[] narrows them, paged by
 // max_id/since_id/min_id with a Link header, a create replays its answer
 // for an Idempotency-Key seen within the hour, a status is counted with
@@ -47,6 +48,21 @@ type Account struct {
 	ID, Username string
 }
 
+// Attachment is a media attachment of a status (Mastodon's
+// MediaAttachment entity).
+type Attachment struct {
+	// Type is image, gifv, video, audio or unknown.
+	Type string
+	// Description is the author's alt text; "" is answered as null.
+	Description string
+}
+
+// Card is a status's preview card (Mastodon's PreviewCard entity), as the
+// server builds it from the first link of the text.
+type Card struct {
+	URL, Title, Description string
+}
+
 // Status is a status kept by the stand-in.
 type Status struct {
 	ID          string
@@ -62,6 +78,10 @@ type Status struct {
 	Deleted  bool
 	// Mentions are the accounts the text names.
 	Mentions []Account
+	// Media are its attachments, in order; Card its preview card, nil
+	// when it has none.
+	Media []Attachment
+	Card  *Card
 }
 
 type notification struct {
@@ -216,6 +236,16 @@ func (s *Server) PostWithWarning(username, text, spoiler, lang string) string {
 	return s.create(s.account(username), text, "", "public", spoiler, lang).ID
 }
 
+// PostWithMedia makes a mortal's public status with media attachments
+// and a preview card (nil for none).
+func (s *Server) PostWithMedia(username, text string, media []Attachment, card *Card) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := s.create(s.account(username), text, "", "public", "", "en")
+	st.Media, st.Card = media, card
+	return st.ID
+}
+
 // Boost boosts status id as username: the status's author is notified
 // (a reblog notification), no mention is made.
 func (s *Server) Boost(username, id string) {
@@ -328,13 +358,57 @@ func (s *Server) accountJSON(a Account) map[string]any {
 		"avatar": s.URL + "/avatars/" + a.ID + ".png", "url": s.URL + "/@" + a.Username}
 }
 
+// attachmentJSON is the i-th attachment of st as the MediaAttachment
+// entity: an image's url is the file and preview_url a smaller copy; a
+// gifv's and a video's url an MP4 and preview_url a still; an audio's url
+// the file, preview_url null; an unknown file has no local copy (url and
+// preview_url null, remote_url its address). description is null when
+// the author wrote none.
+func (s *Server) attachmentJSON(st *Status, i int, a Attachment) map[string]any {
+	id := st.ID + strconv.Itoa(i)
+	base := s.URL + "/system/media_attachments/files/" + id
+	out := map[string]any{"id": id, "type": a.Type, "url": nil, "preview_url": nil, "remote_url": nil,
+		"preview_remote_url": nil, "text_url": nil, "meta": map[string]any{}, "description": nil, "blurhash": nil}
+	switch a.Type {
+	case "image":
+		out["url"], out["preview_url"] = base+"/original/image.png", base+"/small/image.png"
+	case "gifv", "video":
+		out["url"], out["preview_url"] = base+"/original/clip.mp4", base+"/small/clip.png"
+	case "audio":
+		out["url"] = base + "/original/sound.mp3"
+	default:
+		out["remote_url"] = "https://elsewhere.example/files/" + id
+	}
+	if a.Description != "" {
+		out["description"] = a.Description
+	}
+	return out
+}
+
+// cardJSON is c as the PreviewCard entity, of type link.
+func cardJSON(c *Card) map[string]any {
+	return map[string]any{"url": c.URL, "title": c.Title, "description": c.Description, "type": "link",
+		"author_name": "", "author_url": "", "provider_name": "", "provider_url": "", "html": "",
+		"width": 0, "height": 0, "image": nil, "embed_url": "", "blurhash": nil}
+}
+
 func (s *Server) statusJSON(st *Status) map[string]any {
 	out := map[string]any{"id": st.ID, "uri": s.URL + "/users/" + st.Account.Username + "/statuses/" + st.ID,
 		"url": s.URL + "/@" + st.Account.Username + "/" + st.ID, "created_at": st.CreatedAt.Format(time.RFC3339Nano),
 		"account": s.accountJSON(st.Account), "visibility": st.Visibility, "sensitive": st.SpoilerText != "",
 		"spoiler_text": st.SpoilerText, "content": s.content(st.Text), "in_reply_to_id": nil, "in_reply_to_account_id": nil,
-		"reblog": nil, "language": nil, "mentions": []any{}, "media_attachments": []any{},
+		"reblog": nil, "language": nil, "mentions": []any{}, "media_attachments": []any{}, "card": nil,
 		"replies_count": 0, "reblogs_count": 0, "favourites_count": 0}
+	if len(st.Media) > 0 {
+		atts := make([]any, 0, len(st.Media))
+		for i, a := range st.Media {
+			atts = append(atts, s.attachmentJSON(st, i, a))
+		}
+		out["media_attachments"] = atts
+	}
+	if st.Card != nil {
+		out["card"] = cardJSON(st.Card)
+	}
 	if st.Language != "" {
 		out["language"] = st.Language
 	}
