@@ -221,7 +221,7 @@ func newAccount(ctx context.Context, name string, cfg config.Config, st *store.S
 	case post.MastodonPlatform:
 		var mc *mastodon.Client
 		mc, err = mastodon.New(mastodon.Config{Server: cfg.MastodonServer, AccessToken: cfg.MastodonAccessToken,
-			ReplyToDirect: cfg.MastodonReplyToDirect, Limiter: windows})
+			ReplyToDirect: replyToDirect(st), Limiter: windows})
 		if err != nil {
 			break
 		}
@@ -252,6 +252,21 @@ func newAccount(ctx context.Context, name string, cfg config.Config, st *store.S
 		return a, fmt.Errorf("platform %s: %w", name, err)
 	}
 	return a, nil
+}
+
+// replyToDirect reads the admin's mastodon.reply_to_direct at each call (a
+// scan's read of the mentions, a reply's send), so a change in the admin
+// applies at the next one without a restart; the cache makes each call one
+// read of the settings' version while they stay unchanged.
+func replyToDirect(st *store.Store) func(context.Context) (bool, error) {
+	cache := &store.SettingsCache{}
+	return func(ctx context.Context) (bool, error) {
+		set, err := st.CachedSettings(ctx, cache)
+		if err != nil {
+			return false, err
+		}
+		return set.Mastodon.ReplyToDirect, nil
+	}
 }
 
 // handPosting is the sources of HAND_POSTING_SOURCES.

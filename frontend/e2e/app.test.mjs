@@ -1420,6 +1420,58 @@ describe('the admin on a phone and a desktop', () => {
     }
   });
 
+  it('settings: Mastodon\'s "Answer direct mentions" shows while Mastodon runs, is saved and kept, and axe finds nothing; hidden, a save keeps it', { timeout: 120_000 }, async () => {
+    const stored = () => stack.db(`SELECT coalesce(mastodon->>'reply_to_direct', 'unset') FROM settings`);
+    const setStored = (json) =>
+      stack.db(`INSERT INTO settings (id, mastodon) VALUES (true, '${json}') ON CONFLICT (id) DO UPDATE SET mastodon = excluded.mastodon`);
+    setStored('{}');
+    for (const [width, height] of [
+      [360, 740],
+      [1280, 900],
+    ]) {
+      const page = await adminPage(width, height);
+      // The stack runs the sandbox: the platforms' table says Mastodon runs too.
+      await page.route('**/api/platforms', async (route) => {
+        const res = await route.fetch();
+        const table = await res.json();
+        table.platforms = table.platforms.map((p) => (p.name === 'mastodon' ? { ...p, running: true } : p));
+        await route.fulfill({ response: res, json: table });
+      });
+      await page.goto('/diaries666op/settings');
+      const panel = page.getByTestId('settings-panel');
+      const direct = panel.getByLabel('Answer direct mentions');
+      await direct.waitFor();
+      assert.equal(await direct.isChecked(), stored() === 'true', `shown as stored at ${width} px`);
+      await expectText(panel.getByTestId('settings-mastodon').locator('.field-hint'),
+        'On, a direct mention is answered direct, never wider; off, it is left unanswered (skipped: direct_message). Applies from the next scan or send.');
+      assert.equal(await direct.getAttribute('aria-describedby'), await panel.getByTestId('settings-mastodon').locator('.field-hint').getAttribute('id'));
+      const want = !(await direct.isChecked());
+      await direct.setChecked(want);
+      await panel.getByRole('button', { name: 'Save Settings', exact: true }).click();
+      await expectText(panel.getByTestId('settings-saved'), 'Settings saved: the next scans use them');
+      assert.equal(stored(), String(want));
+      await page.reload();
+      await eventually(async () => assert.equal(await direct.isChecked(), want));
+      assert.deepEqual(await sidewaysOverflow(page), [], `settings with Mastodon at ${width} px scrolls sideways`);
+      assert.deepEqual(await smallTargets(page), [], `settings with Mastodon at ${width} px`);
+      assert.deepEqual(await axeViolations(page), [], `settings with Mastodon at ${width} px`);
+      await page.screenshot({ path: join(SCREENSHOTS, `admin-settings-mastodon-${width}x${height}.png`), fullPage: true });
+      await page.context().close();
+    }
+    // On the sandbox alone the checkbox is not shown, and a save keeps what is stored.
+    setStored('{"reply_to_direct": true}');
+    const page = await adminPage(1280, 900);
+    await page.goto('/diaries666op/settings');
+    const panel = page.getByTestId('settings-panel');
+    await panel.getByLabel('Targeted accounts').waitFor();
+    assert.equal(await panel.getByTestId('settings-mastodon').count(), 0, 'no Mastodon settings without Mastodon');
+    await panel.getByRole('button', { name: 'Save Settings', exact: true }).click();
+    await expectText(panel.getByTestId('settings-saved'), 'Settings saved: the next scans use them');
+    assert.equal(stored(), 'true', 'a save with the checkbox hidden keeps it');
+    setStored('{}');
+    await page.context().close();
+  });
+
   it('on a phone the first card shows under the statistics, the tabs and the sort, with 44 px targets and the counter', async () => {
     for (const [width, height] of SIZES.slice(0, 2)) {
       const page = await adminPage(width, height);

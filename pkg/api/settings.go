@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"net/http"
+	"slices"
 
 	"infernal/pkg/settings"
 )
@@ -29,12 +30,23 @@ func (s *Server) settingsAnswer(ctx context.Context) (settingsView, error) {
 	if err != nil {
 		return settingsView{}, err
 	}
-	missing, err := s.store.TargetsNotFound(ctx, s.platform)
-	if err != nil {
-		return settingsView{}, err
+	// Each platform looks up the targets of its own syntax (a Mastodon
+	// account on Mastodon alone): the list is every platform's.
+	missing := []string{}
+	platforms := s.platformList()
+	if len(platforms) == 0 {
+		platforms = []string{s.platform}
 	}
-	if missing == nil {
-		missing = []string{}
+	for _, p := range platforms {
+		names, err := s.store.TargetsNotFound(ctx, p)
+		if err != nil {
+			return settingsView{}, err
+		}
+		for _, n := range names {
+			if !slices.Contains(missing, n) {
+				missing = append(missing, n)
+			}
+		}
 	}
 	blocked, targets, err := s.store.SettingsAccounts(ctx, v.TargetUsernames)
 	if err != nil {
@@ -57,18 +69,20 @@ func (s *Server) getSettings(w http.ResponseWriter, r *http.Request) error {
 
 // settingsRequest is PUT /api/settings' body: every field is required, so
 // that a client that forgets one does not empty it by accident; but for
-// autopilot, which an absent field leaves as stored (an older client keeps
-// it as it was).
+// autopilot, learning, knowledge and mastodon, which an absent field leaves
+// as stored (an older client keeps them as they were).
 type settingsRequest struct {
 	Autopilot *settings.Autopilot `json:"autopilot"`
 	Learning  *learningRequest    `json:"learning"`
 	// Knowledge, absent, keeps the stored one.
-	Knowledge       *settings.Knowledge `json:"knowledge"`
-	TargetUsernames *[]string           `json:"target_usernames"`
-	SearchTopics    *[]string           `json:"search_topics"`
-	BlockedAuthors  *[]string           `json:"blocked_authors"`
-	BlockedPhrases  *[]string           `json:"blocked_phrases"`
-	Caps            *settings.Caps      `json:"caps"`
+	Knowledge *settings.Knowledge `json:"knowledge"`
+	// Mastodon, absent, keeps the stored one.
+	Mastodon        *mastodonRequest `json:"mastodon"`
+	TargetUsernames *[]string        `json:"target_usernames"`
+	SearchTopics    *[]string        `json:"search_topics"`
+	BlockedAuthors  *[]string        `json:"blocked_authors"`
+	BlockedPhrases  *[]string        `json:"blocked_phrases"`
+	Caps            *settings.Caps   `json:"caps"`
 	// The fields GET answers and a PUT cannot set are taken, so that a
 	// client may PUT back what it got with one field changed, and ignored
 	// whatever they hold: the server works them out.
@@ -121,7 +135,12 @@ func (s *Server) putSettings(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 	}
-	if keep || req.Learning == nil || req.Knowledge == nil {
+	if req.Mastodon != nil {
+		if v.Mastodon, err = req.Mastodon.mastodon(); err != nil {
+			return err
+		}
+	}
+	if keep || req.Learning == nil || req.Knowledge == nil || req.Mastodon == nil {
 		stored, err := s.store.Settings(r.Context())
 		if err != nil {
 			return err
@@ -135,6 +154,9 @@ func (s *Server) putSettings(w http.ResponseWriter, r *http.Request) error {
 		}
 		if req.Knowledge == nil {
 			v.Knowledge = stored.Knowledge
+		}
+		if req.Mastodon == nil {
+			v.Mastodon = stored.Mastodon
 		}
 	}
 	if err := s.store.PutSettings(r.Context(), v); err != nil {
@@ -166,4 +188,17 @@ func (req learningRequest) learning() (settings.Learning, error) {
 		return settings.Learning{}, &settings.FieldError{Field: "learning.lessons", Problem: "is required"}
 	}
 	return settings.Learning{Enabled: *req.Enabled, Examples: *req.Examples, Lessons: *req.Lessons}, nil
+}
+
+// mastodonRequest is settings.Mastodon as PUT: every field required.
+type mastodonRequest struct {
+	ReplyToDirect *bool `json:"reply_to_direct"`
+}
+
+// mastodon is req checked for presence.
+func (req mastodonRequest) mastodon() (settings.Mastodon, error) {
+	if req.ReplyToDirect == nil {
+		return settings.Mastodon{}, &settings.FieldError{Field: "mastodon.reply_to_direct", Problem: "is required"}
+	}
+	return settings.Mastodon{ReplyToDirect: *req.ReplyToDirect}, nil
 }

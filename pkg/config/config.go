@@ -104,12 +104,11 @@ type Config struct {
 	BlueskyPDSURL      string
 	// MastodonServer is the persona's Mastodon server (https; http only on
 	// loopback), MastodonAccessToken a token of the persona's account with
-	// the read and write:statuses scopes, MastodonReplyToDirect whether a
-	// direct mention is answered (direct) at all (worker only, PLATFORM
-	// names mastodon).
-	MastodonServer        string
-	MastodonAccessToken   string
-	MastodonReplyToDirect bool
+	// the read and write:statuses scopes (worker only, PLATFORM names
+	// mastodon). Whether a direct mention is answered is the admin's
+	// setting mastodon.reply_to_direct, not the environment's.
+	MastodonServer      string
+	MastodonAccessToken string
 	// SandboxPace is how often the sandbox's mortals post something new.
 	SandboxPace time.Duration
 
@@ -404,7 +403,10 @@ func (c *Config) loadDeployment(proc Process, r *reader) {
 func (c *Config) loadMastodon(r *reader) {
 	c.MastodonServer = strings.TrimRight(r.str("MASTODON_SERVER", ""), "/")
 	c.MastodonAccessToken = r.str("MASTODON_ACCESS_TOKEN", "")
-	c.MastodonReplyToDirect = r.oneOf("MASTODON_REPLY_TO_DIRECT", "false", "true", "false") == "true"
+	if r.str("MASTODON_REPLY_TO_DIRECT", "") != "" {
+		// A value set by hand would silently stop mattering: say so, and where it went.
+		r.fail("MASTODON_REPLY_TO_DIRECT", "is no longer read: whether a direct mention is answered is the admin's setting mastodon.reply_to_direct (Settings, or PUT /api/settings), read at every scan and send; set it there, then unset MASTODON_REPLY_TO_DIRECT")
+	}
 	if c.MastodonAccessToken != "" && r.str("PLATFORM", "") == "" {
 		r.fail("PLATFORM", "must be set (mastodon, or a list naming it) when a Mastodon token is given; the web tier is told the platform by name too")
 	}

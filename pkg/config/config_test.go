@@ -636,20 +636,21 @@ func TestLoadMastodon(t *testing.T) {
 		env    map[string]string
 		want   string // the variable the error names, "" for none
 		server string
-		direct bool
 	}{
 		{name: "named with server and token", proc: Worker, env: map[string]string{"PLATFORM": "x,bluesky,mastodon", "X_API_KEY": "k", "X_API_SECRET": "s",
 			"X_ACCESS_TOKEN": "t", "X_ACCESS_SECRET": "a", "BLUESKY_HANDLE": "infernal.bsky.social", "BLUESKY_APP_PASSWORD": "abcd-efgh-ijkl-mnop",
 			"MASTODON_SERVER": "https://mastodon.social/", "MASTODON_ACCESS_TOKEN": "tok"}, server: "https://mastodon.social"},
 		{name: "loopback http for tests", proc: Worker, env: map[string]string{"PLATFORM": "mastodon", "MASTODON_SERVER": "http://127.0.0.1:3000",
-			"MASTODON_ACCESS_TOKEN": "tok", "MASTODON_REPLY_TO_DIRECT": "true"}, server: "http://127.0.0.1:3000", direct: true},
+			"MASTODON_ACCESS_TOKEN": "tok"}, server: "http://127.0.0.1:3000"},
 		{name: "server missing", proc: Worker, env: map[string]string{"PLATFORM": "mastodon", "MASTODON_ACCESS_TOKEN": "tok"}, want: "MASTODON_SERVER"},
 		{name: "token missing", proc: Worker, env: map[string]string{"PLATFORM": "mastodon", "MASTODON_SERVER": "https://m.example"}, want: "MASTODON_ACCESS_TOKEN"},
 		{name: "token with spaces", proc: Worker, env: map[string]string{"PLATFORM": "mastodon", "MASTODON_SERVER": "https://m.example", "MASTODON_ACCESS_TOKEN": "a b"}, want: "MASTODON_ACCESS_TOKEN"},
 		{name: "plain http elsewhere", proc: Worker, env: map[string]string{"PLATFORM": "mastodon", "MASTODON_SERVER": "http://m.example", "MASTODON_ACCESS_TOKEN": "tok"}, want: "MASTODON_SERVER"},
 		{name: "server garbage", proc: Worker, env: map[string]string{"PLATFORM": "mastodon", "MASTODON_SERVER": "not a url", "MASTODON_ACCESS_TOKEN": "tok"}, want: "MASTODON_SERVER"},
 		{name: "server with user info", proc: Worker, env: map[string]string{"PLATFORM": "mastodon", "MASTODON_SERVER": "https://u:p@m.example", "MASTODON_ACCESS_TOKEN": "tok"}, want: "MASTODON_SERVER"},
-		{name: "reply to direct garbage", proc: Worker, env: map[string]string{"PLATFORM": "mastodon", "MASTODON_SERVER": "https://m.example", "MASTODON_ACCESS_TOKEN": "tok", "MASTODON_REPLY_TO_DIRECT": "yes"}, want: "MASTODON_REPLY_TO_DIRECT"},
+		// Now the admin's setting mastodon.reply_to_direct: a value left set is refused, not ignored.
+		{name: "reply to direct retired", proc: Worker, env: map[string]string{"PLATFORM": "mastodon", "MASTODON_SERVER": "https://m.example", "MASTODON_ACCESS_TOKEN": "tok", "MASTODON_REPLY_TO_DIRECT": "true"}, want: "mastodon.reply_to_direct"},
+		{name: "reply to direct retired, false too", proc: Worker, env: map[string]string{"PLATFORM": "mastodon", "MASTODON_SERVER": "https://m.example", "MASTODON_ACCESS_TOKEN": "tok", "MASTODON_REPLY_TO_DIRECT": "false"}, want: "MASTODON_REPLY_TO_DIRECT"},
 		{name: "token without PLATFORM", proc: Worker, env: map[string]string{"MASTODON_ACCESS_TOKEN": "tok"}, want: "PLATFORM"},
 		{name: "combined with the sandbox", proc: Worker, env: map[string]string{"PLATFORM": "sandbox,mastodon"}, want: "PLATFORM"},
 		{name: "the web tier never reads the token", proc: Web, env: map[string]string{"PLATFORM": "mastodon", "MASTODON_ACCESS_TOKEN": "a b"}},
@@ -669,8 +670,8 @@ func TestLoadMastodon(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if c.MastodonServer != tt.server || c.MastodonReplyToDirect != tt.direct || (tt.proc == Web && c.MastodonAccessToken != "") {
-				t.Errorf("server %q direct %v token %q", c.MastodonServer, c.MastodonReplyToDirect, c.MastodonAccessToken)
+			if c.MastodonServer != tt.server || (tt.proc == Web && c.MastodonAccessToken != "") {
+				t.Errorf("server %q token %q", c.MastodonServer, c.MastodonAccessToken)
 			}
 		})
 	}

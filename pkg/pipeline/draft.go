@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"strings"
 	"sync"
 	"time"
@@ -16,6 +17,7 @@ import (
 	"infernal/pkg/knowledge"
 	"infernal/pkg/learning/shaper"
 	"infernal/pkg/persona"
+	"infernal/pkg/platform"
 	"infernal/pkg/post"
 	"infernal/pkg/settings"
 	"infernal/pkg/spend"
@@ -59,6 +61,17 @@ type Drafter struct {
 	// Knowledge gives each reply the knowledge-base facts like its post
 	// (settings.Knowledge); nil gives none.
 	Knowledge *knowledge.Retriever
+	// Users is the platform's client, which names the authors of its
+	// posts in the settings (platform.Qualifier) and, on a platform whose
+	// descriptor says ResolveBlocked, looks the blocked handles up to
+	// their ids before a post is judged; nil does neither.
+	Users UserLookup
+}
+
+// UserLookup looks an account up by its handle (platform.Platform's
+// UserByUsername).
+type UserLookup interface {
+	UserByUsername(ctx context.Context, username string) (platform.User, error)
 }
 
 // RecentTexts keeps the persona's drafts and posts of the near-duplicate
@@ -401,18 +414,26 @@ func (d *Drafter) guard(ctx context.Context, p post.Post, set settings.Settings)
 	if guard.SameHandle(p.AuthorUsername, d.Handle) {
 		return guard.ReasonOwnPost, d.Store.Skip(ctx, p.ID, guard.ReasonOwnPost)
 	}
+	// The author as the settings name it (on Mastodon user@server.tld).
+	author := d.entryOf(p.AuthorUsername)
 	if phrase, ok := guard.OptOut(p.OriginalPostText); ok {
 		reason := fmt.Sprintf("%s: %q", guard.ReasonOptOut, phrase)
-		if err := d.Store.BlockAuthor(ctx, strings.ToLower(strings.TrimPrefix(p.AuthorUsername, "@")), p.AuthorID, reason, p.ID); err != nil {
+		if err := d.Store.BlockAuthor(ctx, p.Platform, author, p.AuthorID, reason, p.ID); err != nil {
 			return "", err
 		}
 		return reason, d.Store.Skip(ctx, p.ID, reason)
 	}
+	if post.DescriptorOf(p.Platform).ResolveBlocked {
+		if err := d.resolveBlocked(ctx, p.Platform); err != nil {
+			return "", err
+		}
+	}
 	// Blocked authors are matched by their stable id where it is known: a
 	// renamed author stays blocked, and the next owner of a blocked handle
-	// is not.
-	handle, blocked, err := d.Store.AuthorBlocked(ctx, p.AuthorID, func(blocked string) bool {
-		_, ok := guard.BlockedAuthor(p.AuthorUsername, []string{blocked})
+	// is not. Only the entries of the post's platform count: an X user id
+	// never blocks the Mastodon account of the same digits.
+	handle, blocked, err := d.Store.AuthorBlocked(ctx, p.Platform, p.AuthorID, func(blocked string) bool {
+		_, ok := guard.BlockedAuthor(author, []string{blocked})
 		return ok
 	})
 	if err != nil {
@@ -431,6 +452,54 @@ func (d *Drafter) guard(ctx context.Context, p post.Post, set settings.Settings)
 		return reason, d.Store.Skip(ctx, p.ID, reason)
 	}
 	return d.Store.PassGuards(ctx, p, set.Caps.Reply())
+}
+
+// entryOf is username as the settings name the account: lower-case,
+// without the @, and, on a platform whose usernames are relative to its
+// server (platform.Qualifier: Mastodon), with the server's domain.
+func (d *Drafter) entryOf(username string) string {
+	if q, ok := d.Users.(platform.Qualifier); ok {
+		return q.Qualify(username)
+	}
+	return strings.ToLower(strings.TrimPrefix(username, "@"))
+}
+
+// resolveBlocked looks up the blocked entries of platform's account syntax
+// known by handle only, each due (store.BlockedToResolve), and keeps the
+// id of each the platform knows. An entry the platform does not know is
+// looked up again after TargetLookupInterval or a settings change, and
+// matched by its handle meanwhile; a lookup that fails for a while fails
+// the draft, which is retried: a post is never judged while a block may
+// be unknown.
+func (d *Drafter) resolveBlocked(ctx context.Context, name string) error {
+	if d.Users == nil {
+		return nil
+	}
+	now := time.Now()
+	if d.Now != nil {
+		now = d.Now()
+	}
+	due, err := d.Store.BlockedToResolve(ctx, name, now.Add(-TargetLookupInterval))
+	if err != nil {
+		return err
+	}
+	for _, entry := range due {
+		u, err := d.Users.UserByUsername(ctx, entry)
+		var pe *platform.Error
+		switch {
+		case err == nil:
+		case errors.As(err, &pe) && pe.Status == http.StatusNotFound:
+			d.Log.InfoContext(ctx, "blocked account not known to the server yet: matched by its name until it is", "entry", entry)
+		case platform.Temporary(err):
+			return fmt.Errorf("look up blocked %s: %w", entry, err)
+		default:
+			d.Log.WarnContext(ctx, "blocked account not looked up: matched by its name", "entry", entry, "error", err)
+		}
+		if err := d.Store.BlockedLookedUp(ctx, name, entry, u.ID, now); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // nearDuplicateWindow is how far back the near-duplicate guard looks.

@@ -162,6 +162,7 @@ func New(cfg Config) *Pipeline {
 			Profiler: &Profiler{Store: cfg.Store, PlatformName: name, Queue: cfg.Queue, Log: log, Handle: handle},
 			Drafter: &Drafter{Store: cfg.Store, Writer: cfg.Writer, Log: log, Handle: handle, Budget: budget,
 				Settings: set, Recent: recent, Judge: judge, Now: cfg.Now, Autopilot: pilot, Learning: learner, Knowledge: facts, MaxLength: a.MaxLength,
+				Users: a.Platform,
 				Context: &conversation.Gatherer{Store: cfg.Store, Fetch: lookupFetcher{platform: a.Platform}, PlatformName: name,
 					Reads: budget, Handle: handle}},
 			Sender: &Sender{Store: cfg.Store, Platform: a.Platform, Log: log, Now: cfg.Now, Self: self,

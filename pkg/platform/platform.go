@@ -264,6 +264,16 @@ type VersionKeyer interface {
 	PublishKeyFor(postID int64, draftVersion int) string
 }
 
+// Qualifier is a platform whose usernames are relative to its server: a
+// Mastodon acct leaves the server's own domain out for a local account
+// ("alice", where other servers say "alice@server.tld").
+type Qualifier interface {
+	// Qualify returns username (with or without a leading @) as it names
+	// the account from anywhere, lower-cased and without the @: the name
+	// the settings keep a blocked author by.
+	Qualify(username string) string
+}
+
 // Error is a refusal from the platform, with what it said.
 type Error struct {
 	// Status is the HTTP status, 0 for a network failure.

@@ -119,6 +119,12 @@ type Descriptor struct {
 	// warning of the post they answer (Mastodon's spoiler_text), which
 	// its server counts against the limit with the text (Post.Limit).
 	ReplyWarning bool
+	// ResolveBlocked marks the platform whose blocked accounts named by
+	// handle are looked up to their ids (the client's UserByUsername)
+	// before a post of it is judged, rather than waiting to meet the
+	// author (Mastodon: an acct is relative to the server, a local
+	// account's leaving the domain out, so a name alone is a poor key).
+	ResolveBlocked bool
 
 	// webURL builds the address of a post; nil where there is none.
 	webURL func(handle, id string) string
@@ -176,7 +182,7 @@ func Descriptors() []Descriptor {
 		},
 		{
 			Name: MastodonPlatform, Label: "Mastodon", Length: LengthCharacters, MaxLength: MaxLengthMastodon,
-			AccountSyntax: MastodonPlatform, WindowPrefix: "mastodon ", ReplyPrefix: true, ReplyWarning: true,
+			AccountSyntax: MastodonPlatform, WindowPrefix: "mastodon ", ReplyPrefix: true, ReplyWarning: true, ResolveBlocked: true,
 			parseRef: ParseMastodonRef,
 		},
 		{

@@ -11,11 +11,14 @@ import (
 )
 
 // AccountKind is what an entry of target_usernames or blocked_authors
-// names: a handle or a stable id, of X or of Bluesky.
+// names: a handle or a stable id, of X or of Bluesky, or a Mastodon account.
 type AccountKind int
 
 // The kinds of account entries. An entry of digits only is an X user id,
-// never a handle: an all-digit X handle is given by its id.
+// never a handle: an all-digit X handle is given by its id. A Mastodon
+// account's id is digits too, so a Mastodon account is always named by its
+// acct with the server's domain (MastodonAccount), which the worker looks
+// up to the id it then keeps.
 const (
 	// XHandle is an X handle: 1 to 15 letters, digits or underscores (not
 	// all digits), lower-cased.
@@ -27,20 +30,28 @@ const (
 	BlueskyHandle
 	// DID is a Bluesky account's DID, such as did:plc:... or did:web:...
 	DID
+	// MastodonAccount is a Mastodon account by its acct with the server's
+	// domain, user@server.tld (a leading @ dropped), lower-cased: the same
+	// name from any server, where a local account's own acct leaves the
+	// domain out.
+	MastodonAccount
 )
 
 // IsID reports whether k is a stable platform id rather than a handle.
 func (k AccountKind) IsID() bool { return k == XUserID || k == DID }
 
-// Bluesky reports whether k names a Bluesky account; the other kinds name
-// an X account (or one of the sandbox, which plays X).
+// Bluesky reports whether k names a Bluesky account.
 func (k AccountKind) Bluesky() bool { return k == BlueskyHandle || k == DID }
 
 // Platform is the platform whose account syntax k is
-// (post.Descriptor.AccountSyntax): Bluesky's or X's.
+// (post.Descriptor.AccountSyntax): Bluesky's, Mastodon's, or X's (which
+// the sandbox plays too).
 func (k AccountKind) Platform() string {
-	if k.Bluesky() {
+	switch {
+	case k.Bluesky():
 		return post.BlueskyPlatform
+	case k == MastodonAccount:
+		return post.MastodonPlatform
 	}
 	return post.XPlatform
 }
@@ -57,13 +68,18 @@ var (
 	xHandlePattern = regexp.MustCompile(`^[a-z0-9_]{1,15}$`)
 	// digitsPattern is an X user id.
 	digitsPattern = regexp.MustCompile(`^[0-9]+$`)
+	// mastodonUserPattern is the user part of a Mastodon acct, as Mastodon
+	// allows it (letters, digits and underscores, with dots or dashes
+	// between them), lower-cased.
+	mastodonUserPattern = regexp.MustCompile(`^[a-z0-9_]+([.-]+[a-z0-9_]+)*$`)
 )
 
 // ParseAccount reads an entry of target_usernames or blocked_authors,
-// trimmed: a handle (an X handle, or a Bluesky handle, a domain; either
-// may start with @, and is lower-cased) or a platform id (an X user id,
-// digits only; a Bluesky DID, did:plc:... or did:web:...). It returns the
-// entry as stored and its kind, or an error that says what it should be.
+// trimmed: a handle (an X handle, a Bluesky handle, a domain, or a
+// Mastodon account, user@server.tld; each may start with @, and is
+// lower-cased) or a platform id (an X user id, digits only; a Bluesky DID,
+// did:plc:... or did:web:...). It returns the entry as stored and its
+// kind, or an error that says what it should be.
 func ParseAccount(entry string) (string, AccountKind, error) {
 	raw := entry
 	entry = strings.TrimSpace(entry)
@@ -84,6 +100,15 @@ func ParseAccount(entry string) (string, AccountKind, error) {
 		return entry, XUserID, nil
 	}
 	h := strings.ToLower(strings.TrimPrefix(entry, "@"))
+	if user, domain, ok := strings.Cut(h, "@"); ok {
+		if !mastodonUserPattern.MatchString(user) {
+			return "", 0, fmt.Errorf("%q is not a Mastodon account: the user part of user@server.tld is letters, digits and underscores, with dots or dashes between them", raw)
+		}
+		if _, err := syntax.ParseHandle(domain); err != nil {
+			return "", 0, fmt.Errorf("%q is not a Mastodon account: the server of user@server.tld is a domain such as mastodon.social", raw)
+		}
+		return h, MastodonAccount, nil
+	}
 	if xHandlePattern.MatchString(h) {
 		if digitsPattern.MatchString(h) {
 			return "", 0, fmt.Errorf("%q is an X handle of digits only: give the account's user id instead", raw)
@@ -95,7 +120,7 @@ func ParseAccount(entry string) (string, AccountKind, error) {
 			return h, BlueskyHandle, nil
 		}
 	}
-	return "", 0, fmt.Errorf("%q is not a handle or an id: an X handle of 1 to 15 letters, digits or underscores, a Bluesky handle such as alice.bsky.social, an X user id (digits) or a DID (did:plc:...)", raw)
+	return "", 0, fmt.Errorf("%q is not a handle or an id: an X handle of 1 to 15 letters, digits or underscores, a Bluesky handle such as alice.bsky.social, a Mastodon account such as @alice@mastodon.social, an X user id (digits) or a DID (did:plc:...)", raw)
 }
 
 // KindOf returns the kind of an entry already cleaned by ParseAccount

@@ -33,6 +33,8 @@ type Settings struct {
 	Learning Learning `json:"learning"`
 	// Knowledge is how many knowledge chunks a draft's prompt gets.
 	Knowledge Knowledge `json:"knowledge"`
+	// Mastodon are the choices only Mastodon knows of.
+	Mastodon Mastodon `json:"mastodon"`
 }
 
 // Caps are the reply, send and near-duplicate limits; every field is set

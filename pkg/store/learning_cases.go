@@ -187,16 +187,20 @@ func (s *Store) DeleteCase(ctx context.Context, id int64) error {
 	return nil
 }
 
-// purgeAuthorCasesSQL deletes the cases of an author by handle ($1,
-// lower-case, without @) or stable id ($2, "" for none).
-const purgeAuthorCasesSQL = `DELETE FROM learning_cases WHERE lower(author_username) = $1 OR ($2 <> '' AND author_id = $2)`
+// purgeAuthorCasesSQL deletes the cases, on the platforms of account
+// syntax $3 ($1 and $2 as accountSyntaxes gives them), of an author by
+// handle ($4, lower-case, without @) or stable id ($5, "" for none).
+var purgeAuthorCasesSQL = `DELETE FROM learning_cases WHERE platform IN ` + fmt.Sprintf(syntaxPlatformsSQL, "$3") + `
+	AND (lower(author_username) = $4 OR ($5 <> '' AND author_id = $5))`
 
-// PurgeAuthorCases deletes every case of the author known by username
-// (lower-case, without @) or authorID ("" when unknown): the author opted
-// out or is blocked, and is never an example again. It returns how many
-// were deleted.
-func (s *Store) PurgeAuthorCases(ctx context.Context, username, authorID string) (int64, error) {
-	tag, err := s.pool.Exec(ctx, purgeAuthorCasesSQL, strings.ToLower(strings.TrimPrefix(username, "@")), authorID)
+// PurgeAuthorCases deletes every case of the author on platform (and the
+// other platforms of its account syntax) known by username (lower-case,
+// without @) or authorID ("" when unknown): the author opted out or is
+// blocked, and is never an example again. It returns how many were
+// deleted.
+func (s *Store) PurgeAuthorCases(ctx context.Context, platform, username, authorID string) (int64, error) {
+	platforms, syntaxes := accountSyntaxes()
+	tag, err := s.pool.Exec(ctx, purgeAuthorCasesSQL, platforms, syntaxes, syntaxOf(platform), strings.ToLower(strings.TrimPrefix(username, "@")), authorID)
 	if err != nil {
 		return 0, fmt.Errorf("store: purge cases of %s: %w", username, err)
 	}
@@ -359,9 +363,11 @@ func (s *Store) MarkDistilled(ctx context.Context, id int64) error {
 }
 
 // purgeBlockedCasesSQL deletes the cases of every blocked author, by
-// handle or by stable id.
-const purgeBlockedCasesSQL = `DELETE FROM learning_cases c USING blocked_authors b
-	WHERE lower(c.author_username) = lower(b.username) OR (b.author_id IS NOT NULL AND c.author_id = b.author_id)`
+// handle or by stable id, on the platforms of the entry's account syntax
+// ($1 and $2 as accountSyntaxes gives them).
+var purgeBlockedCasesSQL = `DELETE FROM learning_cases c USING blocked_authors b
+	WHERE c.platform IN ` + fmt.Sprintf(syntaxPlatformsSQL, "b.account_syntax") + `
+		AND (lower(c.author_username) = lower(b.username) OR (b.author_id IS NOT NULL AND c.author_id = b.author_id))`
 
 // nonNilIDs returns ids, or an empty list for nil, which pgx would store as NULL.
 func nonNilIDs(ids []int64) []int64 {

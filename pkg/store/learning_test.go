@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -159,7 +160,7 @@ func TestBlockedAuthorsCasesArePurged(t *testing.T) {
 	if _, err := s.ApproveWith(ctx, other, store.Approval{By: post.ByWeb}); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.BlockAuthor(ctx, "mortal", "", "opted out", id); err != nil {
+	if err := s.BlockAuthor(ctx, "sandbox", "mortal", "", "opted out", id); err != nil {
 		t.Fatal(err)
 	}
 	cases, total, err := s.Cases(ctx, "", 1)
@@ -176,6 +177,55 @@ func TestBlockedAuthorsCasesArePurged(t *testing.T) {
 	}
 	if _, total, _ := s.Cases(ctx, "", 1); total != 0 {
 		t.Fatalf("after blocking in the settings: %d cases, want 0", total)
+	}
+}
+
+// A block purges the cases of its platforms alone: X's user 9 blocked
+// keeps the case of Mastodon's account 9, and X's handle "erin" that of
+// the Mastodon account whose acct is erin; a Mastodon block purges it.
+func TestBlockedCasesPurgedOnTheirPlatform(t *testing.T) {
+	s := storetest.New(t)
+	ctx := context.Background()
+	for _, c := range []struct{ id, platform, author, authorID string }{
+		{"m1", "mastodon", "erin", "9"}, {"x1", "x", "someone", "9"},
+	} {
+		p := found(c.id, post.SourceMention)
+		p.Platform, p.AuthorUsername, p.AuthorID = c.platform, c.author, c.authorID
+		row, _, err := s.UpsertFound(ctx, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.SaveDraft(ctx, row, store.Draft{Response: "a reply", Category: "wrath"}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.ApproveWith(ctx, row, store.Approval{By: post.ByWeb}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	platforms := func() []string {
+		t.Helper()
+		cases, _, err := s.Cases(ctx, "", 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, c := range cases {
+			out = append(out, c.Platform)
+		}
+		slices.Sort(out)
+		return out
+	}
+	if err := s.PutSettings(ctx, settings.Settings{BlockedAuthors: []string{"9", "erin"}, Caps: settings.DefaultCaps()}); err != nil {
+		t.Fatal(err)
+	}
+	if got := platforms(); !slices.Equal(got, []string{"mastodon"}) {
+		t.Fatalf("after X's 9 and erin are blocked: cases of %q, want Mastodon's alone", got)
+	}
+	if err := s.BlockAuthor(ctx, "mastodon", "erin@mastodon.test", "9", "opt-out", 0); err != nil {
+		t.Fatal(err)
+	}
+	if got := platforms(); len(got) != 0 {
+		t.Fatalf("after the Mastodon author opted out: cases of %q, want none", got)
 	}
 }
 

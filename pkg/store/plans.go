@@ -147,12 +147,14 @@ func (s *Store) guardPlans(ctx context.Context, qs []planQuery, pageSize int) ([
 		return nil, fmt.Errorf("store: plans: %w", err)
 	}
 	last := max(0, (skipped-1)/pageSize*pageSize)
+	platforms, syntaxes := accountSyntaxes()
 	qs = append(qs,
 		planQuery{name: "reply caps, counts", sql: capCountsSQL, args: []any{platform, conversation, author, capStatuses, int64(0), authorID}},
 		planQuery{name: "reply caps, counts, an author without id", sql: capCountsSQL, args: []any{platform, conversation, author, capStatuses, int64(0), ""}},
 		planQuery{name: "reply caps, guarded within them", sql: passGuardsSQL, args: []any{platform, conversation, author, capStatuses, int64(0), authorID, 1, 3}},
-		planQuery{name: "settings, blocked authors' accounts", sql: blockedAccountsSQL},
-		planQuery{name: "settings, targets' accounts", sql: targetAccountsSQL, args: []any{[]string{author, authorID}}},
+		planQuery{name: "settings, blocked authors' accounts", sql: blockedAccountsSQL, args: []any{platforms, syntaxes}},
+		planQuery{name: "settings, targets' accounts", sql: targetAccountsSQL,
+			args: []any{platforms, syntaxes, []string{author, authorID}, entrySyntaxes([]string{author, authorID})}},
 		planQuery{name: "near-duplicate guard, recent texts", sql: recentTextsSQL, args: []any{time.Now().Add(-7 * 24 * time.Hour), RecentTextsLimit}},
 		planQuery{name: "list skipped total", sql: skippedCountSQL})
 	var queued int

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -17,9 +18,11 @@ import (
 // Settings returns the administrator's settings; before SeedSettings or
 // PutSettings has stored any, empty lists and the default caps.
 func (s *Store) Settings(ctx context.Context) (settings.Settings, error) {
-	out := settings.Settings{Caps: settings.DefaultCaps(), Autopilot: settings.DefaultAutopilot(), Learning: settings.DefaultLearning(), Knowledge: settings.DefaultKnowledge()}
-	var caps, autopilot, learning, knowledge []byte
-	err := s.pool.QueryRow(ctx, `SELECT target_usernames, search_topics, caps, autopilot, learning, knowledge FROM settings`).Scan(&out.TargetUsernames, &out.SearchTopics, &caps, &autopilot, &learning, &knowledge)
+	out := settings.Settings{Caps: settings.DefaultCaps(), Autopilot: settings.DefaultAutopilot(), Learning: settings.DefaultLearning(),
+		Knowledge: settings.DefaultKnowledge(), Mastodon: settings.DefaultMastodon()}
+	var caps, autopilot, learning, knowledge, mastodon []byte
+	err := s.pool.QueryRow(ctx, `SELECT target_usernames, search_topics, caps, autopilot, learning, knowledge, mastodon FROM settings`).Scan(
+		&out.TargetUsernames, &out.SearchTopics, &caps, &autopilot, &learning, &knowledge, &mastodon)
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
 		out.TargetUsernames, out.SearchTopics = []string{}, []string{}
@@ -42,6 +45,10 @@ func (s *Store) Settings(ctx context.Context) (settings.Settings, error) {
 		if err := json.Unmarshal(knowledge, &out.Knowledge); err != nil {
 			return settings.Settings{}, fmt.Errorf("store: settings knowledge: %w", err)
 		}
+		// The stored '{}' of a database from before keeps the default: direct mentions unanswered.
+		if err := json.Unmarshal(mastodon, &out.Mastodon); err != nil {
+			return settings.Settings{}, fmt.Errorf("store: settings mastodon: %w", err)
+		}
 	}
 	if out.BlockedAuthors, err = s.column(ctx, `SELECT username FROM blocked_authors ORDER BY created_at, username`); err != nil {
 		return settings.Settings{}, fmt.Errorf("store: blocked authors: %w", err)
@@ -52,23 +59,55 @@ func (s *Store) Settings(ctx context.Context) (settings.Settings, error) {
 	return out, nil
 }
 
+// syntaxPlatformsSQL is the platforms whose accounts the syntax %s names,
+// inside a query whose $1 and $2 are the lists accountSyntaxes returns.
+const syntaxPlatformsSQL = `(SELECT m.platform FROM unnest($1::text[], $2::text[]) AS m(platform, syntax) WHERE m.syntax = %s)`
+
 // blockedAccountsSQL reads each blocked author, in the settings' order,
-// with its id and the handle its id was last seen with
-// (posts_author_id_idx).
-const blockedAccountsSQL = `SELECT b.username, b.author_id, seen.author_username FROM blocked_authors b
+// with its id and the handle its id was last seen with on a platform of
+// its syntax (posts_author_id_idx): an X user id never shows the handle of
+// the Mastodon account of the same digits.
+var blockedAccountsSQL = `SELECT b.username, b.author_id, seen.author_username FROM blocked_authors b
 	LEFT JOIN LATERAL (SELECT author_username FROM posts
-		WHERE author_id = b.author_id AND author_id <> '' ORDER BY id DESC LIMIT 1) seen ON true
+		WHERE author_id = b.author_id AND author_id <> '' AND platform IN ` + fmt.Sprintf(syntaxPlatformsSQL, "b.account_syntax") + `
+		ORDER BY id DESC LIMIT 1) seen ON true
 	ORDER BY b.created_at, b.username`
 
-// targetAccountsSQL reads each entry of $1 with the id a lookup of its
-// handle found (targets) and the handle the entry, as an id, was last seen
-// with (posts_author_id_idx).
-const targetAccountsSQL = `SELECT t.entry, found.user_id, seen.author_username
-	FROM unnest($1::text[]) WITH ORDINALITY AS t(entry, n)
-	LEFT JOIN LATERAL (SELECT user_id FROM targets WHERE username = t.entry AND user_id <> '' LIMIT 1) found ON true
+// targetAccountsSQL reads each entry of $3 (of syntax $4) with the id a
+// lookup of its handle found on a platform of its syntax (targets) and the
+// handle the entry, as an id, was last seen with there
+// (posts_author_id_idx).
+var targetAccountsSQL = `SELECT t.entry, found.user_id, seen.author_username
+	FROM unnest($3::text[], $4::text[]) WITH ORDINALITY AS t(entry, syntax, n)
+	LEFT JOIN LATERAL (SELECT user_id FROM targets WHERE username = t.entry AND user_id <> ''
+		AND platform IN ` + fmt.Sprintf(syntaxPlatformsSQL, "t.syntax") + ` LIMIT 1) found ON true
 	LEFT JOIN LATERAL (SELECT author_username FROM posts
-		WHERE author_id = t.entry AND author_id <> '' ORDER BY id DESC LIMIT 1) seen ON true
+		WHERE author_id = t.entry AND author_id <> '' AND platform IN ` + fmt.Sprintf(syntaxPlatformsSQL, "t.syntax") + `
+		ORDER BY id DESC LIMIT 1) seen ON true
 	ORDER BY t.n`
+
+// accountSyntaxes are the platforms of the descriptor table and the
+// account syntax of each, as two lists, for the queries that match an
+// account entry on the platforms of its syntax alone.
+func accountSyntaxes() (platforms, syntaxes []string) {
+	for _, d := range post.Descriptors() {
+		platforms, syntaxes = append(platforms, d.Name), append(syntaxes, d.AccountSyntax)
+	}
+	return platforms, syntaxes
+}
+
+// syntaxOf is the account syntax of platform's authors: X's for the
+// sandbox, which plays X, each real platform's own.
+func syntaxOf(platform string) string { return post.DescriptorOf(platform).AccountSyntax }
+
+// entrySyntaxes returns the account syntax of each entry (settings.KindOf).
+func entrySyntaxes(entries []string) []string {
+	out := make([]string, len(entries))
+	for i, e := range entries {
+		out[i] = settings.KindOf(e).Platform()
+	}
+	return out
+}
 
 // SettingsAccounts returns what the blocked authors and the targets (the
 // settings' target_usernames) stand for, each entry in the settings' order
@@ -91,10 +130,11 @@ func (s *Store) SettingsAccounts(ctx context.Context, targets []string) (blocked
 		})
 		return out, err
 	}
-	if blocked, err = read(blockedAccountsSQL); err != nil {
+	platforms, syntaxes := accountSyntaxes()
+	if blocked, err = read(blockedAccountsSQL, platforms, syntaxes); err != nil {
 		return nil, nil, fmt.Errorf("store: blocked accounts: %w", err)
 	}
-	if targeted, err = read(targetAccountsSQL, nonNil(targets)); err != nil {
+	if targeted, err = read(targetAccountsSQL, platforms, syntaxes, nonNil(targets), entrySyntaxes(targets)); err != nil {
 		return nil, nil, fmt.Errorf("store: target accounts: %w", err)
 	}
 	return blocked, targeted, nil
@@ -175,41 +215,52 @@ func (s *Store) putSettings(ctx context.Context, v settings.Settings, onlyFirst 
 	if err != nil {
 		return fmt.Errorf("store: settings knowledge: %w", err)
 	}
+	platforms, syntaxes := accountSyntaxes()
+	mastodon, err := json.Marshal(v.Mastodon)
+	if err != nil {
+		return fmt.Errorf("store: settings mastodon: %w", err)
+	}
 	err = s.inTx(ctx, func(tx pgx.Tx) error {
-		upsert := `INSERT INTO settings (id, target_usernames, search_topics, caps, autopilot, learning, knowledge) VALUES (true, $1, $2, $3, $4, $5, $6)
+		upsert := `INSERT INTO settings (id, target_usernames, search_topics, caps, autopilot, learning, knowledge, mastodon) VALUES (true, $1, $2, $3, $4, $5, $6, $7)
 			ON CONFLICT (id) DO UPDATE SET target_usernames = excluded.target_usernames,
 				search_topics = excluded.search_topics, caps = excluded.caps, autopilot = excluded.autopilot,
-				learning = excluded.learning, knowledge = excluded.knowledge, updated_at = now()`
+				learning = excluded.learning, knowledge = excluded.knowledge, mastodon = excluded.mastodon, updated_at = now()`
 		if onlyFirst {
-			upsert = `INSERT INTO settings (id, target_usernames, search_topics, caps, autopilot, learning, knowledge) VALUES (true, $1, $2, $3, $4, $5, $6)
+			upsert = `INSERT INTO settings (id, target_usernames, search_topics, caps, autopilot, learning, knowledge, mastodon) VALUES (true, $1, $2, $3, $4, $5, $6, $7)
 				ON CONFLICT (id) DO NOTHING`
 		}
-		tag, err := tx.Exec(ctx, upsert, nonNil(v.TargetUsernames), nonNil(v.SearchTopics), caps, autopilot, learning, knowledge)
+		tag, err := tx.Exec(ctx, upsert, nonNil(v.TargetUsernames), nonNil(v.SearchTopics), caps, autopilot, learning, knowledge, mastodon)
 		if err != nil {
 			return err
 		}
 		if onlyFirst && tag.RowsAffected() == 0 {
 			return errSeeded
 		}
-		// Changed settings look every unknown targeted username up again.
+		// Changed settings look every unknown targeted username, and every
+		// blocked one a lookup kept no id for, up again.
 		if _, err := tx.Exec(ctx, `UPDATE targets SET not_found_at = NULL WHERE not_found_at IS NOT NULL`); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `UPDATE blocked_authors SET looked_up_at = NULL WHERE looked_up_at IS NOT NULL`); err != nil {
 			return err
 		}
 		if _, err := tx.Exec(ctx, `DELETE FROM blocked_authors WHERE NOT (username = ANY($1))`, nonNil(v.BlockedAuthors)); err != nil {
 			return err
 		}
 		// An entry given by id (an X user id, a DID) is its author's id at
-		// once; one given by handle takes it when the author is next seen.
-		// An id blocked already (under its handle) stays as it is.
+		// once; one given by handle takes it when the author is next seen
+		// (or, on Mastodon, once the worker looks it up). An id blocked
+		// already (under its handle) stays as it is. Each entry is of the
+		// syntax its kind says: its id blocks on those platforms alone.
 		// clock_timestamp() stamps each new entry after the one before: the lists keep the administrator's order.
-		if _, err := tx.Exec(ctx, `INSERT INTO blocked_authors (username, author_id, reason, created_at)
-			SELECT u, nullif(id, ''), 'added by the administrator', clock_timestamp()
-			FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS t(u, id, n) ORDER BY n
-			ON CONFLICT DO NOTHING`, nonNil(v.BlockedAuthors), accountIDs(v.BlockedAuthors)); err != nil {
+		if _, err := tx.Exec(ctx, `INSERT INTO blocked_authors (username, account_syntax, author_id, reason, created_at)
+			SELECT u, syntax, nullif(id, ''), 'added by the administrator', clock_timestamp()
+			FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS t(u, syntax, id, n) ORDER BY n
+			ON CONFLICT DO NOTHING`, nonNil(v.BlockedAuthors), entrySyntaxes(v.BlockedAuthors), accountIDs(v.BlockedAuthors)); err != nil {
 			return err
 		}
 		// The blocked authors' cases leave the memory: never an example again.
-		if _, err := tx.Exec(ctx, purgeBlockedCasesSQL); err != nil {
+		if _, err := tx.Exec(ctx, purgeBlockedCasesSQL, platforms, syntaxes); err != nil {
 			return err
 		}
 		if _, err := tx.Exec(ctx, `DELETE FROM blocked_phrases WHERE NOT (phrase = ANY($1))`, nonNil(v.BlockedPhrases)); err != nil {
@@ -250,30 +301,32 @@ func nonNil(list []string) []string {
 }
 
 // BlockAuthor adds the author of authorID (its stable id: the X user id,
-// the Bluesky DID; "" when unknown) and username (lower-case, without @) to
-// the blocked authors, with reason and the post that gave it (0 for none).
-// An author blocked before keeps the first reason; an entry known by that
-// handle only takes the id.
-func (s *Store) BlockAuthor(ctx context.Context, username, authorID, reason string, postID int64) error {
+// the Bluesky DID, the Mastodon account id; "" when unknown) and username
+// (lower-case, without @; on Mastodon user@server.tld) to the blocked
+// authors, with reason and the post that gave it (0 for none). The entry is
+// of the account syntax of platform, the author's platform: its id blocks
+// there alone. An author blocked before keeps the first reason; an entry
+// known by that handle only takes the id.
+func (s *Store) BlockAuthor(ctx context.Context, platform, username, authorID, reason string, postID int64) error {
 	var post *int64
 	if postID != 0 {
 		post = &postID
 	}
+	syntax := syntaxOf(platform)
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
 		if authorID != "" {
-			if _, err := tx.Exec(ctx, `UPDATE blocked_authors SET author_id = $2
-				WHERE username = $1 AND author_id IS NULL AND NOT EXISTS (SELECT 1 FROM blocked_authors WHERE author_id = $2)`,
-				username, authorID); err != nil {
+			if _, err := tx.Exec(ctx, takeBlockedIDSQL, syntax, username, authorID); err != nil {
 				return err
 			}
 		}
-		// Either unique key (the handle, the id) already held means the author is blocked already.
-		if _, err := tx.Exec(ctx, `INSERT INTO blocked_authors (username, author_id, reason, post_id) VALUES ($1, nullif($2, ''), $3, $4)
-			ON CONFLICT DO NOTHING`, username, authorID, reason, post); err != nil {
+		// Either unique key (the handle, the id of the syntax) already held means the author is blocked already.
+		if _, err := tx.Exec(ctx, `INSERT INTO blocked_authors (username, account_syntax, author_id, reason, post_id) VALUES ($1, $2, nullif($3, ''), $4, $5)
+			ON CONFLICT DO NOTHING`, username, syntax, authorID, reason, post); err != nil {
 			return err
 		}
 		// A blocked (or opted-out) author's cases leave the memory: never an example again.
-		_, err := tx.Exec(ctx, purgeAuthorCasesSQL, strings.ToLower(strings.TrimPrefix(username, "@")), authorID)
+		platforms, syntaxes := accountSyntaxes()
+		_, err := tx.Exec(ctx, purgeAuthorCasesSQL, platforms, syntaxes, syntax, strings.ToLower(strings.TrimPrefix(username, "@")), authorID)
 		return err
 	})
 	if err != nil {
@@ -282,16 +335,25 @@ func (s *Store) BlockAuthor(ctx context.Context, username, authorID, reason stri
 	return nil
 }
 
+// takeBlockedIDSQL gives the entry $2 of syntax $1, known by handle only,
+// the id $3, unless another entry of the syntax holds that id already.
+const takeBlockedIDSQL = `UPDATE blocked_authors SET author_id = $3, looked_up_at = NULL
+	WHERE account_syntax = $1 AND username = $2 AND author_id IS NULL
+		AND NOT EXISTS (SELECT 1 FROM blocked_authors WHERE account_syntax = $1 AND author_id = $3)`
+
 // AuthorBlocked reports whether the author of authorID (its stable id, ""
-// when unknown) is blocked, and the handle it was blocked under. An entry
+// when unknown) on platform is blocked, and the handle it was blocked
+// under; only the entries of the platform's account syntax count, so an
+// X user id never blocks the Mastodon account of the same digits. An entry
 // that knows the author's id matches that id only, whatever the author's
 // handle has become, and never the next owner of its old handle; an entry
-// known by handle only (from before ids were kept, or named by handle in the
-// settings) matches when handleMatches says its handle is the author's, and
-// takes the id as its own now that the author is seen.
-func (s *Store) AuthorBlocked(ctx context.Context, authorID string, handleMatches func(blocked string) bool) (blockedAs string, blocked bool, err error) {
+// known by handle only (from before ids were kept, or named by handle in
+// the settings) matches when handleMatches says its handle is the
+// author's, and takes the id as its own now that the author is seen.
+func (s *Store) AuthorBlocked(ctx context.Context, platform, authorID string, handleMatches func(blocked string) bool) (blockedAs string, blocked bool, err error) {
+	syntax := syntaxOf(platform)
 	if authorID != "" {
-		err := s.pool.QueryRow(ctx, `SELECT username FROM blocked_authors WHERE author_id = $1`, authorID).Scan(&blockedAs)
+		err := s.pool.QueryRow(ctx, `SELECT username FROM blocked_authors WHERE account_syntax = $1 AND author_id = $2`, syntax, authorID).Scan(&blockedAs)
 		if err == nil {
 			return blockedAs, true, nil
 		}
@@ -299,7 +361,11 @@ func (s *Store) AuthorBlocked(ctx context.Context, authorID string, handleMatche
 			return "", false, fmt.Errorf("store: is %s blocked: %w", authorID, err)
 		}
 	}
-	handles, err := s.column(ctx, `SELECT username FROM blocked_authors WHERE author_id IS NULL ORDER BY created_at, username`)
+	rows, err := s.pool.Query(ctx, `SELECT username FROM blocked_authors WHERE account_syntax = $1 AND author_id IS NULL ORDER BY created_at, username`, syntax)
+	if err != nil {
+		return "", false, fmt.Errorf("store: blocked handles: %w", err)
+	}
+	handles, err := pgx.CollectRows(rows, pgx.RowTo[string])
 	if err != nil {
 		return "", false, fmt.Errorf("store: blocked handles: %w", err)
 	}
@@ -308,14 +374,59 @@ func (s *Store) AuthorBlocked(ctx context.Context, authorID string, handleMatche
 			continue
 		}
 		if authorID != "" {
-			if _, err := s.pool.Exec(ctx, `UPDATE blocked_authors SET author_id = $2
-				WHERE username = $1 AND author_id IS NULL AND NOT EXISTS (SELECT 1 FROM blocked_authors WHERE author_id = $2)`, h, authorID); err != nil {
+			if _, err := s.pool.Exec(ctx, takeBlockedIDSQL, syntax, h, authorID); err != nil {
 				return "", false, fmt.Errorf("store: keep the id of blocked %s: %w", h, err)
 			}
 		}
 		return h, true, nil
 	}
 	return "", false, nil
+}
+
+// BlockedToResolve lists the blocked entries of platform's account syntax
+// known by handle only that are due a lookup of their id: never looked up,
+// or last looked up without an id kept before retryBefore. In the
+// settings' order; none on a platform whose descriptor does not say
+// ResolveBlocked (X's handles wait to meet their author: a lookup there is
+// billed).
+func (s *Store) BlockedToResolve(ctx context.Context, platform string, retryBefore time.Time) ([]string, error) {
+	if !post.DescriptorOf(platform).ResolveBlocked {
+		return nil, nil
+	}
+	rows, err := s.pool.Query(ctx, `SELECT username FROM blocked_authors
+		WHERE account_syntax = $1 AND author_id IS NULL AND (looked_up_at IS NULL OR looked_up_at < $2)
+		ORDER BY created_at, username`, syntaxOf(platform), retryBefore)
+	if err != nil {
+		return nil, fmt.Errorf("store: blocked to resolve: %w", err)
+	}
+	out, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, fmt.Errorf("store: blocked to resolve: %w", err)
+	}
+	return out, nil
+}
+
+// BlockedLookedUp records a lookup of the blocked entry username of
+// platform's account syntax at at: the entry takes authorID ("" when the
+// platform does not know the account), unless another entry holds that id
+// already; an entry left without an id is looked up again after a while
+// (BlockedToResolve).
+func (s *Store) BlockedLookedUp(ctx context.Context, platform, username, authorID string, at time.Time) error {
+	syntax := syntaxOf(platform)
+	err := s.inTx(ctx, func(tx pgx.Tx) error {
+		if authorID != "" {
+			if _, err := tx.Exec(ctx, takeBlockedIDSQL, syntax, username, authorID); err != nil {
+				return err
+			}
+		}
+		_, err := tx.Exec(ctx, `UPDATE blocked_authors SET looked_up_at = $3
+			WHERE account_syntax = $1 AND username = $2 AND author_id IS NULL`, syntax, username, at)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("store: blocked %s looked up: %w", username, err)
+	}
+	return nil
 }
 
 // SettingsCache keeps the settings a process read last and the

@@ -1493,6 +1493,14 @@ export interface components {
              */
             chunks: number;
         };
+        /** @description What only Mastodon knows of. The worker reads it at every scan and send, so a change applies without a restart. A value that is not a boolean is a 400 naming `mastodon.reply_to_direct`. */
+        MastodonSettings: {
+            /**
+             * @description Whether a direct mention (visibility direct) is answered, always direct, never wider. Off, it is left unanswered: skipped in the scan's ledger with reason direct_message, and a reply to one is refused at the send.
+             * @default false
+             */
+            reply_to_direct: boolean;
+        };
         /** @description Whether drafts learn from past decisions. Off, every prompt is exactly as without learning. A bad value is a 400 naming `learning.<field>`. */
         LearningSettings: {
             /** @default true */
@@ -1570,6 +1578,7 @@ export interface components {
             autopilot: components["schemas"]["Autopilot"];
             learning: components["schemas"]["LearningSettings"];
             knowledge: components["schemas"]["KnowledgeSettings"];
+            mastodon: components["schemas"]["MastodonSettings"];
             /** @description The targeted accounts as stored, each a handle or a platform id (see SettingsInput). */
             target_usernames: string[];
             search_topics: string[];
@@ -1584,22 +1593,24 @@ export interface components {
             /** @description Answers only (a PUT takes and ignores it): the targeted usernames the platform answered it does not know (X's 404), each looked up again at most once an hour, or at the first scan after a settings change (a PUT empties the list). */
             targets_not_found: string[];
         };
-        /** @description An entry of target_usernames or blocked_authors with the account it stands for. An entry given by handle is its own handle, and has the id once the worker has found it (a target once looked up, a blocked author once next seen); an entry given by id is its own id, and has the handle its author was last seen with in a found post. */
+        /** @description An entry of target_usernames or blocked_authors with the account it stands for. An entry given by handle is its own handle, and has the id once the worker has found it (a target once looked up, a blocked author once next seen, a blocked Mastodon account once looked up or seen); an entry given by id is its own id, and has the handle its author was last seen with in a found post. */
         SettingsAccount: {
             /** @description The entry as stored. */
             entry: string;
-            /** @description The account's handle (an X handle, a Bluesky domain), null while unknown. */
+            /** @description The account's handle (an X handle, a Bluesky domain, a Mastodon user@server.tld), null while unknown. */
             handle: string | null;
-            /** @description The account's stable id (an X user id, a Bluesky DID), null while unknown. */
+            /** @description The account's stable id (an X user id, a Bluesky DID, a Mastodon account id), null while unknown. */
             id: string | null;
         };
-        /** @description The settings as PUT; every field present but autopilot and learning, which keep the stored ones when absent. The answer-only fields of Settings (targets_not_found, target_ids, blocked_author_ids) are taken, whatever they hold, and ignored, so that a client may PUT back what GET answered with one field changed; any other unknown field is a 400. */
+        /** @description The settings as PUT; every field present but autopilot, learning, knowledge and mastodon, which keep the stored ones when absent. The answer-only fields of Settings (targets_not_found, target_ids, blocked_author_ids) are taken, whatever they hold, and ignored, so that a client may PUT back what GET answered with one field changed; any other unknown field is a 400. */
         SettingsInput: {
             autopilot?: components["schemas"]["Autopilot"];
             learning?: components["schemas"]["LearningSettings"];
             /** @description Absent keeps the stored one. */
             knowledge?: components["schemas"]["KnowledgeSettings"];
-            /** @description The targeted accounts, each a handle (an X handle, a Bluesky handle such as alice.bsky.social; a leading @ is dropped) or a platform id (an X user id, digits only; a DID, did:plc:... or did:web:...). */
+            /** @description Absent keeps the stored one. */
+            mastodon?: components["schemas"]["MastodonSettings"];
+            /** @description The targeted accounts, each a handle (an X handle, a Bluesky handle such as alice.bsky.social; a leading @ is dropped), a Mastodon account as user@server.tld (with or without the leading @, the server's domain always given), or a platform id (an X user id, digits only; a DID, did:plc:... or did:web:...). A Mastodon account is looked up to its id by the worker and kept by it: digits alone always name an X user. */
             target_usernames: string[];
             search_topics: string[];
             /** @description The blocked authors, each a handle or a platform id as in target_usernames. */
@@ -2402,6 +2413,7 @@ export type DocumentList = components['schemas']['DocumentList'];
 export type DocumentInput = components['schemas']['DocumentInput'];
 export type KnowledgeSearch = components['schemas']['KnowledgeSearch'];
 export type KnowledgeSettings = components['schemas']['KnowledgeSettings'];
+export type MastodonSettings = components['schemas']['MastodonSettings'];
 export type LearningSettings = components['schemas']['LearningSettings'];
 export type LearningWeek = components['schemas']['LearningWeek'];
 export type LearningInsights = components['schemas']['LearningInsights'];

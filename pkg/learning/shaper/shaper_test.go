@@ -153,7 +153,7 @@ func TestShapeAfterAnEdit(t *testing.T) {
 	if got, err := sh.Shape(ctx, similar, set); err != nil || len(got.Lessons) != 0 || len(got.Examples) != 1 {
 		t.Fatalf("disabled lesson: %+v, %v", got, err)
 	}
-	if err := st.BlockAuthor(ctx, "baker", "", "opted out", id); err != nil {
+	if err := st.BlockAuthor(ctx, "x", "baker", "", "opted out", id); err != nil {
 		t.Fatal(err)
 	}
 	if got, err := sh.Shape(ctx, similar, set); err != nil || len(got.Examples) != 0 {

@@ -26,6 +26,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"infernal/pkg/platform"
@@ -69,9 +70,12 @@ type Config struct {
 	Server string
 	// AccessToken is a token with the read and write:statuses scopes.
 	AccessToken string
-	// ReplyToDirect lets a direct mention be answered, direct
-	// (mastodon.reply_to_direct); off, such mentions are left out.
-	ReplyToDirect bool
+	// ReplyToDirect says whether a direct mention may be answered, direct
+	// (the admin's setting mastodon.reply_to_direct); off, such mentions
+	// are withheld and their replies refused. It is asked at every read of
+	// the mentions and every reply, so a change applies without a restart;
+	// nil is always off.
+	ReplyToDirect func(ctx context.Context) (bool, error)
 	// Limiter, when set, keeps the rate-limit windows shared by every process.
 	Limiter Limiter
 	// HTTP is the HTTP client, a 30 s one when nil.
@@ -84,10 +88,13 @@ type Config struct {
 type Client struct {
 	server        *url.URL
 	token         string
-	replyToDirect bool
+	replyToDirect func(ctx context.Context) (bool, error)
 	limiter       Limiter
 	hc            *http.Client
 	now           func() time.Time
+	// domain is the server's own domain, which a local account's acct
+	// leaves out (Qualify): its address's host until the server names it.
+	domain atomic.Pointer[string]
 }
 
 // New returns a client of cfg.Server, which must be https (or http on a
@@ -111,7 +118,23 @@ func New(cfg Config) (*Client, error) {
 	if now == nil {
 		now = time.Now
 	}
-	return &Client{server: u, token: cfg.AccessToken, replyToDirect: cfg.ReplyToDirect, limiter: cfg.Limiter, hc: &c, now: now}, nil
+	client := &Client{server: u, token: cfg.AccessToken, replyToDirect: cfg.ReplyToDirect, limiter: cfg.Limiter, hc: &c, now: now}
+	host := strings.ToLower(u.Hostname())
+	client.domain.Store(&host)
+	return client, nil
+}
+
+// directAllowed reports whether a direct mention may be answered now
+// (Config.ReplyToDirect); an unread setting is an error, never a yes.
+func (c *Client) directAllowed(ctx context.Context) (bool, error) {
+	if c.replyToDirect == nil {
+		return false, nil
+	}
+	ok, err := c.replyToDirect(ctx)
+	if err != nil {
+		return false, fmt.Errorf("mastodon: read mastodon.reply_to_direct: %w", err)
+	}
+	return ok, nil
 }
 
 // ValidateServer checks a server's address: an absolute https URL of a

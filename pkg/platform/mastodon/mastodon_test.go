@@ -2,6 +2,7 @@ package mastodon_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"slices"
@@ -19,7 +20,8 @@ import (
 
 func client(t *testing.T, srv *mastodontest.Server, limiter mastodon.Limiter, direct bool) *mastodon.Client {
 	t.Helper()
-	c, err := mastodon.New(mastodon.Config{Server: srv.URL, AccessToken: mastodontest.Token, Limiter: limiter, ReplyToDirect: direct})
+	c, err := mastodon.New(mastodon.Config{Server: srv.URL, AccessToken: mastodontest.Token, Limiter: limiter,
+		ReplyToDirect: func(context.Context) (bool, error) { return direct, nil }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,6 +175,86 @@ func TestMediaAndCard(t *testing.T) {
 				t.Errorf("media_url %q, want %q", tt.got.MediaURL, tt.img)
 			}
 		})
+	}
+}
+
+// mastodon.reply_to_direct is asked at every read and every reply: a change
+// applies to the same client at once; a setting that cannot be read fails
+// the read and the reply, never answering a direct mention; no setting at
+// all (nil) is off.
+func TestReplyToDirectReadEachTime(t *testing.T) {
+	srv := mastodontest.New()
+	t.Cleanup(srv.Close)
+	ctx := context.Background()
+	var (
+		on      bool
+		readErr error
+		asked   int
+	)
+	c, err := mastodon.New(mastodon.Config{Server: srv.URL, AccessToken: mastodontest.Token,
+		ReplyToDirect: func(context.Context) (bool, error) { asked++; return on, readErr }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	direct := srv.Post("dave", "@infernal just us", "", "direct")
+	public := srv.Post("alice", "@infernal hi", "", "public")
+	tests := []struct {
+		name         string
+		on           bool
+		readErr      error
+		wantPosts    int
+		wantWithheld int
+		wantErr      bool
+	}{
+		{name: "off: withheld", wantPosts: 1, wantWithheld: 1},
+		{name: "switched on: read", on: true, wantPosts: 2},
+		{name: "switched off again: withheld", wantPosts: 1, wantWithheld: 1},
+		{name: "unreadable: the read fails", on: true, readErr: errors.New("database down"), wantErr: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			on, readErr = tt.on, tt.readErr
+			before := asked
+			page, err := c.Mentions(ctx, "1", platform.Range{})
+			if (err != nil) != tt.wantErr || len(page.Posts) != tt.wantPosts || len(page.Withheld) != tt.wantWithheld || asked != before+1 {
+				t.Fatalf("posts %d withheld %d err %v (asked %d times), want %d, %d, error %v, asked once",
+					len(page.Posts), len(page.Withheld), err, asked-before, tt.wantPosts, tt.wantWithheld, tt.wantErr)
+			}
+			for _, w := range page.Withheld {
+				if w.ID != direct || w.Reason != mastodon.ReasonDirect {
+					t.Errorf("withheld %+v, want %s for %s", w, mastodon.ReasonDirect, direct)
+				}
+			}
+		})
+	}
+	// A reply to a public mention never asks; to a direct one, asks at the send.
+	on, readErr = false, nil
+	before := asked
+	if _, err := c.Publish(ctx, "burn", public); err != nil || asked != before {
+		t.Fatalf("reply to a public mention: %v (asked %d times)", err, asked-before)
+	}
+	creates := srv.Creates
+	readErr = errors.New("database down")
+	if _, err := c.Publish(ctx, "burn", direct); err == nil || srv.Creates != creates {
+		t.Fatalf("reply to a direct mention with the setting unread: %v (creates %d -> %d)", err, creates, srv.Creates)
+	}
+	readErr = nil
+	if _, err := c.Publish(ctx, "burn", direct); !strings.Contains(fmt.Sprint(err), mastodon.ReasonDirect) || srv.Creates != creates {
+		t.Fatalf("reply to a direct mention while off: %v", err)
+	}
+	on = true
+	if _, err := c.Publish(ctx, "burn", direct); err != nil {
+		t.Fatalf("reply to a direct mention once switched on: %v", err)
+	}
+	if st := srv.Statuses(); st[len(st)-1].Visibility != "direct" {
+		t.Errorf("reply to a direct mention: %s, want direct, never wider", st[len(st)-1].Visibility)
+	}
+	none, err := mastodon.New(mastodon.Config{Server: srv.URL, AccessToken: mastodontest.Token})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if page, err := none.Mentions(ctx, "1", platform.Range{}); err != nil || len(page.Withheld) != 1 {
+		t.Errorf("no setting: %+v %v, want the direct mention withheld", page, err)
 	}
 }
 
@@ -400,6 +482,58 @@ func TestValidateServer(t *testing.T) {
 	for _, tt := range tests {
 		if _, err := mastodon.ValidateServer(tt.raw); (err == nil) != tt.ok {
 			t.Errorf("ValidateServer(%q) = %v, want ok %v", tt.raw, err, tt.ok)
+		}
+	}
+}
+
+// An acct names an account from the server: a local one without its
+// domain. Qualify gives the name it has from anywhere, with the domain the
+// server names (its address's host until then); a lookup takes either
+// form of a local account, and a remote one by user@domain.
+func TestQualifyAndLookup(t *testing.T) {
+	srv := mastodontest.New()
+	t.Cleanup(srv.Close)
+	ctx := context.Background()
+	c := client(t, srv, nil, false)
+	var _ platform.Qualifier = c
+	if got := c.Qualify("alice"); got != "alice@127.0.0.1" {
+		t.Errorf("before the instance is read: %q, want the address's host", got)
+	}
+	if _, err := c.MaxCharacters(ctx); err != nil {
+		t.Fatal(err)
+	}
+	local := srv.Account("alice")
+	remote := srv.Account("bob@remote.example")
+	for _, tt := range []struct{ in, want string }{
+		{"alice", "alice@" + mastodontest.Domain},
+		{"@Alice", "alice@" + mastodontest.Domain},
+		{"bob@remote.example", "bob@remote.example"},
+		{"@Bob@Remote.Example", "bob@remote.example"},
+		{"", ""},
+	} {
+		if got := c.Qualify(tt.in); got != tt.want {
+			t.Errorf("Qualify(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+	for _, tt := range []struct {
+		acct, wantID string
+		wantStatus   int
+	}{
+		{acct: "alice", wantID: local.ID},
+		{acct: "alice@" + mastodontest.Domain, wantID: local.ID},
+		{acct: "@alice@" + mastodontest.Domain, wantID: local.ID},
+		{acct: "bob@remote.example", wantID: remote.ID},
+		{acct: "bob", wantStatus: 404}, // a local bob is another account
+		{acct: "alice@elsewhere.example", wantStatus: 404},
+		{acct: "carol@remote.example", wantStatus: 404}, // not known to the server yet
+	} {
+		u, err := c.UserByUsername(ctx, tt.acct)
+		var pe *platform.Error
+		switch {
+		case tt.wantStatus != 0 && (!errors.As(err, &pe) || pe.Status != tt.wantStatus):
+			t.Errorf("lookup %q: %+v %v, want %d", tt.acct, u, err, tt.wantStatus)
+		case tt.wantStatus == 0 && (err != nil || u.ID != tt.wantID):
+			t.Errorf("lookup %q: %+v %v, want id %s", tt.acct, u, err, tt.wantID)
 		}
 	}
 }

@@ -162,8 +162,8 @@ var linkNext = regexp.MustCompile(`<([^>]+)>;\s*rel="next"`)
 // first, following the Link header's next pages so that a burst is not
 // cut off (up to maxPages). The cursor is the notifications' own ids
 // (since_id, max_id); boosts, favourites and follows are never asked
-// for, and a direct mention is left out unless ReplyToDirect (Page.Withheld,
-// ReasonDirect).
+// for, and a direct mention is left out unless ReplyToDirect says yes at
+// the read (Page.Withheld, ReasonDirect).
 func (c *Client) Mentions(ctx context.Context, _ string, r platform.Range) (platform.Page, error) {
 	q := url.Values{"types[]": {"mention"}, "limit": {"40"}}
 	if r.SinceID != "" {
@@ -171,6 +171,10 @@ func (c *Client) Mentions(ctx context.Context, _ string, r platform.Range) (plat
 	}
 	if r.UntilID != "" {
 		q.Set("max_id", r.UntilID)
+	}
+	direct, err := c.directAllowed(ctx)
+	if err != nil {
+		return platform.Page{}, err
 	}
 	var page platform.Page
 	var ns []notification
@@ -194,7 +198,7 @@ func (c *Client) Mentions(ctx context.Context, _ string, r platform.Range) (plat
 			if n.Type != "mention" || n.Status == nil {
 				continue
 			}
-			if n.Status.Visibility == "direct" && !c.replyToDirect {
+			if n.Status.Visibility == "direct" && !direct {
 				// Kept in the scan's ledger, skipped, never drafted.
 				page.Withheld = append(page.Withheld, platform.Withheld{ID: n.Status.ID, Reason: ReasonDirect})
 				continue

@@ -26,9 +26,11 @@ const DefaultMaxCharacters = 500
 // MaxCharacters is the server's limit on a status, in characters (GET
 // /api/v2/instance, configuration.statuses.max_characters), or
 // DefaultMaxCharacters when it names none: GoToSocial, Pleroma and many
-// servers raise it.
+// servers raise it. The same answer's domain, the server's own, is kept
+// for Qualify.
 func (c *Client) MaxCharacters(ctx context.Context) (int, error) {
 	var inst struct {
+		Domain        string `json:"domain"`
 		Configuration struct {
 			Statuses struct {
 				MaxCharacters int `json:"max_characters"`
@@ -38,10 +40,26 @@ func (c *Client) MaxCharacters(ctx context.Context) (int, error) {
 	if _, err := c.call(ctx, "GET", "/api/v2/instance", nil, nil, nil, &inst); err != nil {
 		return 0, err
 	}
+	if d := strings.ToLower(strings.TrimSpace(inst.Domain)); d != "" && !strings.ContainsAny(d, "@/ ") {
+		c.domain.Store(&d)
+	}
 	if n := inst.Configuration.Statuses.MaxCharacters; n > 0 {
 		return n, nil
 	}
 	return DefaultMaxCharacters, nil
+}
+
+// Qualify returns an acct (with or without a leading @) as it names the
+// account from any server, lower-cased, without the @: a local account's
+// acct, which leaves the server's domain out, with the server's domain
+// (platform.Qualifier). The domain is the one the server names
+// (MaxCharacters, read at start), else its address's host.
+func (c *Client) Qualify(acct string) string {
+	a := strings.ToLower(strings.TrimPrefix(strings.TrimSpace(acct), "@"))
+	if a == "" || strings.Contains(a, "@") {
+		return a
+	}
+	return a + "@" + *c.domain.Load()
 }
 
 // createStatus is POST /api/v1/statuses's body.
@@ -79,7 +97,8 @@ func (c *Client) Publish(ctx context.Context, text, inReplyToID string) (platfor
 // with @acct of the author, as Mastodon's clients write it, carries the
 // content warning and the language of the status it answers, and never
 // widens its visibility: public, unlisted and private are answered alike,
-// direct only with ReplyToDirect (else it is refused, ReasonDirect). A
+// direct only while ReplyToDirect says yes (else it is refused,
+// ReasonDirect), asked at the send. A
 // create whose outcome is unknown (a network failure, or a 5xx after it
 // was sent) is looked for first, then sent again under the same key.
 func (c *Client) PublishKeyed(ctx context.Context, key, text, inReplyToID string) (platform.Post, error) {
@@ -93,7 +112,13 @@ func (c *Client) PublishKeyed(ctx context.Context, key, text, inReplyToID string
 			return platform.Post{}, &platform.Error{Status: http.StatusNotFound, Title: "Not Found",
 				Detail: "the post was deleted or not visible"}
 		}
-		if parent.Visibility == "direct" && !c.replyToDirect {
+		direct := false
+		if parent.Visibility == "direct" {
+			if direct, err = c.directAllowed(ctx); err != nil {
+				return platform.Post{}, err
+			}
+		}
+		if parent.Visibility == "direct" && !direct {
 			return platform.Post{}, &platform.Error{Status: http.StatusUnprocessableEntity, Title: ReasonDirect,
 				Detail: "a direct mention is not answered (mastodon.reply_to_direct is off)"}
 		}

@@ -6,7 +6,6 @@ import (
 	"unicode"
 
 	"infernal/pkg/knowledge"
-	"infernal/pkg/twittertext"
 	"infernal/pkg/writer"
 )
 
@@ -16,7 +15,7 @@ const factSentence = 140
 // grounded is text with the first sentence of req's best fact woven in
 // after it, or that sentence alone when both do not fit in limit; "" when
 // req has no fact or its sentence does not fit either way.
-func grounded(req writer.Request, text string, limit int) string {
+func grounded(req writer.Request, text string, limit fit) string {
 	if len(req.Facts) == 0 {
 		return ""
 	}
@@ -24,10 +23,10 @@ func grounded(req writer.Request, text string, limit int) string {
 	if s == "" {
 		return ""
 	}
-	if t := strings.TrimSpace(text) + " " + s; twittertext.WeightedLength(t) <= limit {
+	if t := strings.TrimSpace(text) + " " + s; limit.holds(t) {
 		return t
 	}
-	if twittertext.WeightedLength(s) <= limit {
+	if limit.holds(s) {
 		return s
 	}
 	return ""

@@ -8,7 +8,6 @@ import (
 
 	"infernal/pkg/guard"
 	"infernal/pkg/post"
-	"infernal/pkg/twittertext"
 	"infernal/pkg/writer"
 )
 
@@ -45,8 +44,15 @@ func judge(req writer.Request, draft, handle string) (int, string) {
 	if topic, ok := guard.MatchPhrase(draft, writer.CharacterOf(req).AvoidTopics); ok {
 		return 2, fmt.Sprintf("touches %q, a topic the persona avoids", topic)
 	}
-	if n := twittertext.WeightedLength(draft); n > twittertext.MaxLength {
-		return 2, fmt.Sprintf("too long: %d weighted characters, more than %d", n, twittertext.MaxLength)
+	// The draft as it is sent (a Mastodon reply with its "@author "),
+	// counted by the platform's rule against its whole limit.
+	length := writer.LengthOf(req)
+	sent := draft
+	if req.Kind == writer.KindReply {
+		sent = post.PrefixReply(req.Platform, req.Author, draft)
+	}
+	if n, max := length.Count(sent), length.Room+length.Prefix; n > max {
+		return 2, fmt.Sprintf("too long: %d %s, more than %d", n, length.Unit(), max)
 	}
 	var own []string
 	for _, c := range req.Context {
@@ -61,7 +67,7 @@ func judge(req writer.Request, draft, handle string) (int, string) {
 		return 2, why
 	}
 	for _, l := range req.Lessons {
-		if broken(l.Text, draft) {
+		if broken(l.Text, draft, length.Rule) {
 			if l.Rejection {
 				return 2, fmt.Sprintf("breaks a lesson learned from a rejection: %s", l.Text)
 			}

@@ -9,6 +9,7 @@ import (
 	"unicode"
 
 	"infernal/pkg/guard"
+	"infernal/pkg/post"
 	"infernal/pkg/twittertext"
 	"infernal/pkg/writer"
 )
@@ -92,11 +93,11 @@ func distill(e writer.Edit) string {
 // near its length; each lesson the offline writer knows (see Distill, or
 // the same words in a manual lesson) is honoured. Without either, text is
 // returned as it is.
-func learned(req writer.Request, text string, limit int) string {
+func learned(req writer.Request, text string, limit fit) string {
 	if len(req.Examples) > 0 {
-		target := twittertext.WeightedLength(req.Examples[0].Reply) + 20
-		if twittertext.WeightedLength(text) > target*3/2 {
-			if c := shortened(text, min(target, limit)); c != "" {
+		target := limit.count(req.Examples[0].Reply) + 20
+		if limit.count(text) > target*3/2 {
+			if c := shortened(text, limit.under(target)); c != "" {
 				text = c
 			}
 		}
@@ -116,8 +117,8 @@ func learned(req writer.Request, text string, limit int) string {
 		case strings.Contains(low, "no exclamation"):
 			text = strings.ReplaceAll(text, "!", ".")
 		case underAbout.MatchString(low):
-			if n, err := strconv.Atoi(underAbout.FindStringSubmatch(low)[1]); err == nil && n > 0 && twittertext.WeightedLength(text) > n {
-				if c := shortened(text, n); c != "" {
+			if n, err := strconv.Atoi(underAbout.FindStringSubmatch(low)[1]); err == nil && n > 0 && limit.count(text) > n {
+				if c := shortened(text, limit.under(n)); c != "" {
 					text = c
 				}
 			}
@@ -212,7 +213,7 @@ func cut(s string, n int) string {
 
 // broken reports whether draft breaks lesson, among those the offline
 // writer knows how to check.
-func broken(lesson, draft string) bool {
+func broken(lesson, draft string, rule post.LengthRule) bool {
 	low := strings.ToLower(lesson)
 	switch {
 	case strings.Contains(low, "no emoji"):
@@ -223,7 +224,7 @@ func broken(lesson, draft string) bool {
 		return strings.Contains(draft, "!")
 	case underAbout.MatchString(low):
 		n, err := strconv.Atoi(underAbout.FindStringSubmatch(low)[1])
-		return err == nil && twittertext.WeightedLength(draft) > n
+		return err == nil && rule.Count(draft) > n
 	}
 	return false
 }

@@ -2,7 +2,9 @@
 // in-character generator that needs no network and no model. It files each
 // post under a sin by keyword cues, picks one of several dozen lines written
 // for that sin, and weaves in the post's topic, always within the platform's
-// weighted limit.
+// limit as its length rule counts (writer.LengthOf: X's weighted 280,
+// Bluesky's 300 graphemes, Mastodon's server limit in characters less the
+// "@author " its replies start with).
 package offline
 
 import (
@@ -23,7 +25,6 @@ import (
 	"infernal/pkg/guard"
 	"infernal/pkg/persona"
 	"infernal/pkg/post"
-	"infernal/pkg/twittertext"
 	"infernal/pkg/writer"
 )
 
@@ -95,8 +96,9 @@ func (w *Writer) Name() string { return Name }
 // those that render too like Avoid.
 //
 // When req.PreviousDraft is set the answer is shorter than PreviousLength (or
-// than the previous draft's weighted length). Every answer fits the platform's
-// limit. The parameters recorded are post.DefaultLLMParameter.
+// than the previous draft's length). Every answer fits the platform's limit,
+// counted by its length rule (writer.LengthOf). The parameters recorded are
+// post.DefaultLLMParameter.
 func (w *Writer) Write(ctx context.Context, req writer.Request) (writer.Draft, error) {
 	if err := ctx.Err(); err != nil {
 		return writer.Draft{}, fmt.Errorf("offline: %w", err)
@@ -148,13 +150,10 @@ func (w *Writer) Write(ctx context.Context, req writer.Request) (writer.Draft, e
 	if persona == "" {
 		persona = "infernal"
 	}
-	limit := twittertext.MaxLength
+	length := writer.LengthOf(req)
+	limit := fit{rule: length.Rule, max: length.Room}
 	if req.PreviousDraft != "" {
-		prev := req.PreviousLength
-		if prev <= 0 {
-			prev = twittertext.WeightedLength(req.PreviousDraft)
-		}
-		limit = min(limit, prev-1)
+		limit = limit.under(length.Previous(req) - 1)
 	}
 	avoid := req.PreviousDraft
 	if avoid == "" {
@@ -162,7 +161,7 @@ func (w *Writer) Write(ctx context.Context, req writer.Request) (writer.Draft, e
 	}
 	full := limit
 	if req.CurrentDraft != "" && shorterWish(req.Instruction) {
-		limit = min(limit, twittertext.WeightedLength(req.CurrentDraft)-1)
+		limit = limit.under(limit.count(req.CurrentDraft) - 1)
 	}
 
 	pool := append(append([]string(nil), w.lines[lineKey{req.Kind, string(sin)}]...), w.lines[lineKey{req.Kind, anySin}]...)
@@ -188,11 +187,11 @@ func (w *Writer) Write(ctx context.Context, req writer.Request) (writer.Draft, e
 		// A persona the operator wrote examples for speaks in them, so that
 		// its preview and its drafts show the change on the embedded
 		// default too; the pool's lines serve when none of them fits.
-		if t := choose(own, seed, limit, unfit, draw); twittertext.WeightedLength(t) <= limit && !unfit(t) {
+		if t := choose(own, seed, limit, unfit, draw); limit.holds(t) && !unfit(t) {
 			text = t
 		}
 	}
-	if n := twittertext.WeightedLength(text); limit < full && (n > limit || text == avoid) {
+	if limit.max < full.max && (!limit.holds(text) || text == avoid) {
 		// No line is shorter than the current draft: the draft cut short
 		// is; a one-word draft gets a different line.
 		if cut := shortened(req.CurrentDraft, limit); cut != "" {
@@ -260,17 +259,32 @@ func mentionWish(instruction string) (string, bool) {
 	return m[1], true
 }
 
+// fit is a limit on a text's length, counted by a platform's length rule.
+type fit struct {
+	rule post.LengthRule
+	max  int
+}
+
+// count is text's length under f's rule.
+func (f fit) count(text string) int { return f.rule.Count(text) }
+
+// holds reports whether text is within f.
+func (f fit) holds(text string) bool { return f.count(text) <= f.max }
+
+// under is f with its max lowered to n when n is lower.
+func (f fit) under(n int) fit { return fit{rule: f.rule, max: min(f.max, n)} }
+
 // shortened returns text cut to at most limit: its leading whole sentences
 // when they fit, else its leading words and "…"; "" when not even one word
 // fits.
-func shortened(text string, limit int) string {
+func shortened(text string, limit fit) string {
 	if cut := leadingSentences(text, limit); cut != "" {
 		return cut
 	}
 	words := strings.Fields(text)
 	for n := len(words) - 1; n >= 1; n-- {
 		cut := strings.TrimRight(strings.Join(words[:n], " "), ",;:—-") + "…"
-		if twittertext.WeightedLength(cut) <= limit {
+		if limit.holds(cut) {
 			return cut
 		}
 	}
@@ -278,10 +292,9 @@ func shortened(text string, limit int) string {
 }
 
 // leadingSentences returns the longest run of text's first whole sentences
-// (each ending in ".", "!", "?" or "…") whose weighted length is at most
-// limit, trimmed; "" when not even the first sentence fits or the text is
-// one sentence.
-func leadingSentences(text string, limit int) string {
+// (each ending in ".", "!", "?" or "…") within limit, trimmed; "" when
+// not even the first sentence fits or the text is one sentence.
+func leadingSentences(text string, limit fit) string {
 	out := ""
 	for i, r := range text {
 		if !strings.ContainsRune(".!?…", r) {
@@ -293,7 +306,7 @@ func leadingSentences(text string, limit int) string {
 			continue
 		}
 		cut := strings.TrimSpace(text[:end])
-		if cut == strings.TrimSpace(text) || twittertext.WeightedLength(cut) > limit {
+		if cut == strings.TrimSpace(text) || !limit.holds(cut) {
 			break
 		}
 		out = cut
@@ -306,16 +319,16 @@ func leadingSentences(text string, limit int) string {
 const avoidSimilarity = 0.5
 
 // choose renders the lines of pool from the one seed picks onwards and
-// returns the first whose weighted length is within limit and which is not
+// returns the first whose length is within limit and which is not
 // unfit (the previous draft, or too like the post to avoid); when none is,
 // it returns the shortest rendering.
-func choose(pool []string, seed uint64, limit int, unfit func(string) bool, render func(string) string) string {
+func choose(pool []string, seed uint64, limit fit, unfit func(string) bool, render func(string) string) string {
 	start := int(seed % uint64(len(pool)))
 	shortest, shortestLen := "", 0
 	for i := range pool {
 		text := render(pool[(start+i)%len(pool)])
-		n := twittertext.WeightedLength(text)
-		if n > 0 && n <= limit && !unfit(text) {
+		n := limit.count(text)
+		if n > 0 && n <= limit.max && !unfit(text) {
 			return text
 		}
 		if shortest == "" || n < shortestLen {

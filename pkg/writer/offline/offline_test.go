@@ -440,7 +440,7 @@ func TestLeadingSentences(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := leadingSentences(tt.text, tt.limit); got != tt.want {
+			if got := leadingSentences(tt.text, fit{rule: post.LengthWeighted, max: tt.limit}); got != tt.want {
 				t.Errorf("leadingSentences(%q, %d) = %q, want %q", tt.text, tt.limit, got, tt.want)
 			}
 		})
@@ -460,7 +460,7 @@ func TestShortened(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := shortened(tt.text, tt.limit); got != tt.want {
+			if got := shortened(tt.text, fit{rule: post.LengthWeighted, max: tt.limit}); got != tt.want {
 				t.Errorf("shortened(%q, %d) = %q, want %q", tt.text, tt.limit, got, tt.want)
 			}
 		})

@@ -30,10 +30,16 @@ func TestPromptGolden(t *testing.T) {
 		{name: "reply-learned", req: writer.Request{Kind: writer.KindReply, Persona: "infernal_ai", Author: "maria_g", PostText: "Fourth coffee today",
 			Examples: []writer.Example{{Post: "Second coffee\nbefore 9", Reply: "Hell brews it darker."}, {Post: "Coffee is life", Reply: "Coffee is a sin we share."}},
 			Lessons:  []writer.Lesson{{Text: "No emoji"}, {Text: "Stay on the topic of the mortal's post", Rejection: true}}}},
+		// Each platform's length rule in its own words; X's (above) unchanged.
+		{name: "reply-bluesky", req: writer.Request{Kind: writer.KindReply, Persona: "infernal.bsky.social", Author: "maria.bsky.social", PostText: "Third coffee",
+			Platform: "bluesky", PreviousDraft: "A very long draft", PreviousLength: 312}},
+		{name: "reply-mastodon", req: writer.Request{Kind: writer.KindReply, Persona: "infernal", Author: "maria@m.example", PostText: "Third coffee",
+			Platform: "mastodon", MaxLength: 500, PreviousDraft: "A very long draft", PreviousLength: 520}},
 		{name: "reply-warning", req: writer.Request{Kind: writer.KindReply, Persona: "infernal_ai", Author: "erin", PostText: "@infernal_ai spoilers ahead",
 			ContentWarning: " film\nending ", Context: []writer.ContextPost{{Relation: writer.RelationParent, Author: "bob", Text: "the finale", ContentWarning: "politics"},
 				{Relation: writer.RelationQuoted, Author: "carol", Text: "no warning here"}}}},
 		{name: "profile", req: writer.Request{Kind: writer.KindProfile, Persona: "infernal_ai"}},
+		{name: "profile-mastodon", req: writer.Request{Kind: writer.KindProfile, Persona: "infernal", Platform: "mastodon", MaxLength: 1000}},
 		{name: "profile-theme", req: writer.Request{Kind: writer.KindProfile, Persona: "infernal_ai", PostText: "tax season"}},
 	}
 	for _, tt := range tests {

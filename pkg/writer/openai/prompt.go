@@ -13,7 +13,6 @@ import (
 
 	"infernal/pkg/persona"
 	"infernal/pkg/post"
-	"infernal/pkg/twittertext"
 	"infernal/pkg/writer"
 )
 
@@ -37,10 +36,17 @@ type promptData struct {
 	PreviousDraft  string
 	PreviousLength int
 	// Avoid is a recent persona post the draft must not resemble.
-	Avoid      string
-	MaxLength  int
-	Categories []string
-	Now        string
+	Avoid string
+	// MaxLength is the room the text has, in LengthUnit, under the
+	// platform's length rule (writer.LengthOf); LengthHow says how that
+	// rule counts, and PreviousUnit is what the previous draft's length
+	// is said in.
+	MaxLength    int
+	LengthUnit   string
+	LengthHow    string
+	PreviousUnit string
+	Categories   []string
+	Now          string
 	// CurrentDraft is the draft the reviewer wants replaced, and
 	// Instruction their wish for the new one; both are quoted in fenced tags.
 	CurrentDraft string
@@ -112,18 +118,16 @@ func (w *Writer) data(req writer.Request) (promptData, error) {
 		persona = "infernal"
 	}
 	data := promptData{
-		Persona:        persona,
-		Kind:           req.Kind,
-		Author:         handle(req.Author),
-		PostText:       strings.TrimSpace(req.PostText),
-		PreviousDraft:  strings.TrimSpace(req.PreviousDraft),
-		PreviousLength: req.PreviousLength,
-		Avoid:          strings.TrimSpace(req.Avoid),
-		MaxLength:      twittertext.MaxLength,
-		Now:            w.cfg.Now().UTC().Format("Monday 2 January 2006, 15:04 MST"),
-		CurrentDraft:   strings.TrimSpace(req.CurrentDraft),
-		Instruction:    strings.TrimSpace(req.Instruction),
-		Character:      writer.CharacterOf(req),
+		Persona:       persona,
+		Kind:          req.Kind,
+		Author:        handle(req.Author),
+		PostText:      strings.TrimSpace(req.PostText),
+		PreviousDraft: strings.TrimSpace(req.PreviousDraft),
+		Avoid:         strings.TrimSpace(req.Avoid),
+		Now:           w.cfg.Now().UTC().Format("Monday 2 January 2006, 15:04 MST"),
+		CurrentDraft:  strings.TrimSpace(req.CurrentDraft),
+		Instruction:   strings.TrimSpace(req.Instruction),
+		Character:     writer.CharacterOf(req),
 	}
 	texts := []string{data.PostText, data.PreviousDraft, data.Avoid, data.CurrentDraft, data.Instruction,
 		data.Character.Name, data.Character.Bio, data.Character.Voice}
@@ -164,13 +168,35 @@ func (w *Writer) data(req writer.Request) (promptData, error) {
 		data.AnyWarning = data.AnyWarning || b.ContentWarning != ""
 	}
 	data.Fence = fence(texts...)
-	if data.PreviousDraft != "" && data.PreviousLength <= 0 {
-		data.PreviousLength = twittertext.WeightedLength(req.PreviousDraft)
+	length := writer.LengthOf(req)
+	words, ok := lengthWords[length.Rule]
+	if !ok {
+		// A rule without words counts as weighted (post.LengthRule.Count).
+		words = lengthWords[post.LengthWeighted]
 	}
+	data.MaxLength, data.LengthUnit, data.LengthHow, data.PreviousUnit = length.Room, words.unit, words.how, words.previous
+	data.PreviousLength = length.Previous(req)
 	for _, c := range post.Categories {
 		data.Categories = append(data.Categories, string(c))
 	}
 	return data, nil
+}
+
+// lengthRule is how the prompt says a length rule counts: the unit of
+// the limit, how the rule counts in it, and the unit of the previous
+// draft's length.
+type lengthRule struct{ unit, how, previous string }
+
+// lengthWords are the words of each platform's length rule
+// (post.Descriptor.Length). X's (and the sandbox's) are the prompt's words
+// from before there were others, unchanged.
+var lengthWords = map[post.LengthRule]lengthRule{
+	post.LengthWeighted: {unit: "weighted characters",
+		how: "emoji and Chinese, Japanese or Korean characters count two, a link counts 23", previous: "characters"},
+	post.LengthGraphemes: {unit: "graphemes",
+		how: "user-perceived characters, so an emoji or a letter with its accents counts one, and a link counts every character it has", previous: "graphemes"},
+	post.LengthCharacters: {unit: "characters",
+		how: "every link counts 23, and a mention @user@domain counts as @user", previous: "characters"},
 }
 
 // fence returns a random suffix for the quoting tags (<post-…>, </post-…>)

@@ -3,6 +3,7 @@ import { saveSettings } from './api';
 import { ApiError, statusOf } from '../../api/client';
 import type { Settings } from '../../api/types';
 import { useSettings } from './useSettings';
+import { usePlatforms } from '../../api/usePlatforms';
 import {
   accountNote,
   ACCOUNT_FIELDS,
@@ -28,7 +29,7 @@ export const SETTINGS_MESSAGES = {
 const LIST_LABELS: Record<ListField, { label: string; hint: string }> = {
   target_usernames: {
     label: 'Targeted accounts',
-    hint: 'Accounts whose recent posts are answered, one a line: a handle (X, or Bluesky like alice.bsky.social) or an id (X user id, DID).',
+    hint: 'Accounts whose recent posts are answered, one a line: a handle (X; Bluesky like alice.bsky.social; Mastodon like @alice@mastodon.social) or an id (X user id, DID).',
   },
   search_topics: { label: 'Search topics', hint: 'Words or phrases the conversation scan searches for, one a line; none, no search.' },
   blocked_authors: {
@@ -48,6 +49,10 @@ const CAP_LABELS: Record<CapField, string> = {
   min_review_score: 'Minimum review score',
   drafts_per_hour: 'Drafts per hour',
 };
+
+/** What the Mastodon checkbox's label alone does not say. */
+export const MASTODON_DIRECT_HINT =
+  'On, a direct mention is answered direct, never wider; off, it is left unanswered (skipped: direct_message). Applies from the next scan or send.';
 
 /** What a cap's label alone does not say. */
 const CAP_HINTS: Partial<Record<CapField, string>> = {
@@ -106,6 +111,8 @@ interface EditorProps {
 
 function SettingsEditor({ stored, onSaved, onEdit }: EditorProps) {
   const ids = useId();
+  // Mastodon's own settings show only while it runs; hidden, a save keeps them as stored.
+  const mastodonRunning = usePlatforms().some((p) => p.name === 'mastodon' && p.running);
   const [form, setFormState] = useState<SettingsForm>(() => toForm(stored));
   const [saving, setSaving] = useState(false);
   const [fieldError, setFieldError] = useState<{ field: string; message: string } | null>(null);
@@ -156,6 +163,8 @@ function SettingsEditor({ stored, onSaved, onEdit }: EditorProps) {
       attrs: { 'aria-invalid': mine ? true : undefined, 'aria-describedby': mine ? errorId : `${ids}-${key}-hint` },
     };
   }
+
+  const directError = errorFor('mastodon.reply_to_direct');
 
   return (
     <form className="settings-form" onSubmit={(e) => void onSubmit(e)} noValidate>
@@ -267,6 +276,25 @@ function SettingsEditor({ stored, onSaved, onEdit }: EditorProps) {
           rejections (see Persona, &ldquo;What it learned&rdquo;). Off, the prompts are exactly as without learning.
         </p>
       </fieldset>
+      {mastodonRunning && (
+        <fieldset className="settings-caps settings-mastodon" data-testid="settings-mastodon">
+          <legend>Mastodon</legend>
+          <div className="field-inline settings-mastodon-direct">
+            <input
+              id={`${ids}-mastodon-direct`}
+              type="checkbox"
+              checked={form.mastodon.reply_to_direct}
+              onChange={(e) => setForm({ ...form, mastodon: { ...form.mastodon, reply_to_direct: e.target.checked } })}
+              {...directError.attrs}
+            />
+            <label htmlFor={`${ids}-mastodon-direct`}>Answer direct mentions</label>
+          </div>
+          <p id={`${ids}-mastodon.reply_to_direct-hint`} className="field-hint settings-caps-hint">
+            {MASTODON_DIRECT_HINT}
+          </p>
+          {directError.node}
+        </fieldset>
+      )}
       <div className="settings-actions">
         <button type="submit" className="btn btn-primary" disabled={saving}>
           Save Settings

@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import type { Settings, SettingsCaps, SettingsInput } from '../../api/types';
-import { accountNote, CAP_FIELDS, CAP_RANGES, DEFAULT_LEARNING, fieldKey, fromForm, toForm, type CapField } from './settingsForm';
+import {
+  accountNote,
+  CAP_FIELDS,
+  CAP_RANGES,
+  DEFAULT_LEARNING,
+  DEFAULT_MASTODON,
+  fieldKey,
+  fromForm,
+  toForm,
+  type CapField,
+} from './settingsForm';
 
 const caps: SettingsCaps = { per_conversation: 1, per_author_per_day: 3, sends_per_3h: 10, sends_per_day: 50, near_duplicate: 0.8, context_depth: 5, min_review_score: 3, drafts_per_hour: 120 };
 /** The settings as sent. */
@@ -11,6 +21,7 @@ const sent: SettingsInput = {
   blocked_phrases: ['scam coin'],
   caps,
   learning: { enabled: false, examples: 0, lessons: 10 },
+  mastodon: { reply_to_direct: true },
 };
 /** The settings as answered: targets_not_found, target_ids and blocked_author_ids are never sent. */
 const settings: Settings = {
@@ -25,6 +36,7 @@ const settings: Settings = {
   learning: { enabled: false, examples: 0, lessons: 10 },
   autopilot: { enabled: false, min_review_score: 5, authors: [], any_author: false, categories: [], max_per_hour: 5, grace_seconds: 120 },
   knowledge: { chunks: 3 },
+  mastodon: { reply_to_direct: true },
 };
 
 describe('toForm and fromForm', () => {
@@ -56,6 +68,27 @@ describe('toForm and fromForm', () => {
     const form = toForm(settings);
     form.caps = { ...form.caps, [field]: raw };
     expect(fromForm(form)).toEqual(want);
+  });
+});
+
+describe('the Mastodon settings', () => {
+  it.each([
+    { name: 'on, kept on', stored: { reply_to_direct: true }, want: { reply_to_direct: true } },
+    { name: 'off, kept off', stored: { reply_to_direct: false }, want: { reply_to_direct: false } },
+    { name: 'absent (an older server): off', stored: undefined, want: DEFAULT_MASTODON },
+  ])('$name', ({ stored, want }) => {
+    const answer = { ...settings, mastodon: stored } as Settings;
+    const out = fromForm(toForm(answer));
+    expect(out).toHaveProperty('settings');
+    if ('settings' in out) expect(out.settings.mastodon).toEqual(want);
+  });
+
+  it('sends the checkbox as edited, whatever else the form holds', () => {
+    const form = toForm(settings);
+    form.mastodon = { reply_to_direct: false };
+    const out = fromForm(form);
+    expect(out).toEqual({ settings: { ...sent, mastodon: { reply_to_direct: false } } });
+    expect(DEFAULT_MASTODON).toEqual({ reply_to_direct: false });
   });
 });
 

@@ -1,6 +1,13 @@
 // Pure helpers of the settings editor: the settings as form text and back,
 // and which field a server error names.
-import type { LearningSettings, Settings, SettingsAccount, SettingsCaps, SettingsInput } from '../../api/types';
+import type {
+  LearningSettings,
+  MastodonSettings,
+  Settings,
+  SettingsAccount,
+  SettingsCaps,
+  SettingsInput,
+} from '../../api/types';
 import type { FormError } from '../../lib/formError';
 
 /** The four lists the editor shows, one entry a line. */
@@ -62,11 +69,15 @@ export type LearningNumber = keyof typeof LEARNING_NUMBERS;
 /** The learning settings of a fresh install, for an answer without them. */
 export const DEFAULT_LEARNING: LearningSettings = { enabled: true, examples: 3, lessons: 5 };
 
+/** The Mastodon settings of a fresh install, for an answer without them: direct mentions unanswered. */
+export const DEFAULT_MASTODON: MastodonSettings = { reply_to_direct: false };
+
 /** The settings as the editor's inputs hold them. */
 export interface SettingsForm {
   lists: Record<ListField, string>;
   caps: Record<CapField, string>;
   learning: { enabled: boolean; numbers: Record<LearningNumber, string> };
+  mastodon: MastodonSettings;
 }
 
 export function toForm(s: Settings): SettingsForm {
@@ -79,6 +90,7 @@ export function toForm(s: Settings): SettingsForm {
     lists,
     caps,
     learning: { enabled: learning.enabled, numbers: { examples: String(learning.examples), lessons: String(learning.lessons) } },
+    mastodon: { ...(s.mastodon ?? DEFAULT_MASTODON) },
   };
 }
 
@@ -104,8 +116,10 @@ export function fromLearningForm(form: SettingsForm['learning']): { learning: Le
  * The settings to send (a SettingsInput: targets_not_found, target_ids and
  * blocked_author_ids are answered, never sent): each list one entry a line, blank lines dropped
  * (the server trims and checks the rest); each cap a number, an empty one 0
- * (the default); the learning settings, each number in its range. A cap
- * that is not a number, or a learning number out of range, is a FormError.
+ * (the default); the learning settings, each number in its range; the
+ * Mastodon settings as they are (sent whether or not the editor shows them,
+ * so a save keeps them). A cap that is not a number, or a learning number
+ * out of range, is a FormError.
  */
 export function fromForm(form: SettingsForm): { settings: SettingsInput } | { error: FormError } {
   const lists = {} as Record<ListField, string[]>;
@@ -124,7 +138,7 @@ export function fromForm(form: SettingsForm): { settings: SettingsInput } | { er
   }
   const learning = fromLearningForm(form.learning);
   if ('error' in learning) return learning;
-  return { settings: { ...lists, caps, learning: learning.learning } };
+  return { settings: { ...lists, caps, learning: learning.learning, mastodon: { ...form.mastodon } } };
 }
 
 /** The editor field a server error's JSON path belongs to: "target_usernames[2]" is target_usernames. */

@@ -38,7 +38,12 @@ const urlReserved = 23
 // Token is the access token the stand-in accepts.
 const Token = "standin-token"
 
-// Account is an account of the stand-in.
+// Domain is the stand-in's own domain, as its instance answer names it: a
+// local account's acct leaves it out.
+const Domain = "mastodon.test"
+
+// Account is an account of the stand-in: Username is its acct, a local
+// account's user alone, a remote one's user@domain.
 type Account struct {
 	ID, Username string
 }
@@ -203,8 +208,18 @@ func (s *Server) create(from Account, text, inReplyTo, visibility, spoiler, lang
 	return st
 }
 
+// Account returns the account of acct (a local user, or user@domain for a
+// remote one), made on first use.
+func (s *Server) Account(acct string) Account {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.account(acct)
+}
+
 // Post makes a mortal's status (visibility public when empty) and
-// returns its id; a mention of @infernal notifies the persona.
+// returns its id; a mention of @infernal notifies the persona. username
+// is the author's acct: user for a local account, user@domain for a
+// remote one.
 func (s *Server) Post(username, text, inReplyTo, visibility string) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -338,7 +353,8 @@ func (s *Server) inline(line string) string {
 }
 
 func (s *Server) accountJSON(a Account) map[string]any {
-	return map[string]any{"id": a.ID, "username": a.Username, "acct": a.Username, "display_name": strings.ToUpper(a.Username[:1]) + a.Username[1:],
+	user, _, _ := strings.Cut(a.Username, "@")
+	return map[string]any{"id": a.ID, "username": user, "acct": a.Username, "display_name": strings.ToUpper(a.Username[:1]) + a.Username[1:],
 		"avatar": s.URL + "/avatars/" + a.ID + ".png", "url": s.URL + "/@" + a.Username}
 }
 
@@ -459,7 +475,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		if s.maxChars > 0 {
 			statuses["max_characters"] = s.maxChars
 		}
-		writeJSON(w, 200, map[string]any{"domain": strings.TrimPrefix(s.URL, "http://"), "title": "Stand-in",
+		writeJSON(w, 200, map[string]any{"domain": Domain, "title": "Stand-in",
 			"configuration": map[string]any{"statuses": statuses}})
 		return
 	}
@@ -472,10 +488,13 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	case r.Method == "GET" && r.URL.Path == "/api/v1/accounts/verify_credentials":
 		writeJSON(w, 200, s.accountJSON(personaAccount))
 	case r.Method == "GET" && r.URL.Path == "/api/v1/accounts/lookup":
-		acct := strings.TrimPrefix(r.URL.Query().Get("acct"), "@")
-		user, _, _ := strings.Cut(acct, "@")
+		// A local account by its user, or user@ the stand-in's domain; a
+		// remote one by user@domain, once the stand-in knows it (lookup
+		// never asks another server).
+		acct := strings.ToLower(strings.TrimPrefix(r.URL.Query().Get("acct"), "@"))
+		acct = strings.TrimSuffix(acct, "@"+Domain)
 		for _, a := range s.accounts {
-			if a.Username == user {
+			if strings.ToLower(a.Username) == acct {
 				writeJSON(w, 200, s.accountJSON(a))
 				return
 			}
