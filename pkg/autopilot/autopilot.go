@@ -37,6 +37,11 @@ type Facts struct {
 func Qualify(rules settings.Autopilot, f Facts) (map[string]any, string) {
 	p := f.Post
 	author := strings.ToLower(strings.TrimPrefix(p.AuthorUsername, "@"))
+	// The trusted authors are X handles (settings.Autopilot): on a platform
+	// of another account syntax a name alike is another person (a Mastodon
+	// server's local "alice" is not X's @alice), so none of its authors is
+	// trusted by name.
+	trusted := post.DescriptorOf(p.Platform).AccountSyntax == post.XPlatform && slices.Contains(rules.Authors, author)
 	switch {
 	case !rules.Enabled:
 		return nil, "autopilot is off"
@@ -46,7 +51,7 @@ func Qualify(rules settings.Autopilot, f Facts) (map[string]any, string) {
 		return nil, "the draft is unjudged"
 	case p.Review.Score < rules.MinReviewScore:
 		return nil, fmt.Sprintf("review %d/%d is below %d", p.Review.Score, post.MaxReviewScore, rules.MinReviewScore)
-	case !rules.AnyAuthor && !slices.Contains(rules.Authors, author):
+	case !rules.AnyAuthor && !trusted:
 		return nil, fmt.Sprintf("@%s is not a trusted author", author)
 	case len(rules.Categories) > 0 && !slices.Contains(rules.Categories, string(p.Category)):
 		return nil, fmt.Sprintf("category %q is not among %v", p.Category, rules.Categories)
@@ -73,7 +78,7 @@ func Qualify(rules settings.Autopilot, f Facts) (map[string]any, string) {
 		"category":         string(p.Category),
 	}
 	who := "any author"
-	if slices.Contains(rules.Authors, author) {
+	if trusted {
 		who = "trusted author @" + author
 		detail["author"] = author
 	} else {

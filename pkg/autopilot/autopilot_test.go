@@ -56,6 +56,9 @@ func TestQualify(t *testing.T) {
 		{name: "unjudged", facts: func(f *autopilot.Facts) { f.Post.Review = nil }, want: "unjudged"},
 		{name: "score below", facts: func(f *autopilot.Facts) { f.Post.Review = &post.Review{Score: 4} }, want: "below"},
 		{name: "stranger", facts: func(f *autopilot.Facts) { f.Post.AuthorUsername = "stranger" }, want: "not a trusted author"},
+		// A trusted X handle names no one on Mastodon or Bluesky: there a name alike is another person.
+		{name: "the name on Mastodon", facts: func(f *autopilot.Facts) { f.Post.Platform = post.MastodonPlatform }, want: "not a trusted author"},
+		{name: "the name on Bluesky", facts: func(f *autopilot.Facts) { f.Post.Platform = post.BlueskyPlatform }, want: "not a trusted author"},
 		{name: "category", facts: func(f *autopilot.Facts) { f.Post.Category = "wrath" }, want: "category"},
 		{name: "hand-posted route", facts: func(f *autopilot.Facts) { f.Post.ReplyRoute = post.RouteManual }, want: "API"},
 		{name: "near-duplicate", facts: func(f *autopilot.Facts) { f.Post.Flags = []string{"near_duplicate"} }, want: "flagged"},

@@ -17,7 +17,9 @@ type Autopilot struct {
 	// MinReviewScore is the least judge's score (1 to 5) a draft needs; an
 	// unjudged draft never qualifies.
 	MinReviewScore int `json:"min_review_score"`
-	// Authors are the trusted authors' handles, normalised like BlockedAuthors.
+	// Authors are the trusted authors' X handles (the sandbox plays X),
+	// lower-cased without "@"; an author on a platform of another account
+	// syntax (Bluesky, Mastodon) is never trusted by name, only by AnyAuthor.
 	Authors []string `json:"authors"`
 	// AnyAuthor trusts every author.
 	AnyAuthor bool `json:"any_author"`
