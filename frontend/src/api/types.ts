@@ -1121,7 +1121,7 @@ export interface components {
             enabled: boolean;
             /** @description The least review score (1 to 5); an unjudged draft never qualifies. */
             min_review_score: number;
-            /** @description The trusted authors' handles. */
+            /** @description The trusted authors' X handles (the sandbox plays X). An author on Bluesky or Mastodon is never trusted by name, where a name alike is another person; only any_author reaches them. */
             authors: string[];
             any_author: boolean;
             /** @description The sins it may approve; empty is any. */
