@@ -122,11 +122,13 @@ type xRefJSON struct {
 }
 
 type xTweetJSON struct {
-	ID               string       `json:"id"`
-	Text             string       `json:"text"`
-	AuthorID         string       `json:"author_id"`
-	ConversationID   string       `json:"conversation_id"`
-	CreatedAt        string       `json:"created_at"`
+	ID             string `json:"id"`
+	Text           string `json:"text"`
+	AuthorID       string `json:"author_id"`
+	ConversationID string `json:"conversation_id"`
+	CreatedAt      string `json:"created_at"`
+	// Lang is the language X detected: these tests' posts are English.
+	Lang             string       `json:"lang"`
 	PublicMetrics    xMetricsJSON `json:"public_metrics"`
 	ReferencedTweets []xRefJSON   `json:"referenced_tweets,omitempty"`
 	Entities         *xEntityJSON `json:"entities,omitempty"`
@@ -582,7 +584,7 @@ func (f *fakeX) unauthorizedCount() int {
 func tweetJSON(t xTweet, users map[string]xUser) xTweetJSON {
 	out := xTweetJSON{
 		ID: strconv.FormatInt(t.id, 10), Text: xEscaper.Replace(t.text), AuthorID: t.authorID,
-		ConversationID: t.conversationID, CreatedAt: t.createdAt.Format("2006-01-02T15:04:05.000Z"),
+		ConversationID: t.conversationID, CreatedAt: t.createdAt.Format("2006-01-02T15:04:05.000Z"), Lang: "en",
 		PublicMetrics: t.metrics,
 	}
 	if t.inReplyTo != "" {
