@@ -20,6 +20,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"infernal/pkg/config"
+	"infernal/pkg/embeddings"
 	"infernal/pkg/decision"
 	"infernal/pkg/knowledge"
 	"infernal/pkg/persona"
@@ -116,7 +117,13 @@ func run() error {
 		}
 		w = ow
 		if cfg.EmbeddingsModel != "" {
-			embedder = ow.Embeddings(cfg.EmbeddingsModel)
+			// Through the writer's HTTP client: the embeddings share its
+			// rate-limit windows and MODEL_CONCURRENCY, and count in the
+			// model spend like its calls.
+			if embedder, err = embeddings.New(embeddings.Config{BaseURL: cfg.OpenAIBaseURL, APIKey: cfg.OpenAIAPIKey,
+				Model: cfg.EmbeddingsModel, HTTPClient: ow.HTTPClient(), Usage: meter.Usage}); err != nil {
+				return err
+			}
 		}
 	default:
 		w = offline.New(cfg.PersonaHandle)
