@@ -20,8 +20,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"infernal/pkg/config"
-	"infernal/pkg/embeddings"
 	"infernal/pkg/decision"
+	"infernal/pkg/embeddings"
 	"infernal/pkg/knowledge"
 	"infernal/pkg/persona"
 	"infernal/pkg/pipeline"
@@ -116,7 +116,7 @@ func run() error {
 			return err
 		}
 		w = ow
-		if cfg.EmbeddingsModel != "" {
+		if cfg.Embeddings() {
 			// Through the writer's HTTP client: the embeddings share its
 			// rate-limit windows and MODEL_CONCURRENCY, and count in the
 			// model spend like its calls.
