@@ -262,6 +262,7 @@ const (
 const (
 	reasonNoEmbeddings = "EMBEDDINGS_MODEL is not set"
 	reasonNoCandidates = "no chunk shares a word with the text"
+	reasonNoChunks     = "knowledge.chunks is 0: a prompt gets no facts"
 )
 
 // searchKnowledge answers what a post of text q would get as facts: the
@@ -306,6 +307,8 @@ func (s *Server) searchKnowledge(w http.ResponseWriter, r *http.Request) error {
 		ranking = rankingView{By: rankedByEmbeddings}
 	case rk.Fallback != nil:
 		ranking.Reason = "the embeddings call failed: " + upstream.Excerpt(rk.Fallback.Error())
+	case ret.Embedder != nil && set.Knowledge.Chunks == 0:
+		ranking.Reason = reasonNoChunks
 	case ret.Embedder != nil:
 		ranking.Reason = reasonNoCandidates
 	}

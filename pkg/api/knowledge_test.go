@@ -376,6 +376,21 @@ func TestKnowledgeSearchRanksAsTheWorker(t *testing.T) {
 		got.Ranking.Reason != "no chunk shares a word with the text" {
 		t.Fatalf("an unrelated text: %+v", got)
 	}
+	set, err := st.Settings(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set.Knowledge.Chunks = 0
+	if err := st.PutSettings(ctx, set); err != nil {
+		t.Fatal(err)
+	}
+	if got := e.searchKnowledge(rankingQuery); len(got.Facts) != 0 || got.Ranking.Reason != "knowledge.chunks is 0: a prompt gets no facts" {
+		t.Fatalf("with knowledge.chunks 0: %+v", got)
+	}
+	set.Knowledge.Chunks = knowledge.DefaultChunks
+	if err := st.PutSettings(ctx, set); err != nil {
+		t.Fatal(err)
+	}
 	if err := st.RecordModelUsage(ctx, spend.ModelUsage{At: time.Now(), Model: "gpt-4o-mini", PromptTokens: 1, USD: 1}); err != nil {
 		t.Fatal(err)
 	}

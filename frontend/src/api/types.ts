@@ -1490,7 +1490,7 @@ export interface components {
         KnowledgeRanking: {
             /** @enum {string} */
             by: "text" | "embeddings";
-            /** @description Why by text alone, "" by embeddings: "EMBEDDINGS_MODEL is not set", the model budget spent ("the daily model budget is spent": no embeddings are asked for then), "the embeddings call failed: …" (the provider's error, shortened), or "no chunk shares a word with the text" (embeddings re-rank the chunks the text search finds; none were found). */
+            /** @description Why by text alone, "" by embeddings: "EMBEDDINGS_MODEL is not set", the model budget spent ("the daily model budget is spent": no embeddings are asked for then), "the embeddings call failed: …" (the provider's error, shortened), "no chunk shares a word with the text" (embeddings re-rank the chunks the text search finds; none were found), or "knowledge.chunks is 0: a prompt gets no facts". */
             reason: string;
         };
         /** @description How many knowledge chunks a draft's prompt gets: only those above the similarity floor go in. A bad value is a 400 naming `knowledge.chunks`. */
