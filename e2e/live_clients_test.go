@@ -1033,6 +1033,16 @@ type fakeLLM struct {
 	// distilled counts them.
 	lesson    string
 	distilled int
+	// embeddings, when set, answers POST /embeddings (see embedWith).
+	embeddings http.Handler
+}
+
+// embedWith makes the model answer POST /embeddings through h (an
+// openaitest.Server), to a request bearing the key.
+func (l *fakeLLM) embedWith(h http.Handler) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.embeddings = h
 }
 
 // llmImages are the image parts one request carried.
@@ -1166,6 +1176,17 @@ func (l *fakeLLM) refuse(w http.ResponseWriter, status int, format string, args 
 }
 
 func (l *fakeLLM) serve(w http.ResponseWriter, r *http.Request) {
+	l.mu.Lock()
+	embeddings := l.embeddings
+	l.mu.Unlock()
+	if r.Method == http.MethodPost && r.URL.Path == "/embeddings" && embeddings != nil {
+		if got := r.Header.Get("Authorization"); got != "Bearer "+liveLLMKey {
+			l.refuse(w, http.StatusUnauthorized, "Authorization %q", got)
+			return
+		}
+		embeddings.ServeHTTP(w, r)
+		return
+	}
 	if r.Method != http.MethodPost || r.URL.Path != "/chat/completions" {
 		l.refuse(w, http.StatusNotFound, "unexpected request %s %s", r.Method, r.URL.Path)
 		return
