@@ -122,11 +122,13 @@ type xRefJSON struct {
 }
 
 type xTweetJSON struct {
-	ID               string       `json:"id"`
-	Text             string       `json:"text"`
-	AuthorID         string       `json:"author_id"`
-	ConversationID   string       `json:"conversation_id"`
-	CreatedAt        string       `json:"created_at"`
+	ID             string `json:"id"`
+	Text           string `json:"text"`
+	AuthorID       string `json:"author_id"`
+	ConversationID string `json:"conversation_id"`
+	CreatedAt      string `json:"created_at"`
+	// Lang is the language X detected: these tests' posts are English.
+	Lang             string       `json:"lang"`
 	PublicMetrics    xMetricsJSON `json:"public_metrics"`
 	ReferencedTweets []xRefJSON   `json:"referenced_tweets,omitempty"`
 	Entities         *xEntityJSON `json:"entities,omitempty"`
@@ -582,7 +584,7 @@ func (f *fakeX) unauthorizedCount() int {
 func tweetJSON(t xTweet, users map[string]xUser) xTweetJSON {
 	out := xTweetJSON{
 		ID: strconv.FormatInt(t.id, 10), Text: xEscaper.Replace(t.text), AuthorID: t.authorID,
-		ConversationID: t.conversationID, CreatedAt: t.createdAt.Format("2006-01-02T15:04:05.000Z"),
+		ConversationID: t.conversationID, CreatedAt: t.createdAt.Format("2006-01-02T15:04:05.000Z"), Lang: "en",
 		PublicMetrics: t.metrics,
 	}
 	if t.inReplyTo != "" {
@@ -1031,6 +1033,16 @@ type fakeLLM struct {
 	// distilled counts them.
 	lesson    string
 	distilled int
+	// embeddings, when set, answers POST /embeddings (see embedWith).
+	embeddings http.Handler
+}
+
+// embedWith makes the model answer POST /embeddings through h (an
+// openaitest.Server), to a request bearing the key.
+func (l *fakeLLM) embedWith(h http.Handler) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.embeddings = h
 }
 
 // llmImages are the image parts one request carried.
@@ -1164,6 +1176,17 @@ func (l *fakeLLM) refuse(w http.ResponseWriter, status int, format string, args 
 }
 
 func (l *fakeLLM) serve(w http.ResponseWriter, r *http.Request) {
+	l.mu.Lock()
+	embeddings := l.embeddings
+	l.mu.Unlock()
+	if r.Method == http.MethodPost && r.URL.Path == "/embeddings" && embeddings != nil {
+		if got := r.Header.Get("Authorization"); got != "Bearer "+liveLLMKey {
+			l.refuse(w, http.StatusUnauthorized, "Authorization %q", got)
+			return
+		}
+		embeddings.ServeHTTP(w, r)
+		return
+	}
 	if r.Method != http.MethodPost || r.URL.Path != "/chat/completions" {
 		l.refuse(w, http.StatusNotFound, "unexpected request %s %s", r.Method, r.URL.Path)
 		return

@@ -19,11 +19,14 @@ import (
 	"infernal/pkg/api"
 	"infernal/pkg/auth"
 	"infernal/pkg/config"
+	"infernal/pkg/embeddings"
 	"infernal/pkg/knowledge"
 	"infernal/pkg/logbuf"
 	"infernal/pkg/persona"
 	"infernal/pkg/ratelimit"
 	"infernal/pkg/redisurl"
+	"infernal/pkg/retrieval"
+	"infernal/pkg/spend"
 	"infernal/pkg/store"
 	"infernal/pkg/tasks"
 )
@@ -95,6 +98,18 @@ func run() error {
 	ops := asynqmon.New(asynqmon.Options{RootPath: api.OpsPath, RedisConnOpt: redisConn.Asynq(), ReadOnly: cfg.AsynqmonReadOnly})
 	defer ops.Close()
 
+	// The knowledge search ranks as the worker's drafts do: with
+	// EMBEDDINGS_MODEL, by the provider's embeddings too, their tokens
+	// counted in the model spend like the worker's.
+	var embedder retrieval.Embedder
+	if cfg.Embeddings() {
+		meter := &spend.Meter{Ledger: st, Prices: cfg.Prices, Log: log, Now: time.Now}
+		if embedder, err = embeddings.New(embeddings.Config{BaseURL: cfg.OpenAIBaseURL, APIKey: cfg.OpenAIAPIKey,
+			Model: cfg.EmbeddingsModel, Usage: meter.Usage}); err != nil {
+			return err
+		}
+	}
+
 	metrics := tasks.MetricsHandler(queue.Inspector())
 	windows, err := ratelimit.Open(cfg.RedisURL, cfg.RateLimitMargin)
 	if err != nil {
@@ -110,6 +125,7 @@ func run() error {
 		// A session's call counts as in flight until its request ends, at the latest at its deadline.
 		ModelCalls:   windows.Sessions(api.RequestTimeout),
 		BenchCeiling: cfg.BenchCeiling,
+		Embedder:     embedder,
 	})
 	srv := api.NewHTTPServer(cfg.HTTPAddr, handler, log)
 	errc := make(chan error, 2)
@@ -124,7 +140,7 @@ func run() error {
 		go func() { errc <- metricsSrv.ListenAndServe() }()
 	}
 	log.Info("listening", "addr", cfg.HTTPAddr, "platform", cfg.Platform, "metrics", cfg.MetricsAddr,
-		"metrics_token", cfg.MetricsToken != "", "media_hosts", cfg.MediaHosts)
+		"metrics_token", cfg.MetricsToken != "", "media_hosts", cfg.MediaHosts, "embeddings", embedder != nil)
 
 	select {
 	case err := <-errc:

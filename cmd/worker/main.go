@@ -21,6 +21,7 @@ import (
 
 	"infernal/pkg/config"
 	"infernal/pkg/decision"
+	"infernal/pkg/embeddings"
 	"infernal/pkg/knowledge"
 	"infernal/pkg/persona"
 	"infernal/pkg/pipeline"
@@ -115,8 +116,14 @@ func run() error {
 			return err
 		}
 		w = ow
-		if cfg.EmbeddingsModel != "" {
-			embedder = ow.Embeddings(cfg.EmbeddingsModel)
+		if cfg.Embeddings() {
+			// Through the writer's HTTP client: the embeddings share its
+			// rate-limit windows and MODEL_CONCURRENCY, and count in the
+			// model spend like its calls.
+			if embedder, err = embeddings.New(embeddings.Config{BaseURL: cfg.OpenAIBaseURL, APIKey: cfg.OpenAIAPIKey,
+				Model: cfg.EmbeddingsModel, HTTPClient: ow.HTTPClient(), Usage: meter.Usage}); err != nil {
+				return err
+			}
 		}
 	default:
 		w = offline.New(cfg.PersonaHandle)

@@ -1672,6 +1672,8 @@ describe('knowledge', () => {
       const fact = area.getByTestId('knowledge-fact').first();
       await fact.waitFor();
       assert.match(await fact.innerText(), /brimstone sauna opens on Sundays at noon/);
+      // The stack runs without EMBEDDINGS_MODEL: the search says it ranked by text.
+      await expectText(area.getByTestId('knowledge-ranking'), 'Ranked by text alone: EMBEDDINGS_MODEL is not set');
       assert.deepEqual(await sidewaysOverflow(page), [], `Knowledge at ${width} px scrolls sideways`);
       assert.deepEqual(await axeViolations(page), [], `Knowledge at ${width} px`);
 

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"errors"
 	"io"
 	"mime"
@@ -16,6 +17,8 @@ import (
 	"infernal/pkg/knowledge"
 	"infernal/pkg/post"
 	"infernal/pkg/settings"
+	"infernal/pkg/spend"
+	"infernal/pkg/upstream"
 )
 
 const (
@@ -236,12 +239,38 @@ func (s *Server) deleteKnowledge(w http.ResponseWriter, r *http.Request) error {
 
 type knowledgeSearchResponse struct {
 	// Chunks is the settings' knowledge.chunks: the most a prompt gets.
-	Chunks int        `json:"chunks"`
-	Facts  []factView `json:"facts"`
+	Chunks  int         `json:"chunks"`
+	Facts   []factView  `json:"facts"`
+	Ranking rankingView `json:"ranking"`
 }
 
+// rankingView says how the facts were ranked.
+type rankingView struct {
+	// By is rankedByEmbeddings or rankedByText.
+	By string `json:"by"`
+	// Reason is why by text alone; "" by embeddings.
+	Reason string `json:"reason"`
+}
+
+// How a search ranked its facts.
+const (
+	rankedByText       = "text"
+	rankedByEmbeddings = "embeddings"
+)
+
+// The reasons a search ranked by text alone, besides a failed call.
+const (
+	reasonNoEmbeddings = "EMBEDDINGS_MODEL is not set"
+	reasonNoCandidates = "no chunk shares a word with the text"
+	reasonNoChunks     = "knowledge.chunks is 0: a prompt gets no facts"
+)
+
 // searchKnowledge answers what a post of text q would get as facts: the
-// best knowledge.chunks chunks of enabled documents above the floor.
+// best knowledge.chunks chunks of enabled documents above the floor,
+// ranked as the worker ranks a draft's, with the embeddings when
+// EMBEDDINGS_MODEL is set, and how they were ranked. While a model budget
+// is spent no embeddings are asked for (drafts wait then too); a failed
+// call leaves the ranking by text, as it does in the worker.
 func (s *Server) searchKnowledge(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query().Get("q")
 	if !utf8.ValidString(q) || strings.ContainsRune(q, 0) {
@@ -258,17 +287,51 @@ func (s *Server) searchKnowledge(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	ret := knowledge.Retriever{Store: s.store, Log: s.log}
-	facts, err := ret.Retrieve(r.Context(), q, set.Knowledge.Chunks)
+	ranking := rankingView{By: rankedByText, Reason: reasonNoEmbeddings}
+	if s.embedder != nil {
+		why, err := s.modelBlocked(r.Context())
+		if err != nil {
+			return err
+		}
+		ranking.Reason = why
+		if why == "" {
+			ret.Embedder = s.embedder
+		}
+	}
+	facts, rk, err := ret.Search(r.Context(), q, set.Knowledge.Chunks)
 	if err != nil {
 		return err
 	}
-	out := knowledgeSearchResponse{Chunks: set.Knowledge.Chunks, Facts: make([]factView, 0, len(facts))}
+	switch {
+	case rk.Embeddings:
+		ranking = rankingView{By: rankedByEmbeddings}
+	case rk.Fallback != nil:
+		ranking.Reason = "the embeddings call failed: " + upstream.Excerpt(rk.Fallback.Error())
+	case ret.Embedder != nil && set.Knowledge.Chunks == 0:
+		ranking.Reason = reasonNoChunks
+	case ret.Embedder != nil:
+		ranking.Reason = reasonNoCandidates
+	}
+	out := knowledgeSearchResponse{Chunks: set.Knowledge.Chunks, Facts: make([]factView, 0, len(facts)), Ranking: ranking}
 	for _, f := range facts {
 		score := f.Score
 		out.Facts = append(out.Facts, factView{DocumentID: f.DocumentID, ChunkID: f.ChunkID, Title: f.Title, Text: f.Text, Score: &score})
 	}
 	respondJSON(w, http.StatusOK, out)
 	return nil
+}
+
+// modelBlocked says why no model call may be made now (a model budget
+// spent), "" when one may; without a model ceiling the ledger is not read.
+func (s *Server) modelBlocked(ctx context.Context) (string, error) {
+	if !s.budgets.LimitsModel() {
+		return "", nil
+	}
+	spent, err := spend.SpentAt(ctx, s.store, s.now())
+	if err != nil {
+		return "", err
+	}
+	return s.budgets.ModelBlocked(spent), nil
 }
 
 // factsOf details a draft's grounded_in, in its order: each chunk still

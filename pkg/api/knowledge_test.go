@@ -2,15 +2,25 @@ package api_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"mime/multipart"
 	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"strings"
 	"testing"
+	"time"
 
+	"infernal/pkg/api"
+	"infernal/pkg/embeddings"
 	"infernal/pkg/knowledge"
+	"infernal/pkg/spend"
+	"infernal/pkg/store"
+	"infernal/pkg/writer/openai/openaitest"
 )
 
 // upload posts one multipart file named name holding content to
@@ -262,5 +272,168 @@ func TestKnowledgeSettings(t *testing.T) {
 		if f := learnFieldOf(t, status, body); f != "knowledge.chunks" {
 			t.Fatalf("%s: field %q", bad, f)
 		}
+	}
+}
+
+// searchAnswer is GET /api/knowledge/search's answer.
+type searchAnswer struct {
+	Facts []struct {
+		DocumentID int64   `json:"document_id"`
+		ChunkID    int64   `json:"chunk_id"`
+		Title      string  `json:"title"`
+		Score      float64 `json:"score"`
+	} `json:"facts"`
+	Ranking struct {
+		By     string `json:"by"`
+		Reason string `json:"reason"`
+	} `json:"ranking"`
+}
+
+func (e *env) searchKnowledge(q string) searchAnswer {
+	e.t.Helper()
+	status, body := e.do("GET", "/api/knowledge/search?q="+url.QueryEscape(q), e.token, "")
+	var out searchAnswer
+	if err := json.Unmarshal([]byte(body), &out); status != 200 || err != nil {
+		e.t.Fatalf("search %q: %d %s", q, status, body)
+	}
+	return out
+}
+
+func (a searchAnswer) titles() string {
+	var out []string
+	for _, f := range a.Facts {
+		out = append(out, f.Title)
+	}
+	return strings.Join(out, ",")
+}
+
+// rankingDocs are two documents: one sharing more of rankingQuery's words,
+// one meaning what it asks in others (see embeddingConcepts).
+var rankingDocs = []string{
+	`{"title":"Ferry","text":"# Ferry\n\nThis morning Charon's ferry broke an oar near the obsidian docks; the harbour master will fix ropes, sails and lanterns before nightfall."}`,
+	`{"title":"Coffee","text":"# Coffee maker\n\nWhen the coffee machine stopped, a demon could fix it."}`,
+}
+
+const rankingQuery = "my espresso machine broke this morning, who can fix it"
+
+// embeddingConcepts are the words the embeddings stand-in takes for one
+// meaning, as a real model's vectors bring synonyms together.
+var embeddingConcepts = [][]string{{"espresso", "coffee"}, {"machine", "maker", "machines"}, {"broke", "stopped", "died"}, {"fix", "repair", "mend"}}
+
+// The knowledge search ranks as the worker ranks a draft's facts: with
+// EMBEDDINGS_MODEL, the provider's embeddings re-rank the candidates (the
+// same order as the worker's retriever gives), their tokens counted in
+// the model spend; none are asked for while the model budget is spent, or
+// for a text that no chunk shares a word with; the answer says how it
+// ranked. Without an embedder it ranks by text and says why.
+func TestKnowledgeSearchRanksAsTheWorker(t *testing.T) {
+	model := openaitest.New(openaitest.Config{Concepts: embeddingConcepts})
+	srv := httptest.NewServer(model)
+	t.Cleanup(srv.Close)
+	var st *store.Store
+	e := setupWith(t, func(cfg *api.Config) {
+		st = cfg.Store.(*store.Store)
+		meter := &spend.Meter{Ledger: st, Prices: spend.DefaultPrices(), Log: cfg.Log, Now: time.Now}
+		emb, err := embeddings.New(embeddings.Config{BaseURL: srv.URL + "/v1", Model: "text-embedding-3-small", Usage: meter.Usage})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.Embedder = emb
+		cfg.Budgets = spend.Budgets{ModelDaily: 1}
+	})
+	ctx := context.Background()
+	for _, d := range rankingDocs {
+		if status, body := e.do("POST", "/api/knowledge", e.token, d); status != 201 {
+			t.Fatalf("upload: %d %s", status, body)
+		}
+	}
+
+	got := e.searchKnowledge(rankingQuery)
+	if got.Ranking.By != "embeddings" || got.Ranking.Reason != "" || !strings.HasPrefix(got.titles(), "Coffee,") {
+		t.Fatalf("search %+v, want the coffee machine first, by embeddings", got)
+	}
+	emb, err := embeddings.New(embeddings.Config{BaseURL: srv.URL + "/v1", Model: "text-embedding-3-small"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	worker, rk, err := (&knowledge.Retriever{Store: st, Embedder: emb}).Search(ctx, rankingQuery, knowledge.DefaultChunks)
+	if err != nil || !rk.Embeddings || len(worker) != len(got.Facts) {
+		t.Fatalf("the worker's retrieval: %+v, %+v, %v", worker, rk, err)
+	}
+	for i, f := range worker {
+		if got.Facts[i].ChunkID != f.ChunkID || math.Abs(got.Facts[i].Score-f.Score) > 1e-9 {
+			t.Fatalf("fact %d: the search's %+v, the worker's %+v", i, got.Facts[i], f)
+		}
+	}
+	day, _ := spend.Periods(time.Now())
+	sums, err := st.SpendTotals(ctx, day)
+	if err != nil || sums.ModelUSD <= 0 {
+		t.Fatalf("the search's embeddings are not in the model spend: %+v, %v", sums, err)
+	}
+	asked := len(model.Embeddings())
+
+	if got := e.searchKnowledge("parliament votes on the fisheries quota"); len(got.Facts) != 0 || got.Ranking.By != "text" ||
+		got.Ranking.Reason != "no chunk shares a word with the text" {
+		t.Fatalf("an unrelated text: %+v", got)
+	}
+	set, err := st.Settings(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set.Knowledge.Chunks = 0
+	if err := st.PutSettings(ctx, set); err != nil {
+		t.Fatal(err)
+	}
+	if got := e.searchKnowledge(rankingQuery); len(got.Facts) != 0 || got.Ranking.Reason != "knowledge.chunks is 0: a prompt gets no facts" {
+		t.Fatalf("with knowledge.chunks 0: %+v", got)
+	}
+	set.Knowledge.Chunks = knowledge.DefaultChunks
+	if err := st.PutSettings(ctx, set); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.RecordModelUsage(ctx, spend.ModelUsage{At: time.Now(), Model: "gpt-4o-mini", PromptTokens: 1, USD: 1}); err != nil {
+		t.Fatal(err)
+	}
+	got = e.searchKnowledge(rankingQuery)
+	if got.Ranking.By != "text" || got.Ranking.Reason != "the daily model budget is spent" || !strings.HasPrefix(got.titles(), "Ferry,") {
+		t.Fatalf("at the budget: %+v, want the ferry first, by text", got)
+	}
+	if n := len(model.Embeddings()); n != asked {
+		t.Fatalf("%d embeddings requests after the first search; want none", n-asked)
+	}
+}
+
+// A failed embeddings call leaves the search ranked by text, as it leaves
+// a draft's, and says why; without EMBEDDINGS_MODEL it says so.
+func TestKnowledgeSearchFallsBackToText(t *testing.T) {
+	failing := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusServiceUnavailable)
+		_, _ = io.WriteString(w, `{"error":{"message":"The engine is currently overloaded, please try again later","type":"server_error"}}`)
+	}))
+	t.Cleanup(failing.Close)
+	broken := setupWith(t, func(cfg *api.Config) {
+		emb, err := embeddings.New(embeddings.Config{BaseURL: failing.URL + "/v1", Model: "text-embedding-3-small"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.Embedder = emb
+	})
+	plain := setup(t)
+	for _, e := range []*env{broken, plain} {
+		for _, d := range rankingDocs {
+			if status, body := e.do("POST", "/api/knowledge", e.token, d); status != 201 {
+				t.Fatalf("upload: %d %s", status, body)
+			}
+		}
+	}
+	got := broken.searchKnowledge(rankingQuery)
+	if got.Ranking.By != "text" || !strings.HasPrefix(got.Ranking.Reason, "the embeddings call failed: ") ||
+		!strings.Contains(got.Ranking.Reason, "503: The engine is currently overloaded") || !strings.HasPrefix(got.titles(), "Ferry,") {
+		t.Fatalf("after a failure: %+v", got)
+	}
+	want := plain.searchKnowledge(rankingQuery)
+	if want.Ranking.By != "text" || want.Ranking.Reason != "EMBEDDINGS_MODEL is not set" || want.titles() != got.titles() {
+		t.Fatalf("without embeddings: %+v; after a failure %+v", want, got)
 	}
 }

@@ -131,6 +131,9 @@ type importLine struct {
 	Mention  *string `json:"mention"`
 	Reply    *string `json:"reply"`
 	Platform *string `json:"platform"`
+	// Language is the mention's language, a BCP 47 tag ("en", "pt-BR");
+	// optional.
+	Language *string `json:"language"`
 }
 
 type importSkip struct {
@@ -192,7 +195,7 @@ func (s *Server) importCases(w http.ResponseWriter, r *http.Request) error {
 }
 
 // importedCase is one import line checked: a JSON object with a mention
-// of 1 to learning.MaxMention characters and a reply that passes the
+// of 1 to learning.MaxMention characters, an optional language tag, and a reply that passes the
 // platform's length rule within its limit in limits (zero: the
 // descriptor's) and the outbound check (no link, no @mention of anyone
 // but the mentioned), on a platform the persona answers on.
@@ -204,7 +207,7 @@ func (s *Server) importedCase(raw []byte, limits map[string]int) (store.Imported
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&l); err != nil {
-		return store.ImportedCase{}, fmt.Errorf("the line is not a JSON object of mention, reply and platform: %w", err)
+		return store.ImportedCase{}, fmt.Errorf("the line is not a JSON object of mention, reply, platform and language: %w", err)
 	}
 	if dec.More() {
 		return store.ImportedCase{}, errors.New("the line holds more than one JSON object")
@@ -226,6 +229,13 @@ func (s *Server) importedCase(raw []byte, limits map[string]int) (store.Imported
 			return store.ImportedCase{}, fmt.Errorf("platform %q is not one the persona answers on", platform)
 		}
 	}
+	var language string
+	if l.Language != nil {
+		var ok bool
+		if language, ok = post.ParseLanguage(*l.Language); !ok {
+			return store.ImportedCase{}, errors.New(`language must be a language tag such as "en" or "pt-BR"`)
+		}
+	}
 	if strings.ContainsRune(reply, 0) {
 		return store.ImportedCase{}, errors.New("reply must not contain NUL characters")
 	}
@@ -235,7 +245,7 @@ func (s *Server) importedCase(raw []byte, limits map[string]int) (store.Imported
 	if flags := guard.ReplyFlags(reply, "", mention, s.handles.On(platform, s.personaHandle)); len(flags) > 0 {
 		return store.ImportedCase{}, fmt.Errorf("reply fails the outbound check: %s", strings.Join(guard.Strings(flags), ", "))
 	}
-	return store.ImportedCase{Platform: platform, Mention: mention, Reply: reply}, nil
+	return store.ImportedCase{Platform: platform, Language: language, Mention: mention, Reply: reply}, nil
 }
 
 // lessonView is a lesson as the API answers it.

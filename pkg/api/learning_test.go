@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -172,6 +173,10 @@ func TestImportCases(t *testing.T) {
 		`{"mention":"Where","reply":"here","platform":"mastodon"}`,
 		`{"mention":"Extra","reply":"field","likes":3}`,
 		`{"mention":"Marathon at dawn","reply":"Sloth salutes you.","platform":"sandbox"}`,
+		`{"mention":"Mon café est froid","reply":"Le four t'attend.","language":"fr-ca"}`,
+		`{"mention":"Wrong tag","reply":"Sloth it is.","language":"français"}`,
+		`{"mention":"Number tag","reply":"Sloth it is.","language":3}`,
+		`{"mention":"No tag","reply":"Sloth waits.","language":"und"}`,
 	}, "\n")
 	status, body := e.importNDJSON("application/x-ndjson", lines)
 	var out struct {
@@ -188,9 +193,21 @@ func TestImportCases(t *testing.T) {
 	for _, s := range out.Skipped {
 		skipped[s.Line] = s.Error
 	}
-	want := map[int]string{3: "link", 4: "foreign_mention", 5: "JSON", 6: "", 7: "mention is required", 8: "platform", 9: "JSON"}
-	if out.Imported != 2 || len(skipped) != len(want) {
-		t.Fatalf("imported %d, skipped %v; want 2 and lines 3-9", out.Imported, skipped)
+	want := map[int]string{3: "link", 4: "foreign_mention", 5: "JSON", 6: "", 7: "mention is required", 8: "platform", 9: "JSON",
+		12: "language", 13: "JSON"}
+	if out.Imported != 4 || len(skipped) != len(want) {
+		t.Fatalf("imported %d, skipped %v; want 4 and lines 3-9, 12 and 13", out.Imported, skipped)
+	}
+	for q, lang := range map[string]string{"café": "fr-CA", "waits": "", "sourdough": ""} {
+		status, body := e.do("GET", "/api/cases?q="+url.QueryEscape(q), e.token, "")
+		var page struct {
+			Cases []struct {
+				Language string `json:"language"`
+			} `json:"cases"`
+		}
+		if err := json.Unmarshal([]byte(body), &page); status != 200 || err != nil || len(page.Cases) != 1 || page.Cases[0].Language != lang {
+			t.Fatalf("cases of %q: %d %s; want one in %q", q, status, body, lang)
+		}
 	}
 	for line, part := range want {
 		if !strings.Contains(skipped[line], part) {
@@ -208,7 +225,7 @@ func TestImportCases(t *testing.T) {
 	if status, _ := e.importNDJSON("application/x-ndjson", huge); status != 413 {
 		t.Fatalf("over 5 MB: %d, want 413", status)
 	}
-	if _, total, err := e.store.Cases(context.Background(), "", 1); err != nil || total != 2 {
+	if _, total, err := e.store.Cases(context.Background(), "", 1); err != nil || total != 4 {
 		t.Fatalf("after the refused imports: %d cases, %v", total, err)
 	}
 }

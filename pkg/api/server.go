@@ -20,6 +20,7 @@ import (
 	"infernal/pkg/persona"
 	"infernal/pkg/post"
 	"infernal/pkg/ratelimit"
+	"infernal/pkg/retrieval"
 	"infernal/pkg/settings"
 	"infernal/pkg/spend"
 	"infernal/pkg/store"
@@ -272,6 +273,12 @@ type Config struct {
 	// and regenerations); nil bounds none. The web tier gives it
 	// ratelimit.Windows.Sessions: one in flight, 10 a minute.
 	ModelCalls ModelCalls
+	// Embedder re-ranks the knowledge search's candidates by the
+	// provider's embeddings, as the worker's drafts are (EMBEDDINGS_MODEL);
+	// nil ranks them by text alone. Its calls count in the model spend
+	// (cmd/web gives it the spend meter), and none is made while a model
+	// budget is spent.
+	Embedder retrieval.Embedder
 }
 
 // ModelCalls bounds the model calls a session asks for
@@ -303,6 +310,7 @@ type Server struct {
 	mediaHosts   []string
 	blind        BlindModels
 	modelCalls   ModelCalls
+	embedder     retrieval.Embedder
 	generateWait time.Duration
 	// regenerateWait bounds the wait for a regenerated draft.
 	regenerateWait time.Duration
@@ -337,7 +345,7 @@ func New(cfg Config) *Server {
 		personaHandle: cfg.Handle, handles: cfg.Handles, platform: cfg.Platform, generateWait: cfg.GenerateWait, regenerateWait: cfg.RegenerateWait,
 		previewWait:    cfg.PreviewWait,
 		trustedProxies: cfg.TrustedProxies, prices: cfg.Prices, budgets: cfg.Budgets, windows: cfg.Windows, modelVision: cfg.ModelVision, blind: cfg.Blind, mediaHosts: cfg.MediaHosts,
-		modelCalls: cfg.ModelCalls,
+		modelCalls: cfg.ModelCalls, embedder: cfg.Embedder,
 	}
 	s.platforms = cfg.Platforms
 	if len(s.platforms) == 0 && cfg.Platform != "" {

@@ -112,16 +112,21 @@ type Config struct {
 	// SandboxPace is how often the sandbox's mortals post something new.
 	SandboxPace time.Duration
 
+	// Writer (WRITER) is the worker's writer; the web tier reads it, with
+	// OpenAIBaseURL and OpenAIAPIKey, only when EmbeddingsModel is set, to
+	// rank as the worker does (see Embeddings).
 	Writer string
 	// Telegram is the review channel in Telegram; worker only.
 	Telegram      Telegram
 	OpenAIBaseURL string
 	OpenAIAPIKey  string
-	OpenAIModel   string
+	// OpenAIModel is the chat model; worker only.
+	OpenAIModel string
 	// EmbeddingsModel (EMBEDDINGS_MODEL), when set with WRITER=openai,
-	// re-ranks the learned examples by the provider's /v1/embeddings on
-	// OPENAI_BASE_URL; "" ranks them by PostgreSQL's text search and
-	// trigram similarity alone. Worker only.
+	// re-ranks the learned examples and the knowledge base's facts by the
+	// provider's /v1/embeddings on OPENAI_BASE_URL, in the worker's drafts
+	// and the web tier's knowledge search; "" ranks them by PostgreSQL's
+	// text search and trigram similarity alone. Worker and web.
 	EmbeddingsModel string
 	// LearningPromptChars (LEARNING_PROMPT_CHARS) bounds the learned
 	// examples and lessons of one prompt, in characters. Worker only.
@@ -359,6 +364,12 @@ func (c *Config) loadDeployment(proc Process, r *reader) {
 		}
 		c.MediaHosts = r.hosts("MEDIA_HOSTS", def)
 		c.AsynqmonReadOnly = r.oneOf("ASYNQMON_READ_ONLY", "true", "true", "false") == "true"
+		// The model's address and key only for the knowledge search's
+		// embeddings: without EMBEDDINGS_MODEL the web tier reads neither.
+		c.EmbeddingsModel = r.str("EMBEDDINGS_MODEL", "")
+		if c.EmbeddingsModel != "" {
+			c.loadProvider(r)
+		}
 	case Worker:
 		c.loadSeeds(r)
 		c.loadConcurrency(r)
@@ -380,21 +391,35 @@ func (c *Config) loadDeployment(proc Process, r *reader) {
 		}
 		c.loadBluesky(r)
 		c.loadMastodon(r)
-		c.OpenAIBaseURL = r.url("OPENAI_BASE_URL", "", "http", "https")
-		c.OpenAIAPIKey = r.str("OPENAI_API_KEY", "")
+		c.loadProvider(r)
 		c.OpenAIModel = r.str("OPENAI_MODEL", "gpt-4o-mini")
 		c.EmbeddingsModel = r.str("EMBEDDINGS_MODEL", "")
 		c.LearningPromptChars = r.integer("LEARNING_PROMPT_CHARS", DefaultLearningPromptChars, 200, 20000)
-		modelSet := c.OpenAIAPIKey != "" || c.OpenAIBaseURL != ""
-		c.Writer = r.oneOf("WRITER", pick(modelSet, WriterOpenAI, WriterOffline), WriterOffline, WriterOpenAI)
-		if c.Writer == WriterOpenAI && c.OpenAIBaseURL == "" {
-			c.OpenAIBaseURL = "https://api.openai.com/v1"
-		}
 		c.loadTelegram(r)
 	case Scheduler:
 	default:
 		r.fail("process", "%q is not one of web, worker, scheduler", string(proc))
 	}
+}
+
+// loadProvider reads the model provider's address and key and the writer
+// they choose: openai when either is set, unless WRITER says otherwise,
+// on OpenAI's API when no address is given.
+func (c *Config) loadProvider(r *reader) {
+	c.OpenAIBaseURL = r.url("OPENAI_BASE_URL", "", "http", "https")
+	c.OpenAIAPIKey = r.str("OPENAI_API_KEY", "")
+	modelSet := c.OpenAIAPIKey != "" || c.OpenAIBaseURL != ""
+	c.Writer = r.oneOf("WRITER", pick(modelSet, WriterOpenAI, WriterOffline), WriterOffline, WriterOpenAI)
+	if c.Writer == WriterOpenAI && c.OpenAIBaseURL == "" {
+		c.OpenAIBaseURL = "https://api.openai.com/v1"
+	}
+}
+
+// Embeddings reports whether the provider's embeddings re-rank the
+// learned examples and the knowledge base's facts: EMBEDDINGS_MODEL set
+// with the openai writer, the same in the worker and the web tier.
+func (c Config) Embeddings() bool {
+	return c.EmbeddingsModel != "" && c.Writer == WriterOpenAI
 }
 
 // loadMastodon reads the worker's Mastodon settings: required, and

@@ -372,6 +372,10 @@ func TestLoadRedactsPassword(t *testing.T) {
 func TestLoadByProcess(t *testing.T) {
 	xCreds := map[string]string{"PLATFORM": "x", "X_API_KEY": "k", "X_API_SECRET": "s", "X_ACCESS_TOKEN": "t", "X_ACCESS_SECRET": "a",
 		"OPENAI_API_KEY": "sk-secret", "ADMIN_PASSWORD": "correct horse", "METRICS_TOKEN": "0123456789abcdef0123"}
+	withEmbeddings := map[string]string{"EMBEDDINGS_MODEL": "text-embedding-3-small"}
+	for k, v := range xCreds {
+		withEmbeddings[k] = v
+	}
 	tests := []struct {
 		name        string
 		proc        Process
@@ -386,6 +390,8 @@ func TestLoadByProcess(t *testing.T) {
 		{name: "worker with platform x and no credentials", proc: Worker, env: map[string]string{"PLATFORM": "x"}, wantErr: "X_ACCESS_SECRET"},
 		{name: "web reads the admin password and metrics token only", proc: Web, env: xCreds,
 			wantSecrets: "|||||correct horse|0123456789abcdef0123"},
+		{name: "web with embeddings reads the model key too", proc: Web, env: withEmbeddings,
+			wantSecrets: "||||sk-secret|correct horse|0123456789abcdef0123", wantWriter: WriterOpenAI},
 		{name: "worker reads the X and model credentials only", proc: Worker, env: xCreds,
 			wantSecrets: "k|s|t|a|sk-secret||", wantMetrics: "127.0.0.1:9091", wantWriter: WriterOpenAI},
 		{name: "scheduler reads no secret", proc: Scheduler, env: xCreds, wantSecrets: "||||||"},
@@ -418,6 +424,58 @@ func TestLoadByProcess(t *testing.T) {
 			}
 			if c.MetricsAddr != tt.wantMetrics || c.Writer != tt.wantWriter {
 				t.Errorf("metrics %q writer %q, want %q and %q", c.MetricsAddr, c.Writer, tt.wantMetrics, tt.wantWriter)
+			}
+		})
+	}
+}
+
+// EMBEDDINGS_MODEL with the openai writer turns the embeddings on alike
+// in the worker and the web tier; the web tier reads the model's address
+// and key only when EMBEDDINGS_MODEL is set, and checks them then.
+func TestLoadEmbeddings(t *testing.T) {
+	key := map[string]string{"EMBEDDINGS_MODEL": "text-embedding-3-small", "OPENAI_API_KEY": "sk-secret"}
+	with := func(m map[string]string, k, v string) map[string]string {
+		out := map[string]string{k: v}
+		for a, b := range m {
+			out[a] = b
+		}
+		return out
+	}
+	tests := []struct {
+		name    string
+		proc    Process
+		env     map[string]string
+		wantErr string
+		want    bool
+		wantKey string
+		wantURL string
+	}{
+		{name: "worker with a key", proc: Worker, env: key, want: true, wantKey: "sk-secret", wantURL: "https://api.openai.com/v1"},
+		{name: "web with a key", proc: Web, env: key, want: true, wantKey: "sk-secret", wantURL: "https://api.openai.com/v1"},
+		{name: "web with a local server", proc: Web, env: map[string]string{"EMBEDDINGS_MODEL": "nomic-embed-text", "OPENAI_BASE_URL": "http://127.0.0.1:11434/v1"},
+			want: true, wantURL: "http://127.0.0.1:11434/v1"},
+		{name: "web without a provider", proc: Web, env: map[string]string{"EMBEDDINGS_MODEL": "text-embedding-3-small"}},
+		{name: "web with the offline writer", proc: Web, env: with(key, "WRITER", "offline"), wantKey: "sk-secret"},
+		{name: "worker with the offline writer", proc: Worker, env: with(key, "WRITER", "offline"), wantKey: "sk-secret"},
+		{name: "web without the model reads no key", proc: Web, env: map[string]string{"OPENAI_API_KEY": "sk-secret", "OPENAI_BASE_URL": "ftp://x", "WRITER": "bogus"}},
+		{name: "scheduler reads none of it", proc: Scheduler, env: with(key, "OPENAI_BASE_URL", "ftp://x")},
+		{name: "web checks the address", proc: Web, env: with(key, "OPENAI_BASE_URL", "ftp://x"), wantErr: "OPENAI_BASE_URL"},
+		{name: "web checks the writer", proc: Web, env: with(key, "WRITER", "bogus"), wantErr: "WRITER"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := Load(tt.proc, env(tt.env))
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("Load error = %v, want one naming %s", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.Embeddings() != tt.want || c.OpenAIAPIKey != tt.wantKey || (tt.wantURL != "" && c.OpenAIBaseURL != tt.wantURL) {
+				t.Fatalf("embeddings %v, key %q, url %q; want %v, %q, %q", c.Embeddings(), c.OpenAIAPIKey, c.OpenAIBaseURL, tt.want, tt.wantKey, tt.wantURL)
 			}
 		})
 	}

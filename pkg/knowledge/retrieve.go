@@ -43,20 +43,40 @@ const DefaultChunks = 3
 // MaxChunks is the most facts a prompt gets.
 const MaxChunks = 5
 
+// Ranking says how a retrieval ranked its facts.
+type Ranking struct {
+	// Embeddings is set when the provider's embeddings joined the text's
+	// similarity in the ranking.
+	Embeddings bool
+	// Fallback is why they did not though an Embedder was set (its
+	// error: the facts were ranked by text alone); nil otherwise.
+	Fallback error
+}
+
 // Retrieve returns at most k facts for query, best first: chunks of
 // enabled documents at or above the floor (retrieval.Select), none a
 // near-duplicate of another. A query that resembles nothing gets none.
 func (r *Retriever) Retrieve(ctx context.Context, query string, k int) ([]Fact, error) {
+	facts, _, err := r.Search(ctx, query, k)
+	return facts, err
+}
+
+// Search is Retrieve, saying how the facts were ranked: with the
+// Embedder's embeddings re-ranking the candidates when it is set and
+// there are any, else (or when it fails, which is logged as a warning)
+// by their text alone.
+func (r *Retriever) Search(ctx context.Context, query string, k int) ([]Fact, Ranking, error) {
+	var rk Ranking
 	if k <= 0 || strings.TrimSpace(query) == "" {
-		return nil, nil
+		return nil, rk, nil
 	}
 	terms := retrieval.Terms(query)
 	if len(terms) == 0 {
-		return nil, nil
+		return nil, rk, nil
 	}
 	cands, err := r.Store.ChunkCandidates(ctx, terms, strings.Join(terms, " "))
 	if err != nil {
-		return nil, err
+		return nil, rk, err
 	}
 	items := make([]retrieval.Item, len(cands))
 	texts := make([]string, len(cands))
@@ -69,8 +89,13 @@ func (r *Retriever) Retrieve(ctx context.Context, query string, k int) ([]Fact, 
 		byID[c.ID] = c
 	}
 	if r.Embedder != nil && len(items) > 0 {
-		if err := retrieval.Rerank(ctx, r.Embedder, query, items, texts); err != nil && r.Log != nil {
-			r.Log.WarnContext(ctx, "embeddings failed: facts ranked by text alone", "error", err)
+		if err := retrieval.Rerank(ctx, r.Embedder, query, items, texts); err != nil {
+			rk.Fallback = err
+			if r.Log != nil {
+				r.Log.WarnContext(ctx, "embeddings failed: facts ranked by text alone", "error", err)
+			}
+		} else {
+			rk.Embeddings = true
 		}
 	}
 	floor := r.Floor
@@ -82,5 +107,5 @@ func (r *Retriever) Retrieve(ctx context.Context, query string, k int) ([]Fact, 
 		c := byID[s.ID]
 		out = append(out, Fact{DocumentID: c.DocumentID, ChunkID: c.ID, Title: c.Title, Text: c.Text, Score: s.Similarity})
 	}
-	return out, nil
+	return out, rk, nil
 }

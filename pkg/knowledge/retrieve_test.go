@@ -1,15 +1,21 @@
 package knowledge_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"infernal/pkg/store"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
+	"infernal/pkg/embeddings"
 	"infernal/pkg/knowledge"
+	"infernal/pkg/store"
 	"infernal/pkg/store/storetest"
+	"infernal/pkg/writer/openai/openaitest"
 )
 
 // TestRetrieve runs the retrieval against PostgreSQL: a post that asks
@@ -143,5 +149,96 @@ func TestRetrieveFollowsTheDocuments(t *testing.T) {
 	}
 	if err := st.DeleteDocument(ctx, a.ID); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("deleting it again: %v, want ErrNotFound", err)
+	}
+}
+
+// concepts are the words the embeddings stand-in takes for one meaning,
+// as a real model's vectors bring synonyms together.
+var concepts = [][]string{
+	{"espresso", "coffee"},
+	{"machine", "maker", "machines"},
+	{"broke", "stopped", "died"},
+	{"fix", "repair", "mend"},
+}
+
+// With embeddings, a chunk that means what the post asks in other words
+// ranks above one that shares more of its words but means something
+// else; without them, or when the provider fails (logged as a warning),
+// the text's similarity ranks them as before.
+func TestEmbeddingsRerankFacts(t *testing.T) {
+	st := storetest.New(t)
+	ctx := context.Background()
+	docs := map[string]string{
+		"Ferry": "# Ferry\n\nThis morning Charon's ferry broke an oar near the obsidian docks; the harbour master will fix ropes, " +
+			"sails and lanterns before nightfall.\n",
+		"Coffee": "# Coffee maker\n\nWhen the coffee machine stopped, a demon could fix it.\n",
+	}
+	ids := map[int64]string{}
+	for title, text := range docs {
+		doc, err := st.AddDocument(ctx, title, len(text), knowledge.Split(text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids[doc.ID] = title
+	}
+	const query = "my espresso machine broke this morning, who can fix it"
+	titles := func(facts []knowledge.Fact) []string {
+		var out []string
+		for _, f := range facts {
+			out = append(out, fmt.Sprintf("%s %.3f", ids[f.DocumentID], f.Score))
+		}
+		return out
+	}
+
+	lexical, rk, err := (&knowledge.Retriever{Store: st}).Search(ctx, query, knowledge.MaxChunks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(lexical) == 0 || ids[lexical[0].DocumentID] != "Ferry" || rk.Embeddings || rk.Fallback != nil {
+		t.Fatalf("by text: %v (%+v), want the ferry first", titles(lexical), rk)
+	}
+
+	s := openaitest.New(openaitest.Config{Concepts: concepts})
+	srv := httptest.NewServer(s)
+	t.Cleanup(srv.Close)
+	emb, err := embeddings.New(embeddings.Config{BaseURL: srv.URL + "/v1", Model: "text-embedding-3-small"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ranked, rk, err := (&knowledge.Retriever{Store: st, Embedder: emb}).Search(ctx, query, knowledge.MaxChunks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("by text %v; with embeddings %v", titles(lexical), titles(ranked))
+	if len(ranked) < 2 || ids[ranked[0].DocumentID] != "Coffee" || !rk.Embeddings || rk.Fallback != nil {
+		t.Fatalf("with embeddings: %v (%+v), want the coffee machine first", titles(ranked), rk)
+	}
+	reqs := s.Embeddings()
+	if len(reqs) != 1 || len(reqs[0].Input) != 3 || reqs[0].Input[0] != query {
+		t.Fatalf("embeddings asked %+v, want one request: the post, then each candidate", reqs)
+	}
+
+	failing := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		http.Error(w, `{"error":{"message":"The server had an error while processing your request."}}`, http.StatusInternalServerError)
+	}))
+	t.Cleanup(failing.Close)
+	broken, err := embeddings.New(embeddings.Config{BaseURL: failing.URL + "/v1", Model: "text-embedding-3-small"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logged bytes.Buffer
+	log := slog.New(slog.NewTextHandler(&logged, nil))
+	fallback, rk, err := (&knowledge.Retriever{Store: st, Embedder: broken, Log: log}).Search(ctx, query, knowledge.MaxChunks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rk.Embeddings || rk.Fallback == nil || !strings.Contains(rk.Fallback.Error(), "answered 500") {
+		t.Fatalf("ranking %+v, want the failure", rk)
+	}
+	if strings.Join(titles(fallback), ",") != strings.Join(titles(lexical), ",") {
+		t.Fatalf("after a failure: %v, want the ranking by text %v", titles(fallback), titles(lexical))
+	}
+	if !strings.Contains(logged.String(), "level=WARN") || !strings.Contains(logged.String(), "facts ranked by text alone") {
+		t.Fatalf("log %q, want a warning", logged.String())
 	}
 }

@@ -12,6 +12,8 @@ import (
 	"infernal/pkg/platform"
 	"infernal/pkg/platform/mastodon"
 	"infernal/pkg/platform/mastodon/mastodontest"
+	"infernal/pkg/post"
+	"infernal/pkg/store"
 	"infernal/pkg/tasks"
 	"infernal/pkg/writer"
 )
@@ -78,8 +80,9 @@ func TestMastodonWarningAndLimit(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if p.OriginalPostText != "@infernal spoilers ahead" || p.ContentWarning != "film ending" || p.WebURL != srv.URL+"/@erin/"+id {
-				t.Fatalf("kept text %q, warning %q, page %q", p.OriginalPostText, p.ContentWarning, p.WebURL)
+			if p.OriginalPostText != "@infernal spoilers ahead" || p.ContentWarning != "film ending" || p.WebURL != srv.URL+"/@erin/"+id ||
+				p.Language != "de" {
+				t.Fatalf("kept text %q, warning %q, page %q, language %q", p.OriginalPostText, p.ContentWarning, p.WebURL, p.Language)
 			}
 			if p.ProposedResponse == "" {
 				err = pipe.Drafter.DraftPost(ctx, task(tasks.TypeDraftPost, tasks.PostPayload{PostID: p.ID}))
@@ -98,5 +101,17 @@ func TestMastodonWarningAndLimit(t *testing.T) {
 				t.Errorf("stored limit %d (in force %d), %v; want %d (%d)", p.MaxLength, p.Limit(), err, tt.wantStored, tt.wantLimit)
 			}
 		})
+	}
+	// The decision's case keeps the language the server gave the status.
+	found, err := e.store.LookupPost(ctx, "mastodon", id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.store.ApproveWith(ctx, found.PostID, store.Approval{By: post.ByWeb}); err != nil {
+		t.Fatal(err)
+	}
+	cases, _, err := e.store.Cases(ctx, "spoilers", 1)
+	if err != nil || len(cases) != 1 || cases[0].Language != "de" {
+		t.Fatalf("cases = %+v, %v; want one in de", cases, err)
 	}
 }

@@ -434,7 +434,7 @@ func (s *Scanner) record(ctx context.Context, tl timeline, page platform.Page, s
 		}
 		media, link := mediaOf(name, p)
 		id, created, err := s.Store.UpsertFound(ctx, post.Post{
-			Media: media, Link: link, ContentWarning: post.StorableText(p.ContentWarning),
+			Media: media, Link: link, ContentWarning: post.StorableText(p.ContentWarning), Language: p.Language,
 			WebURL:     post.SafePageURL(p.WebURL, plainHTTP),
 			ReplyRoute: route,
 			Platform:   name, AuthorID: p.Author.ID, Source: tl.source, OriginalPostID: p.ID, ConversationID: p.ConversationID,

@@ -55,6 +55,10 @@ type Post struct {
 	// ContentWarning is the warning its author put over it (Mastodon's
 	// spoiler_text), "" when none: kept apart from Text.
 	ContentWarning string
+	// Language is the post's language as the platform gives it (X's lang,
+	// the first of Bluesky's langs, Mastodon's language): a BCP 47 tag
+	// such as "en" or "pt-BR", "" when the platform names none.
+	Language string
 	// WebURL is the post's web page as the platform names it (Mastodon's
 	// Status url, on the author's server), "" where the platform names
 	// none and its pages are built from the id (post.WebURL).

@@ -181,6 +181,9 @@ type Post struct {
 	// ContentWarning is the warning the author put over the post
 	// (Mastodon's spoiler_text), "" when none; a reply there carries it.
 	ContentWarning string
+	// Language is the post's language as its platform gave it at intake
+	// (ParseLanguage's form: "en", "pt-BR"), "" when it named none.
+	Language string
 	// WebURL is the post's own web page as its platform named it at
 	// intake (Mastodon's Status url, which depends on the server), ""
 	// when none was kept: PageURL falls back to the descriptor's.

@@ -295,7 +295,7 @@ func clamp01(f float64) float64 {
 }
 
 // Embedder turns texts into vectors: the provider's OpenAI-compatible
-// /v1/embeddings (pkg/writer/openai), when EMBEDDINGS_MODEL is set.
+// /v1/embeddings (pkg/embeddings), when EMBEDDINGS_MODEL is set.
 type Embedder interface {
 	// Embed returns one vector per text, in order.
 	Embed(ctx context.Context, texts []string) ([][]float32, error)

@@ -70,14 +70,16 @@ func collectCases(rows pgx.Rows) ([]learning.Case, error) {
 // recordCaseSQL keeps a decision on post $1 as its case, inside the
 // decision's transaction, after the post's row is updated: the draft is
 // the writer's last text before any edit of the administrator's, the final
-// text $2; the thread's digest the post it answers; the decision is $3 (rejected), or approved or edited as the
-// final text equals the draft or not. A profile post has no mortal's post:
-// no case. A later decision on the post (after an auto-approval was
-// cancelled) replaces the case, which is then distilled again.
+// text $2; the post's language as its platform gave it; the thread's
+// digest the post it answers; the decision is $3 (rejected), or approved
+// or edited as the final text equals the draft or not. A profile post has
+// no mortal's post: no case. A later decision on the post (after an
+// auto-approval was cancelled) replaces the case, which is then distilled
+// again.
 const recordCaseSQL = `
-	INSERT INTO learning_cases (post_id, conversation_key, platform, author_username, author_id, mention_text,
+	INSERT INTO learning_cases (post_id, conversation_key, platform, language, author_username, author_id, mention_text,
 		thread_digest, draft_text, final_text, decision, by, review_score, persona_version)
-	SELECT p.id, coalesce(nullif(p.conversation_id, ''), p.original_post_id, p.id::text), p.platform,
+	SELECT p.id, coalesce(nullif(p.conversation_id, ''), p.original_post_id, p.id::text), p.platform, p.language,
 		lower(ltrim(p.author_username, '@')), p.author_id, p.original_post_text,
 		-- The thread's digest: the post it answers, as the context keeps it, cut short.
 		coalesce((SELECT left(cp.text, 280) FROM context_posts cp
@@ -210,6 +212,9 @@ func (s *Store) PurgeAuthorCases(ctx context.Context, platform, username, author
 // ImportedCase is one past reply an operator imports.
 type ImportedCase struct {
 	Platform string
+	// Language is the mention's language (post.ParseLanguage's form), ""
+	// when the line named none.
+	Language string
 	Mention  string
 	Reply    string
 }
@@ -222,16 +227,17 @@ func (s *Store) ImportCases(ctx context.Context, cases []ImportedCase) (int64, e
 		return 0, nil
 	}
 	platforms := make([]string, len(cases))
+	languages := make([]string, len(cases))
 	mentions := make([]string, len(cases))
 	replies := make([]string, len(cases))
 	for i, c := range cases {
-		platforms[i], mentions[i], replies[i] = c.Platform, c.Mention, c.Reply
+		platforms[i], languages[i], mentions[i], replies[i] = c.Platform, c.Language, c.Mention, c.Reply
 	}
 	tag, err := s.pool.Exec(ctx, `
-		INSERT INTO learning_cases (conversation_key, platform, mention_text, final_text, decision, by, distilled_at)
-		SELECT 'import:' || gen_random_uuid(), t.platform, t.mention, t.reply, 'approved', $4, now()
-		FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS t(platform, mention, reply, n) ORDER BY t.n`,
-		platforms, mentions, replies, learning.ByImport)
+		INSERT INTO learning_cases (conversation_key, platform, language, mention_text, final_text, decision, by, distilled_at)
+		SELECT 'import:' || gen_random_uuid(), t.platform, t.language, t.mention, t.reply, 'approved', $4, now()
+		FROM unnest($1::text[], $2::text[], $3::text[], $5::text[]) WITH ORDINALITY AS t(platform, mention, reply, language, n) ORDER BY t.n`,
+		platforms, mentions, replies, learning.ByImport, languages)
 	if err != nil {
 		return 0, fmt.Errorf("store: import cases: %w", err)
 	}

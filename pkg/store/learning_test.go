@@ -73,7 +73,8 @@ func TestDecisionsRecordCases(t *testing.T) {
 				t.Fatal(err)
 			}
 			c := caseOf(t, s, id)
-			if c.Decision != tt.decision || c.By != tt.by || c.Final != tt.final || c.Draft != draft || c.Mention == "" || c.Author != "mortal" {
+			if c.Decision != tt.decision || c.By != tt.by || c.Final != tt.final || c.Draft != draft || c.Mention == "" || c.Author != "mortal" ||
+				c.Language != "pt-BR" {
 				t.Fatalf("case = %+v; want %s by %s, final %q, draft %q", c, tt.decision, tt.by, tt.final, draft)
 			}
 		})
@@ -273,7 +274,7 @@ func TestImportAndCandidates(t *testing.T) {
 	s := storetest.New(t)
 	ctx := context.Background()
 	n, err := s.ImportCases(ctx, []store.ImportedCase{
-		{Platform: "x", Mention: "My sourdough starter died again", Reply: "Even hell's ovens mourn it."},
+		{Platform: "x", Mention: "My sourdough starter died again", Reply: "Even hell's ovens mourn it.", Language: "en"},
 		{Platform: "x", Mention: "Marathon training at dawn", Reply: "Sloth salutes you from bed."},
 	})
 	if err != nil || n != 2 {
@@ -286,8 +287,11 @@ func TestImportAndCandidates(t *testing.T) {
 	if len(cands) != 1 || cands[0].By != learning.ByImport || cands[0].Decision != learning.DecisionApproved || cands[0].Rank <= 0 {
 		t.Fatalf("candidates = %+v", cands)
 	}
-	if got, _, err := s.Cases(ctx, "marathon", 1); err != nil || len(got) != 1 {
-		t.Fatalf("search: %d, %v", len(got), err)
+	if got, _, err := s.Cases(ctx, "marathon", 1); err != nil || len(got) != 1 || got[0].Language != "" {
+		t.Fatalf("search: %+v, %v", got, err)
+	}
+	if got, _, err := s.Cases(ctx, "sourdough", 1); err != nil || len(got) != 1 || got[0].Language != "en" {
+		t.Fatalf("search: %+v, %v", got, err)
 	}
 
 	set, err := s.Settings(ctx)

@@ -20,9 +20,9 @@ func (s *Store) UpsertFound(ctx context.Context, p post.Post) (id int64, created
 		INSERT INTO posts (platform, source, original_post_id, conversation_id, original_post_text, original_post_user,
 			author_username, author_profile_image, media_url, created_at, likes_count, retweets_count, replies_count,
 			temperature, presence_penalty, frequency_penalty, reply_route, in_reply_to_id, quoted_id, author_id, media, link,
-			content_warning, web_url)
+			content_warning, web_url, language)
 		VALUES ($1, $2, $3, nullif($4, ''), $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14, $14, $15, $16, $17, $18, $19, $20,
-			$21, $22)
+			$21, $22, $23)
 		ON CONFLICT (platform, original_post_id) DO UPDATE
 			SET likes_count = excluded.likes_count, retweets_count = excluded.retweets_count,
 			    replies_count = excluded.replies_count, updated_at = now()
@@ -30,7 +30,7 @@ func (s *Store) UpsertFound(ctx context.Context, p post.Post) (id int64, created
 		p.Platform, p.Source, p.OriginalPostID, p.ConversationID, p.OriginalPostText, p.OriginalPostUser,
 		p.AuthorUsername, p.AuthorProfileImage, p.MediaURL, p.CreatedAt, p.Likes, p.Retweets, p.Replies,
 		post.DefaultLLMParameter, routeOf(p.ReplyRoute), p.InReplyToID, p.QuotedID, post.StorableText(p.AuthorID),
-		nonNilMedia(p.Media), p.Link, post.StorableText(p.ContentWarning), p.WebURL,
+		nonNilMedia(p.Media), p.Link, post.StorableText(p.ContentWarning), p.WebURL, post.Language(p.Language),
 	).Scan(&id, &created)
 	if err != nil {
 		return 0, false, fmt.Errorf("store: upsert post: %w", err)

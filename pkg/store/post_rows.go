@@ -16,7 +16,7 @@ const postColumns = `id, platform, source, status, original_post_id, conversatio
 	temperature, presence_penalty, frequency_penalty,
 	approved_at, rejected_at, send_started_at, posted_at, response_post_id, error, updated_at, skip_reason, flags, guarded_at,
 	in_reply_to_id, quoted_id, context_note, persona_version, review_score, review_reason, review_by, review_waived, draft_version, author_id, send_after,
-	media, link, learned_cases, learned_lessons, grounded_in, content_warning, web_url, max_length`
+	media, link, learned_cases, learned_lessons, grounded_in, content_warning, web_url, max_length, language`
 
 // postRow is a posts row as read by name through postColumns. It stays
 // private to the store, so the domain's Post carries no storage tags and
@@ -72,6 +72,7 @@ type postRow struct {
 	ContentWarning     string        `db:"content_warning"`
 	WebURL             string        `db:"web_url"`
 	MaxLength          *int          `db:"max_length"`
+	Language           string        `db:"language"`
 }
 
 // post is the row as the domain sees it; a missing platform id is empty.
@@ -90,7 +91,7 @@ func (r postRow) post() post.Post {
 		InReplyToID: r.InReplyToID, QuotedID: r.QuotedID, ContextNote: r.ContextNote,
 		PersonaVersion: derefInt(r.PersonaVersion), Review: r.review(), ReviewWaived: r.ReviewWaived,
 		DraftVersion: r.DraftVersion, SendAfter: r.SendAfter,
-		Media: nonNilMedia(r.Media), Link: r.Link, ContentWarning: r.ContentWarning, WebURL: r.WebURL,
+		Media: nonNilMedia(r.Media), Link: r.Link, ContentWarning: r.ContentWarning, WebURL: r.WebURL, Language: r.Language,
 		MaxLength:   derefInt(r.MaxLength),
 		LearnedFrom: post.LearnedFrom{Cases: r.LearnedCases, Lessons: r.LearnedLessons, Facts: r.GroundedIn},
 	}

@@ -15,7 +15,7 @@ import (
 
 func found(id string, src post.Source) post.Post {
 	return post.Post{Platform: "sandbox", Source: src, OriginalPostID: id, ConversationID: "c" + id,
-		OriginalPostText: "text " + id, OriginalPostUser: "Mortal", AuthorUsername: "mortal",
+		OriginalPostText: "text " + id, OriginalPostUser: "Mortal", AuthorUsername: "mortal", Language: "pt-br",
 		CreatedAt: time.Now().Add(-time.Hour), Likes: 1}
 }
 
@@ -47,8 +47,16 @@ func TestUpsertFoundIsUnique(t *testing.T) {
 		t.Fatalf("second upsert: id %d vs %d created %v err %v", id2, id1, created2, err)
 	}
 	got, err := s.Post(ctx, id1)
-	if err != nil || got.Likes != 9 || got.Status != post.StatusDrafting {
+	if err != nil || got.Likes != 9 || got.Status != post.StatusDrafting || got.Language != "pt-BR" {
 		t.Fatalf("Post = %+v, %v", got, err)
+	}
+	// A language tag of another shape is no language.
+	odd := found("odd", post.SourceMention)
+	odd.Language = "not a tag"
+	if id, _, err := s.UpsertFound(ctx, odd); err != nil {
+		t.Fatal(err)
+	} else if got, err := s.Post(ctx, id); err != nil || got.Language != "" {
+		t.Fatalf("a malformed language is kept as %q (%v)", got.Language, err)
 	}
 	if _, _, err := s.UpsertFound(ctx, post.Post{Platform: "sandbox", Source: post.SourceMention}); !errors.Is(err, store.ErrInvalid) {
 		t.Errorf("upsert without id: %v, want ErrInvalid", err)

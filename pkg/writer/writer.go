@@ -118,6 +118,9 @@ type Edit struct {
 	Final    string
 	Rejected bool
 	Reason   string
+	// Language is the post's language as its platform gave it (a BCP 47
+	// tag, post.Language's form), "" when unknown.
+	Language string
 }
 
 // Distiller writes one lesson from a decision.

@@ -747,7 +747,7 @@ export interface paths {
         put?: never;
         /**
          * Import past replies as approved cases, one JSON object a line.
-         * @description Each line is `{"mention": "...", "reply": "...", "platform": "x"}` (platform optional: the first configured one; `mention` 1 to 2,000 characters, `reply` 1 or more). Each reply is checked like a draft: the platform's length rule and the outbound check (a link or a foreign @mention skips the line with its reason). Blank lines are passed over. A line is imported whole or skipped whole, never the file. At most 10,000 lines and 5 MB, else a 413 and nothing is imported. A body not sent as `application/x-ndjson` is a 415.
+         * @description Each line is `{"mention": "...", "reply": "...", "platform": "x", "language": "en"}` (platform optional: the first configured one; language optional: the mention's BCP 47 tag, such as `en` or `pt-BR`, kept as the case's `language`, `und` for none, another shape skips the line; `mention` 1 to 2,000 characters, `reply` 1 or more). Each reply is checked like a draft: the platform's length rule and the outbound check (a link or a foreign @mention skips the line with its reason). Blank lines are passed over. A line is imported whole or skipped whole, never the file. At most 10,000 lines and 5 MB, else a 413 and nothing is imported. A body not sent as `application/x-ndjson` is a 415.
          */
         post: operations["importCases"];
         delete?: never;
@@ -845,7 +845,7 @@ export interface paths {
         };
         /**
          * What a post of this text would get as facts.
-         * @description The best `knowledge.chunks` (settings) chunks of enabled documents above the similarity floor, as a draft's prompt would get them; none when nothing matches.
+         * @description The best `knowledge.chunks` (settings) chunks of enabled documents above the similarity floor, as a draft's prompt would get them; none when nothing matches. Ranked as the worker ranks a draft's: with `EMBEDDINGS_MODEL` set, the provider's embeddings re-rank the candidates (one call, counted in the model spend; none while a model budget is spent), and `ranking` says how they were ranked.
          */
         get: operations["searchKnowledge"];
         put?: never;
@@ -1354,7 +1354,7 @@ export interface components {
              */
             post_id: number | null;
             platform: string;
-            /** @description The post's language as the platform gave it (e.g. "en"); "" when unknown. */
+            /** @description The post's language as its platform gave it at intake (X's `lang`, the first of Bluesky's `langs`, Mastodon's `language`), a BCP 47 tag such as "en" or "pt-BR"; an imported line's `language`; "" when unknown (X's "und" and its codes for posts of media, mentions or hashtags alone included). */
             language: string;
             /** @description The mortal's post. */
             mention_text: string;
@@ -1484,6 +1484,14 @@ export interface components {
             chunks: number;
             /** @description Best first; empty when nothing is above the floor. */
             facts: components["schemas"]["Fact"][];
+            ranking: components["schemas"]["KnowledgeRanking"];
+        };
+        /** @description How the facts were ranked: as a draft's are in the worker, by the provider's embeddings joined to the text's similarity when `EMBEDDINGS_MODEL` is set, else by the text alone. */
+        KnowledgeRanking: {
+            /** @enum {string} */
+            by: "text" | "embeddings";
+            /** @description Why by text alone, "" by embeddings: "EMBEDDINGS_MODEL is not set", the model budget spent ("the daily model budget is spent": no embeddings are asked for then), "the embeddings call failed: …" (the provider's error, shortened), "no chunk shares a word with the text" (embeddings re-rank the chunks the text search finds; none were found), or "knowledge.chunks is 0: a prompt gets no facts". */
+            reason: string;
         };
         /** @description How many knowledge chunks a draft's prompt gets: only those above the similarity floor go in. A bad value is a 400 naming `knowledge.chunks`. */
         KnowledgeSettings: {
@@ -2412,6 +2420,7 @@ export type Document = components['schemas']['Document'];
 export type DocumentList = components['schemas']['DocumentList'];
 export type DocumentInput = components['schemas']['DocumentInput'];
 export type KnowledgeSearch = components['schemas']['KnowledgeSearch'];
+export type KnowledgeRanking = components['schemas']['KnowledgeRanking'];
 export type KnowledgeSettings = components['schemas']['KnowledgeSettings'];
 export type MastodonSettings = components['schemas']['MastodonSettings'];
 export type LearningSettings = components['schemas']['LearningSettings'];

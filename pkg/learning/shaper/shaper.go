@@ -319,7 +319,8 @@ func (s *Shaper) Distil(ctx context.Context) (int, error) {
 	n := 0
 	for _, c := range cases {
 		rejected := c.Decision == learning.DecisionRejected
-		text, err := s.Distiller.Distill(ctx, writer.Edit{Post: c.Mention, Draft: c.Draft, Final: c.Final, Rejected: rejected, Reason: c.Reason})
+		text, err := s.Distiller.Distill(ctx, writer.Edit{Post: c.Mention, Draft: c.Draft, Final: c.Final, Rejected: rejected, Reason: c.Reason,
+			Language: c.Language})
 		if err != nil {
 			return n, fmt.Errorf("learning: distil case %d: %w", c.ID, err)
 		}

@@ -1,12 +1,18 @@
 package shaper_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
+	"infernal/pkg/embeddings"
 	"infernal/pkg/learning"
 	"infernal/pkg/learning/shaper"
 	"infernal/pkg/post"
@@ -14,6 +20,7 @@ import (
 	"infernal/pkg/store"
 	"infernal/pkg/store/storetest"
 	"infernal/pkg/writer/offline"
+	"infernal/pkg/writer/openai/openaitest"
 )
 
 // topics are twelve subjects, each with words of its own.
@@ -158,5 +165,94 @@ func TestShapeAfterAnEdit(t *testing.T) {
 	}
 	if got, err := sh.Shape(ctx, similar, set); err != nil || len(got.Examples) != 0 {
 		t.Fatalf("after the opt-out: %+v, %v", got, err)
+	}
+}
+
+// concepts are the words the embeddings stand-in takes for one meaning,
+// as a real model's vectors bring synonyms together.
+var concepts = [][]string{
+	{"espresso", "coffee"},
+	{"machine", "maker", "machines"},
+	{"broke", "stopped", "died"},
+	{"fix", "repair", "mend"},
+}
+
+// With the provider's embeddings (the real client against the OpenAI
+// stand-in), a case whose post means what the new post says in other
+// words is re-ranked above one that shares more of its words; without
+// them, or when the provider fails (a warning in the log), the text's
+// similarity ranks them.
+func TestEmbeddingsRerankExamples(t *testing.T) {
+	st := storetest.New(t)
+	ctx := context.Background()
+	const (
+		lexicalReply  = "Charon rows on, oar or no oar."
+		semanticReply = "Even hell's coffee demons need a holiday."
+	)
+	if _, err := st.ImportCases(ctx, []store.ImportedCase{
+		{Platform: "x", Mention: "This morning my rowing boat broke an oar near the obsidian docks; the harbour master will fix ropes, sails and lanterns before nightfall",
+			Reply: lexicalReply},
+		{Platform: "x", Mention: "When the coffee machine stopped, a demon could fix it", Reply: semanticReply},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	p := post.Post{ID: 7, Platform: "x", OriginalPostText: "my espresso machine broke this morning, who can fix it", AuthorUsername: "someone"}
+	set := settings.DefaultLearning()
+	replies := func(s shaper.Shaping) []string {
+		var out []string
+		for _, e := range s.Examples {
+			out = append(out, e.Reply)
+		}
+		return out
+	}
+
+	lexical, err := (&shaper.Shaper{Store: st, Persona: "devil"}).Shape(ctx, p, set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := replies(lexical); len(got) == 0 || got[0] != lexicalReply {
+		t.Fatalf("by text: %q, want the rowing boat's first", got)
+	}
+
+	s := openaitest.New(openaitest.Config{Concepts: concepts})
+	srv := httptest.NewServer(s)
+	t.Cleanup(srv.Close)
+	emb, err := embeddings.New(embeddings.Config{BaseURL: srv.URL + "/v1", Model: "text-embedding-3-small"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ranked, err := (&shaper.Shaper{Store: st, Persona: "devil", Embedder: emb}).Shape(ctx, p, set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("by text %q; with embeddings %q", replies(lexical), replies(ranked))
+	if got := replies(ranked); len(got) == 0 || got[0] != semanticReply {
+		t.Fatalf("with embeddings: %q, want the coffee machine's first", got)
+	}
+	if reqs := s.Embeddings(); len(reqs) != 1 || len(reqs[0].Input) != 3 || reqs[0].Input[0] != p.OriginalPostText {
+		t.Fatalf("embeddings asked %+v, want one request: the post, then each candidate's post", reqs)
+	}
+
+	failing := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"object":"list","data":[`) // cut short: garbage
+	}))
+	t.Cleanup(failing.Close)
+	broken, err := embeddings.New(embeddings.Config{BaseURL: failing.URL + "/v1", Model: "text-embedding-3-small"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logged bytes.Buffer
+	fallback, err := (&shaper.Shaper{Store: st, Persona: "devil", Embedder: broken,
+		Log: slog.New(slog.NewTextHandler(&logged, nil))}).Shape(ctx, p, set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(replies(fallback), "|") != strings.Join(replies(lexical), "|") {
+		t.Fatalf("after a failure: %q, want the ranking by text %q", replies(fallback), replies(lexical))
+	}
+	if !strings.Contains(logged.String(), "level=WARN") || !strings.Contains(logged.String(), "examples ranked by text alone") ||
+		!strings.Contains(logged.String(), "not an embeddings list") {
+		t.Fatalf("log %q, want a warning naming the failure", logged.String())
 	}
 }

@@ -37,7 +37,9 @@ type poster struct {
 // quote when it is set.
 func (p poster) post(t *testing.T, text string, dids map[string]string, root, parent, quote *ref) ref {
 	t.Helper()
-	rec := map[string]any{"$type": "app.bsky.feed.post", "text": text, "createdAt": time.Now().UTC().Format(time.RFC3339Nano)}
+	// Bluesky's app writes the poster's languages into every post.
+	rec := map[string]any{"$type": "app.bsky.feed.post", "text": text, "createdAt": time.Now().UTC().Format(time.RFC3339Nano),
+		"langs": []string{"en"}}
 	var facets []any
 	for _, s := range bluesky.MentionSpans(text) {
 		if did, ok := dids[s.Value]; ok {
@@ -424,6 +426,7 @@ func contractHarness(t *testing.T, n *devnet.Network, c *bluesky.Client, mortal 
 				t.Fatal(err)
 			}
 		},
+		Language:   "en",
 		Eventually: eventually,
 		RateLimited: func(t *testing.T, kind platformtest.RateLimitKind) platform.Platform {
 			reset := time.Now().Add(10 * time.Minute)

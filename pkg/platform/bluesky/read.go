@@ -14,6 +14,7 @@ import (
 	lexutil "github.com/bluesky-social/indigo/lex/util"
 
 	"infernal/pkg/platform"
+	"infernal/pkg/post"
 )
 
 const (
@@ -454,6 +455,10 @@ func embedded(e *bsky.FeedDefs_PostView_Embed) ([]platform.Media, *platform.Link
 // fromRecord converts a post record at uri by author.
 func fromRecord(uri string, rec *bsky.FeedPost, author platform.User) platform.Post {
 	p := platform.Post{ID: uri, ConversationID: uri, Text: rec.Text, Author: author}
+	// The record's langs are its author's, first the main one (BCP 47).
+	if len(rec.Langs) > 0 {
+		p.Language = post.Language(rec.Langs[0])
+	}
 	if t, err := time.Parse(time.RFC3339Nano, rec.CreatedAt); err == nil {
 		p.CreatedAt = t.UTC()
 	}

@@ -49,7 +49,8 @@ func TestContract(t *testing.T) {
 		Mention: func(_ *testing.T, text, parent string) string {
 			return srv.Post("mortal", text, parent, "")
 		},
-		Delete: func(_ *testing.T, id string) { srv.Delete(id) },
+		Delete:   func(_ *testing.T, id string) { srv.Delete(id) },
+		Language: "en",
 		RateLimited: func(t *testing.T, kind platformtest.RateLimitKind) platform.Platform {
 			if kind == platformtest.LimitAnswered {
 				srv.RateLimitNext()

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"infernal/pkg/platform"
+	"infernal/pkg/post"
 )
 
 // account is Mastodon's Account entity, as far as the client reads it.
@@ -79,7 +80,7 @@ func (a account) user() platform.User {
 }
 
 // toPost is a status as the pipeline reads it: its visible text, its
-// content warning apart, its page, its media and link card, and its
+// content warning apart, its language (ISO 639, null when unknown), its page, its media and link card, and its
 // thread's root as conversation when root is known.
 func toPost(s status, root string) platform.Post {
 	p := platform.Post{ID: s.ID, Text: Text(s.Content), ContentWarning: s.SpoilerText, WebURL: s.URL,
@@ -88,6 +89,9 @@ func toPost(s status, root string) platform.Post {
 		ConversationID: s.ID, Media: media(s.MediaAttachments)}
 	if s.InReplyToID != nil {
 		p.InReplyToID = *s.InReplyToID
+	}
+	if s.Language != nil {
+		p.Language = post.Language(*s.Language)
 	}
 	if root != "" {
 		p.ConversationID = root

@@ -28,6 +28,10 @@ type Harness struct {
 	Mention func(t *testing.T, text, parent string) string
 	// Delete deletes a mortal's post.
 	Delete func(t *testing.T, id string)
+	// Language is the language the platform gives the posts Post and
+	// Mention make (post.Language's form), "" for a platform that names
+	// none.
+	Language string
 	// Eventually retries cond until it holds, a bounded number of times,
 	// for a platform that shows a write a moment later (an AppView that
 	// indexes); nil when writes show at once.
@@ -138,6 +142,9 @@ func Run(t *testing.T, h Harness) {
 		}
 		if !m.Summons(me) {
 			t.Fatalf("the mention does not summon the persona: %+v", m)
+		}
+		if m.Language != h.Language {
+			t.Fatalf("the mention's language is %q, want %q", m.Language, h.Language)
 		}
 		got, err := p.Lookup(ctx, []string{root, reply, root})
 		if err != nil {

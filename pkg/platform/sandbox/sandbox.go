@@ -225,7 +225,7 @@ func (s *Sandbox) reply(r int64) corpus.Entry {
 
 // row is the post of e in the world, filed under kind.
 func (s *Sandbox) row(e corpus.Entry, kind string) row {
-	return row{AuthorUsername: e.Username, AuthorName: e.Name, Kind: kind, Text: e.TextFor(s.persona)}
+	return row{AuthorUsername: e.Username, AuthorName: e.Name, Kind: kind, Text: e.TextFor(s.persona), Lang: e.Lang}
 }
 
 // read advances the world and returns the posts of q as a platform page.
@@ -478,6 +478,7 @@ func (s *Sandbox) toPost(r row) platform.Post {
 		ID:             strconv.FormatInt(r.ID, 10),
 		ConversationID: strconv.FormatInt(r.ConversationID, 10),
 		Text:           r.Text,
+		Language:       post.Language(r.Lang),
 		Author:         platform.User{ID: "user:" + r.AuthorUsername, Username: r.AuthorUsername, Name: r.AuthorName},
 		CreatedAt:      r.CreatedAt,
 		Metrics:        platform.Metrics{Likes: r.Likes, Retweets: r.Retweets, Replies: r.Replies},

@@ -16,8 +16,8 @@ import (
 )
 
 var entries = []corpus.Entry{
-	{Username: "m1", Name: "M One", Kind: "mention", Text: "@{persona} why mondays?"},
-	{Username: "m2", Name: "M Two", Kind: "mention", Text: "dear @{persona}, coffee"},
+	{Username: "m1", Name: "M One", Kind: "mention", Text: "@{persona} why mondays?", Lang: "en"},
+	{Username: "m2", Name: "M Two", Kind: "mention", Text: "dear @{persona}, coffee", Lang: "fr"},
 	{Username: "t1", Name: "T One", Kind: "topic", Text: "deadlines 🔥"},
 	{Username: "g1", Name: "G One", Kind: "target", Text: "buy my course"},
 }
@@ -84,6 +84,10 @@ func TestTimelinesGrowAtThePace(t *testing.T) {
 	for _, p := range page.Posts {
 		if !strings.Contains(p.Text, "@devil") || strings.Contains(p.Text, "{persona}") {
 			t.Errorf("mention text %q does not name the persona", p.Text)
+		}
+		// Each post is in its corpus entry's language.
+		if want := map[string]string{"m1": "en", "m2": "fr"}[p.Author.Username]; p.Language != want {
+			t.Errorf("mention by %s in %q, want %q", p.Author.Username, p.Language, want)
 		}
 	}
 	again, err := sb.Mentions(ctx, me.ID, platform.Range{SinceID: page.NewestID})

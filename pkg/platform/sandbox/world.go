@@ -27,8 +27,11 @@ type row struct {
 	// reads find it. A mortal's reply inside a thread and a quote of a
 	// mortal's post are topic posts; a thin mention inside a thread and a
 	// quote of the persona's reply are mentions.
-	Kind           string
-	Text           string
+	Kind string
+	Text string
+	// Lang is the language of the corpus entry the post was made from
+	// (ISO 639-1, "" for the persona's own posts).
+	Lang           string
 	InReplyToID    int64
 	ConversationID int64
 	// QuotedID is the post this one quotes, 0 for none.
@@ -61,12 +64,12 @@ type world struct {
 }
 
 const rowColumns = `id, author_username, author_name, kind, text, coalesce(in_reply_to_id, 0), coalesce(conversation_id, id),
-	coalesce(quoted_id, 0), likes, retweets, replies, created_at`
+	coalesce(quoted_id, 0), likes, retweets, replies, created_at, lang`
 
 func scanRow(r pgx.Row) (row, error) {
 	var p row
 	err := r.Scan(&p.ID, &p.AuthorUsername, &p.AuthorName, &p.Kind, &p.Text, &p.InReplyToID, &p.ConversationID,
-		&p.QuotedID, &p.Likes, &p.Retweets, &p.Replies, &p.CreatedAt)
+		&p.QuotedID, &p.Likes, &p.Retweets, &p.Replies, &p.CreatedAt, &p.Lang)
 	return p, err
 }
 
@@ -150,9 +153,9 @@ func makeTurn(ctx context.Context, tx pgx.Tx, seq int64, now, at time.Time, t tu
 		return fmt.Errorf("turn %d: %w", seq, err)
 	}
 	if _, err := tx.Exec(ctx, `INSERT INTO sandbox_posts
-		(author_username, author_name, kind, text, in_reply_to_id, conversation_id, quoted_id, seq, created_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, p.AuthorUsername, p.AuthorName, p.Kind, p.Text,
-		nullID(p.InReplyToID), nullID(p.ConversationID), nullID(p.QuotedID), seq, at); err != nil {
+		(author_username, author_name, kind, text, in_reply_to_id, conversation_id, quoted_id, seq, created_at, lang)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`, p.AuthorUsername, p.AuthorName, p.Kind, p.Text,
+		nullID(p.InReplyToID), nullID(p.ConversationID), nullID(p.QuotedID), seq, at, p.Lang); err != nil {
 		return fmt.Errorf("turn %d: %w", seq, err)
 	}
 	return nil

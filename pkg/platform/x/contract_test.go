@@ -47,7 +47,8 @@ func (w *xWorld) add(author, text, parent string) (tweet, bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.next++
-	t := tweet{ID: strconv.FormatInt(w.next, 10), Text: text, AuthorID: author, CreatedAt: time.Now().UTC().Format(time.RFC3339)}
+	// X detects every post's language; this world's posts are English.
+	t := tweet{ID: strconv.FormatInt(w.next, 10), Text: text, AuthorID: author, CreatedAt: time.Now().UTC().Format(time.RFC3339), Lang: "en"}
 	t.ConversationID = t.ID
 	if parent != "" {
 		p, ok := w.posts[parent]
@@ -182,6 +183,7 @@ func TestContract(t *testing.T) {
 		Post:     func(t *testing.T, text string) string { return write(t, text, "") },
 		Mention:  write,
 		Delete:   func(_ *testing.T, id string) { world.delete(id) },
+		Language: "en",
 		RateLimited: func(t *testing.T, kind platformtest.RateLimitKind) platform.Platform {
 			reset := time.Now().Add(10 * time.Minute).Unix()
 			switch kind {

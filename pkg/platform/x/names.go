@@ -35,7 +35,7 @@ type naming struct {
 	// Fields are the post fields every post read asks for: entities
 	// (mentions and link cards) and the referenced posts tell whether the
 	// post summons the persona, the only posts X lets a self-serve app
-	// answer.
+	// answer; lang is the post's language, kept with its case.
 	Fields string
 	// Expansions are the expansions every post read asks for: the author,
 	// the media, the referenced posts and, where the naming has them,
@@ -61,10 +61,10 @@ const (
 // referenced post's author is whatever the post itself carries.
 var namings = [2]naming{
 	{Name: NamingTweets, PostFields: "tweet.fields",
-		Fields:     "created_at,conversation_id,public_metrics,referenced_tweets,attachments,author_id,entities",
+		Fields:     "created_at,conversation_id,public_metrics,referenced_tweets,attachments,author_id,entities,lang",
 		Expansions: "author_id,attachments.media_keys,referenced_tweets.id,referenced_tweets.id.author_id,referenced_tweets.id.attachments.media_keys"},
 	{Name: NamingPosts, PostFields: "post.fields",
-		Fields:     "created_at,conversation_id,public_metrics,attachments,entities",
+		Fields:     "created_at,conversation_id,public_metrics,attachments,entities,lang",
 		Expansions: "author_id,attachments.media_keys,referenced_posts"},
 }
 

@@ -152,8 +152,8 @@ func TestParamsInSpec(t *testing.T) {
 					if got := r.Query.Get("expansions"); !containsAll(got, "attachments.media_keys", "author_id") {
 						t.Errorf("expansions %q lack the media or the author", got)
 					}
-					if got := r.Query.Get(n.PostFields); !containsAll(got, "entities", "attachments") {
-						t.Errorf("%s %q lacks the entities (link cards) or attachments", n.PostFields, got)
+					if got := r.Query.Get(n.PostFields); !containsAll(got, "entities", "attachments", "lang") {
+						t.Errorf("%s %q lacks the entities (link cards), attachments or lang", n.PostFields, got)
 					}
 				}
 			})
@@ -185,6 +185,7 @@ func TestSpecEnumsAsPublished(t *testing.T) {
 		{"v2.167 edit_history_post_ids", slices.Contains(n["expansions"], "edit_history_post_ids") && !slices.Contains(n["expansions"], "edit_history_tweet_ids")},
 		{"v2.167 has no tweet.fields", n["tweet.fields"] == nil},
 		{"both list alt_text among media.fields", slices.Contains(o["media.fields"], "alt_text") && slices.Contains(n["media.fields"], "alt_text")},
+		{"both list lang among the post fields", slices.Contains(o["tweet.fields"], "lang") && slices.Contains(n["post.fields"], "lang")},
 	} {
 		if !c.ok {
 			t.Errorf("not so: %s", c.what)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"infernal/pkg/platform"
+	"infernal/pkg/post"
 	"infernal/pkg/upstream"
 )
 
@@ -77,11 +78,13 @@ type referencedTweet struct {
 }
 
 type tweet struct {
-	ID               string            `json:"id"`
-	Text             string            `json:"text"`
-	AuthorID         string            `json:"author_id"`
-	ConversationID   string            `json:"conversation_id"`
-	CreatedAt        string            `json:"created_at"`
+	ID             string `json:"id"`
+	Text           string `json:"text"`
+	AuthorID       string `json:"author_id"`
+	ConversationID string `json:"conversation_id"`
+	CreatedAt      string `json:"created_at"`
+	// Lang is the language X detected, a BCP 47 tag ("und" when none).
+	Lang             string            `json:"lang,omitempty"`
 	PublicMetrics    publicMetrics     `json:"public_metrics"`
 	ReferencedTweets []referencedTweet `json:"referenced_tweets"`
 	// ReferencedPosts is ReferencedTweets as X's newest OpenAPI names it.
@@ -240,6 +243,7 @@ func (res resolver) post(t tweet) platform.Post {
 		ID:             t.ID,
 		ConversationID: t.ConversationID,
 		Text:           unescapeText(t.Text),
+		Language:       post.Language(t.Lang),
 		Author:         platform.User{ID: t.AuthorID},
 		Metrics:        t.PublicMetrics.metrics(),
 	}

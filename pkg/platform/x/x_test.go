@@ -132,7 +132,7 @@ const (
 	mentionsPage1 = `{
   "data": [
     {"id": "1800000000000000003", "text": "@persona you &amp; me &lt;3", "author_id": "111",
-     "conversation_id": "1800000000000000001", "created_at": "2024-06-10T12:00:03.000Z",
+     "conversation_id": "1800000000000000001", "created_at": "2024-06-10T12:00:03.000Z", "lang": "en",
      "edit_history_tweet_ids": ["1800000000000000003"],
      "public_metrics": {"retweet_count": 1, "reply_count": 2, "like_count": 3, "quote_count": 4, "bookmark_count": 0, "impression_count": 99},
      "referenced_tweets": [{"type": "quoted", "id": "1700000000000000000"}, {"type": "replied_to", "id": "1800000000000000001"}],
@@ -143,7 +143,7 @@ const (
        {"start": 68, "end": 91, "url": "https://t.co/abc", "expanded_url": "https://bit.ly/pit", "unwound_url": "https://pit.example/hours",
         "title": "The pit's hours", "description": "Open all night."}]}},
     {"id": "1800000000000000002", "text": "@persona hello", "author_id": "222",
-     "conversation_id": "1800000000000000002", "created_at": "2024-06-10T12:00:02.000Z",
+     "conversation_id": "1800000000000000002", "created_at": "2024-06-10T12:00:02.000Z", "lang": "pt-br",
      "public_metrics": {"retweet_count": 0, "reply_count": 0, "like_count": 1, "quote_count": 0}}
   ],
   "includes": {
@@ -159,7 +159,7 @@ const (
 	mentionsPage2 = `{
   "data": [
     {"id": "1800000000000000001", "text": "@persona watch this", "author_id": "333",
-     "conversation_id": "1800000000000000001", "created_at": "2024-06-10T12:00:01Z",
+     "conversation_id": "1800000000000000001", "created_at": "2024-06-10T12:00:01Z", "lang": "und",
      "referenced_tweets": [{"type": "quoted", "id": "999"}],
      "attachments": {"media_keys": ["7_1"]}}
   ],
@@ -178,6 +178,7 @@ var (
 	postAnn = platform.Post{
 		ID: "1800000000000000003", ConversationID: "1800000000000000001", InReplyToID: "1800000000000000001",
 		Text:      "@persona you & me <3",
+		Language:  "en",
 		Author:    platform.User{ID: "111", Username: "ann", Name: "Ann", ProfileImage: "https://pbs.twimg.com/profile_images/1/ann_normal.jpg"},
 		CreatedAt: time.Date(2024, 6, 10, 12, 0, 3, 0, time.UTC),
 		MediaURL:  "https://pbs.twimg.com/media/a.jpg",
@@ -190,6 +191,7 @@ var (
 	postBob = platform.Post{
 		ID: "1800000000000000002", ConversationID: "1800000000000000002",
 		Text:      "@persona hello",
+		Language:  "pt-BR",
 		Author:    platform.User{ID: "222", Username: "bob", Name: "Bob"},
 		CreatedAt: time.Date(2024, 6, 10, 12, 0, 2, 0, time.UTC),
 		Metrics:   platform.Metrics{Likes: 1},
@@ -325,7 +327,7 @@ func TestMe(t *testing.T) {
 func checkTimelineQuery(t *testing.T, q url.Values) {
 	t.Helper()
 	for k, want := range map[string]string{
-		"tweet.fields": "created_at,conversation_id,public_metrics,referenced_tweets,attachments,entities",
+		"tweet.fields": "created_at,conversation_id,public_metrics,referenced_tweets,attachments,entities,lang",
 		"expansions":   "author_id,attachments.media_keys",
 		"user.fields":  "username,name,profile_image_url",
 		"media.fields": "type,url,preview_image_url,alt_text",
@@ -407,7 +409,7 @@ func TestTimelines(t *testing.T) {
 				return c.UserPosts(ctx, "222", platform.Range{SinceID: "1800000000000000001"})
 			},
 			path: "/2/users/222/tweets", tokenParam: "pagination_token",
-			pages: map[string]string{"": `{"data":[{"id":"1800000000000000002","text":"@persona hello","author_id":"222","conversation_id":"1800000000000000002","created_at":"2024-06-10T12:00:02.000Z","public_metrics":{"like_count":1}}],
+			pages: map[string]string{"": `{"data":[{"id":"1800000000000000002","text":"@persona hello","author_id":"222","conversation_id":"1800000000000000002","created_at":"2024-06-10T12:00:02.000Z","lang":"pt-BR","public_metrics":{"like_count":1}}],
 				"includes":{"users":[{"id":"222","name":"Bob","username":"bob"}]},
 				"meta":{"result_count":1,"newest_id":"1800000000000000002","oldest_id":"1800000000000000002"}}`},
 			want:      platform.Page{Posts: []platform.Post{postBob}, NewestID: "1800000000000000002", OldestID: "1800000000000000002"},

@@ -38,7 +38,8 @@ var quickReasonLessons = map[string]string{
 // Distill derives one lesson from an edit or a rejection, deterministically,
 // from the difference between the draft and the final text, checked in
 // this order: a rejection's reason; emoji, hashtags or exclamation marks
-// removed; the reply's language changed; much shorter (at most 60 %) or
+// removed; the reply's language changed (to the post's, by its
+// platform's word when it gave one); much shorter (at most 60 %) or
 // longer (at least 160 %); the opening changed. "" when none applies.
 func (w *Writer) Distill(ctx context.Context, e writer.Edit) (string, error) {
 	if err := ctx.Err(); err != nil {
@@ -70,7 +71,13 @@ func distill(e writer.Edit) string {
 	case strings.Contains(draft, "!") && !strings.Contains(final, "!"):
 		return LessonNoExclamation
 	}
-	if dl, fl, pl := language(draft), language(final), language(e.Post); dl != "" && fl != "" && dl != fl && (pl == "" || pl == fl) {
+	// The post's language is the platform's word when it gave one, else
+	// guessed like the draft's and the final text's.
+	pl := post.PrimaryLanguage(e.Language)
+	if pl == "" {
+		pl = language(e.Post)
+	}
+	if dl, fl := language(draft), language(final); dl != "" && fl != "" && dl != fl && (pl == "" || pl == fl) {
 		return LessonLanguage
 	}
 	dn, fn := twittertext.WeightedLength(draft), twittertext.WeightedLength(final)

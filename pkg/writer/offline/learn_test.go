@@ -19,6 +19,8 @@ func TestDistill(t *testing.T) {
 		{"hashtags removed", writer.Edit{Draft: "Sloth wins #monday", Final: "Sloth wins"}, LessonNoHashtags},
 		{"exclamation removed", writer.Edit{Draft: "Sloth wins!", Final: "Sloth wins."}, LessonNoExclamation},
 		{"language changed", writer.Edit{Post: "le café est froid et tu es là", Draft: "the coffee is cold and you are not warm", Final: "le café est froid et tu es pas là"}, LessonLanguage},
+		{"language changed to the platform's", writer.Edit{Post: "ok 🔥", Language: "fr-CA", Draft: "the coffee is cold and you are not warm", Final: "le café est froid et tu es pas là"}, LessonLanguage},
+		{"language changed, not to the platform's", writer.Edit{Post: "ok 🔥", Language: "de", Draft: "the coffee is cold and you are not warm", Final: "le café est froid et tu es pas là"}, ""},
 		{"much shorter", writer.Edit{Draft: long, Final: "Hell approves."}, "Keep replies under about 40 characters"},
 		{"much longer", writer.Edit{Draft: "Hell approves.", Final: long}, "Replies may run longer, about 120 characters"},
 		{"opening changed", writer.Edit{Draft: "Ah, mortal, sloth suits you well today", Final: "Mortal, sloth suits you well today"}, `Don't open with "Ah,"`},

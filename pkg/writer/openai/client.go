@@ -104,6 +104,9 @@ func DefaultConfig(apiKey string) Config {
 // Writer drafts responses with a chat model. It is safe for concurrent use.
 type Writer struct {
 	client *goopenai.Client
+	// http is the client's HTTP client: its transport bounds the calls in
+	// flight and keeps them inside the provider's windows.
+	http   *http.Client
 	cfg    Config
 	prompt *template.Template
 	// blind is set once this writer found (or was told) that the model
@@ -160,9 +163,17 @@ func New(cfg Config) (*Writer, error) {
 	}
 	cc := goopenai.DefaultConfig(cfg.APIKey)
 	cc.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
-	cc.HTTPClient = limited(cfg.HTTPClient, cfg)
-	return &Writer{client: goopenai.NewClientWithConfig(cc), cfg: cfg, prompt: prompt}, nil
+	hc := limited(cfg.HTTPClient, cfg)
+	cc.HTTPClient = hc
+	return &Writer{client: goopenai.NewClientWithConfig(cc), http: hc, cfg: cfg, prompt: prompt}, nil
 }
+
+// HTTPClient is the HTTP client the writer calls the provider through:
+// other calls of the same provider made through it (the worker's
+// embeddings, pkg/embeddings) share its bound on the calls in flight
+// (Config.Concurrency) and its rate-limit windows (Config.Limiter), and a
+// 429 they meet closes the windows for every worker.
+func (w *Writer) HTTPClient() *http.Client { return w.http }
 
 // Name identifies the writer in logs.
 func (w *Writer) Name() string { return Name }

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"infernal/pkg/embeddings"
 	"infernal/pkg/ratelimit"
 	"infernal/pkg/tasks/taskstest"
 	"infernal/pkg/writer"
@@ -158,5 +159,37 @@ func TestRefusalClosesTheWindowForEveryWorker(t *testing.T) {
 	}
 	if got := s.Stats().Requests; got != 1 {
 		t.Errorf("the stand-in received %d requests, want 1: the other worker must not call", got)
+	}
+}
+
+// The worker's embeddings go through the writer's HTTP client: a window a
+// 429 closed holds them back too (writer.Busy, nothing sent), and once it
+// is open they are answered.
+func TestEmbeddingsShareTheWritersWindows(t *testing.T) {
+	redisURL := taskstest.RedisURL(t)
+	s := openaitest.New(openaitest.Config{StormUntil: time.Now().Add(time.Hour), StormRetryAfter: 20 * time.Second})
+	base := standIn(t, s)
+	w := worker(t, base, redisURL, 2)
+	emb, err := embeddings.New(embeddings.Config{BaseURL: base, Model: "text-embedding-3-small", HTTPClient: w.HTTPClient()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Write(context.Background(), writer.Request{Kind: writer.KindReply, PostText: "is monday a sin", Author: "mortal"}); !errors.Is(err, writer.ErrBusy) {
+		t.Fatalf("a 429: %v, want writer.Busy", err)
+	}
+	var busy *writer.Busy
+	if _, err := emb.Embed(context.Background(), []string{"is monday a sin"}); !errors.As(err, &busy) {
+		t.Fatalf("embeddings in a closed window: %v, want writer.Busy", err)
+	}
+	if n := len(s.Embeddings()); n != 0 {
+		t.Fatalf("%d embeddings requests sent inside the closed window", n)
+	}
+	open := worker(t, base, "", 1)
+	emb, err = embeddings.New(embeddings.Config{BaseURL: base, Model: "text-embedding-3-small", HTTPClient: open.HTTPClient()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if vs, err := emb.Embed(context.Background(), []string{"is monday a sin"}); err != nil || len(vs) != 1 {
+		t.Fatalf("embeddings without windows: %v, %v", vs, err)
 	}
 }

@@ -2,7 +2,16 @@ import { useId, useState } from 'react';
 import useSWR from 'swr';
 import { errorDetail } from '../../api/client';
 import type { DocumentList, KnowledgeSearch } from '../../api/types';
-import { KNOWLEDGE_KEY, deleteDocument, fileProblem, searchKey, setEnabled, titleOf, uploadDocument } from './api';
+import {
+  KNOWLEDGE_KEY,
+  deleteDocument,
+  fileProblem,
+  rankingLabel,
+  searchKey,
+  setEnabled,
+  titleOf,
+  uploadDocument,
+} from './api';
 import './knowledge.css';
 
 /** The Persona section's Knowledge area: upload, list, enable, delete and search the documents the persona cites. */
@@ -138,17 +147,22 @@ export default function KnowledgePanel() {
           {search.data.facts.length === 0 ? (
             <p className="muted">No facts: a post like this gets none</p>
           ) : (
-            <ol className="knowledge-facts">
-              {search.data.facts.map((f) => (
-                <li key={f.chunk_id} className="knowledge-fact" data-testid="knowledge-fact">
-                  <p className="knowledge-fact-title">
-                    {f.title}
-                    {typeof f.score === 'number' && <span className="muted"> · {f.score.toFixed(2)}</span>}
-                  </p>
-                  <p className="knowledge-fact-text">{f.text}</p>
-                </li>
-              ))}
-            </ol>
+            <>
+              <ol className="knowledge-facts">
+                {search.data.facts.map((f) => (
+                  <li key={f.chunk_id} className="knowledge-fact" data-testid="knowledge-fact">
+                    <p className="knowledge-fact-title">
+                      {f.title}
+                      {typeof f.score === 'number' && <span className="muted"> · {f.score.toFixed(2)}</span>}
+                    </p>
+                    <p className="knowledge-fact-text">{f.text}</p>
+                  </li>
+                ))}
+              </ol>
+              <p className="muted knowledge-ranking" data-testid="knowledge-ranking">
+                {rankingLabel(search.data.ranking)}
+              </p>
+            </>
           )}
         </div>
       )}

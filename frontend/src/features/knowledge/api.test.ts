@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fileProblem, searchKey, titleOf } from './api';
+import { fileProblem, rankingLabel, searchKey, titleOf } from './api';
 
 describe('fileProblem', () => {
   it.each([
@@ -20,5 +20,15 @@ describe('titleOf and searchKey', () => {
   it('encodes the query, and asks nothing for a blank one', () => {
     expect(searchKey(' pit & hours ')).toBe('/api/knowledge/search?q=pit%20%26%20hours');
     expect(searchKey('  ')).toBeNull();
+  });
+});
+
+describe('rankingLabel', () => {
+  it.each([
+    { by: 'embeddings' as const, reason: '', want: 'Ranked by embeddings and text' },
+    { by: 'text' as const, reason: 'EMBEDDINGS_MODEL is not set', want: 'Ranked by text alone: EMBEDDINGS_MODEL is not set' },
+    { by: 'text' as const, reason: '', want: 'Ranked by text alone' },
+  ])('$by ($reason)', ({ by, reason, want }) => {
+    expect(rankingLabel({ by, reason })).toBe(want);
   });
 });

@@ -1,6 +1,6 @@
 // The knowledge base's calls: upload, enable, delete; the reads are SWR keys.
 import { patch, remove, send } from '../../api/client';
-import type { Document } from '../../api/types';
+import type { Document, KnowledgeRanking } from '../../api/types';
 
 /** The list's SWR key. */
 export const KNOWLEDGE_KEY = '/api/knowledge';
@@ -9,6 +9,12 @@ export const KNOWLEDGE_KEY = '/api/knowledge';
 export function searchKey(q: string): string | null {
   const t = q.trim();
   return t ? `/api/knowledge/search?q=${encodeURIComponent(t)}` : null;
+}
+
+/** How the search ranked its facts, in a few words: by embeddings, or by text and why. */
+export function rankingLabel(r: KnowledgeRanking): string {
+  if (r.by === 'embeddings') return 'Ranked by embeddings and text';
+  return r.reason ? `Ranked by text alone: ${r.reason}` : 'Ranked by text alone';
 }
 
 /** The largest document the server takes, in bytes. */

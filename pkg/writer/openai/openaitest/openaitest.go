@@ -4,7 +4,8 @@
 // OpenAI's x-ratelimit-* headers as OpenAI does, answers 429 with a
 // retry-after beyond them (and, for a storm, until a given time), and
 // counts what it was asked. It records every prompt it was sent, with its
-// image parts, and can refuse images as a model without vision does.
+// image parts, and can refuse images as a model without vision does. It
+// serves OpenAI's embeddings too (embeddings.go).
 package openaitest
 
 import (
@@ -53,6 +54,15 @@ type Config struct {
 	// GatherWait bounds Gather's wait (5 s if zero): the last requests of
 	// a run, fewer than Gather, go on after it.
 	GatherWait time.Duration
+	// Dimensions is the length of the embeddings' vectors (DefaultDimensions if zero).
+	Dimensions int
+	// MaxInputs is the most texts one embeddings request may carry,
+	// OpenAI's 2,048 if zero; more are refused with a 400.
+	MaxInputs int
+	// Concepts are groups of words the embeddings take for one meaning
+	// (synonyms, as a real model's vectors bring together), each group
+	// embedded as its first word.
+	Concepts [][]string
 }
 
 // ImageRefusal is the message of the 400 that refuses images, OpenAI's
@@ -104,6 +114,10 @@ type Server struct {
 	gathered chan struct{}
 	stats    Stats
 	prompts  []Prompt
+	// inputs are the embeddings requests received, in order.
+	inputs []EmbeddingsRequest
+	// concept maps each word of Config.Concepts to its group's first.
+	concept map[string]string
 }
 
 // Prompts returns every request received so far, in order.
@@ -161,7 +175,19 @@ func New(cfg Config) *Server {
 	if cfg.GatherWait <= 0 {
 		cfg.GatherWait = 5 * time.Second
 	}
-	return &Server{cfg: cfg, tokens: float64(cfg.Burst), gathered: make(chan struct{})}
+	if cfg.Dimensions <= 0 {
+		cfg.Dimensions = DefaultDimensions
+	}
+	if cfg.MaxInputs <= 0 {
+		cfg.MaxInputs = maxEmbeddingInputs
+	}
+	concept := map[string]string{}
+	for _, group := range cfg.Concepts {
+		for _, w := range group {
+			concept[strings.ToLower(w)] = strings.ToLower(group[0])
+		}
+	}
+	return &Server{cfg: cfg, tokens: float64(cfg.Burst), gathered: make(chan struct{}), concept: concept}
 }
 
 // Stats returns what the stand-in was asked so far.
@@ -173,6 +199,10 @@ func (s *Server) Stats() Stats {
 
 // ServeHTTP answers a chat completion request.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/embeddings") {
+		s.embeddings(w, r)
+		return
+	}
 	if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/chat/completions") {
 		http.NotFound(w, r)
 		return
