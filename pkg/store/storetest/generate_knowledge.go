@@ -33,7 +33,13 @@ func GenerateKnowledge(ctx context.Context, pool *pgxpool.Pool, docs, bytes int)
 			return fmt.Errorf("storetest: generate chunks: %w", err)
 		}
 	}
-	// As every upload does: the index entries out of the pending lists.
+	// As every upload does: the words counted for the retrieval's choice of
+	// candidates (knowledge_lexemes, as migration 00039 counts them)...
+	if _, err := pool.Exec(ctx, `INSERT INTO knowledge_lexemes (lexeme, chunks)
+		SELECT word, ndoc FROM ts_stat('SELECT search FROM knowledge_chunks')`); err != nil {
+		return fmt.Errorf("storetest: count the words: %w", err)
+	}
+	// ...and the index entries out of the pending lists.
 	if _, err := pool.Exec(ctx, `SELECT gin_clean_pending_list('knowledge_chunks_search_idx'::regclass),
 		gin_clean_pending_list('knowledge_chunks_trgm_idx'::regclass)`); err != nil {
 		return fmt.Errorf("storetest: clean pending lists: %w", err)
