@@ -128,7 +128,9 @@ func ModelLeg(ctx context.Context, cfg ModelConfig) (ModelResult, error) {
 func startModelWorker(ctx context.Context, cfg ModelConfig, dbURL, redisURL, base, persona string) (*exec.Cmd, error) {
 	return runWorker(ctx, cfg.WorkerBin, cfg.Log, "DATABASE_URL="+dbURL, "REDIS_URL="+redisURL, "PLATFORM=sandbox",
 		"WRITER=openai", "OPENAI_BASE_URL="+base, "OPENAI_MODEL=stand-in", "PERSONA_HANDLE="+persona,
-		"LOG_LEVEL=error", "SANDBOX_PACE=1h",
+		// The burst is bounded by the model here, not by the hour's draft cap
+		// (caps.drafts_per_hour, default 120), which would hold all but 120.
+		"LOG_LEVEL=error", "SANDBOX_PACE=1h", "DRAFT_CAP_PER_HOUR=100000",
 		"WORKER_CONCURRENCY="+strconv.Itoa(cfg.WorkerConcurrency), "MODEL_CONCURRENCY="+strconv.Itoa(cfg.ModelConcurrency))
 }
 
