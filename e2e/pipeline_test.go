@@ -118,7 +118,7 @@ func start(t *testing.T) *system {
 // startWeb serves the web tier for the test and signs the administrator in.
 func (s *system) startWeb(log *slog.Logger, platformName string) {
 	s.t.Helper()
-	authn, err := auth.NewService(s.store, time.Hour, time.Now)
+	authn, err := auth.NewService(s.store, time.Hour, time.Now, auth.WithHashCost(auth.HashCost{MemoryKiB: 64, Passes: 1}))
 	if err != nil {
 		s.t.Fatal(err)
 	}

@@ -42,7 +42,7 @@ type processFixture struct {
 func (f processFixture) webSystem(t *testing.T) *system {
 	t.Helper()
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	authn, err := auth.NewService(f.st, time.Hour, time.Now)
+	authn, err := auth.NewService(f.st, time.Hour, time.Now, auth.WithHashCost(auth.HashCost{MemoryKiB: 64, Passes: 1}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -117,7 +117,9 @@ start_redis() {
 		# Left running by a run that was killed without cleaning up: use it as it is.
 		return 0
 	fi
-	redis-server --daemonize yes --bind 127.0.0.1 --port "$port" --dir "$dir" \
+	# 64 databases, not 16: under the test command, the tests of several
+	# packages running at once each claim one a test (pkg/tasks/taskstest).
+	redis-server --daemonize yes --bind 127.0.0.1 --port "$port" --dir "$dir" --databases 64 \
 		--save 60 1 --appendonly no --logfile "$dir/redis.log" --pidfile "$dir/redis.pid" >/dev/null || return 1
 	for _ in $(seq 1 100); do
 		redis-cli -p "$port" ping >/dev/null 2>&1 && return 0

@@ -59,6 +59,13 @@ func (e *env) decide() *decision.Decider {
 	return decision.New(e.store, e.queue, "devil", nil)
 }
 
+// testHashing makes the administrator's password cheap to hash and check:
+// at the deployed cost each of these tests would spend half a second of CPU
+// on it under the race detector. pkg/auth tests the deployed cost.
+func testHashing() auth.Option {
+	return auth.WithHashCost(auth.HashCost{MemoryKiB: 64, Passes: 1})
+}
+
 func setup(t testing.TB) *env {
 	t.Helper()
 	return setupWith(t, nil)
@@ -76,7 +83,7 @@ func setupWith(t testing.TB, configure func(*api.Config)) *env {
 	}
 	t.Cleanup(func() { queue.Close() })
 	clk := &clock{t: time.Now()}
-	authn, err := auth.NewService(st, 12*time.Hour, clk.Now)
+	authn, err := auth.NewService(st, 12*time.Hour, clk.Now, testHashing())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,6 +194,7 @@ func errorOf(t *testing.T, body string) string {
 }
 
 func TestLogin(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	tests := []struct {
 		name       string
@@ -217,6 +225,7 @@ func TestLogin(t *testing.T) {
 }
 
 func TestLoginThrottle(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	bad := `{"username":"admin","password":"wrong"}`
 	for i := 0; i < auth.MaxPerUsername; i++ {
@@ -240,6 +249,7 @@ func TestLoginThrottle(t *testing.T) {
 }
 
 func TestTokens(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	tests := []struct {
 		name       string
@@ -280,6 +290,7 @@ func TestTokens(t *testing.T) {
 }
 
 func TestLists(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	for i := 0; i < 12; i++ {
 		e.pending("conv"+strconv.Itoa(i), post.SourceConversation, i, "r")
@@ -348,6 +359,7 @@ func TestLists(t *testing.T) {
 }
 
 func TestApproveAndReject(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	ok := e.pending("1", post.SourceMention, 0, "burn, mortal")
 	long := e.pending("2", post.SourceMention, 0, strings.Repeat("🔥", 141))
@@ -447,6 +459,7 @@ func wantResponse(t *testing.T, e *env, id int64, want string) {
 }
 
 func TestGenerate(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	t.Run("profile answers 202 while no worker drafts", func(t *testing.T) {
 		status, body := e.do("POST", "/api/posts/profile/generate", e.token, "")
@@ -463,22 +476,28 @@ func TestGenerate(t *testing.T) {
 		}
 	})
 	t.Run("profile answers 201 once drafted", func(t *testing.T) {
+		// Its own server waits long enough for a loaded machine: the answer
+		// is 201 as soon as the draft is saved, so the wait costs nothing
+		// when the stand-in worker is quick.
+		e := setupWith(t, func(c *api.Config) { c.GenerateWait = 15 * time.Second })
+		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan struct{})
-		// Stands in for the worker: drafts the profile post the request makes.
+		// Stands in for the worker: drafts the profile post the request
+		// makes, polling until it has or the request has answered.
 		go func() {
 			defer close(done)
-			for i := 0; i < 50; i++ {
+			for ctx.Err() == nil {
 				time.Sleep(20 * time.Millisecond)
-				ids, _ := e.store.IDsInStatus(context.Background(), post.StatusDrafting, time.Now().Add(time.Hour), 10)
+				ids, _ := e.store.IDsInStatus(ctx, post.StatusDrafting, time.Now().Add(time.Hour), 10)
 				for _, id := range ids {
-					// The post of the previous subtest waits too; only a newer one is this request's.
-					if id > 1 && e.store.SaveDraft(context.Background(), id, store.Draft{Response: "I think, therefore I burn.", Category: "pride"}) == nil {
+					if e.store.SaveDraft(ctx, id, store.Draft{Response: "I think, therefore I burn.", Category: "pride"}) == nil {
 						return
 					}
 				}
 			}
 		}()
 		status, body := e.do("POST", "/api/posts/profile/generate", e.token, "")
+		cancel()
 		<-done
 		if status != 201 || !strings.Contains(body, "I think, therefore I burn.") || !strings.Contains(body, `"is_profile_tweet":true`) {
 			t.Fatalf("got %d %s", status, body)
@@ -496,6 +515,7 @@ func TestGenerate(t *testing.T) {
 }
 
 func TestPublic(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	ctx := context.Background()
 	if status, body := e.do("GET", "/api/public/latest", "", ""); status != 404 || errorOf(t, body) != "not found" {
@@ -634,6 +654,7 @@ func TestPublic(t *testing.T) {
 }
 
 func TestHardening(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	resp := e.raw("GET", "/api/public/stats", "", "")
 	resp.Body.Close()
@@ -682,13 +703,14 @@ func TestHardening(t *testing.T) {
 }
 
 func TestReadyzReportsRedisDown(t *testing.T) {
+	t.Parallel()
 	st := storetest.New(t)
 	queue, err := tasks.NewClient("redis://127.0.0.1:1/0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer queue.Close()
-	authn, err := auth.NewService(st, time.Hour, time.Now)
+	authn, err := auth.NewService(st, time.Hour, time.Now, testHashing())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -735,13 +757,14 @@ func FuzzApproveBody(f *testing.F) {
 // With Redis down, an approval still lands in Postgres (reconcile sends it
 // later), while a profile generation is refused whole and leaves no row.
 func TestRedisDownDuringRequests(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	dead, err := tasks.NewClient("redis://127.0.0.1:1/0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer dead.Close()
-	authn, err := auth.NewService(e.store, time.Hour, time.Now)
+	authn, err := auth.NewService(e.store, time.Hour, time.Now, testHashing())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,6 +22,7 @@ import (
 // hashes and no 'unsafe-inline', it tells its page it is read-only, and
 // its API refuses a change.
 func TestQueueDashboardReadOnlyAndHashed(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	conn, err := redisurl.Parse(e.redisURL)
 	if err != nil {
@@ -29,7 +30,7 @@ func TestQueueDashboardReadOnlyAndHashed(t *testing.T) {
 	}
 	ops := asynqmon.New(asynqmon.Options{RootPath: api.OpsPath, RedisConnOpt: conn.Asynq(), ReadOnly: true})
 	t.Cleanup(func() { _ = ops.Close() })
-	authn, err := auth.NewService(e.store, time.Hour, time.Now)
+	authn, err := auth.NewService(e.store, time.Hour, time.Now, testHashing())
 	if err != nil {
 		t.Fatal(err)
 	}

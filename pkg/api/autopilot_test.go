@@ -17,6 +17,7 @@ import (
 // The autopilot is off in fresh settings; PUT stores it normalised, a PUT
 // without it keeps it, and a bad value is a 400 naming its field.
 func TestAutopilotSettingsAPI(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	get := func() settings.Autopilot {
 		t.Helper()
@@ -91,6 +92,7 @@ func (e *env) autoApprove(pid int64, grace time.Duration) post.Post {
 // the send has started the cancel is a 409 saying so. An edit in the
 // window withdraws the approval.
 func TestCancelAutoApproval(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	ctx := context.Background()
 	a := e.pending("1", post.SourceMention, 0, "a sure reply")

@@ -33,6 +33,7 @@ func (c *testClock) add(d time.Duration) {
 // A burst of callers with nothing cached yet costs one computation, and
 // every caller gets its answer.
 func TestCacheBurstComputesOnce(t *testing.T) {
+	t.Parallel()
 	clk := &testClock{t: time.Now()}
 	c := newPublicCache(time.Second, clk.now)
 	var calls atomic.Int32
@@ -95,6 +96,7 @@ func settle(t *testing.T, c *publicCache, key string) {
 // answer is served while the next is computed in the background; a failed
 // computation keeps the last good answer; invalidate makes it stale at once.
 func TestCacheLifetime(t *testing.T) {
+	t.Parallel()
 	clk := &testClock{t: time.Now()}
 	c := newPublicCache(2*time.Second, clk.now)
 	var n atomic.Int32
@@ -149,6 +151,7 @@ func TestCacheLifetime(t *testing.T) {
 // A stale answer is served at once while its next computation runs, and no
 // second computation starts meanwhile.
 func TestCacheServesLastGoodWhileComputing(t *testing.T) {
+	t.Parallel()
 	clk := &testClock{t: time.Now()}
 	c := newPublicCache(time.Second, clk.now)
 	if _, err := c.get(context.Background(), "k", func(context.Context) (any, error) { return "old", nil }); err != nil {
@@ -183,6 +186,7 @@ func TestCacheServesLastGoodWhileComputing(t *testing.T) {
 // A cached answer carries an ETag and Cache-Control public; a client that
 // holds it gets 304 without a body.
 func TestRespondCached(t *testing.T) {
+	t.Parallel()
 	a := newAnswer([]byte("{}\n"), `"abc"`, time.Time{})
 	tests := []struct {
 		name        string
@@ -224,6 +228,7 @@ func TestRespondCached(t *testing.T) {
 
 // queryOffset reads the offset as url.Values would, whatever the query.
 func TestQueryOffset(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		raw, want string
 	}{

@@ -8,6 +8,7 @@ import (
 
 // The ceiling route answers exactly the asked size, only when turned on.
 func TestBenchCeiling(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name     string
 		on       bool

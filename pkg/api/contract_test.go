@@ -139,6 +139,7 @@ func (c *contract) validateError(header http.Header, body []byte) error {
 // The answer check fails on every kind of drift from the document, and
 // passes the answers the document describes.
 func TestContractCatchesDrift(t *testing.T) {
+	t.Parallel()
 	c := loadContract(t)
 	jsonHeader := http.Header{"Content-Type": {"application/json; charset=utf-8"}}
 	tests := []struct {

@@ -26,6 +26,7 @@ type contextBody struct {
 // The card's conversation is read from the database: the thread oldest
 // first with the persona's own post marked, then the quoted post.
 func TestConversationContext(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	ctx := context.Background()
 	at := func(m int) *time.Time { t := time.Date(2026, 11, 25, 10, m, 0, 0, time.UTC); return &t }
@@ -86,6 +87,7 @@ func TestConversationContext(t *testing.T) {
 // thread there is the persona's, while the same name on another platform
 // is a mortal's.
 func TestConversationPersonaByPlatformHandle(t *testing.T) {
+	t.Parallel()
 	e := setupWith(t, func(c *api.Config) {
 		c.Platforms = []string{"x", "bluesky"}
 		c.Handles = map[string]string{"bluesky": "devil.bsky.social"}

@@ -24,6 +24,7 @@ type decodeTarget struct {
 // decodeJSON accepts what the target describes and refuses the rest with a
 // 400 naming the bad value's path ("" for the body as a whole).
 func TestDecodeJSON(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name       string
 		body       string

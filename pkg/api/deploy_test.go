@@ -29,6 +29,7 @@ func deployServer(t *testing.T, metricsToken string, mediaHosts []string) *httpt
 // Prometheus reads /metrics with METRICS_TOKEN as its bearer token; the
 // admin's session still works, anything else is refused.
 func TestMetricsToken(t *testing.T) {
+	t.Parallel()
 	const token = "prometheus-0123456789abcdef"
 	tests := []struct {
 		name       string
@@ -61,6 +62,7 @@ func TestMetricsToken(t *testing.T) {
 // Images load from the site, data: URLs and the platform's media hosts over
 // https only: not from every https host.
 func TestContentSecurityPolicyImages(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name       string
 		mediaHosts []string

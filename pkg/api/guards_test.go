@@ -29,6 +29,7 @@ func flagsOf(t *testing.T, body string) []string {
 // {"override": true}; without it the answer is 422 naming the flags, and
 // the post is left as it was. The flags approved are stored.
 func TestApproveFlaggedNeedsOverride(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	link := e.pending("link", post.SourceMention, 0, "Read https://example.com/hell first")
 	clean := e.pending("clean", post.SourceMention, 0, "Burn, @mortalclean.")
@@ -104,6 +105,7 @@ func (e *env) skip(originalID, reason string, likes int) int64 {
 // failed ones with their errors, pages and orders like the other lists; "draft anyway" sends one back to drafting
 // and queues its draft.
 func TestSkippedViewAndDraftAnyway(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	var skipped []int64
 	for i := range 12 {

@@ -30,7 +30,7 @@ func hardenedEnv(t *testing.T, publicURL string, trusted []netip.Prefix) *httpte
 	}
 	t.Cleanup(func() { queue.Close() })
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	authn, err := auth.NewService(st, time.Hour, time.Now, auth.WithLogger(log))
+	authn, err := auth.NewService(st, time.Hour, time.Now, auth.WithLogger(log), testHashing())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,6 +75,7 @@ const goodLogin = `{"username":"admin","password":"` + password + `"}`
 // Login takes JSON only: a page elsewhere can post text/plain or a form
 // without asking, and so make visitors' browsers guess passwords.
 func TestLoginNeedsJSON(t *testing.T) {
+	t.Parallel()
 	srv := hardenedEnv(t, "", nil)
 	tests := []struct {
 		name        string
@@ -105,6 +106,7 @@ func TestLoginNeedsJSON(t *testing.T) {
 // Failures for the admin's name from many addresses (behind a proxy) never
 // lock the right password out from another address.
 func TestLoginNotLockedOutByOthers(t *testing.T) {
+	t.Parallel()
 	srv := hardenedEnv(t, "", []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32"), netip.MustParsePrefix("::1/128")})
 	for i := 0; i < auth.SlowAfter+1; i++ {
 		resp, body := send(t, "POST", srv.URL+"/api/auth/login", `{"username":"admin","password":"wrong"}`,
@@ -144,6 +146,7 @@ func loginCookie(t *testing.T, srv *httptest.Server, headers map[string]string) 
 // it is also __Host- prefixed (so Path=/) and answers carry HSTS; without
 // one, a trusted proxy's X-Forwarded-Proto counts, anyone else's does not.
 func TestSessionCookieBehindTLS(t *testing.T) {
+	t.Parallel()
 	proxies := []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32"), netip.MustParsePrefix("::1/128")}
 	tests := []struct {
 		name       string
@@ -196,6 +199,7 @@ func TestSessionCookieBehindTLS(t *testing.T) {
 // The ops dashboard refuses state-changing requests from other sites, which
 // a browser would send with the session cookie.
 func TestOpsRefusesCrossSiteRequests(t *testing.T) {
+	t.Parallel()
 	for _, publicURL := range []string{"", "https://hell.example"} {
 		t.Run("public url "+publicURL, func(t *testing.T) {
 			srv := hardenedEnv(t, publicURL, nil)
@@ -248,6 +252,7 @@ func TestOpsRefusesCrossSiteRequests(t *testing.T) {
 
 // Log out everywhere revokes every session of the admin, and the cookie.
 func TestLogoutEverywhere(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	other := e.login()
 	third := e.login()

@@ -37,6 +37,7 @@ func (f *fakeStore) LastScanOf(_ context.Context, platform, name string) (store.
 // Every garbage parameter of the insights and the lookup gets a 400 naming
 // it, and reaches nothing.
 func TestInsightsRefusals(t *testing.T) {
+	t.Parallel()
 	srv, st := fakeServer(t)
 	tests := []struct {
 		name, path, token string
@@ -80,6 +81,7 @@ func TestInsightsRefusals(t *testing.T) {
 
 // Well-formed requests reach the store with their range, source and zone.
 func TestInsightsReachTheStore(t *testing.T) {
+	t.Parallel()
 	srv, st := fakeServer(t)
 	tests := []struct {
 		name, path string
@@ -109,6 +111,7 @@ func TestInsightsReachTheStore(t *testing.T) {
 // run: an id or an X address on X (the sandbox's alone), a Bluesky address
 // or at:// URI on Bluesky; a reference to a platform not run is a 400.
 func TestLookupOnItsPlatform(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name      string
 		platforms []string
@@ -157,6 +160,7 @@ func TestLookupOnItsPlatform(t *testing.T) {
 // a profile post for the first platform by default, a targeted scan on
 // every platform; any other platform is a 400 that runs nothing.
 func TestRunsByHandOnAPlatform(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name       string
 		path       string
@@ -221,6 +225,7 @@ type insightsAnswer struct {
 // The funnel of a real database counts each post once at its fate, and its
 // sums agree; a lookup answers a drafted post and a post never seen.
 func TestInsightsOfRecordedPosts(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	ctx := context.Background()
 	a := e.pending("1001", post.SourceMention, 1, "the furnace hums")

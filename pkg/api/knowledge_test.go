@@ -74,6 +74,7 @@ type documentAnswer struct {
 // A document uploaded as a file or as JSON is listed, found by a search
 // that asks about it (and only then), disabled, enabled and deleted.
 func TestKnowledgeLifecycle(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	status, body := e.upload("Opening hours.md", []byte(knowledge.SampleText))
 	if status != 201 {
@@ -140,6 +141,7 @@ func TestKnowledgeLifecycle(t *testing.T) {
 
 // Every bad upload and request gets its own answer, and stores nothing.
 func TestKnowledgeGarbage(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	big := strings.Repeat("a", knowledge.MaxDocumentBytes+1)
 	uploads := []struct {
@@ -219,6 +221,7 @@ func TestKnowledgeGarbage(t *testing.T) {
 
 // The 201st document is a 413, and stores nothing.
 func TestKnowledgeDocumentLimit(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	for i := range knowledge.MaxDocuments {
 		if status, body := e.do("POST", "/api/knowledge", e.token, fmt.Sprintf(`{"title":"doc %d","text":"fact %d"}`, i, i)); status != 201 {
@@ -237,6 +240,7 @@ func TestKnowledgeDocumentLimit(t *testing.T) {
 // knowledge.chunks is 0 to 5, default 3, round-trips GET -> PUT, and a bad
 // value is a 400 naming it.
 func TestKnowledgeSettings(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	status, body := e.do("GET", "/api/settings", e.token, "")
 	if status != 200 || !strings.Contains(body, `"knowledge":{"chunks":3}`) {
@@ -327,6 +331,7 @@ var embeddingConcepts = [][]string{{"espresso", "coffee"}, {"machine", "maker", 
 // for a text that no chunk shares a word with; the answer says how it
 // ranked. Without an embedder it ranks by text and says why.
 func TestKnowledgeSearchRanksAsTheWorker(t *testing.T) {
+	t.Parallel()
 	model := openaitest.New(openaitest.Config{Concepts: embeddingConcepts})
 	srv := httptest.NewServer(model)
 	t.Cleanup(srv.Close)
@@ -406,6 +411,7 @@ func TestKnowledgeSearchRanksAsTheWorker(t *testing.T) {
 // A failed embeddings call leaves the search ranked by text, as it leaves
 // a draft's, and says why; without EMBEDDINGS_MODEL it says so.
 func TestKnowledgeSearchFallsBackToText(t *testing.T) {
+	t.Parallel()
 	failing := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusServiceUnavailable)

@@ -50,6 +50,7 @@ func (e *env) importNDJSON(contentType, body string) (int, string) {
 // bulk (bulk only with reject), kept with the case; garbage is a 400
 // naming reason.
 func TestRejectReason(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	bad := []struct{ name, path, body string }{
 		{"too long", "/api/posts/%d/reject", `{"reason":"` + strings.Repeat("x", 201) + `"}`},
@@ -108,6 +109,7 @@ func TestRejectReason(t *testing.T) {
 // The cases list, searches, pages and deletes; garbage is a 400 naming
 // its parameter, an unknown case a 404.
 func TestCasesRoutes(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	for _, tt := range []struct{ path, field string }{
 		{"/api/cases?page=0", ""}, {"/api/cases?page=x", ""}, {"/api/cases?q=" + strings.Repeat("a", 201), "q"},
@@ -161,6 +163,7 @@ func TestCasesRoutes(t *testing.T) {
 // reason; over its limits it is a 413 and imports nothing; another
 // content type is a 415.
 func TestImportCases(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	lines := strings.Join([]string{
 		`{"mention":"My sourdough died","reply":"Hell's ovens mourn it."}`,
@@ -234,6 +237,7 @@ func TestImportCases(t *testing.T) {
 // promote into the persona (a new version, the lesson off), delete; a
 // text that is no lesson is a 400 naming text.
 func TestLessonsRoutes(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	for _, body := range []string{`{}`, `{"text":""}`, `{"text":"` + strings.Repeat("x", 201) + `"}`,
 		`{"text":"see https://example.com"}`, `{"text":"ask @someone"}`, `{"text":"two\nlines"}`, `{"text":3}`} {
@@ -296,6 +300,7 @@ func TestLessonsRoutes(t *testing.T) {
 // settings.learning round-trips; an absent one keeps the stored; a bad
 // value is a 400 naming learning.<field>.
 func TestLearningSettings(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	base := `"target_usernames":[],"search_topics":[],"blocked_authors":[],"blocked_phrases":[],"caps":{}`
 	for _, tt := range []struct{ learning, field string }{
@@ -343,6 +348,7 @@ func TestLearningSettings(t *testing.T) {
 // approvals as written, edits (with their mean edit distance) and
 // rejections.
 func TestInsightsLearningWeekly(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	ctx := context.Background()
 	a := e.pending("w1", post.SourceMention, 0, "first draft stays")

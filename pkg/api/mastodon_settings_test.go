@@ -10,6 +10,7 @@ import (
 // that is not a boolean, or a missing reply_to_direct, is a 400 naming
 // mastodon.reply_to_direct; anything else inside is a 400 naming it.
 func TestMastodonSettings(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	base := `"target_usernames":[],"search_topics":[],"blocked_authors":[],"blocked_phrases":[],"caps":{}`
 	for _, tt := range []struct{ mastodon, field string }{

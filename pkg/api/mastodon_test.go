@@ -18,6 +18,7 @@ import (
 // written under, less the warning its reply carries; the approval and the
 // edit keep to it, and the import to the platform's latest.
 func TestPostPageWarningAndLimit(t *testing.T) {
+	t.Parallel()
 	e := setupWith(t, func(c *api.Config) { c.Platforms = []string{"sandbox", "x", "mastodon"} })
 	ctx := context.Background()
 	add := func(p post.Post, maxLength int) int64 {
@@ -105,6 +106,7 @@ func TestPostPageWarningAndLimit(t *testing.T) {
 
 // A context post's warning comes back with it.
 func TestConversationWarning(t *testing.T) {
+	t.Parallel()
 	e := setupWith(t, func(c *api.Config) { c.Platforms = []string{"sandbox", "mastodon"} })
 	ctx := context.Background()
 	if err := e.store.SaveContextPosts(ctx, []store.ContextPost{{Platform: "mastodon", PlatformPostID: "1", AuthorUsername: "elder",

@@ -16,6 +16,7 @@ import (
 // an address that is not http(s) with a host, stored before the scan
 // checked them, is dropped. The statistics name MEDIA_HOSTS.
 func TestMediaAndLinkInAnswers(t *testing.T) {
+	t.Parallel()
 	e := setupWith(t, func(c *api.Config) { c.MediaHosts = []string{"pbs.twimg.com", "127.0.0.1:8443"} })
 	ctx := context.Background()
 	goat := post.Media{Type: post.MediaPhoto, URL: "https://pbs.twimg.com/media/goat.jpg", Alt: "a goat in a red cape"}
@@ -82,6 +83,7 @@ func TestMediaAndLinkInAnswers(t *testing.T) {
 
 // The Spend page says MODEL_VISION and the models that refused images.
 func TestSpendModelVision(t *testing.T) {
+	t.Parallel()
 	blind := fixedBlind{"llama3.2": time.Date(2026, 11, 28, 14, 0, 0, 0, time.UTC)}
 	e := setupWith(t, func(c *api.Config) { c.ModelVision = "auto"; c.Blind = blind })
 	status, body := e.do("GET", "/api/spend", e.token, "")

@@ -23,6 +23,7 @@ import (
 // must answer 413 with the JSON error at once, never "100 Continue", and the
 // handler must not run.
 func TestLimitBodyRefusesDeclaredSizeBeforeContinue(t *testing.T) {
+	t.Parallel()
 	called := make(chan struct{}, 1)
 	srv := httptest.NewServer(limitBody(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		select {
@@ -79,6 +80,7 @@ func TestLimitBodyRefusesDeclaredSizeBeforeContinue(t *testing.T) {
 
 // TestLimitBodyPassesSmallBodies keeps bodies within the limit untouched.
 func TestLimitBodyPassesSmallBodies(t *testing.T) {
+	t.Parallel()
 	var got string
 	h := limitBody(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		b, err := io.ReadAll(r.Body)
@@ -97,6 +99,7 @@ func TestLimitBodyPassesSmallBodies(t *testing.T) {
 // Every request's context carries a deadline below the server's write
 // timeout, so work whose answer could not be written any more is cancelled.
 func TestRequestsCarryADeadline(t *testing.T) {
+	t.Parallel()
 	if RequestTimeout >= writeTimeout {
 		t.Fatalf("RequestTimeout %s is not below the write timeout %s", RequestTimeout, writeTimeout)
 	}
@@ -145,6 +148,7 @@ func (d *deadlineStore) LatestPosted(ctx context.Context) (post.Post, error) {
 // handler does to its own answer's headers, the next answer carries them
 // unchanged.
 func TestSecurityHeadersSharedValuesStayIntact(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		touch func(h http.Header)

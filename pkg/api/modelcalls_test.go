@@ -38,6 +38,7 @@ func (s signalling) Begin(ctx context.Context, session string) (func(context.Con
 // at most 10 a minute; beyond, a 429 with Retry-After and a message the
 // admin shows. Another session is not held back.
 func TestPreviewAndRegenerateBounded(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	opt, err := redis.ParseURL(e.redisURL)
 	if err != nil {
@@ -50,7 +51,7 @@ func TestPreviewAndRegenerateBounded(t *testing.T) {
 	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
 	calls := signalling{Sessions: ratelimit.NewSessions(rdb, 10, time.Minute, time.Minute, clock), began: make(chan struct{}, 100)}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	authn, err := auth.NewService(e.store, 12*time.Hour, time.Now)
+	authn, err := auth.NewService(e.store, 12*time.Hour, time.Now, testHashing())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -67,6 +67,7 @@ func documented(t *testing.T) map[string][]string {
 // there is served: with every optional part of the router turned on (the
 // queue dashboard, /metrics and the benchmark's ceiling route).
 func TestRoutesMatchTheDocument(t *testing.T) {
+	t.Parallel()
 	s := New(Config{BenchCeiling: true, Ops: http.NotFoundHandler(), Metrics: http.NotFoundHandler()})
 	routes := served(t, s)
 	doc := documented(t)

@@ -65,6 +65,7 @@ func (e *env) personaVersions() []int {
 // it; versions accumulate, newest first; every bad body is a 400 naming
 // its field and stores nothing.
 func TestPersonaAPI(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	if _, err := e.store.SeedPersona(context.Background(), persona.Default()); err != nil {
 		t.Fatal(err)
@@ -145,6 +146,7 @@ func TestPersonaAPI(t *testing.T) {
 // The Post JSON names the draft's persona version and carries its review,
 // null for a draft never judged.
 func TestPostNamesPersonaAndReview(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	ctx := context.Background()
 	if _, err := e.store.SeedPersona(ctx, persona.Default()); err != nil {
@@ -208,6 +210,7 @@ func startPreviewWorker(t *testing.T, e *env) {
 // with the stored persona or a given unsaved one, and makes no post; bad
 // bodies are 400s naming their field; without a worker it is a 503.
 func TestPersonaPreview(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	if _, err := e.store.SeedPersona(context.Background(), persona.Default()); err != nil {
 		t.Fatal(err)
@@ -260,6 +263,7 @@ func TestPersonaPreview(t *testing.T) {
 // Without a worker answering in time, a preview is a 503 and its task is
 // dropped, so that no model is paid for an answer nobody reads.
 func TestPersonaPreviewWithoutWorker(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	if _, err := e.store.SeedPersona(context.Background(), persona.Default()); err != nil {
 		t.Fatal(err)

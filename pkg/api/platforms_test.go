@@ -59,6 +59,7 @@ func platformsOf(t *testing.T, body string) (int, []string) {
 // platform, a platform keeps its posts (and counts them alone), anything
 // else is a 400 that names the platforms.
 func TestAdminListsFilterByPlatform(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	ctx := context.Background()
 	e.onPlatform(post.XPlatform, "m1", post.SourceMention)
@@ -135,6 +136,7 @@ func (e *env) onPlatformDrafting(platform, id string) int64 {
 
 // The admin's counts name the platforms configured, for its filter.
 func TestAdminStatsNamePlatforms(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name      string
 		configure func(*api.Config)
@@ -161,6 +163,7 @@ func TestAdminStatsNamePlatforms(t *testing.T) {
 // The header's counts follow the platform filter: of every platform, or of
 // the one named; garbage is a 400.
 func TestAdminStatsByPlatform(t *testing.T) {
+	t.Parallel()
 	e := setupWith(t, func(c *api.Config) { c.Platform, c.Platforms = "x", []string{"x", "bluesky"} })
 	for i, platform := range []string{"x", "x", "bluesky"} {
 		e.onPlatform(platform, strconv.Itoa(i), post.SourceMention)
@@ -209,6 +212,7 @@ func (f fakeWindows) Margin() int                                         { retu
 // the spend and the windows down by platform: X costs money, Bluesky has
 // windows but no fee, the model's windows belong to no platform.
 func TestSpendByPlatform(t *testing.T) {
+	t.Parallel()
 	reset := time.Now().Add(10 * time.Minute)
 	windows := fakeWindows{
 		{Endpoint: "GET /2/tweets/search/recent", Limit: 60, Remaining: 59, ResetAt: reset},
@@ -266,6 +270,7 @@ func TestSpendByPlatform(t *testing.T) {
 // The public figures keep their totals over every platform and add each
 // platform's, unchanged in shape otherwise.
 func TestPublicStatsByPlatform(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	ctx := context.Background()
 	e.onPlatform(post.XPlatform, "m1", post.SourceMention)
@@ -323,6 +328,7 @@ func TestPublicStatsByPlatform(t *testing.T) {
 // platform's name, label, limit, length rule and post URL pattern, marked
 // running when PLATFORM names it; any other method is a 405.
 func TestPlatformTable(t *testing.T) {
+	t.Parallel()
 	e := setupWith(t, func(c *api.Config) { c.Platform, c.Platforms = "x", []string{"x", "bluesky"} })
 	status, body := e.do("GET", "/api/platforms", "", "")
 	if status != 200 {
@@ -361,6 +367,7 @@ func TestPlatformTable(t *testing.T) {
 // while a reject takes it away; the running platform's posts are decided
 // as ever.
 func TestDecisionOnAPlatformNotRunning(t *testing.T) {
+	t.Parallel()
 	e := setup(t) // PLATFORM=sandbox
 	stale := e.onPlatform(post.XPlatform, "s1", post.SourceMention)
 	own := e.onPlatform(post.SandboxPlatform, "o1", post.SourceMention)

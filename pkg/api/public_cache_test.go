@@ -97,6 +97,7 @@ func (e *env) recount() homeFigures {
 // through the API makes them stale at once; a client holding the answer
 // gets 304.
 func TestPublicStatsCachedAndExact(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	for i := range 6 {
 		src := post.SourceMention

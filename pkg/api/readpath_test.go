@@ -34,6 +34,7 @@ func (s *syncBuffer) String() string {
 // Every request leaves one access-log line, at the logger's level, with
 // the fields collectors read, and the id the answer carries.
 func TestAccessLogLine(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name      string
 		level     slog.Level

@@ -13,6 +13,7 @@ type otherKey struct{}
 // timer was started: it ends at its deadline, with its parent and when the
 // request is released, and so do contexts made from it.
 func TestRequestContext(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		d    time.Duration
@@ -72,6 +73,7 @@ func TestRequestContext(t *testing.T) {
 // A request whose context nobody waits on never starts a timer, and a
 // parent's deadline earlier than the request's is kept.
 func TestRequestContextLazyAndBounded(t *testing.T) {
+	t.Parallel()
 	parent, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	ctx, release := newRequestContext(parent, "id", time.Hour)

@@ -424,6 +424,7 @@ func call(t *testing.T, srv *httptest.Server, method, path, token, body string) 
 // Requests refused for their shape get a 4xx with a message, and reach
 // neither the store, nor the login check, nor the queue.
 func TestRefusedRequestsReachNothing(t *testing.T) {
+	t.Parallel()
 	srv, st := fakeServer(t)
 	tests := []struct {
 		name       string
@@ -569,6 +570,7 @@ func idList(n int) string {
 // Each admin tab's list asks the store for its own source, ten to a page,
 // and a well-formed login reaches the login check.
 func TestRequestsReachTheirCall(t *testing.T) {
+	t.Parallel()
 	srv, st := fakeServer(t)
 	tests := []struct {
 		name       string
@@ -612,6 +614,7 @@ func TestRequestsReachTheirCall(t *testing.T) {
 
 // The store's refusals reach the client as their facts, written by the API.
 func TestStoreRefusals(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name       string
 		err        error

@@ -22,7 +22,7 @@ import (
 // serveWaiting serves e's API again with regenerate and preview waiting up to wait.
 func serveWaiting(t *testing.T, e *env, wait time.Duration) {
 	t.Helper()
-	authn, err := auth.NewService(e.store, time.Hour, time.Now)
+	authn, err := auth.NewService(e.store, time.Hour, time.Now, testHashing())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,6 +77,7 @@ func (e *env) history(pid int64) historyBody {
 // Regenerate goes through the queue to a worker and back: the reviewer
 // gets the new draft, and the history keeps every version with its origin.
 func TestRegenerateKeepsHistory(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	// Long enough that the test never sees a 202 from a slow machine; the worker answers in milliseconds.
 	serveWaiting(t, e, 15*time.Second)
@@ -135,6 +136,7 @@ func TestRegenerateKeepsHistory(t *testing.T) {
 // Without a worker in time, regenerate answers 202 with the post as it is,
 // and the task waits in the queue.
 func TestRegenerateAccepted(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	serveWaiting(t, e, time.Millisecond)
 	pid := e.pending("1", post.SourceMention, 0, "as it was")
@@ -167,6 +169,7 @@ type bulkBody struct {
 // A bulk action judges each id through the single route's path and reports
 // each result, in order: successes and failures side by side.
 func TestBulk(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	a := e.pending("1", post.SourceMention, 0, "burn")
 	b := e.pending("2", post.SourceMention, 0, strings.Repeat("🔥", 141))

@@ -70,6 +70,7 @@ var roundTrips = []roundTrip{
 // is taken (answer-only fields included) and changes nothing a later GET
 // shows; PUT back with one field changed, it changes that field alone.
 func TestGetPutRoundTrips(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	for _, rt := range roundTrips {
 		t.Run(rt.path, func(t *testing.T) {
@@ -110,6 +111,7 @@ func TestGetPutRoundTrips(t *testing.T) {
 // The answer-only fields are taken whatever they hold, and ignored; any
 // other unknown field, or a null, is still a 400 naming it.
 func TestPutIgnoresAnswerOnlyFields(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	settings := func(extra string) string {
 		return `{"target_usernames":["alice"],"search_topics":[],"blocked_authors":[],"blocked_phrases":[],"caps":{}` + extra + `}`

@@ -44,7 +44,7 @@ func opsEnv(t *testing.T) (*httptest.Server, string) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { queue.Close() })
-	authn, err := auth.NewService(st, time.Hour, time.Now)
+	authn, err := auth.NewService(st, time.Hour, time.Now, testHashing())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,6 +89,7 @@ func opsEnv(t *testing.T) (*httptest.Server, string) {
 }
 
 func TestServing(t *testing.T) {
+	t.Parallel()
 	srv, cookie := opsEnv(t)
 	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	tests := []struct {
@@ -156,6 +157,7 @@ func TestServing(t *testing.T) {
 // admin answer: its pages, its files (even one the dashboard marks
 // cacheable), its errors, and the answers to a client not signed in.
 func TestQueueDashboardNotStored(t *testing.T) {
+	t.Parallel()
 	srv, cookie := opsEnv(t)
 	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	tests := []struct {

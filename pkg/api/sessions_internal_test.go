@@ -7,6 +7,7 @@ import (
 )
 
 func TestClientAddress(t *testing.T) {
+	t.Parallel()
 	proxies := []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8"), netip.MustParsePrefix("::1/128")}
 	tests := []struct {
 		name    string

@@ -19,6 +19,7 @@ import (
 // stores the normalised settings and answers them; a bad value is a 400
 // naming its field, and changes nothing.
 func TestSettingsAPI(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	get := func() settings.Settings {
 		t.Helper()
@@ -87,6 +88,7 @@ func TestSettingsAPI(t *testing.T) {
 // An approval beyond the send caps answers "queued: cap" at once, and
 // /api/spend tells how the caps stand.
 func TestApproveTellsTheSendCap(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	ctx := context.Background()
 	caps := settings.DefaultCaps()
@@ -132,6 +134,7 @@ func TestApproveTellsTheSendCap(t *testing.T) {
 // each the send caps hold noted "queued: cap"; a send started leaves the
 // list.
 func TestListQueued(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	ctx := context.Background()
 	caps := settings.DefaultCaps()
@@ -214,6 +217,7 @@ func TestListQueued(t *testing.T) {
 // The settings show the targeted usernames the platform does not know,
 // until the settings change.
 func TestSettingsShowTargetsNotFound(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	ctx := context.Background()
 	body := `{"target_usernames":["ghost_acct","real_acct"],"search_topics":[],"blocked_authors":[],"blocked_phrases":[],"caps":{}}`
@@ -247,6 +251,7 @@ func TestSettingsShowTargetsNotFound(t *testing.T) {
 // Targets and blocked authors may be given by handle or by id; the answer
 // shows each entry with its handle and id where known.
 func TestSettingsEntriesByHandleOrID(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	ctx := context.Background()
 	body := `{"target_usernames":["@Alice","did:plc:z72i7hdynmk6r22z27h6tvur","4242"],"search_topics":[],
@@ -307,6 +312,7 @@ func TestSettingsEntriesByHandleOrID(t *testing.T) {
 
 // The spend report tells how many posts wait for their draft, and why.
 func TestSpendTellsDraftsWaiting(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	ctx := context.Background()
 	drafts := func() (v struct {

@@ -42,6 +42,7 @@ func (e *env) draftVersion(pid int64) int {
 // that has since changed is a 409 naming the current version, and changes
 // nothing; {} still decides on the current draft.
 func TestDecisionsOnTheVersionShown(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	a := e.pending("1", post.SourceMention, 0, "first words")
 	if v := e.draftVersion(a); v != 1 {
@@ -128,6 +129,7 @@ func TestDecisionsOnTheVersionShown(t *testing.T) {
 // Bulk takes items with the version shown: a stale item is a 409 among the
 // results, naming the current version, and the others go through.
 func TestBulkItemsOnTheVersionShown(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	fresh := e.pending("1", post.SourceMention, 0, "fresh")
 	stale := e.pending("2", post.SourceMention, 0, "old")
@@ -214,6 +216,7 @@ func (e *env) decisions(pid int64) []decisionBody {
 
 // The web's decisions are in the history as by web, in order.
 func TestHistoryNamesTheChannel(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	pid := e.pending("1", post.SourceMention, 0, "words")
 	if status, body := e.do("POST", "/api/posts/"+id(pid)+"/edit", e.token, `{"response":"better words"}`); status != 200 {
@@ -236,6 +239,7 @@ func TestHistoryNamesTheChannel(t *testing.T) {
 
 // The settings show the Telegram link as the worker keeps it.
 func TestTelegramLink(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	status, body := e.do("GET", "/api/telegram", e.token, "")
 	if status != 200 || !strings.Contains(body, `"linked":false`) {

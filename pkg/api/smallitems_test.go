@@ -17,6 +17,7 @@ import (
 // HEAD is answered wherever GET is, with GET's status and no body; a
 // route without GET still refuses it.
 func TestHeadWhereverGet(t *testing.T) {
+	t.Parallel()
 	srv := hardenedEnv(t, "", nil)
 	tests := []struct {
 		path string
@@ -48,6 +49,7 @@ func TestHeadWhereverGet(t *testing.T) {
 
 // /metrics is never kept by a cache, whoever reads it.
 func TestMetricsNoStore(t *testing.T) {
+	t.Parallel()
 	const token = "prometheus-0123456789abcdef"
 	srv := deployServer(t, token, nil)
 	for _, bearer := range []string{token, fakeToken} {
@@ -70,6 +72,7 @@ func TestMetricsNoStore(t *testing.T) {
 // A body that does not arrive within the server's read timeout is a 408,
 // not a 503: no dependency is down, the client is slow.
 func TestSlowBodyIs408(t *testing.T) {
+	t.Parallel()
 	st := &fakeStore{}
 	srv := httptest.NewUnstartedServer(api.New(api.Config{
 		Store: st, Auth: fakeAuth{st}, Queue: fakeQueue{st},

@@ -10,6 +10,7 @@ import (
 // index.html is read once and kept; a rebuilt file is served after at most
 // indexRecheck, and a removed one is reported.
 func TestIndexFileRecheck(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "index.html")
 	f := &indexFile{path: path}
 	now := time.Now()

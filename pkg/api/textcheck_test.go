@@ -12,6 +12,7 @@ import (
 // a null draft_version and a repeated member are refused like any other
 // malformed value; the post is left as it was.
 func TestAdministratorTextAndBodyChecks(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	p := e.pending("1", post.SourceMention, 0, "first words")
 	manual := e.manualPending("2", "by hand")

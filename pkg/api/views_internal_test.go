@@ -11,6 +11,7 @@ import (
 
 // Rows stored before the scan checked URLs are checked again on the way out.
 func TestViewPostKeepsOnlyWebURLs(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name       string
 		p          post.Post
@@ -36,6 +37,7 @@ func TestViewPostKeepsOnlyWebURLs(t *testing.T) {
 // A post the send caps hold shows "queued: cap" in queued, not as an error;
 // any other note stays an error.
 func TestViewPostQueued(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name       string
 		p          post.Post
@@ -63,6 +65,7 @@ func TestViewPostQueued(t *testing.T) {
 // The reason shown in the Skipped and failed view is a skipped post's
 // guard reason or a failed post's error; other posts have none.
 func TestViewPostReason(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		p    post.Post

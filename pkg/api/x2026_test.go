@@ -47,6 +47,7 @@ func decodeView(t *testing.T, body string) x2026View {
 }
 
 func TestHandPostingRoutes(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	api := e.pending("1801", post.SourceConversation, 0, "see hell.example.com")
 	manual := e.manualPending("1802", "burn, mortal")
@@ -149,6 +150,7 @@ func TestHandPostingRoutes(t *testing.T) {
 }
 
 func TestSpendAndResume(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	ctx := context.Background()
 	if _, err := e.store.RecordXCall(ctx, spend.XCall{At: time.Now(), Endpoint: "GET /2/tweets/search/recent", Kind: "post_read",

@@ -16,7 +16,14 @@ import (
 	"infernal/pkg/store/storetest"
 )
 
+// light is the hashing cost of the tests about something else than the
+// hash: the deployed cost would spend a fifth of a second of CPU a check
+// under the race detector. TestPasswords, TestHashCost and TestWithHashCost
+// check the deployed cost.
+var light = auth.WithHashCost(auth.HashCost{MemoryKiB: 64, Passes: 1})
+
 func TestPasswords(t *testing.T) {
+	t.Parallel()
 	hash, err := auth.HashPassword("hellfire666")
 	if err != nil {
 		t.Fatal(err)
@@ -57,10 +64,79 @@ func TestPasswords(t *testing.T) {
 	}
 }
 
+func TestHashCost(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		cost    auth.HashCost
+		prefix  string
+		wantErr bool
+	}{
+		{name: "default", cost: auth.DefaultHashCost(), prefix: "$argon2id$v=19$m=19456,t=2,p=1$"},
+		{name: "light", cost: auth.HashCost{MemoryKiB: 64, Passes: 1}, prefix: "$argon2id$v=19$m=64,t=1,p=1$"},
+		{name: "no memory", cost: auth.HashCost{MemoryKiB: 7, Passes: 1}, wantErr: true},
+		{name: "no passes", cost: auth.HashCost{MemoryKiB: 64}, wantErr: true},
+		{name: "zero", wantErr: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			hash, err := tt.cost.Hash("hellfire666")
+			if tt.wantErr {
+				if err == nil {
+					t.Fatalf("Hash at %+v = %q, want an error", tt.cost, hash)
+				}
+				return
+			}
+			if err != nil || !strings.HasPrefix(hash, tt.prefix) {
+				t.Fatalf("Hash = %q, %v; want the prefix %q", hash, err, tt.prefix)
+			}
+			// The cost travels in the hash: the check reads it back.
+			if ok, err := auth.CheckPassword(hash, "hellfire666"); err != nil || !ok {
+				t.Errorf("CheckPassword(right) = %v, %v", ok, err)
+			}
+			if ok, err := auth.CheckPassword(hash, "hellfire667"); err != nil || ok {
+				t.Errorf("CheckPassword(wrong) = %v, %v", ok, err)
+			}
+		})
+	}
+}
+
+func TestWithHashCost(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	for _, tt := range []struct {
+		name   string
+		cost   auth.HashCost
+		prefix string
+	}{
+		{name: "a light cost is used", cost: auth.HashCost{MemoryKiB: 64, Passes: 1}, prefix: "$argon2id$v=19$m=64,t=1,p=1$"},
+		{name: "a cost argon2id refuses keeps the default", cost: auth.HashCost{MemoryKiB: 1}, prefix: "$argon2id$v=19$m=19456,t=2,p=1$"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			st := storetest.New(t)
+			svc, err := auth.NewService(st, time.Hour, time.Now, auth.WithHashCost(tt.cost))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := svc.Bootstrap(ctx, "admin", "hellfire666", slog.New(slog.NewTextHandler(io.Discard, nil))); err != nil {
+				t.Fatal(err)
+			}
+			a, err := st.AdminByUsername(ctx, "admin")
+			if err != nil || !strings.HasPrefix(a.PasswordHash, tt.prefix) {
+				t.Fatalf("stored hash %q (%v), want the prefix %q", a.PasswordHash, err, tt.prefix)
+			}
+			if _, _, err := svc.Login(ctx, "admin", "hellfire666", "192.0.2.1"); err != nil {
+				t.Errorf("login with the password: %v", err)
+			}
+		})
+	}
+}
+
 func TestBootstrap(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st := storetest.New(t)
-	svc, err := auth.NewService(st, time.Hour, time.Now)
+	svc, err := auth.NewService(st, time.Hour, time.Now, light)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,8 +172,10 @@ func TestBootstrap(t *testing.T) {
 	if _, _, err := svc.Login(ctx, "admin", generated, "127.0.0.2"); !errors.Is(err, auth.ErrInvalidCredentials) {
 		t.Errorf("old password still works: %v", err)
 	}
+	before := time.Now()
 	token, expires, err := svc.Login(ctx, "admin", "a new password", "127.0.0.2")
-	if err != nil || len(token) != 43 || time.Until(expires) < 59*time.Minute {
+	// The session lives an hour from the login, however long the login took.
+	if err != nil || len(token) != 43 || expires.Before(before.Add(time.Hour)) || expires.After(time.Now().Add(time.Hour)) {
 		t.Fatalf("login: %q %v %v", token, expires, err)
 	}
 	if err := svc.Authenticate(ctx, token); err != nil {
@@ -118,9 +196,10 @@ func TestBootstrap(t *testing.T) {
 // ones gave: a new password ends every session, a new name disables the old
 // one. Restarting with the same settings revokes nothing.
 func TestBootstrapRevokes(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st := storetest.New(t)
-	svc, err := auth.NewService(st, time.Hour, time.Now)
+	svc, err := auth.NewService(st, time.Hour, time.Now, light)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,9 +282,10 @@ func TestBootstrapRevokes(t *testing.T) {
 }
 
 func TestLogoutAll(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st := storetest.New(t)
-	svc, err := auth.NewService(st, time.Hour, time.Now)
+	svc, err := auth.NewService(st, time.Hour, time.Now, light)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -234,6 +314,7 @@ func TestLogoutAll(t *testing.T) {
 }
 
 func TestWritePasswordFile(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name     string
 		existing bool
@@ -268,9 +349,10 @@ func TestWritePasswordFile(t *testing.T) {
 }
 
 func TestThrottleByAddress(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st := storetest.New(t)
-	svc, err := auth.NewService(st, time.Hour, time.Now)
+	svc, err := auth.NewService(st, time.Hour, time.Now, light)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -295,11 +377,12 @@ func TestThrottleByAddress(t *testing.T) {
 }
 
 func TestPrune(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st := storetest.New(t)
 	now := time.Now()
 	clock := func() time.Time { return now }
-	svc, err := auth.NewService(st, time.Hour, clock)
+	svc, err := auth.NewService(st, time.Hour, clock, light)
 	if err != nil {
 		t.Fatal(err)
 	}

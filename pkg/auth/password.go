@@ -23,15 +23,37 @@ const (
 
 var errBadHash = errors.New("auth: malformed password hash")
 
-// HashPassword returns an argon2id hash of password in the PHC string format.
-func HashPassword(password string) (string, error) {
+// HashCost is argon2id's cost: the memory it fills, in KiB, and the passes
+// over it.
+type HashCost struct {
+	MemoryKiB uint32
+	Passes    uint32
+}
+
+// DefaultHashCost is the cost every deployment uses: OWASP's recommended
+// minimum for argon2id (19 MiB, 2 passes).
+func DefaultHashCost() HashCost { return HashCost{MemoryKiB: argonMemory, Passes: argonTime} }
+
+// valid reports whether argon2id accepts c with one lane.
+func (c HashCost) valid() bool { return c.MemoryKiB >= 8*argonThreads && c.Passes >= 1 }
+
+// HashPassword returns an argon2id hash of password at DefaultHashCost, in
+// the PHC string format.
+func HashPassword(password string) (string, error) { return DefaultHashCost().Hash(password) }
+
+// Hash returns an argon2id hash of password at cost c, in the PHC string
+// format; the cost is written into the hash, so CheckPassword reads it back.
+func (c HashCost) Hash(password string) (string, error) {
+	if !c.valid() {
+		return "", fmt.Errorf("auth: hash cost %d KiB, %d passes is below argon2id's minimum", c.MemoryKiB, c.Passes)
+	}
 	salt := make([]byte, argonSaltLen)
 	if _, err := rand.Read(salt); err != nil {
 		return "", fmt.Errorf("auth: salt: %w", err)
 	}
-	key := argon2.IDKey([]byte(password), salt, argonTime, argonMemory, argonThreads, argonKeyLen)
+	key := argon2.IDKey([]byte(password), salt, c.Passes, c.MemoryKiB, argonThreads, argonKeyLen)
 	enc := base64.RawStdEncoding
-	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=%d$%s$%s", argon2.Version, argonMemory, argonTime, argonThreads,
+	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=%d$%s$%s", argon2.Version, c.MemoryKiB, c.Passes, argonThreads,
 		enc.EncodeToString(salt), enc.EncodeToString(key)), nil
 }
 

@@ -20,6 +20,7 @@ import (
 // Concurrent wrong logins reserve their attempt before the password is
 // hashed: however many arrive at once, no more than the limit are checked.
 func TestConcurrentLoginsHashAtMostTheLimit(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name     string
 		username func(i int) string
@@ -34,7 +35,7 @@ func TestConcurrentLoginsHashAtMostTheLimit(t *testing.T) {
 			ctx := context.Background()
 			st := storetest.New(t)
 			// Room for every attempt at once, so that only the throttle can hold them back.
-			svc, err := auth.NewService(st, time.Hour, time.Now, auth.WithConcurrentChecks(attempts),
+			svc, err := auth.NewService(st, time.Hour, time.Now, light, auth.WithConcurrentChecks(attempts),
 				auth.WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))
 			if err != nil {
 				t.Fatal(err)
@@ -87,10 +88,11 @@ func TestConcurrentLoginsHashAtMostTheLimit(t *testing.T) {
 // No more passwords are checked at once than the bound; the logins beyond it
 // are refused at once with a Retry-After, and do not count as failures.
 func TestConcurrentChecksAreBounded(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st := storetest.New(t)
 	const bound, attempts = 2, 10
-	svc, err := auth.NewService(st, time.Hour, time.Now, auth.WithConcurrentChecks(bound))
+	svc, err := auth.NewService(st, time.Hour, time.Now, light, auth.WithConcurrentChecks(bound))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,10 +160,11 @@ func TestConcurrentChecksAreBounded(t *testing.T) {
 // Failed logins for the admin's name from many addresses slow its logins
 // down and alert the operator, but never lock the right password out.
 func TestNameWideFailuresSlowDownWithoutLockingOut(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st := storetest.New(t)
 	var logs bytes.Buffer
-	svc, err := auth.NewService(st, time.Hour, time.Now, auth.WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
+	svc, err := auth.NewService(st, time.Hour, time.Now, light, auth.WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,9 +204,10 @@ func TestNameWideFailuresSlowDownWithoutLockingOut(t *testing.T) {
 // The throttle groups IPv6 addresses by /64: one subscriber cannot dodge it
 // by walking through its own prefix.
 func TestThrottleGroupsIPv6By64(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st := storetest.New(t)
-	svc, err := auth.NewService(st, time.Hour, time.Now)
+	svc, err := auth.NewService(st, time.Hour, time.Now, light)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -235,6 +239,7 @@ func TestThrottleGroupsIPv6By64(t *testing.T) {
 }
 
 func TestThrottleAddress(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		address string
@@ -256,6 +261,7 @@ func TestThrottleAddress(t *testing.T) {
 }
 
 func TestSlowDown(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name     string
 		failures int

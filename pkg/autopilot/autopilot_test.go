@@ -27,6 +27,7 @@ func facts() autopilot.Facts {
 }
 
 func TestQualify(t *testing.T) {
+	t.Parallel()
 	detail, why := autopilot.Qualify(rules(), facts())
 	if why != "" {
 		t.Fatalf("the qualifying draft was refused: %s", why)

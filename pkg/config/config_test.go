@@ -16,6 +16,7 @@ func env(m map[string]string) func(string) string {
 }
 
 func TestLoadDefaults(t *testing.T) {
+	t.Parallel()
 	c, err := Load(Worker, env(nil))
 	if err != nil {
 		t.Fatalf("Load: %v", err)
@@ -40,6 +41,7 @@ func TestLoadDefaults(t *testing.T) {
 }
 
 func TestLoadChoices(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name         string
 		env          map[string]string
@@ -80,6 +82,7 @@ func TestLoadChoices(t *testing.T) {
 }
 
 func TestLoadTargets(t *testing.T) {
+	t.Parallel()
 	c, err := Load(Worker, env(map[string]string{"TARGET_USERNAMES": " @alice, bob_2 ,,", "PERSONA_HANDLE": "@devil"}))
 	if err != nil {
 		t.Fatalf("Load: %v", err)
@@ -102,6 +105,7 @@ func TestLoadTargets(t *testing.T) {
 }
 
 func TestLoadSeeds(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name       string
 		env        map[string]string
@@ -133,6 +137,7 @@ func TestLoadSeeds(t *testing.T) {
 }
 
 func TestLoadRejectsGarbage(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		// proc loads the configuration; empty means the worker.
@@ -252,6 +257,7 @@ func TestLoadRejectsGarbage(t *testing.T) {
 }
 
 func TestLoadDatabaseMaxConns(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		proc Process
@@ -283,6 +289,7 @@ func TestLoadDatabaseMaxConns(t *testing.T) {
 }
 
 func TestLoadConcurrency(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name        string
 		env         map[string]string
@@ -306,6 +313,7 @@ func TestLoadConcurrency(t *testing.T) {
 }
 
 func TestLoadTrustedProxies(t *testing.T) {
+	t.Parallel()
 	c, err := Load(Web, env(map[string]string{"TRUSTED_PROXIES": " 10.0.0.0/8 , 127.0.0.1, ::1"}))
 	if err != nil {
 		t.Fatal(err)
@@ -320,6 +328,7 @@ func TestLoadTrustedProxies(t *testing.T) {
 }
 
 func TestLoadPublicURL(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		value string
@@ -341,6 +350,7 @@ func TestLoadPublicURL(t *testing.T) {
 }
 
 func TestLoadAdminPasswordFile(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		value string
@@ -360,6 +370,7 @@ func TestLoadAdminPasswordFile(t *testing.T) {
 }
 
 func TestLoadRedactsPassword(t *testing.T) {
+	t.Parallel()
 	_, err := Load(Web, env(map[string]string{"DATABASE_URL": "mysql://u:secret@h/db"}))
 	if err == nil || strings.Contains(err.Error(), "secret") {
 		t.Fatalf("error %v must not print the password", err)
@@ -370,6 +381,7 @@ func TestLoadRedactsPassword(t *testing.T) {
 // metrics token, the worker's X and model credentials. PLATFORM=x needs the
 // X credentials in the worker only.
 func TestLoadByProcess(t *testing.T) {
+	t.Parallel()
 	xCreds := map[string]string{"PLATFORM": "x", "X_API_KEY": "k", "X_API_SECRET": "s", "X_ACCESS_TOKEN": "t", "X_ACCESS_SECRET": "a",
 		"OPENAI_API_KEY": "sk-secret", "ADMIN_PASSWORD": "correct horse", "METRICS_TOKEN": "0123456789abcdef0123"}
 	withEmbeddings := map[string]string{"EMBEDDINGS_MODEL": "text-embedding-3-small"}
@@ -433,6 +445,7 @@ func TestLoadByProcess(t *testing.T) {
 // in the worker and the web tier; the web tier reads the model's address
 // and key only when EMBEDDINGS_MODEL is set, and checks them then.
 func TestLoadEmbeddings(t *testing.T) {
+	t.Parallel()
 	key := map[string]string{"EMBEDDINGS_MODEL": "text-embedding-3-small", "OPENAI_API_KEY": "sk-secret"}
 	with := func(m map[string]string, k, v string) map[string]string {
 		out := map[string]string{k: v}
@@ -482,6 +495,7 @@ func TestLoadEmbeddings(t *testing.T) {
 }
 
 func TestLoadMediaHosts(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		env  map[string]string
@@ -507,6 +521,7 @@ func TestLoadMediaHosts(t *testing.T) {
 }
 
 func TestLoadX2026(t *testing.T) {
+	t.Parallel()
 	xCreds := map[string]string{"PLATFORM": "x", "X_API_KEY": "k", "X_API_SECRET": "s", "X_ACCESS_TOKEN": "t", "X_ACCESS_SECRET": "a"}
 	tests := []struct {
 		name              string
@@ -551,6 +566,7 @@ func TestLoadX2026(t *testing.T) {
 // sentinels of a Redis, and several PostgreSQL hosts of which the one
 // accepting writes is taken.
 func TestLoadHighAvailabilityAddresses(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name     string
 		redisURL string
@@ -577,6 +593,7 @@ func TestLoadHighAvailabilityAddresses(t *testing.T) {
 }
 
 func TestLoadAsynqmonReadOnly(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		env     map[string]string
@@ -611,6 +628,7 @@ func TestLoadAsynqmonReadOnly(t *testing.T) {
 // Spending has a ceiling by default; none only when written explicitly,
 // and then each process warns, naming the variable.
 func TestLoadBudgets(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name          string
 		env           map[string]string
@@ -655,6 +673,7 @@ func TestLoadBudgets(t *testing.T) {
 // Every process knows the persona's Bluesky handle, which is public; a
 // handle that is a DID leaves the persona's handle to stand in.
 func TestHandles(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		proc    Process
@@ -688,6 +707,7 @@ func TestHandles(t *testing.T) {
 }
 
 func TestLoadMastodon(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		proc   Process

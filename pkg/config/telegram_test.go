@@ -8,6 +8,7 @@ import (
 const goodToken = "123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw"
 
 func TestLoadTelegram(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		env     map[string]string
@@ -59,6 +60,7 @@ func TestLoadTelegram(t *testing.T) {
 // Only the worker talks to Telegram: the web tier and the scheduler never
 // read the token.
 func TestTelegramOnlyInTheWorker(t *testing.T) {
+	t.Parallel()
 	e := env(map[string]string{"TELEGRAM_BOT_TOKEN": goodToken, "TELEGRAM_ADMIN_USER_ID": "42"})
 	for _, proc := range []Process{Web, Scheduler} {
 		c, err := Load(proc, e)

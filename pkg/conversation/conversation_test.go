@@ -53,6 +53,7 @@ func render(items []conversation.Item) string {
 }
 
 func TestAssemble(t *testing.T) {
+	t.Parallel()
 	// A thread 1 <- 2 <- 3 <- 4 <- 5 <- the mortal's post 6.
 	thread := []store.ContextPost{cp("1", "a", "", 1), cp("2", "b", "1", 2), cp("3", "a", "2", 3), cp("4", "c", "3", 4), cp("5", "b", "4", 5)}
 	gone := cp("4", "", "", 0)
@@ -134,6 +135,7 @@ type budget struct{ allow bool }
 func (b budget) Allow(context.Context, string) bool { return b.allow }
 
 func TestGatherReadsOnceAndKeeps(t *testing.T) {
+	t.Parallel()
 	st := storetest.New(t)
 	ctx := context.Background()
 	plat := &lookupPlatform{posts: map[string]store.ContextPost{
@@ -171,6 +173,7 @@ func TestGatherReadsOnceAndKeeps(t *testing.T) {
 }
 
 func TestGatherDeletedParentIsNotAskedAgain(t *testing.T) {
+	t.Parallel()
 	st := storetest.New(t)
 	ctx := context.Background()
 	plat := &lookupPlatform{posts: map[string]store.ContextPost{}}
@@ -191,6 +194,7 @@ func TestGatherDeletedParentIsNotAskedAgain(t *testing.T) {
 }
 
 func TestGatherOverBudgetUsesWhatIsStored(t *testing.T) {
+	t.Parallel()
 	st := storetest.New(t)
 	ctx := context.Background()
 	if err := st.SaveContextPosts(ctx, []store.ContextPost{cp("12", "near", "11", 3)}); err != nil {
@@ -211,6 +215,7 @@ func TestGatherOverBudgetUsesWhatIsStored(t *testing.T) {
 }
 
 func TestGatherPlatformFailureIsANote(t *testing.T) {
+	t.Parallel()
 	st := storetest.New(t)
 	plat := &lookupPlatform{err: errors.New("platform: 503 Service Unavailable")}
 	g := &conversation.Gatherer{Store: st, Fetch: plat, PlatformName: "x", Handle: "devil"}
@@ -224,6 +229,7 @@ func TestGatherPlatformFailureIsANote(t *testing.T) {
 }
 
 func TestGatherPersonaFollowUp(t *testing.T) {
+	t.Parallel()
 	st := storetest.New(t)
 	ctx := context.Background()
 	// The persona answered the first mention of conversation c; a second mention follows.

@@ -144,6 +144,7 @@ func ptr[T any](v T) *T { return &v }
 // version a *post.VersionError, an unknown post ErrNotFound, and none of
 // them changes the post or its history.
 func TestLifecycleDecisions(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	ctx := context.Background()
 	draftAnyway := func(id int64, shown *int, by post.Channel) (post.Post, error) {
@@ -287,6 +288,7 @@ func TestLifecycleDecisions(t *testing.T) {
 // A post drafted anyway while Redis is down is drafted anyway: the
 // decision stands and reconciliation queues its draft later.
 func TestDraftAnywayWithTheQueueDown(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	id := e.skipped(t, post.XPlatform)
 	e.queue.down = true
@@ -302,6 +304,7 @@ func TestDraftAnywayWithTheQueueDown(t *testing.T) {
 // A NUL in a text the administrator writes is refused before anything
 // changes, by every decision that takes a text, naming the field.
 func TestNULRefused(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	ctx := context.Background()
 	id := e.pending(t, post.RouteAPI)

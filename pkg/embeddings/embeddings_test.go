@@ -54,6 +54,7 @@ func (u *usage) add(_ context.Context, model string, prompt, completion int) {
 // one vector per text, in order, texts alike closer than texts apart,
 // the same text the same vector; its tokens are told to Usage.
 func TestEmbedAgainstTheStandIn(t *testing.T) {
+	t.Parallel()
 	s := openaitest.New(openaitest.Config{Concepts: [][]string{{"coffee", "espresso"}}})
 	u := &usage{}
 	c := client(t, embeddings.Config{BaseURL: standIn(t, s), APIKey: "sk-test", Model: "text-embedding-3-small", Usage: u.add})
@@ -87,6 +88,7 @@ func TestEmbedAgainstTheStandIn(t *testing.T) {
 // and come back in order; empty texts are not sent and resemble nothing;
 // a text is sent cut to MaxInput characters.
 func TestEmbedBatches(t *testing.T) {
+	t.Parallel()
 	s := openaitest.New(openaitest.Config{MaxInputs: 2})
 	u := &usage{}
 	base := standIn(t, s)
@@ -144,6 +146,7 @@ func TestEmbedBatches(t *testing.T) {
 // Every answer that is not an embeddings list is an error naming what
 // the provider said, shortened to one line; what was billed is counted.
 func TestEmbedErrors(t *testing.T) {
+	t.Parallel()
 	answer := func(status int, body string) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 			w.Header().Set("Content-Type", "application/json")
@@ -221,6 +224,7 @@ func TestEmbedErrors(t *testing.T) {
 }
 
 func TestNew(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name string
 		cfg  embeddings.Config
@@ -277,6 +281,7 @@ func (l *ledger) RecordModelUsage(_ context.Context, u spend.ModelUsage) error {
 // tokens, and so in its budget: at the ceiling, drafts (and the web
 // tier's search) wait.
 func TestEmbedCountsInTheModelSpend(t *testing.T) {
+	t.Parallel()
 	l := &ledger{}
 	now := time.Date(2026, 3, 4, 12, 0, 0, 0, time.UTC)
 	meter := &spend.Meter{Ledger: l, Prices: spend.Prices{PromptPerM: 1000, CompletionPerM: 1},

@@ -6,6 +6,7 @@ import (
 )
 
 func TestCapDecision(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name           string
 		inConversation int
@@ -34,6 +35,7 @@ func TestCapDecision(t *testing.T) {
 }
 
 func TestCapsValidate(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		caps    Caps
@@ -55,6 +57,7 @@ func TestCapsValidate(t *testing.T) {
 }
 
 func TestSendCapsValidate(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		caps    SendCaps
@@ -81,6 +84,7 @@ func errString(err error) string {
 }
 
 func TestSendSlot(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 	ago := func(d time.Duration) time.Time { return now.Add(-d) }
 	// every returns n sends, step apart, the newest at newest ago.

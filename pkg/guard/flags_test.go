@@ -6,6 +6,7 @@ import (
 )
 
 func TestFlags(t *testing.T) {
+	t.Parallel()
 	conversation := []string{"coffee_wraith", "@Tom_B"}
 	tests := []struct {
 		name string
@@ -46,6 +47,7 @@ func TestFlags(t *testing.T) {
 }
 
 func TestAllFlags(t *testing.T) {
+	t.Parallel()
 	want := []Flag{"link", "foreign_mention", "placeholder", "secret", "near_duplicate"}
 	if got := AllFlags(); !slices.Equal(got, want) {
 		t.Errorf("AllFlags() = %q, want %q (they are API values)", got, want)
@@ -56,6 +58,7 @@ func TestAllFlags(t *testing.T) {
 // would use to slip a link, a mention or a secret past the check are
 // flagged like their plain forms, and ordinary prose stays clean.
 func TestFlagsSeeThroughObfuscation(t *testing.T) {
+	t.Parallel()
 	conversation := []string{"coffee_wraith"}
 	tests := []struct {
 		name string
@@ -97,6 +100,7 @@ func TestFlagsSeeThroughObfuscation(t *testing.T) {
 }
 
 func TestOutbound(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ in, want string }{
 		{"plain ASCII Stays As It Is", "plain ASCII Stays As It Is"},
 		{"h\u200bttps://evil\u200b.com", "https://evil.com"},

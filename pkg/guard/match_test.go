@@ -3,6 +3,7 @@ package guard
 import "testing"
 
 func TestMatchPhrase(t *testing.T) {
+	t.Parallel()
 	phrases := []string{"scam coin", "rug pull", "kys", "停止"}
 	tests := []struct {
 		name   string
@@ -38,12 +39,14 @@ func TestMatchPhrase(t *testing.T) {
 }
 
 func TestMatchPhraseIgnoresWordlessPhrases(t *testing.T) {
+	t.Parallel()
 	if got, ok := MatchPhrase("what?!", []string{"", "?!", "  "}); ok {
 		t.Errorf("MatchPhrase with wordless phrases = %q, true, want no match", got)
 	}
 }
 
 func TestBlockedAuthor(t *testing.T) {
+	t.Parallel()
 	blocked := []string{"@SpamKing", "bot_farm"}
 	tests := []struct {
 		name   string
@@ -70,6 +73,7 @@ func TestBlockedAuthor(t *testing.T) {
 }
 
 func TestSameHandle(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		a, b string

@@ -6,6 +6,7 @@ import (
 )
 
 func TestNormalize(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		in   string
@@ -37,6 +38,7 @@ func TestNormalize(t *testing.T) {
 }
 
 func TestSkeleton(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		a, b string
@@ -63,6 +65,7 @@ func TestSkeleton(t *testing.T) {
 }
 
 func TestConfusablesTable(t *testing.T) {
+	t.Parallel()
 	// Lines of Unicode 13.0.0's confusables.txt, read off the file.
 	tests := []struct {
 		name string
@@ -115,6 +118,7 @@ func TestConfusablesTable(t *testing.T) {
 }
 
 func TestParseConfusables(t *testing.T) {
+	t.Parallel()
 	const header = "# Version: 13.0.0\n# Entries: 2\n"
 	t.Run("valid", func(t *testing.T) {
 		got, err := parseConfusables(header + "\n0430 ; 0061\n  0025 ;\t00BA 002F 2080  \n# a comment\n")
@@ -148,6 +152,7 @@ func TestParseConfusables(t *testing.T) {
 }
 
 func TestCanonical(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		a, b string
@@ -175,6 +180,7 @@ func TestCanonical(t *testing.T) {
 }
 
 func TestTokens(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		in   string

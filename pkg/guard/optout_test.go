@@ -3,6 +3,7 @@ package guard
 import "testing"
 
 func TestOptOut(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		text   string
@@ -86,6 +87,7 @@ func TestOptOut(t *testing.T) {
 }
 
 func TestOptOutRulesAreCanonicalWords(t *testing.T) {
+	t.Parallel()
 	// Every phrase must survive canonicalisation with at least one word, or
 	// it could never match.
 	for _, lang := range optOutLanguages() {

@@ -10,6 +10,7 @@ import (
 )
 
 func TestSendTurn(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 	ago := func(d ...time.Duration) []time.Time {
 		out := make([]time.Time, len(d))
@@ -50,6 +51,7 @@ func TestSendTurn(t *testing.T) {
 // little: under least nothing is held, and the most recent most send
 // times (and at most most posts ahead) decide as all of them do.
 func TestSendCapsBounds(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 	caps := guard.SendCaps{PerWindow: 4, Window: 3 * time.Hour, PerDay: 9}
 	least, most, longest := caps.Bounds()

@@ -8,6 +8,7 @@ import (
 )
 
 func TestSimilarity(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		a, b string
@@ -40,6 +41,7 @@ func TestSimilarity(t *testing.T) {
 }
 
 func TestNearDuplicate(t *testing.T) {
+	t.Parallel()
 	recent := []string{
 		"mondays are a punishment of their own",
 		"welcome to hell tom the coffee is a sin here",
@@ -76,6 +78,7 @@ func TestNearDuplicate(t *testing.T) {
 // NearDuplicateWords skips texts whose length alone keeps them below the
 // best so far; it must answer as comparing every text does.
 func TestNearDuplicateWordsMatchesEveryComparison(t *testing.T) {
+	t.Parallel()
 	vocabulary := strings.Fields("hell coffee monday sin mortal furnace soul cold paperwork brimstone tea cat")
 	rng := rand.New(rand.NewPCG(3, 4))
 	text := func() string {

@@ -8,6 +8,7 @@ import (
 )
 
 func TestFateOf(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		status            post.Status
 		skip, err         string
@@ -38,6 +39,7 @@ func TestFateOf(t *testing.T) {
 // Whatever mix of fates is added, the funnel's sums agree, and each post
 // counts once.
 func TestFunnelSumsAgree(t *testing.T) {
+	t.Parallel()
 	fates := []string{insights.FateWaiting, insights.FateSkipped, insights.FatePending, insights.FateRejected,
 		insights.FateSending, insights.FatePosted, insights.FateAwaitingHandPost, insights.FateFailed, "unknown"}
 	f := insights.NewFunnel()

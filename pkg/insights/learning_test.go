@@ -8,6 +8,7 @@ import (
 )
 
 func TestLevenshtein(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		a, b string
 		want int
@@ -22,6 +23,7 @@ func TestLevenshtein(t *testing.T) {
 // zone), every week of the range present, the mean edit distance over
 // the week's edits alone.
 func TestWeekly(t *testing.T) {
+	t.Parallel()
 	paris, err := time.LoadLocation("Europe/Paris")
 	if err != nil {
 		t.Fatal(err)

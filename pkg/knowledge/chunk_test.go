@@ -10,6 +10,7 @@ import (
 )
 
 func TestSplit(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("The pit is hot. ", 120) // 1,920 characters of sentences
 	word := strings.Repeat("x", 2000)
 	tests := []struct {
@@ -68,6 +69,7 @@ func TestSplit(t *testing.T) {
 }
 
 func TestCheckText(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, title, text string
 		wantErr           error
@@ -101,6 +103,7 @@ func TestCheckText(t *testing.T) {
 }
 
 func TestCheckFilename(t *testing.T) {
+	t.Parallel()
 	for name, ok := range map[string]bool{"a.md": true, "A.TXT": true, "notes.markdown": true, "a.png": false, "a": false, "a.md.exe": false} {
 		if err := knowledge.CheckFilename(name); (err == nil) != ok {
 			t.Errorf("%s: %v", name, err)
@@ -112,6 +115,7 @@ func TestCheckFilename(t *testing.T) {
 }
 
 func TestFirstSentence(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		text  string
 		limit int

@@ -25,6 +25,7 @@ import (
 // every chunk holds would bring in every chunk, and words no chunk holds
 // leave the others to choose.
 func TestRetrieve(t *testing.T) {
+	t.Parallel()
 	st := storetest.New(t)
 	ctx := context.Background()
 	var filler strings.Builder
@@ -90,6 +91,7 @@ func TestRetrieve(t *testing.T) {
 // retrieval chooses by follow every upload, disabling, enabling and
 // deletion: a disabled or deleted document's words choose nothing.
 func TestRetrieveFollowsTheDocuments(t *testing.T) {
+	t.Parallel()
 	st := storetest.New(t)
 	ctx := context.Background()
 	ret := &knowledge.Retriever{Store: st}
@@ -166,6 +168,7 @@ var concepts = [][]string{
 // else; without them, or when the provider fails (logged as a warning),
 // the text's similarity ranks them as before.
 func TestEmbeddingsRerankFacts(t *testing.T) {
+	t.Parallel()
 	st := storetest.New(t)
 	ctx := context.Background()
 	docs := map[string]string{

@@ -9,6 +9,7 @@ import (
 )
 
 func TestCheckLesson(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in, want string
 		ok       bool

@@ -63,6 +63,7 @@ func (s *sink) String() string {
 // and the lines of each goroutine keep their order, whatever the batch
 // sizes and the bound on memory.
 func TestLinesAllArriveInOrder(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name       string
 		opts       logbuf.Options
@@ -117,6 +118,7 @@ func TestLinesAllArriveInOrder(t *testing.T) {
 
 // Lines are written on the timer, without waiting for Close.
 func TestFlushedOnTheTimer(t *testing.T) {
+	t.Parallel()
 	out := &sink{}
 	w := logbuf.New(out, logbuf.Options{Interval: time.Millisecond})
 	defer w.Close()
@@ -132,6 +134,7 @@ func TestFlushedOnTheTimer(t *testing.T) {
 // buffer is full, lines are dropped and counted, and the count arrives as
 // a line of its own once the destination recovers.
 func TestStuckDestinationDropsAndCounts(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		extra int
@@ -188,6 +191,7 @@ func TestStuckDestinationDropsAndCounts(t *testing.T) {
 // A failing destination neither blocks nor fails a Write; the lines it lost
 // are counted, reported once it works again, and its error is Close's.
 func TestFailingDestination(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name       string
 		fail       int
@@ -229,6 +233,7 @@ func TestFailingDestination(t *testing.T) {
 // After Close, a line goes straight to the destination, after those that
 // were waiting.
 func TestWriteAfterClose(t *testing.T) {
+	t.Parallel()
 	out := &sink{}
 	w := logbuf.New(out, logbuf.Options{Interval: time.Hour})
 	if _, err := w.Write([]byte("before\n")); err != nil {

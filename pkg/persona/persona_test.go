@@ -11,6 +11,7 @@ import (
 )
 
 func TestNormalize(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name      string
 		in        persona.Persona

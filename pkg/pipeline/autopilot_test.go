@@ -63,6 +63,7 @@ func trusting() settings.Autopilot {
 // in the history; it is not sent before send_after, by this worker or by a
 // new one (a restart), and is sent once send_after has passed.
 func TestAutopilotApprovesAndWaitsForTheGrace(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	ctx := context.Background()
 	id := e.draftMention(t, trusting(), nil)
@@ -111,6 +112,7 @@ func TestAutopilotApprovesAndWaitsForTheGrace(t *testing.T) {
 // Each of these leaves the trusted author's draft pending: the autopilot
 // off, a stranger, the pause, a used-up hour.
 func TestAutopilotLeavesForReview(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		rules func(*settings.Autopilot)

@@ -16,6 +16,7 @@ import (
 // platform's client: its send fails, naming the platform, and nothing is
 // published; the sandbox's own posts still go out.
 func TestSendRefusesAPostOfAnotherPlatform(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	ctx := context.Background()
 	own := e.approvedMention(t)

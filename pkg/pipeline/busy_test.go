@@ -57,6 +57,7 @@ func (w *busyWriter) Write(ctx context.Context, req writer.Request) (writer.Draf
 // mention is drafted once, none is failed, even the one the model refuses
 // more times than a task may be retried.
 func TestBurstDrainsThroughABusyModel(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	storetest.UncapReplies(t, e.store)
 	ctx := context.Background()

@@ -74,6 +74,7 @@ func (w *contextWriter) last() string {
 // and the post it quotes; a regenerate reads nothing from the platform
 // again; a follow-up in the conversation sees the persona's earlier reply.
 func TestDraftSeesItsConversation(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	ctx := context.Background()
 	caps := settings.DefaultCaps()

@@ -18,6 +18,7 @@ import (
 // Switched on in the settings, the next scan records a direct mention,
 // without a restart.
 func TestDirectMentionIsSkippedInTheLedger(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	ctx := context.Background()
 	srv := mastodontest.New()

@@ -31,6 +31,7 @@ func (nulWriter) Write(context.Context, writer.Request) (writer.Draft, error) {
 }
 
 func TestDraftPost(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	ctx := context.Background()
 	profile, err := e.store.CreateProfileDraft(ctx, "sandbox", "devil")
@@ -68,6 +69,7 @@ func TestDraftPost(t *testing.T) {
 }
 
 func TestDraftDropsNULFromTheModel(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	ctx := context.Background()
 	id, err := e.store.CreateProfileDraft(ctx, "sandbox", "devil")

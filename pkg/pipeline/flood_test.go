@@ -22,6 +22,7 @@ import (
 // lost, and they are drafted in the order they came, whatever the order
 // their tasks run in, as the hours allow.
 func TestFloodDraftsAtTheHourlyCapInOrder(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	ctx := context.Background()
 	const flood, perHour = 200, 50

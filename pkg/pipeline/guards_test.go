@@ -61,6 +61,7 @@ func putSettings(t *testing.T, st *store.Store, s settings.Settings) {
 // Each guard skips the post it applies to, before any model call, with its
 // reason; the other posts are drafted.
 func TestGuardsSkipBeforeDrafting(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	putSettings(t, e.store, settings.Settings{
 		BlockedAuthors: []string{"spammer"}, BlockedPhrases: []string{"scam coin"},
@@ -116,6 +117,7 @@ func TestGuardsSkipBeforeDrafting(t *testing.T) {
 // naming the handle and the id; another account, even one that takes a
 // blocked author's old handle, is not.
 func TestBlockedAuthorByID(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	putSettings(t, e.store, settings.Settings{BlockedAuthors: []string{"777"}, Caps: settings.Caps{PerConversation: 1000, PerAuthorPerDay: 1000}})
 	d := e.pipe.Drafter
@@ -152,6 +154,7 @@ func TestBlockedAuthorByID(t *testing.T) {
 // An author who opts out is blocked at once with the post as the reason:
 // no later post of theirs is answered, in any conversation.
 func TestOptOutStopsLaterReplies(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	putSettings(t, e.store, settings.Settings{Caps: settings.Caps{PerConversation: 1000, PerAuthorPerDay: 1000}})
 	d := e.pipe.Drafter
@@ -181,6 +184,7 @@ func TestOptOutStopsLaterReplies(t *testing.T) {
 // author gets at most three replies a day across conversations. Drafted
 // at once by many workers, a conversation still passes the cap once.
 func TestReplyCaps(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	ctx := context.Background()
 	d := e.pipe.Drafter
@@ -248,6 +252,7 @@ func TestReplyCaps(t *testing.T) {
 // The same mention delivered twice (found by two scans, its draft task run
 // twice at once) is one post with one draft.
 func TestSameMentionTwiceGivesOnePost(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	ctx := context.Background()
 	a := found(t, e.store, "twice", "twice", "mortal", "@devil hello there")
@@ -314,6 +319,7 @@ func (w *scriptWriter) count() int {
 // A draft too like a recent persona post is redrafted once, asked to
 // avoid that post; a redraft that still repeats it is kept and flagged.
 func TestNearDuplicateRedraftedThenFlagged(t *testing.T) {
+	t.Parallel()
 	const line = "Monday is hell's own invention, and I am still proud of the paperwork it took to file it."
 	tests := []struct {
 		name      string
@@ -350,6 +356,7 @@ func TestNearDuplicateRedraftedThenFlagged(t *testing.T) {
 // With the offline writer of the sandbox, two mortals posting the same
 // words get different drafts: the second is redrafted, not flagged.
 func TestOfflineWriterRedraftsANearDuplicate(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	storetest.UncapReplies(t, e.store)
 	a := draft(t, e.pipe.Drafter, found(t, e.store, "x1", "c1", "twin", "@devil my cat knocked my coffee over again"))
@@ -364,6 +371,7 @@ func TestOfflineWriterRedraftsANearDuplicate(t *testing.T) {
 
 // The outbound check flags each listed case on the stored draft.
 func TestOutboundCheckFlagsDrafts(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, text string
 		want       []string

@@ -162,6 +162,7 @@ func (e *handEnv) refresh(t *testing.T) {
 // The hand-posted lookup never holds the metrics back: while X refuses the
 // timeline with a 429, the refresh still reads and stores the metrics.
 func TestRefreshMetricsDespiteHandPostedLookupFailing(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name      string
 		limited   bool
@@ -196,9 +197,12 @@ func TestRefreshMetricsDespiteHandPostedLookupFailing(t *testing.T) {
 // within the interval, in another worker too, reads nothing; once the
 // interval has lapsed, the next refresh looks again.
 func TestHandPostedLookupOneReadPerInterval(t *testing.T) {
+	t.Parallel()
 	e := newHandEnv(t)
 	ctx := context.Background()
-	e.maint.HandPostedEvery = 500 * time.Millisecond
+	// Long enough that a loaded machine does the refreshes meant to fall
+	// within one interval inside it.
+	e.maint.HandPostedEvery = 3 * time.Second
 	originals := []string{"1800000000000000030", "1800000000000000020", "900000000000000040"}
 	ids := make([]int64, len(originals))
 	for i, o := range originals {
@@ -240,8 +244,15 @@ func TestHandPostedLookupOneReadPerInterval(t *testing.T) {
 	if reads, _ := e.x.counts(); len(reads) != 1 {
 		t.Fatalf("refreshes within the interval read the timeline %d times in all, want 1", len(reads))
 	}
-	time.Sleep(600 * time.Millisecond)
-	e.refresh(t)
+	// Once the interval has lapsed, a refresh looks again: refresh until
+	// one has, within a bound far past the interval.
+	for deadline := time.Now().Add(4 * e.maint.HandPostedEvery); ; {
+		time.Sleep(200 * time.Millisecond)
+		e.refresh(t)
+		if reads, _ := e.x.counts(); len(reads) > 1 || time.Now().After(deadline) {
+			break
+		}
+	}
 	if reads, _ := e.x.counts(); len(reads) != 2 || reads[1] != originals[1] {
 		t.Fatalf("after the interval: timeline reads since %q, want a second since %s", reads, originals[1])
 	}

@@ -85,6 +85,7 @@ func (ledgerJudge) Judge(_ context.Context, req writer.Request, _ string) (post.
 // draft); a lookup of the dropped repost says "retweet", and the funnel of
 // them all adds up.
 func TestLedgerCoversEveryDropPath(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	ctx := context.Background()
 	putSettings(t, e.store, settings.Settings{SearchTopics: []string{"sin"}, BlockedAuthors: []string{"u66"},

@@ -9,6 +9,7 @@ import (
 )
 
 func TestRefreshMetrics(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	ctx := context.Background()
 	id := e.approvedMention(t)

@@ -63,6 +63,7 @@ func foundOn(t *testing.T, st *store.Store, platformName, id, author, authorID, 
 // digits like X's: an X user id entry never blocks the Mastodon account
 // of the same digits, nor a Mastodon block an X account.
 func TestMastodonBlocksByAccountID(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	ctx := context.Background()
 	pipe, srv := mastodonPipeline(t, e)
@@ -152,6 +153,7 @@ func TestMastodonBlocksByAccountID(t *testing.T) {
 // the settings round-trip; an X account of the same handle or digits is
 // still answered.
 func TestMastodonOptOut(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	ctx := context.Background()
 	pipe, srv := mastodonPipeline(t, e)
@@ -198,6 +200,7 @@ func TestMastodonOptOut(t *testing.T) {
 // draft, which is retried: the post is never judged while a block may be
 // unknown.
 func TestMastodonBlockLookupFailureFailsTheDraft(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	ctx := context.Background()
 	pipe, srv := mastodonPipeline(t, e)
@@ -222,6 +225,7 @@ func TestMastodonBlockLookupFailureFailsTheDraft(t *testing.T) {
 // its id on Mastodon alone; an X user id target is never read there, nor
 // the Mastodon account on the sandbox.
 func TestMastodonTargetedByAccountID(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	ctx := context.Background()
 	pipe, srv := mastodonPipeline(t, e)

@@ -46,6 +46,7 @@ func (w *requestWriter) last() writer.Request {
 // the draft and for a regenerated one; a worker that could not read the
 // server's limit keeps none (the descriptor's 500).
 func TestMastodonWarningAndLimit(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	ctx := context.Background()
 	srv := mastodontest.New()

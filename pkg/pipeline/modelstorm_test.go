@@ -22,6 +22,7 @@ import (
 // queue without using up their attempts, and every mention of the burst
 // ends drafted once the storm is over, none failed.
 func TestBurstDrainsThroughA429Storm(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	storetest.UncapReplies(t, e.store)
 	ctx := context.Background()
@@ -33,7 +34,7 @@ func TestBurstDrainsThroughA429Storm(t *testing.T) {
 		t.Fatal(err)
 	}
 	model := openaitest.New(openaitest.Config{Latency: 20 * time.Millisecond, PerMinute: 6000, Burst: 20,
-		StormUntil: time.Now().Add(2 * time.Second), StormRetryAfter: 4 * time.Second})
+		StormFor: 2 * time.Second, StormRetryAfter: 4 * time.Second})
 	standIn := httptest.NewServer(model)
 	defer standIn.Close()
 	for range 2 {

@@ -119,6 +119,7 @@ func (e *env) approvedMention(t *testing.T) int64 {
 }
 
 func TestPoisonPayloadsSkipRetry(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	ctx := context.Background()
 	tests := []struct {

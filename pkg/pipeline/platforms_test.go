@@ -32,6 +32,7 @@ func (r renamed) Name() string { return r.name }
 // names (the first one when it names none), a post's task on the post's
 // platform, and a task for a platform the worker does not run is archived.
 func TestPipelineRoutesByPlatform(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	ctx := context.Background()
 	other := &faultyPlatform{Platform: renamed{Platform: e.plat.Platform, name: "bluesky"}}
@@ -145,6 +146,7 @@ func TestPipelineRoutesByPlatform(t *testing.T) {
 // that says otherwise. A draft task queued before payloads named the
 // platform is routed by the post's row.
 func TestDraftRoutedByItsPayload(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	ctx := context.Background()
 	other := &faultyPlatform{Platform: renamed{Platform: e.plat.Platform, name: "bluesky"}}

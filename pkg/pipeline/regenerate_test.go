@@ -34,6 +34,7 @@ func regenerated(t *testing.T, d *pipeline.Drafter, id int64, instruction string
 }
 
 func TestRegenerateKeepsHistory(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	ctx := context.Background()
 	id, _, err := e.store.UpsertFound(ctx, post.Post{Platform: "sandbox", Source: post.SourceMention, OriginalPostID: "m1",
@@ -72,6 +73,7 @@ func TestRegenerateKeepsHistory(t *testing.T) {
 }
 
 func TestRegenerateCases(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	ctx := context.Background()
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -127,6 +129,7 @@ func TestRegenerateCases(t *testing.T) {
 
 // At the model's spending ceiling no new draft is written, and the task is not retried.
 func TestRegenerateWaitsForTheBudget(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	ctx := context.Background()
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))

@@ -85,6 +85,7 @@ func (m *modelStandIn) setJudge(status int, content string) {
 // draft pending; below caps.min_review_score the draft is skipped with the
 // reason, and once drafted anyway it is not skipped again.
 func TestDraftsNamePersonaAndReview(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	ctx := context.Background()
 	model := &modelStandIn{}
@@ -191,6 +192,7 @@ func (m *modelStandIn) judgeCalls() int {
 // A draft the outbound check flags goes to the reviewer unjudged: no
 // judge call is spent on it. A clean one is judged.
 func TestNoJudgeCallForAFlaggedDraft(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	model := &modelStandIn{}
 	model.setJudge(http.StatusOK, `{"score": 4, "reason": "In character."}`)

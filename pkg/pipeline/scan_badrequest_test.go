@@ -21,6 +21,7 @@ const invalidExpansion = "{\"errors\":[{\"parameters\":{\"expansions\":[\"refere
 // after one call, without failing the task, while the account's other
 // timelines are still read.
 func TestRejectedRequestPausesTheTimeline(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	var mentions, searches atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -18,6 +18,7 @@ import (
 )
 
 func TestScansAreIdempotentAndSkipUnknownTargets(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	ctx := context.Background()
 	for i := 0; i < 2; i++ {
@@ -126,6 +127,7 @@ func (b *budget) Allow(context.Context, string) bool { return b.left.Add(-1) >= 
 // each post recorded once: mentions always, the search while the budget
 // allows, the reads it refused counted and done later.
 func TestBurstIsReadOverLaterScans(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name        string
 		scan        func(s *pipeline.Scanner) error
@@ -206,6 +208,7 @@ func TestBurstIsReadOverLaterScans(t *testing.T) {
 // A scan that finds another scan of the same timeline running skips it
 // without reading; once that one is done, the next scan reads.
 func TestScanSkipsWhileTheTimelineIsLeased(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	ctx := context.Background()
 	plat := &burstPlatform{Platform: e.plat, mentions: &burstTimeline{first: 1, n: 3, bound: 100}}
@@ -235,6 +238,7 @@ func TestScanSkipsWhileTheTimelineIsLeased(t *testing.T) {
 // A scan asks for drafts oldest first, the mentions' ahead of every other
 // draft (QueueHigh), the conversations' in QueueDefault.
 func TestScanQueuesDraftsOldestFirstMentionsAhead(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	ctx := context.Background()
 	plat := &burstPlatform{Platform: e.plat,
@@ -316,6 +320,7 @@ func (p *tooOldPlatform) Search(_ context.Context, _ string, r platform.Range) (
 // A gap the platform refuses to read for good is dropped, counted and
 // logged, and scanning goes on.
 func TestUnreadableGapIsDroppedAndCounted(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	ctx := context.Background()
 	tl := &burstTimeline{first: 1_000, n: 1, bound: 100}

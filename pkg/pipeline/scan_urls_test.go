@@ -31,6 +31,7 @@ func (u urlPlatform) Mentions(ctx context.Context, userID string, r platform.Ran
 // A found post keeps its avatar and media URLs only when they are https (or
 // http on the sandbox): the admin renders them as an image and a link.
 func TestScanKeepsOnlyWebURLs(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name       string
 		platform   string

@@ -16,6 +16,7 @@ import (
 )
 
 func TestSendPost(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name       string
 		fail       error
@@ -72,6 +73,7 @@ func TestSendPost(t *testing.T) {
 }
 
 func TestRetryDelay(t *testing.T) {
+	t.Parallel()
 	reset := time.Now().Add(90 * time.Second)
 	tests := []struct {
 		name string

@@ -98,6 +98,7 @@ func send(t *testing.T, s *pipeline.Sender, id int64) (held bool) {
 // and releases them in approval order as the window opens, whatever order
 // their tasks run in.
 func TestSendCapHoldsApprovalsAndReleasesThemInOrder(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st, ids, plat, sender := capped(t, 1, 1, 3)
 	// The window opens when every send so far leaves it.
@@ -146,6 +147,7 @@ func TestSendCapHoldsApprovalsAndReleasesThemInOrder(t *testing.T) {
 // Two workers sending a flood of approvals at once never exceed the cap,
 // and the slots go to the oldest approvals.
 func TestTwoWorkersNeverExceedTheSendCap(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st, ids, plat, first := capped(t, 3, 5, 12)
 	second := &pipeline.Sender{Store: st, Platform: plat, Log: first.Log, Now: time.Now, Self: pipeline.NewSelf(plat)}

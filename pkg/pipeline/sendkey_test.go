@@ -55,6 +55,7 @@ func (k *keyedPlatform) PublishKeyed(ctx context.Context, key, text, inReplyTo s
 }
 
 func TestKeyedSendPostsOnce(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	ctx := context.Background()
 	id := e.approvedMention(t)
@@ -90,6 +91,7 @@ func TestKeyedSendPostsOnce(t *testing.T) {
 }
 
 func TestSendGatedReplyFails(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	ctx := context.Background()
 	id := e.approvedMention(t)
@@ -117,6 +119,7 @@ func (v *versionKeyedPlatform) PublishKeyFor(postID int64, draftVersion int) str
 // A platform whose keys derive from the draft version sends under that
 // key, nothing is stored, and a lost answer's retry makes no second post.
 func TestVersionKeyedSendPostsOnce(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	ctx := context.Background()
 	id := e.approvedMention(t)

@@ -12,6 +12,7 @@ import (
 // takes effect at the next scan, a new query has a cursor of its own, and
 // no topics or no targets make a scan that reads nothing.
 func TestScansFollowTheSettings(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	ctx := context.Background()
 	put := func(topics, targets []string) {

@@ -76,6 +76,7 @@ func (m *metricsStandIn) readsOf(id string) int {
 // window, and nothing after it. A spent X budget reads nothing and leaves
 // a gap in the metrics, closed by the next read.
 func TestSnapshotsOnScheduleWithinTheBudget(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	ctx := context.Background()
 	standIn := &metricsStandIn{reads: map[string]int{}}

@@ -43,6 +43,7 @@ func (b *billedKinds) last() spend.Kind {
 // mention, or a post naming it) is billed at the summoned price, as X bills
 // it; a reply to any other post at the full price.
 func TestSummonedReplyBilledAsSummonedUnderTheOpenPolicy(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	ctx := context.Background()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

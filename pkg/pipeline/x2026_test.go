@@ -57,6 +57,7 @@ func (e *env) recorded(t *testing.T) map[post.Source][]post.Route {
 // mentions go through the API; conversations and targeted posts are drafted
 // for hand-posting when their source asks for it, else not recorded at all.
 func TestScanDecidesTheReplyRoute(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		policy platform.ReplyPolicy
@@ -129,6 +130,7 @@ func (e *env) draftedConversation(t *testing.T) post.Post {
 // timeline by the metrics job, which marks the post posted once, with the
 // real reply id, in the statistics and the public log.
 func TestHandPostingFlow(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	ctx := context.Background()
 	// Every refresh may look: the interval between looks is tested on its own.
@@ -183,6 +185,7 @@ func TestHandPostingFlow(t *testing.T) {
 
 // The admin can mark a hand-posted reply posted, or give it up.
 func TestMarkPostedAndGiveUp(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	ctx := context.Background()
 	p := e.draftedConversation(t)
@@ -207,6 +210,7 @@ func errorsIsConflict(err error) bool {
 // and the account-wide refusals pause scanning and sending on that platform
 // (only) until resumed.
 func TestNamedRefusalsOnSend(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name       string
 		fail       error
@@ -281,6 +285,7 @@ func TestNamedRefusalsOnSend(t *testing.T) {
 
 // A pause that names when it lifts (the usage cap's reset) lifts by itself.
 func TestPauseLiftsAtItsEnd(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	ctx := context.Background()
 	until := time.Now().Add(time.Minute)
@@ -298,6 +303,7 @@ func TestPauseLiftsAtItsEnd(t *testing.T) {
 // A budget of a few cents pauses scanning at the ceiling, and holds back a
 // send that would not fit.
 func TestBudgetStopsScansAndSends(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	ctx := context.Background()
 	id := e.approvedMention(t)
@@ -330,6 +336,7 @@ func TestBudgetStopsScansAndSends(t *testing.T) {
 
 // Retries after a rate limit are spread past the reset, never bunched at it.
 func TestRetryDelaySpreads(t *testing.T) {
+	t.Parallel()
 	reset := time.Now().Add(10 * time.Minute)
 	seen := map[time.Duration]bool{}
 	for range 20 {
@@ -348,6 +355,7 @@ func TestRetryDelaySpreads(t *testing.T) {
 // every-platform pause (the operator's) those of all; another platform's
 // pause stops nothing here.
 func TestPauseByPlatform(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name       string
 		platform   func(e *env) string

@@ -63,6 +63,7 @@ func newestNamingX(t *testing.T, refused, mentionReads *atomic.Int32) *httptest.
 // refused call, drafted with their context and its authors, and no
 // timeline pauses.
 func TestNewestNamingMentionsDraftedWithContext(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	ctx := context.Background()
 	var refused, mentionReads atomic.Int32
@@ -110,6 +111,7 @@ func TestNewestNamingMentionsDraftedWithContext(t *testing.T) {
 // A targeted username X does not know is looked up once, not at every
 // scan; again an hour later, or at once after the settings change.
 func TestUnknownTargetLookedUpHourly(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	ctx := context.Background()
 	var lookups atomic.Int32
@@ -177,6 +179,7 @@ func TestUnknownTargetLookedUpHourly(t *testing.T) {
 // by handle are looked up once and their id kept, and Bluesky's entries
 // (a domain handle, a DID) are left to a Bluesky scanner.
 func TestTargetsByHandleOrID(t *testing.T) {
+	t.Parallel()
 	e := setup(t)
 	ctx := context.Background()
 	var mu sync.Mutex

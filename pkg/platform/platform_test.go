@@ -12,6 +12,7 @@ import (
 )
 
 func TestSummons(t *testing.T) {
+	t.Parallel()
 	me := User{ID: "42", Username: "Devil"}
 	tests := []struct {
 		name string
@@ -41,6 +42,7 @@ func TestSummons(t *testing.T) {
 }
 
 func TestClassify(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name        string
 		err         error
@@ -83,6 +85,7 @@ func TestClassify(t *testing.T) {
 }
 
 func TestValidUsername(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   string
 		want bool
@@ -101,6 +104,7 @@ func TestValidUsername(t *testing.T) {
 // An Error's text is a short single line whatever the platform answered;
 // its fields keep the whole answer, so Classify still reads it all.
 func TestErrorTextIsAnExcerpt(t *testing.T) {
+	t.Parallel()
 	long := "<html>\n<body>\n" + strings.Repeat("the gateway timed out\n", 50) + "duplicate content</body></html>"
 	tests := []struct {
 		name string

@@ -8,6 +8,7 @@ import (
 )
 
 func TestDescriptorsAreWhole(t *testing.T) {
+	t.Parallel()
 	seen := map[string]bool{}
 	for _, d := range post.Descriptors() {
 		if d.Name == "" || d.Label == "" || d.MaxLength <= 0 || d.Length == "" || d.AccountSyntax == "" {
@@ -27,6 +28,7 @@ func TestDescriptorsAreWhole(t *testing.T) {
 }
 
 func TestDescriptorOfUnknown(t *testing.T) {
+	t.Parallel()
 	d := post.DescriptorOf("gone")
 	if d.Label != "gone" || d.MaxLength != 280 || d.WebURL("a", "1") != "" || d.PlainHTTP {
 		t.Errorf("DescriptorOf(gone) = %+v, want X's counting, no pages, no http", d)
@@ -37,6 +39,7 @@ func TestDescriptorOfUnknown(t *testing.T) {
 }
 
 func TestDescriptorParseRef(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		platform, ref, want string
 		ok                  bool
@@ -57,6 +60,7 @@ func TestDescriptorParseRef(t *testing.T) {
 }
 
 func TestDescriptorOwnsWindow(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ platform, endpoint string }{
 		{"x", "GET /2/users/me"},
 		{"x", "POST /2/tweets (24h user)"},
@@ -75,6 +79,7 @@ func TestDescriptorOwnsWindow(t *testing.T) {
 }
 
 func TestDescriptorRefAuthor(t *testing.T) {
+	t.Parallel()
 	d := post.DescriptorOf("bluesky")
 	handle, with, ok := d.RefAuthor("at://alice.test/app.bsky.feed.post/3kq")
 	if !ok || handle != "alice.test" || with("did:plc:abc") != "at://did:plc:abc/app.bsky.feed.post/3kq" {
@@ -89,6 +94,7 @@ func TestDescriptorRefAuthor(t *testing.T) {
 }
 
 func TestCheckResponseForRules(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		platform, text string
 		ok             bool
@@ -105,6 +111,7 @@ func TestCheckResponseForRules(t *testing.T) {
 }
 
 func TestMastodonLength(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		text string
 		want int
@@ -125,6 +132,7 @@ func TestMastodonLength(t *testing.T) {
 }
 
 func TestParseMastodonRef(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		ref, want string
 		ok        bool

@@ -6,6 +6,7 @@ import (
 )
 
 func TestParseLanguage(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		tag     string
 		want    string

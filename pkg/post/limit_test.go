@@ -9,6 +9,7 @@ import (
 )
 
 func TestLengthFor(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, platform, text string
 		want, max            int
@@ -31,6 +32,7 @@ func TestLengthFor(t *testing.T) {
 }
 
 func TestWebURL(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, platform, handle, id, want string
 	}{
@@ -53,6 +55,7 @@ func TestWebURL(t *testing.T) {
 }
 
 func TestHandlesOn(t *testing.T) {
+	t.Parallel()
 	h := post.Handles{"bluesky": "devil.bsky.social"}
 	tests := []struct{ platform, want string }{
 		{platform: "bluesky", want: "devil.bsky.social"},
@@ -70,6 +73,7 @@ func TestHandlesOn(t *testing.T) {
 }
 
 func TestPostLimit(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		p    post.Post
@@ -96,6 +100,7 @@ func TestPostLimit(t *testing.T) {
 }
 
 func TestCheckReply(t *testing.T) {
+	t.Parallel()
 	reply := post.Post{Platform: "mastodon", Source: post.SourceMention, AuthorUsername: "alice", MaxLength: 1000}
 	warned := reply
 	warned.ContentWarning = strings.Repeat("w", 100)
@@ -130,6 +135,7 @@ func TestCheckReply(t *testing.T) {
 }
 
 func TestPageURL(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		p    post.Post

@@ -7,6 +7,7 @@ import (
 )
 
 func TestValidPlatform(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		platform string
 		want     bool

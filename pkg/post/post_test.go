@@ -8,6 +8,7 @@ import (
 )
 
 func TestStorableText(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		in   string
@@ -28,6 +29,7 @@ func TestStorableText(t *testing.T) {
 }
 
 func TestCheckFieldRefusesNUL(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		in      string
@@ -58,6 +60,7 @@ func TestCheckFieldRefusesNUL(t *testing.T) {
 }
 
 func TestDerivedFigures(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 	tests := []struct {
 		name string
@@ -81,6 +84,7 @@ func TestDerivedFigures(t *testing.T) {
 }
 
 func TestParsers(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		sort    string
@@ -109,6 +113,7 @@ func TestParsers(t *testing.T) {
 }
 
 func TestIntentURL(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, id, text, want string
 	}{

@@ -7,6 +7,7 @@ import (
 )
 
 func TestParseRef(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		ref, want string
 		ok        bool
@@ -40,6 +41,7 @@ func TestParseRef(t *testing.T) {
 }
 
 func TestParseBlueskyRef(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		ref, want string
 		ok        bool

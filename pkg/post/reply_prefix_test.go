@@ -3,6 +3,7 @@ package post
 import "testing"
 
 func TestPrefixReply(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, platform, author, text, want string
 	}{

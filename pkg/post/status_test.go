@@ -11,6 +11,7 @@ import (
 )
 
 func TestCanMove(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name     string
 		from, to Status
@@ -62,6 +63,7 @@ func TestCanMove(t *testing.T) {
 
 // Every allowed move is named in TestCanMove: the table holds nothing more.
 func TestMovesAreExactlyTheListedOnes(t *testing.T) {
+	t.Parallel()
 	allowed := 0
 	for _, from := range Statuses {
 		for _, to := range Statuses {
@@ -81,6 +83,7 @@ func TestMovesAreExactlyTheListedOnes(t *testing.T) {
 }
 
 func TestFrom(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		to   Status
@@ -105,6 +108,7 @@ func TestFrom(t *testing.T) {
 }
 
 func TestStatusValid(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		status Status
@@ -125,6 +129,7 @@ func TestStatusValid(t *testing.T) {
 }
 
 func TestCheckResponse(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name       string
 		text       string
@@ -169,6 +174,7 @@ func TestCheckResponse(t *testing.T) {
 }
 
 func TestStateError(t *testing.T) {
+	t.Parallel()
 	err := fmt.Errorf("store: approve post 7: %w", &StateError{ID: 7, Have: StatusApproved, Want: StatusPending})
 	var stateErr *StateError
 	if !errors.Is(err, ErrConflict) || errors.Is(err, ErrInvalid) || !errors.As(err, &stateErr) {
@@ -183,6 +189,7 @@ func TestStateError(t *testing.T) {
 }
 
 func TestCheckResponseForBluesky(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name       string
 		text       string

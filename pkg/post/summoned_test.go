@@ -3,6 +3,7 @@ package post
 import "testing"
 
 func TestSummoned(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		p    Post

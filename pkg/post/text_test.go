@@ -10,6 +10,7 @@ import (
 // CheckText keeps plain text, line breaks and tabs, and refuses control
 // characters and bidirectional overrides, naming the first.
 func TestCheckText(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name     string
 		text     string

@@ -6,6 +6,7 @@ import (
 )
 
 func TestSafeURL(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name      string
 		raw       string
@@ -53,6 +54,7 @@ func TestSafeURL(t *testing.T) {
 }
 
 func TestSafePageURL(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name      string
 		raw       string

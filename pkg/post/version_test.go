@@ -7,6 +7,7 @@ import (
 )
 
 func TestCheckInstruction(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		in      string

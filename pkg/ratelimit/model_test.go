@@ -13,6 +13,7 @@ import (
 )
 
 func TestResetDuration(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		value  string
@@ -47,6 +48,7 @@ func TestResetDuration(t *testing.T) {
 }
 
 func TestRetryAfter(t *testing.T) {
+	t.Parallel()
 	now := time.Unix(1_900_000_000, 0)
 	tests := []struct {
 		name   string
@@ -86,6 +88,7 @@ func modelHeaders(limitReq, remainingReq int, resetReq string, limitTok, remaini
 }
 
 func TestReserveModel(t *testing.T) {
+	t.Parallel()
 	start := time.Unix(1_900_000_000, 0)
 	const name = "api.example gpt"
 	tests := []struct {
@@ -154,6 +157,7 @@ func TestReserveModel(t *testing.T) {
 // the window for the other, the calls of both count it down, and both are
 // paced over what is left of it.
 func TestModelWindowSharedByTwoWorkers(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	url := taskstest.RedisURL(t)
 	now := time.Unix(1_900_000_000, 0)
@@ -222,6 +226,7 @@ func TestModelWindowSharedByTwoWorkers(t *testing.T) {
 // A spent window refills evenly until its reset, up to its limit, less
 // the calls still unanswered: no burst beyond it.
 func TestModelWindowRefillsToItsLimit(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	now := time.Unix(1_900_000_000, 0)
 	w := open(t, taskstest.RedisURL(t), 1, func() time.Time { return now })
@@ -253,6 +258,7 @@ func TestModelWindowRefillsToItsLimit(t *testing.T) {
 // window's refill is credited from the answer, never earlier, and a slow
 // call makes no room the provider has not given.
 func TestModelWindowRefillsFromTheAnswer(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		// took is how long after its reservation the answer came back.

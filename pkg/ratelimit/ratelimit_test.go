@@ -33,6 +33,7 @@ func headers(limit, remaining int, reset time.Time) http.Header {
 }
 
 func TestReserve(t *testing.T) {
+	t.Parallel()
 	now := time.Unix(1_900_000_000, 0)
 	clock := func() time.Time { return now }
 	reset := now.Add(15 * time.Minute)
@@ -82,6 +83,7 @@ func TestReserve(t *testing.T) {
 // Reservations count the window down across processes, and a late answer
 // of the same window does not give calls back.
 func TestReserveCountsDownAcrossProcesses(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	url := taskstest.RedisURL(t)
 	now := time.Unix(1_900_000_000, 0)
@@ -113,6 +115,7 @@ func TestReserveCountsDownAcrossProcesses(t *testing.T) {
 // A 429 closes its window until the reset it announces, however many calls
 // its x-rate-limit-remaining claims are left.
 func TestRefused(t *testing.T) {
+	t.Parallel()
 	now := time.Unix(1_900_000_000, 0)
 	retryAfter := func(v string) http.Header {
 		h := http.Header{}

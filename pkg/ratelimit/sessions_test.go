@@ -11,6 +11,7 @@ import (
 // A session has one model call in flight and at most ten in any rolling
 // minute, across every process sharing the Redis; sessions are apart.
 func TestSessions(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 11, 26, 8, 0, 0, 0, time.UTC)
 	clock := func() time.Time { return now }
 	url := taskstest.RedisURL(t)
@@ -59,6 +60,7 @@ func TestSessions(t *testing.T) {
 // A call whose release is lost (its process died) stops counting as in
 // flight after the hold.
 func TestSessionsHoldExpires(t *testing.T) {
+	t.Parallel()
 	url := taskstest.RedisURL(t)
 	s := open(t, url, 1, time.Now).Sessions(50 * time.Millisecond)
 	ctx := context.Background()

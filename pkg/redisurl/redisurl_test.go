@@ -18,6 +18,7 @@ import (
 )
 
 func TestParse(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		raw  string
@@ -52,6 +53,7 @@ func TestParse(t *testing.T) {
 
 // Garbage gets an error that says what is wrong and never repeats the password.
 func TestParseGarbage(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		raw  string
@@ -90,6 +92,7 @@ func TestParseGarbage(t *testing.T) {
 // Client makes the kind of client the URL names: behind Sentinel, a
 // failover client, which asks the sentinels (none answer here).
 func TestClient(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		raw  string
@@ -122,6 +125,7 @@ func TestClient(t *testing.T) {
 
 // go-redis's messages reach the structured log, a failure as a warning.
 func TestLogger(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name      string
 		format    string

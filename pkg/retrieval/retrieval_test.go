@@ -12,6 +12,7 @@ import (
 )
 
 func TestTerms(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, in string
 		want     []string
@@ -43,6 +44,7 @@ func TestTerms(t *testing.T) {
 }
 
 func TestSelect(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
 	strong := retrieval.Item{Trigram: 0.8, Rank: 0.5, Overlap: 0.8}
 	item := func(id int64, key, text string, base retrieval.Item) retrieval.Item {
@@ -92,6 +94,7 @@ type fakeEmbedder struct {
 func (f fakeEmbedder) Embed(context.Context, []string) ([][]float32, error) { return f.vs, f.err }
 
 func TestRerank(t *testing.T) {
+	t.Parallel()
 	items := []retrieval.Item{{ID: 1}, {ID: 2}}
 	e := fakeEmbedder{vs: [][]float32{{1, 0}, {1, 0}, {0, 1}}}
 	if err := retrieval.Rerank(context.Background(), e, "q", items, []string{"a", "b"}); err != nil {

@@ -10,6 +10,7 @@ import (
 )
 
 func TestParseAccount(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   string
 		want string
@@ -80,6 +81,7 @@ func TestParseAccount(t *testing.T) {
 // Targets and blocked authors take handles and ids of every platform; a
 // bad entry is a FieldError naming it.
 func TestNormalizeAccounts(t *testing.T) {
+	t.Parallel()
 	got, err := settings.Settings{
 		TargetUsernames: []string{"@Alice", "Alice.BSKY.social", "did:plc:z72i7hdynmk6r22z27h6tvur", "12", "@Carol@Mastodon.Example"},
 		BlockedAuthors:  []string{"783214", "@bob.example.com", "bob.example.com", "@dave@social.example", "Dave@Social.Example"},

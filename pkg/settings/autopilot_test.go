@@ -9,6 +9,7 @@ import (
 )
 
 func TestAutopilotNormalize(t *testing.T) {
+	t.Parallel()
 	ok := settings.DefaultAutopilot()
 	with := func(f func(*settings.Autopilot)) settings.Autopilot {
 		a := settings.DefaultAutopilot()
@@ -66,6 +67,7 @@ func TestAutopilotNormalize(t *testing.T) {
 // A Settings built without an autopilot (the environment's seed) gets the
 // default one, which is off.
 func TestSettingsNormalizeAutopilotDefaultsOff(t *testing.T) {
+	t.Parallel()
 	got, err := settings.Settings{}.Normalize()
 	if err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 )
 
 func TestSearchQuery(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("a", 100)
 	tests := []struct {
 		name      string

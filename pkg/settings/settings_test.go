@@ -10,6 +10,7 @@ import (
 )
 
 func TestNormalize(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name      string
 		in        settings.Settings

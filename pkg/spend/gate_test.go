@@ -23,6 +23,7 @@ func (l *countingLedger) SpendTotals(context.Context, time.Time) (spend.Sums, er
 // The ledger is read only where a ceiling is set: without one, a draft or a
 // send goes on and costs no query; with one, the ceiling still decides.
 func TestGateReadsTheLedgerOnlyUnderACeiling(t *testing.T) {
+	t.Parallel()
 	spent := spend.Sums{XUSD: 5, ModelUSD: 5}
 	tests := []struct {
 		name          string

@@ -8,6 +8,7 @@ import (
 )
 
 func TestSendCost(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name     string
 		route    post.Route
@@ -39,6 +40,7 @@ func TestSendCost(t *testing.T) {
 }
 
 func TestModelCost(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name               string
 		prompt, completion int
@@ -58,6 +60,7 @@ func TestModelCost(t *testing.T) {
 }
 
 func TestBudgetsLimits(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name             string
 		b                Budgets

@@ -19,6 +19,7 @@ func allowAll(store.SendQueue) error { return nil }
 // Two workers auto-approving a burst from a trusted author at once take
 // max_per_hour approvals, no more; a cancelled one still counts.
 func TestAutoApproveMaxPerHourUnderABurst(t *testing.T) {
+	t.Parallel()
 	s := storetest.New(t)
 	ctx := context.Background()
 	const burst, most = 12, 3
@@ -82,6 +83,7 @@ func TestAutoApproveMaxPerHourUnderABurst(t *testing.T) {
 // on either path of BeginSendWithin (room under the caps, or the queue
 // asked), and starts once it has passed.
 func TestBeginSendWaitsForSendAfter(t *testing.T) {
+	t.Parallel()
 	s := storetest.New(t)
 	ctx := context.Background()
 	id := pending(t, s, "1", post.SourceMention, "later")
@@ -118,6 +120,7 @@ func TestBeginSendWaitsForSendAfter(t *testing.T) {
 // again and no send started, or the send started and the cancel is a
 // SendStartedError. Never both, never neither.
 func TestCancelRacingTheSend(t *testing.T) {
+	t.Parallel()
 	s := storetest.New(t)
 	ctx := context.Background()
 	caps := guard.SendCaps{PerWindow: 1000, Window: 3 * time.Hour, PerDay: 1000}
@@ -152,6 +155,7 @@ func TestCancelRacingTheSend(t *testing.T) {
 // A draft the administrator edited, or decided on, is a human decision:
 // the autopilot never approves it.
 func TestAutoApproveNeverTakesAHumanDraft(t *testing.T) {
+	t.Parallel()
 	s := storetest.New(t)
 	ctx := context.Background()
 	edited := pending(t, s, "1", post.SourceMention, "writer's words")

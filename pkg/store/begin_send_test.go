@@ -20,6 +20,7 @@ import (
 // other reports the mark it found. A post that is not approved, or none,
 // is refused.
 func TestBeginSendMarksOnce(t *testing.T) {
+	t.Parallel()
 	s := storetest.New(t)
 	ctx := context.Background()
 	id := pending(t, s, "1", post.SourceMention, "burn")
@@ -73,6 +74,7 @@ func TestBeginSendMarksOnce(t *testing.T) {
 // paged, with the send times of the last day and how many wait on the
 // pages before; a send started takes its post off the list.
 func TestListQueued(t *testing.T) {
+	t.Parallel()
 	s := storetest.New(t)
 	ctx := context.Background()
 	var ids []int64
@@ -125,6 +127,7 @@ func TestListQueued(t *testing.T) {
 // others read the queue under the same lock; every start is counted in
 // send_days, and a retry of a started send is not asked about.
 func TestBeginSendWithinCapsAtOnce(t *testing.T) {
+	t.Parallel()
 	s := storetest.New(t)
 	ctx := context.Background()
 	caps := guard.SendCaps{PerWindow: 5, PerDay: 5}
@@ -212,6 +215,7 @@ func TestBeginSendWithinCapsAtOnce(t *testing.T) {
 // Each platform has its own send caps: the queue a post meets counts the
 // sends and the approvals ahead of its own platform only.
 func TestSendQueueIsPerPlatform(t *testing.T) {
+	t.Parallel()
 	s := storetest.New(t)
 	ctx := context.Background()
 	approved := func(platform, id string) int64 {

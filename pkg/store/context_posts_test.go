@@ -13,6 +13,7 @@ import (
 // erase a post once read, found posts are known too, and pruning forgets
 // by age.
 func TestContextPosts(t *testing.T) {
+	t.Parallel()
 	st := storetest.New(t)
 	ctx := context.Background()
 	at := time.Date(2026, 11, 25, 9, 0, 0, 0, time.UTC)

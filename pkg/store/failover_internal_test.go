@@ -15,6 +15,7 @@ import (
 // The retry rules of a failover: which errors prove a statement never ran,
 // which mean its connection died under it, and which are answers.
 func TestFailoverErrors(t *testing.T) {
+	t.Parallel()
 	reset := &net.OpError{Op: "read", Net: "tcp", Err: syscall.ECONNRESET}
 	tests := []struct {
 		name         string
@@ -55,6 +56,7 @@ func TestFailoverErrors(t *testing.T) {
 
 // Only a statement that reads is run again after its connection died.
 func TestIsRead(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		sql  string

@@ -61,6 +61,7 @@ func terminate(t *testing.T, admin *pgx.Conn) {
 // A read and a whole transaction whose sessions were terminated under
 // them run again on new connections; the transaction's work lands once.
 func TestFailoverRetriesReadsAndTransactions(t *testing.T) {
+	t.Parallel()
 	s, admin, _ := failoverStore(t)
 	ctx := context.Background()
 	id := pending(t, s, "failover-1", post.SourceMention, "The pit remembers.")
@@ -104,6 +105,7 @@ func TestFailoverRetriesReadsAndTransactions(t *testing.T) {
 // happened: it is not run again, and its error says the database is
 // unavailable (the API's 503), so the caller decides.
 func TestFailoverLeavesAnAutocommitWriteToTheCaller(t *testing.T) {
+	t.Parallel()
 	s, admin, _ := failoverStore(t)
 	ctx := context.Background()
 	if err := s.SetCursor(ctx, "sandbox", "mentions", "1"); err != nil {
@@ -129,6 +131,7 @@ func TestFailoverLeavesAnAutocommitWriteToTheCaller(t *testing.T) {
 // A server that refuses writes (a demoted primary still answering) makes
 // a write wait, on fresh connections, until a server takes it.
 func TestFailoverWaitsOutAReadOnlyServer(t *testing.T) {
+	t.Parallel()
 	s, admin, db := failoverStore(t)
 	ctx := context.Background()
 	ident := pgx.Identifier{db}.Sanitize()

@@ -19,6 +19,7 @@ import (
 // skipped or passes the guards, only a skipped one is drafted anyway; an
 // unknown post is ErrNotFound and a post elsewhere a *post.StateError.
 func TestGuardMoves(t *testing.T) {
+	t.Parallel()
 	s := storetest.New(t)
 	ctx := context.Background()
 	id, _, err := s.UpsertFound(ctx, found("g1", post.SourceMention))
@@ -73,6 +74,7 @@ func TestGuardMoves(t *testing.T) {
 // their reasons and failed ones with their errors;
 // the near-duplicate guard reads the persona's drafts and posts of the window.
 func TestListSkippedAndRecentTexts(t *testing.T) {
+	t.Parallel()
 	s := storetest.New(t)
 	ctx := context.Background()
 	for i, src := range []post.Source{post.SourceMention, post.SourceConversation, post.SourceTargeted} {
@@ -125,6 +127,7 @@ func passGuards(t *testing.T, s *store.Store, id int64, caps guard.Caps) (string
 // not take it over, and posts from before ids were kept (an empty author_id)
 // still count by handle, as every post does for a post without an id.
 func TestAuthorCapByID(t *testing.T) {
+	t.Parallel()
 	s := storetest.New(t)
 	ctx := context.Background()
 	caps := guard.Caps{PerConversation: 100, PerAuthorPerDay: 1}

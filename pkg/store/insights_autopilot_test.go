@@ -15,6 +15,7 @@ import (
 // channel: one approved by the autopilot, one by the administrator, and
 // one the autopilot approved, then the administrator cancelled and approved.
 func TestInsightsCountTheAutopilot(t *testing.T) {
+	t.Parallel()
 	st := storetest.New(t)
 	ctx := context.Background()
 	approve := func(n int, by ...post.Channel) {

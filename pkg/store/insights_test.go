@@ -14,6 +14,7 @@ import (
 // by RefreshInsightsCache for the ranges asked for lately, and forgets the
 // others.
 func TestInsightsCache(t *testing.T) {
+	t.Parallel()
 	s := storetest.New(t)
 	ctx := context.Background()
 	now := time.Now().Add(time.Minute).Truncate(time.Microsecond)

@@ -36,6 +36,7 @@ func caseOf(t *testing.T, s *store.Store, id int64) learning.Case {
 // (with a reason given after); a withdrawn auto-approval takes its case
 // back, and a deleted case leaves the post as it was.
 func TestDecisionsRecordCases(t *testing.T) {
+	t.Parallel()
 	s := storetest.New(t)
 	ctx := context.Background()
 	edited := "Hell keeps it short."
@@ -144,6 +145,7 @@ func isNotFound(err error) bool { return errors.Is(err, store.ErrNotFound) }
 
 // An author blocked (by an opt-out or in the settings) leaves the memory.
 func TestBlockedAuthorsCasesArePurged(t *testing.T) {
+	t.Parallel()
 	s := storetest.New(t)
 	ctx := context.Background()
 	id := pending(t, s, "p1", post.SourceMention, "a reply")
@@ -185,6 +187,7 @@ func TestBlockedAuthorsCasesArePurged(t *testing.T) {
 // keeps the case of Mastodon's account 9, and X's handle "erin" that of
 // the Mastodon account whose acct is erin; a Mastodon block purges it.
 func TestBlockedCasesPurgedOnTheirPlatform(t *testing.T) {
+	t.Parallel()
 	s := storetest.New(t)
 	ctx := context.Background()
 	for _, c := range []struct{ id, platform, author, authorID string }{
@@ -234,6 +237,7 @@ func TestBlockedCasesPurgedOnTheirPlatform(t *testing.T) {
 // source; a different one is added; edits and deletes answer ErrNotFound
 // for an unknown id.
 func TestLessons(t *testing.T) {
+	t.Parallel()
 	s := storetest.New(t)
 	ctx := context.Background()
 	a, created, err := s.AddLesson(ctx, "Keep replies under about 120 characters", learning.KindEdit, 0)
@@ -271,6 +275,7 @@ func TestLessons(t *testing.T) {
 // conversation, found by text search and trigram similarity; the learning
 // settings round-trip, '{}' reading as the default.
 func TestImportAndCandidates(t *testing.T) {
+	t.Parallel()
 	s := storetest.New(t)
 	ctx := context.Background()
 	n, err := s.ImportCases(ctx, []store.ImportedCase{
@@ -310,6 +315,7 @@ func TestImportAndCandidates(t *testing.T) {
 // The lessons' version moves on with every change to what a prompt takes
 // of the lessons, and not with a use counted (which every draft does).
 func TestLessonsVersion(t *testing.T) {
+	t.Parallel()
 	s := storetest.New(t)
 	ctx := context.Background()
 	var id int64

@@ -17,6 +17,7 @@ import (
 // the regenerated draft keep to that limit less the warning (the reply
 // carries it), and the latest limit is the platform's for an import.
 func TestMastodonPostLimitAndWarning(t *testing.T) {
+	t.Parallel()
 	s := storetest.New(t)
 	ctx := context.Background()
 	if n, err := s.LatestMaxLength(ctx, post.MastodonPlatform); err != nil || n != 0 {
@@ -92,6 +93,7 @@ func TestMastodonPostLimitAndWarning(t *testing.T) {
 
 // A context post keeps its content warning; a found post answers its own.
 func TestContextPostWarning(t *testing.T) {
+	t.Parallel()
 	s := storetest.New(t)
 	ctx := context.Background()
 	if err := s.SaveContextPosts(ctx, []store.ContextPost{

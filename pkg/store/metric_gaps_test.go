@@ -12,6 +12,7 @@ import (
 // Each platform has its own gap: one read well does not end another's,
 // and a gap kept from before gaps were per platform ends at the next read.
 func TestMetricGapsPerPlatform(t *testing.T) {
+	t.Parallel()
 	s := storetest.New(t)
 	ctx := context.Background()
 	t0 := time.Now().Add(-time.Hour).UTC().Truncate(time.Second)

@@ -13,6 +13,7 @@ import (
 // ActivePause answers the pause in force, and lifts (deletes) one whose
 // Until has passed: asked again as of an earlier time, it is gone.
 func TestActivePauseLiftsExpired(t *testing.T) {
+	t.Parallel()
 	now := time.Now().UTC().Truncate(time.Second)
 	later, earlier := now.Add(time.Hour), now.Add(-time.Hour)
 	tests := []struct {
@@ -56,6 +57,7 @@ func TestActivePauseLiftsExpired(t *testing.T) {
 // (the operator's) stops them all; of both, the longer is answered; Resume
 // lifts them all.
 func TestPauseByPlatform(t *testing.T) {
+	t.Parallel()
 	now := time.Now().UTC().Truncate(time.Second)
 	soon, later := now.Add(time.Hour), now.Add(2*time.Hour)
 	xCap := store.Pause{Platform: "x", Refusal: "usage_capped", Reason: "cap", Until: &soon}
@@ -135,6 +137,7 @@ func TestPauseByPlatform(t *testing.T) {
 // when a new refusal begins it again; the list leaves out (and deletes)
 // the lapsed ones.
 func TestTimelinePauses(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 11, 26, 8, 0, 0, 0, time.UTC)
 	const d = 6 * time.Hour
 	search := store.TimelinePause{Platform: "x", Timeline: "search", Reason: "the platform rejects the request", Since: now}
@@ -238,6 +241,7 @@ func TestTimelinePauses(t *testing.T) {
 // ScanPauses answers the account pause that applies to the platform with
 // the timeline's, as ActivePause and TimelinePaused do.
 func TestScanPauses(t *testing.T) {
+	t.Parallel()
 	s := storetest.New(t)
 	ctx := context.Background()
 	now := time.Now().UTC().Truncate(time.Second)

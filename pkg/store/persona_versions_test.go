@@ -16,6 +16,7 @@ import (
 // first; a judged draft keeps its version and review, and a post drafted
 // anyway has its review waived.
 func TestPersonaVersions(t *testing.T) {
+	t.Parallel()
 	s := storetest.New(t)
 	ctx := context.Background()
 	if _, err := s.Persona(ctx); !errors.Is(err, store.ErrNotFound) {

@@ -17,6 +17,7 @@ import (
 // what it picks on such data, and a seq scan here is what the million-post
 // database would suffer.)
 func TestReadsUseIndexes(t *testing.T) {
+	t.Parallel()
 	s := storetest.New(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
@@ -56,6 +57,7 @@ func TestReadsUseIndexes(t *testing.T) {
 // kind of change: new posts, drafts, approvals, sends, failures, rejects
 // and deletions.
 func TestCountsMatchRecount(t *testing.T) {
+	t.Parallel()
 	s := storetest.New(t)
 	ctx := context.Background()
 	check := func(step string) {

@@ -84,6 +84,7 @@ func namesOf(ids map[string]int64, posts []post.Post) []string {
 // Each admin list keeps the posts of the platform asked for, counted
 // alone; "" is every platform, and an unknown platform is refused.
 func TestListsFilterByPlatform(t *testing.T) {
+	t.Parallel()
 	s := storetest.New(t)
 	ctx := context.Background()
 	ids := twoPlatforms(t, s)
@@ -135,6 +136,7 @@ func TestListsFilterByPlatform(t *testing.T) {
 // platform counts the approvals ahead and the sends of that platform only,
 // whose send caps are its own.
 func TestListQueuedOnPlatform(t *testing.T) {
+	t.Parallel()
 	s := storetest.New(t)
 	ctx := context.Background()
 	ids := twoPlatforms(t, s)
@@ -190,6 +192,7 @@ func TestListQueuedOnPlatform(t *testing.T) {
 // The home figures keep their totals over every platform and break them
 // down by platform, from counts that match a recount of the posts.
 func TestHomeStatsByPlatform(t *testing.T) {
+	t.Parallel()
 	s := storetest.New(t)
 	ctx := context.Background()
 	twoPlatforms(t, s)

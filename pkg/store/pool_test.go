@@ -28,6 +28,7 @@ func openWith(t *testing.T, opts ...store.Option) *store.Store {
 // (and give up at their deadline) while the admin's reads and the health
 // check go on through the connections kept for them.
 func TestPublicPoolCannotStarveTheRest(t *testing.T) {
+	t.Parallel()
 	s := openWith(t, store.WithMaxConns(4), store.WithPublicPool(2))
 	ctx := context.Background()
 	if got := s.PublicPool().Config().MaxConns; got != 2 {
@@ -57,6 +58,7 @@ func TestPublicPoolCannotStarveTheRest(t *testing.T) {
 
 // A public pool as large as the whole allowance is refused.
 func TestPublicPoolMustLeaveConnections(t *testing.T) {
+	t.Parallel()
 	url := storetest.NewDatabase(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -70,6 +72,7 @@ func TestPublicPoolMustLeaveConnections(t *testing.T) {
 // Every connection runs under the statement timeout, so PostgreSQL stops a
 // statement nobody waits for any more.
 func TestStatementTimeout(t *testing.T) {
+	t.Parallel()
 	s := openWith(t, store.WithMaxConns(3), store.WithPublicPool(1), store.WithStatementTimeout(150*time.Millisecond))
 	ctx := context.Background()
 	var got string

@@ -21,6 +21,7 @@ func origins(vs []post.Version) []string {
 }
 
 func TestHistoryKeepsEveryVersionInOrder(t *testing.T) {
+	t.Parallel()
 	s := storetest.New(t)
 	ctx := context.Background()
 	id := pending(t, s, "1", post.SourceMention, "first")
@@ -69,6 +70,7 @@ func TestHistoryKeepsEveryVersionInOrder(t *testing.T) {
 }
 
 func TestRegenerateGuards(t *testing.T) {
+	t.Parallel()
 	s := storetest.New(t)
 	ctx := context.Background()
 	pendingID := pending(t, s, "1", post.SourceMention, "draft")
@@ -120,6 +122,7 @@ func TestRegenerateGuards(t *testing.T) {
 }
 
 func TestHistoryOfOldAndUnknownPosts(t *testing.T) {
+	t.Parallel()
 	s := storetest.New(t)
 	ctx := context.Background()
 	id := pending(t, s, "1", post.SourceMention, "old draft")

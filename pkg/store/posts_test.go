@@ -34,6 +34,7 @@ func pending(t *testing.T, s *store.Store, id string, src post.Source, response 
 }
 
 func TestUpsertFoundIsUnique(t *testing.T) {
+	t.Parallel()
 	s := storetest.New(t)
 	ctx := context.Background()
 	p := found("1", post.SourceMention)
@@ -64,6 +65,7 @@ func TestUpsertFoundIsUnique(t *testing.T) {
 }
 
 func TestApproveRejectTransitions(t *testing.T) {
+	t.Parallel()
 	s := storetest.New(t)
 	ctx := context.Background()
 	id := pending(t, s, "1", post.SourceMention, "burn")
@@ -107,6 +109,7 @@ func TestApproveRejectTransitions(t *testing.T) {
 }
 
 func TestSendAndLogs(t *testing.T) {
+	t.Parallel()
 	s := storetest.New(t)
 	ctx := context.Background()
 	id := pending(t, s, "1", post.SourceMention, "burn")
@@ -164,6 +167,7 @@ func TestSendAndLogs(t *testing.T) {
 }
 
 func TestFailedPostsStayInViewAndCanBeRetried(t *testing.T) {
+	t.Parallel()
 	s := storetest.New(t)
 	ctx := context.Background()
 	id := pending(t, s, "1", post.SourceMention, "burn")
@@ -198,6 +202,7 @@ func TestFailedPostsStayInViewAndCanBeRetried(t *testing.T) {
 }
 
 func TestListPendingSortsAndPages(t *testing.T) {
+	t.Parallel()
 	s := storetest.New(t)
 	ctx := context.Background()
 	for i, likes := range []int{5, 1, 9} {
@@ -249,6 +254,7 @@ func TestListPendingSortsAndPages(t *testing.T) {
 }
 
 func TestEngagementSnapshots(t *testing.T) {
+	t.Parallel()
 	s := storetest.New(t)
 	ctx := context.Background()
 	e, err := s.LatestEngagement(ctx)
@@ -283,6 +289,7 @@ func TestEngagementSnapshots(t *testing.T) {
 // A refused change carries its facts: where the post stands and where it
 // should, or how long the response is.
 func TestTypedErrors(t *testing.T) {
+	t.Parallel()
 	s := storetest.New(t)
 	ctx := context.Background()
 	long := pending(t, s, "1", post.SourceMention, strings.Repeat("x", 281))
@@ -336,6 +343,7 @@ func TestTypedErrors(t *testing.T) {
 
 // A post not drafted yet shows the domain's default sampling parameters.
 func TestNewPostsCarryTheDefaultParameters(t *testing.T) {
+	t.Parallel()
 	s := storetest.New(t)
 	ctx := context.Background()
 	foundID, _, err := s.UpsertFound(ctx, found("1", post.SourceMention))
@@ -369,6 +377,7 @@ func TestNewPostsCarryTheDefaultParameters(t *testing.T) {
 
 // A Bluesky post is approved against Bluesky's limit, 300 graphemes, not X's.
 func TestApproveCountsAgainstItsPlatform(t *testing.T) {
+	t.Parallel()
 	s := storetest.New(t)
 	ctx := context.Background()
 	for _, tt := range []struct {

@@ -11,6 +11,7 @@ import (
 // name and a column without its field (or a field without its column) fails
 // every query.
 func TestPostColumnsMatchPostRow(t *testing.T) {
+	t.Parallel()
 	var columns []string
 	for _, c := range strings.Split(postColumns, ",") {
 		columns = append(columns, strings.TrimSpace(c))

@@ -14,6 +14,7 @@ import (
 // oldest first, narrowed, closed or dropped, and what was dropped or put
 // off is counted per timeline.
 func TestCursorGaps(t *testing.T) {
+	t.Parallel()
 	s := storetest.New(t)
 	ctx := context.Background()
 	gapsOf := func(name string) []store.Gap {

@@ -15,6 +15,7 @@ import (
 // The ledger keeps a dropped post once, leaves out a post recorded in
 // posts, and forgets what is older than its keep.
 func TestLedger(t *testing.T) {
+	t.Parallel()
 	s := storetest.New(t)
 	ctx := context.Background()
 	if _, _, err := s.UpsertFound(ctx, post.Post{Platform: "x", Source: post.SourceMention, OriginalPostID: "2", CreatedAt: time.Now()}); err != nil {
@@ -68,6 +69,7 @@ func TestLedger(t *testing.T) {
 // A Bluesky post is found by its at:// URI, whether it names the author by
 // DID or by the handle the author is known under.
 func TestLookupBlueskyPostByHandle(t *testing.T) {
+	t.Parallel()
 	s := storetest.New(t)
 	ctx := context.Background()
 	uri := "at://did:plc:mortal234/app.bsky.feed.post/3kq2x"

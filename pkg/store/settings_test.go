@@ -19,6 +19,7 @@ import (
 // changes survive a restart's seeding, and an opt-out's blocked author
 // keeps its reason through a settings save that keeps the author.
 func TestSettingsSeedPutAndBlock(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := storetest.New(t)
 
@@ -69,6 +70,7 @@ func TestSettingsSeedPutAndBlock(t *testing.T) {
 // environment as off, kept through a put, and read back by the cache a
 // worker asks at every scan and send the moment it changes.
 func TestMastodonSettingsStored(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := storetest.New(t)
 	var cache store.SettingsCache
@@ -121,6 +123,7 @@ func TestMastodonSettingsStored(t *testing.T) {
 // the settings row, an opt-out's blocked author, a blocked phrase removed,
 // and a change made around the cache by another process.
 func TestCachedSettings(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dbURL := storetest.NewDatabase(t)
 	open := func() *store.Store {
@@ -203,6 +206,7 @@ func TestCachedSettings(t *testing.T) {
 // Mastodon's account 100, an X handle not a Mastodon acct; the sandbox
 // plays X.
 func TestAuthorBlockedByStableID(t *testing.T) {
+	t.Parallel()
 	s := storetest.New(t)
 	ctx := context.Background()
 	for _, b := range []struct{ platform, username, id, reason string }{
@@ -268,6 +272,7 @@ func TestAuthorBlockedByStableID(t *testing.T) {
 // left for an hour or the next settings change; an id blocked already
 // under another entry is not taken twice. An X entry is never due.
 func TestBlockedLookups(t *testing.T) {
+	t.Parallel()
 	s := storetest.New(t)
 	ctx := context.Background()
 	set, err := settings.Settings{BlockedAuthors: []string{"@Dave@Social.Example", "ghost@social.example", "twin@social.example", "bob", "4242"},
@@ -349,6 +354,7 @@ func TestBlockedLookups(t *testing.T) {
 // with the id; a handle entry shows the id found for it once the worker
 // has met the author (blocked) or looked the handle up (target).
 func TestSettingsAccounts(t *testing.T) {
+	t.Parallel()
 	s := storetest.New(t)
 	ctx := context.Background()
 	// An opt-out blocked one author under its handle, with its id.

@@ -15,6 +15,7 @@ import (
 // Several replicas starting at once on an empty database all come up, and
 // the schema is applied once.
 func TestConcurrentStartsMigrateOnce(t *testing.T) {
+	t.Parallel()
 	url := storetest.NewEmptyDatabase(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -41,6 +42,7 @@ func TestConcurrentStartsMigrateOnce(t *testing.T) {
 }
 
 func TestOpenRefusesBadURLs(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		url  string

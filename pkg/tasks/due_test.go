@@ -12,6 +12,7 @@ import (
 // Due lets one call through per interval and name, across clients (as
 // across processes), and again once the interval has lapsed.
 func TestDue(t *testing.T) {
+	t.Parallel()
 	url := taskstest.RedisURL(t)
 	a, err := tasks.NewClient(url)
 	if err != nil {
@@ -24,7 +25,9 @@ func TestDue(t *testing.T) {
 	}
 	t.Cleanup(func() { b.Close() })
 	ctx := context.Background()
-	const every = 300 * time.Millisecond
+	// Long enough that a loaded machine makes the calls meant to fall within
+	// one interval inside it.
+	const every = 2 * time.Second
 	tests := []struct {
 		name   string
 		client *tasks.Client
@@ -36,7 +39,7 @@ func TestDue(t *testing.T) {
 		{name: "same client within the interval", client: a, work: "hand-posted:x", want: false},
 		{name: "another process within the interval", client: b, work: "hand-posted:x", want: false},
 		{name: "another name", client: b, work: "hand-posted:sandbox", want: true},
-		{name: "after the interval", client: b, work: "hand-posted:x", wait: every + 100*time.Millisecond, want: true},
+		{name: "after the interval", client: b, work: "hand-posted:x", wait: every + 200*time.Millisecond, want: true},
 		{name: "within the new interval", client: a, work: "hand-posted:x", want: false},
 	}
 	for _, tt := range tests {

@@ -21,6 +21,7 @@ import (
 // only between Start and Shutdown; an address with no host is probed on
 // loopback.
 func TestProbeWorker(t *testing.T) {
+	t.Parallel()
 	redisURL := taskstest.RedisURL(t)
 	srv, err := tasks.NewServer(tasks.ServerConfig{
 		RedisURL: redisURL,
@@ -71,6 +72,7 @@ func TestProbeWorker(t *testing.T) {
 // The scheduler's -healthcheck passes while a scheduler of this host beats
 // and leads, and fails before it starts and after it stops.
 func TestSchedulerHealthy(t *testing.T) {
+	t.Parallel()
 	redisURL := taskstest.RedisURL(t)
 	client, err := tasks.NewClient(redisURL)
 	if err != nil {

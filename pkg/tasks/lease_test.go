@@ -15,6 +15,7 @@ import (
 // first gives it back; a holder whose lease was taken over has its context
 // ended at the next renewal.
 func TestHoldIsExclusive(t *testing.T) {
+	t.Parallel()
 	url := taskstest.RedisURL(t)
 	c, err := tasks.NewClient(url)
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 )
 
 func TestPeriod(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		spec string
@@ -39,6 +40,7 @@ func TestPeriod(t *testing.T) {
 // Two schedulers on one Redis: one leads, so each run is enqueued once; when
 // the leader stops, the other takes over.
 func TestTwoSchedulersDoNotDoubleTheWork(t *testing.T) {
+	t.Parallel()
 	redisURL := taskstest.RedisURL(t)
 	client, err := tasks.NewClient(redisURL)
 	if err != nil {
@@ -89,6 +91,7 @@ func TestTwoSchedulersDoNotDoubleTheWork(t *testing.T) {
 }
 
 func TestNewSchedulerRefusesBadEntries(t *testing.T) {
+	t.Parallel()
 	client, err := tasks.NewClient("redis://127.0.0.1:1/0")
 	if err != nil {
 		t.Fatal(err)
@@ -114,6 +117,7 @@ func TestNewSchedulerRefusesBadEntries(t *testing.T) {
 // A run asked for by hand names its platform: one run per platform within
 // the uniqueness window, and a name that is not a platform's is refused.
 func TestEnqueuePeriodicOn(t *testing.T) {
+	t.Parallel()
 	client, err := tasks.NewClient(taskstest.RedisURL(t))
 	if err != nil {
 		t.Fatal(err)

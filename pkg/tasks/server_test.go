@@ -18,6 +18,7 @@ import (
 // The server runs the handlers Register installs, each through the
 // Observer, whose counts land in the registry given.
 func TestNewServerRunsRegisteredHandlersObserved(t *testing.T) {
+	t.Parallel()
 	redisURL := taskstest.RedisURL(t)
 	client, err := tasks.NewClient(redisURL)
 	if err != nil {
@@ -99,6 +100,7 @@ func runs(t *testing.T, reg *prometheus.Registry, outcome string) float64 {
 // (QueueHigh) and of other posts (QueueDefault) waiting, every slot first
 // takes a mention's draft, and the rest run after them.
 func TestServerDraftsMentionsFirst(t *testing.T) {
+	t.Parallel()
 	redisURL := taskstest.RedisURL(t)
 	client, err := tasks.NewClient(redisURL)
 	if err != nil {
@@ -169,6 +171,7 @@ func TestServerDraftsMentionsFirst(t *testing.T) {
 // The server runs ServerConfig.Concurrency tasks at once (WORKER_CONCURRENCY),
 // DefaultConcurrency when it is zero, and refuses a negative one.
 func TestNewServerConcurrency(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name        string
 		concurrency int
@@ -236,6 +239,7 @@ func TestNewServerConcurrency(t *testing.T) {
 
 // A run that IsFailure calls no failure is counted "waiting", not "error".
 func TestObserverCountsWaitingRuns(t *testing.T) {
+	t.Parallel()
 	errWait := errors.New("waiting for a window")
 	tests := []struct {
 		name      string

@@ -14,6 +14,7 @@ import (
 )
 
 func TestDecodePost(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		payload string
@@ -55,6 +56,7 @@ func TestDecodePost(t *testing.T) {
 // post's platform, read back by DecodePost, and that a draft task without
 // a platform's name is refused when it is made.
 func TestNewDraftTaskNamesThePlatform(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name     string
 		id       int64
@@ -88,6 +90,7 @@ func TestNewDraftTaskNamesThePlatform(t *testing.T) {
 }
 
 func TestDecodeRegenerate(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		payload string
@@ -120,6 +123,7 @@ func TestDecodeRegenerate(t *testing.T) {
 }
 
 func TestNewRegenerateTask(t *testing.T) {
+	t.Parallel()
 	task, err := tasks.NewRegenerateTask(5, "less cruel")
 	if err != nil {
 		t.Fatal(err)
@@ -134,6 +138,7 @@ func TestNewRegenerateTask(t *testing.T) {
 }
 
 func TestDecodePeriodic(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name         string
 		payload      string
@@ -165,6 +170,7 @@ func TestDecodePeriodic(t *testing.T) {
 }
 
 func TestPlatformSchedules(t *testing.T) {
+	t.Parallel()
 	in := []tasks.Schedule{{Type: tasks.TypeScanMentions, Spec: "@every 20s"}, {Type: tasks.TypeReconcile, Spec: "@every 1m"}}
 	tests := []struct {
 		name      string
@@ -187,6 +193,7 @@ func TestPlatformSchedules(t *testing.T) {
 }
 
 func TestNewServerRefusesBadConfig(t *testing.T) {
+	t.Parallel()
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	register := func(*asynq.ServeMux) {}
 	tests := []struct {

@@ -11,6 +11,7 @@ import (
 // A model found without images by one process is known to every other,
 // with when it was found; only the first to mark it is told it was first.
 func TestModelsWithoutImagesShared(t *testing.T) {
+	t.Parallel()
 	url := taskstest.RedisURL(t)
 	a, err := tasks.NewClient(url)
 	if err != nil {

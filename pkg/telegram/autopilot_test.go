@@ -26,6 +26,7 @@ func (e *env) autoApprove(id int64, grace time.Duration) {
 // its card went out or after; Cancel puts the draft back to review with a
 // fresh card, and a Cancel once the send started is answered so.
 func TestAutoApprovalCardCancels(t *testing.T) {
+	t.Parallel()
 	e := setup(t, 10)
 
 	// Approved before any card went out.

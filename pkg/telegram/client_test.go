@@ -21,6 +21,7 @@ const gatewayPage = "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<b
 // multi-line description) enters the client's errors as a short single
 // line without the token: what the logs and last_error then show.
 func TestClientErrorsAreShortSingleLines(t *testing.T) {
+	t.Parallel()
 	const token = "123456:SECRET-token"
 	padding := strings.Repeat("<p>filler line</p>\n", 2000)
 	tests := []struct {

@@ -16,6 +16,7 @@ import (
 // bytes; a press keeps the reason with the post's case and shows it;
 // answering is optional; a forged reason number is refused.
 func TestRejectReasonButtons(t *testing.T) {
+	t.Parallel()
 	e := setup(t, 10)
 	id := e.pending("drafted words", 4)
 	e.relay()
@@ -59,6 +60,7 @@ func TestRejectReasonButtons(t *testing.T) {
 
 // A card shaped by past replies and lessons says so in one line.
 func TestCardShapedBy(t *testing.T) {
+	t.Parallel()
 	if got := telegram.ShapedBy(3, 2); got != "Shaped by 3 past replies · 2 lessons" {
 		t.Fatalf("ShapedBy = %q", got)
 	}

@@ -9,6 +9,7 @@ import (
 )
 
 func TestParseData(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		data    string
 		act     string
@@ -47,6 +48,7 @@ func TestParseData(t *testing.T) {
 }
 
 func TestOutcome(t *testing.T) {
+	t.Parallel()
 	p := func(s post.Status, v int) post.Post { return post.Post{Status: s, DraftVersion: v, Error: "X said no"} }
 	tests := []struct {
 		name      string
@@ -78,6 +80,7 @@ func TestOutcome(t *testing.T) {
 }
 
 func TestCardTexts(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("ash ", 400)
 	c := Card{PostID: 7, Version: 2, Platform: "x", Author: "mortal", Post: long, Thread: []ThreadPost{{Author: "a", Text: long}, {Author: "b", Text: "hi"}},
 		Response: "burn", Length: 4, Max: 280, CostUSD: 0.01}

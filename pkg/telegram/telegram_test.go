@@ -207,6 +207,7 @@ func (e *env) lastMessage() telegramtest.Message {
 }
 
 func TestCardShowsTheDraft(t *testing.T) {
+	t.Parallel()
 	e := setup(t, 10)
 	id := e.pending("burn, mortal", 4)
 	e.relay()
@@ -236,6 +237,7 @@ func TestCardShowsTheDraft(t *testing.T) {
 // A card counts the draft by its platform's rule, against its limit:
 // graphemes out of 300 on Bluesky, weighted characters out of 280 on X.
 func TestCardCountsByPlatform(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		platform, response string
 		want               []string
@@ -261,6 +263,7 @@ func TestCardCountsByPlatform(t *testing.T) {
 // A Bluesky card's thread leaves out the persona's own post there, told by
 // its domain handle.
 func TestCardThreadKnowsThePersonaByPlatform(t *testing.T) {
+	t.Parallel()
 	e := setup(t, 10)
 	e.cfg.Handles = map[string]string{"bluesky": "devil.test"}
 	e.svc = telegram.New(e.cfg)
@@ -288,6 +291,7 @@ func TestCardThreadKnowsThePersonaByPlatform(t *testing.T) {
 }
 
 func TestOnlyTheAdminActs(t *testing.T) {
+	t.Parallel()
 	e := setup(t, 10)
 	id := e.pending("burn", 0)
 	e.relay()
@@ -313,6 +317,7 @@ func TestOnlyTheAdminActs(t *testing.T) {
 }
 
 func TestDoubleTapApprovesOnce(t *testing.T) {
+	t.Parallel()
 	e := setup(t, 10)
 	id := e.pending("burn", 5)
 	e.relay()
@@ -341,6 +346,7 @@ func TestDoubleTapApprovesOnce(t *testing.T) {
 }
 
 func TestStalePressPostsNothing(t *testing.T) {
+	t.Parallel()
 	e := setup(t, 10)
 	id := e.pending("old words", 3)
 	e.relay()
@@ -374,6 +380,7 @@ func TestStalePressPostsNothing(t *testing.T) {
 }
 
 func TestEditThenApprove(t *testing.T) {
+	t.Parallel()
 	e := setup(t, 10)
 	id := e.pending("drafted words", 4)
 	e.relay()
@@ -412,6 +419,7 @@ func TestEditThenApprove(t *testing.T) {
 }
 
 func TestReplyToACardRedrafts(t *testing.T) {
+	t.Parallel()
 	e := setup(t, 10)
 	id := e.pending("words", 4)
 	e.relay()
@@ -429,6 +437,7 @@ func TestReplyToACardRedrafts(t *testing.T) {
 }
 
 func TestWebDecisionClosesTheCard(t *testing.T) {
+	t.Parallel()
 	e := setup(t, 10)
 	a := e.pending("one", 4)
 	b := e.pending("two", 4)
@@ -455,6 +464,7 @@ func TestWebDecisionClosesTheCard(t *testing.T) {
 }
 
 func TestBurstBecomesADigest(t *testing.T) {
+	t.Parallel()
 	e := setup(t, 10)
 	for i := range 30 {
 		e.pending(fmt.Sprint("draft ", i), 1+i%5)
@@ -480,6 +490,7 @@ func TestBurstBecomesADigest(t *testing.T) {
 }
 
 func TestRetryAfterIsHonoured(t *testing.T) {
+	t.Parallel()
 	e := setup(t, 10)
 	// The real clock: the window a 429 closes is kept in Redis by it.
 	e.cfg.Now = nil
@@ -495,6 +506,7 @@ func TestRetryAfterIsHonoured(t *testing.T) {
 }
 
 func TestCommands(t *testing.T) {
+	t.Parallel()
 	e := setup(t, 10)
 	e.tg.SendText(admin, admin, 0, "/queue")
 	e.apply()
@@ -532,6 +544,7 @@ func TestCommands(t *testing.T) {
 
 // Garbage in a button's data changes nothing.
 func TestGarbageButtonData(t *testing.T) {
+	t.Parallel()
 	e := setup(t, 10)
 	id := e.pending("burn", 4)
 	e.relay()
@@ -553,6 +566,7 @@ func TestGarbageButtonData(t *testing.T) {
 // Two workers run the channel: one lease, one consumer, no 409, and every
 // update applied once.
 func TestTwoWorkersOneConsumer(t *testing.T) {
+	t.Parallel()
 	e := setup(t, 10)
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
@@ -604,6 +618,7 @@ func TestTwoWorkersOneConsumer(t *testing.T) {
 // tasks, before the channel first ran) reaches Telegram; one made before
 // the worker started, the backlog from before the link, does not.
 func TestDraftOfTheStartingWorkerIsSent(t *testing.T) {
+	t.Parallel()
 	e := setup(t, 10)
 	backlog := e.pending("from before the link", 0)
 	cfg := e.cfg
@@ -626,14 +641,25 @@ func TestDraftOfTheStartingWorkerIsSent(t *testing.T) {
 	if cardOf(backlog) {
 		t.Errorf("the draft from before the worker started reached Telegram")
 	}
-	unsent, err := e.store.UnsentDrafts(context.Background(), time.Time{}, 10)
-	if err != nil || len(unsent) != 1 || unsent[0].ID != backlog {
+	// The card is marked sent just after Telegram took it: wait for the mark.
+	var unsent []post.Post
+	var err error
+	onlyBacklog := func() bool {
+		unsent, err = e.store.UnsentDrafts(context.Background(), time.Time{}, 10)
+		return err == nil && len(unsent) == 1 && unsent[0].ID == backlog
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for !onlyBacklog() && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if !onlyBacklog() {
 		t.Errorf("unsent drafts %+v (%v), want the backlog's alone", unsent, err)
 	}
 }
 
 // A failing Bot API's errors are logged and kept without the token.
 func TestTokenNeverLogged(t *testing.T) {
+	t.Parallel()
 	e := setup(t, 10)
 	dead, err := telegram.NewClient(token, "http://127.0.0.1:1")
 	if err != nil {
@@ -669,6 +695,7 @@ func waitFor(t *testing.T, what string, ok func() bool) {
 // Telegram answers a second concurrent getUpdates consumer 409; the client
 // names it ErrConflict (the lease keeps the product from ever causing it).
 func TestSecondConsumerIsAConflict(t *testing.T) {
+	t.Parallel()
 	tg := telegramtest.New(token, "infernal_review_bot")
 	defer tg.Close()
 	a, err := telegram.NewClient(token, tg.BaseURL())

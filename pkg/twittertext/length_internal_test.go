@@ -3,6 +3,7 @@ package twittertext
 import "testing"
 
 func TestMayHoldLink(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		text string

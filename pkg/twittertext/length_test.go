@@ -16,6 +16,7 @@ import (
 
 // The wants below are twitter-text 3.1.0's parseTweet(text).weightedLength.
 func TestWeightedLength(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		text string
@@ -73,6 +74,7 @@ func TestWeightedLength(t *testing.T) {
 }
 
 func TestWithinLimit(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		text string
@@ -100,6 +102,7 @@ func TestWithinLimit(t *testing.T) {
 // so that the server and the card agree on real texts. The server follows
 // the same rule and data, so it never counts more than the card, nor less.
 func TestWeightedLengthMatchesTwitterText(t *testing.T) {
+	t.Parallel()
 	b, err := os.ReadFile("testdata/lengths.json")
 	if err != nil {
 		t.Fatal(err)
@@ -147,6 +150,7 @@ func conformancePath(t *testing.T) string {
 }
 
 func TestWeightedLengthConformance(t *testing.T) {
+	t.Parallel()
 	path := conformancePath(t)
 	b, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -183,6 +187,7 @@ func TestWeightedLengthConformance(t *testing.T) {
 // tries the pattern only where an emoji can start, against a plain search
 // of the text with the same pattern, on every fixture text.
 func TestExtractEmojiMatchesSearch(t *testing.T) {
+	t.Parallel()
 	b, err := os.ReadFile("testdata/lengths.json")
 	if err != nil {
 		t.Fatal(err)
@@ -218,6 +223,7 @@ func TestExtractEmojiMatchesSearch(t *testing.T) {
 }
 
 func TestHasLink(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		text string

@@ -13,6 +13,7 @@ import (
 
 // Excerpt makes any upstream body a short single line.
 func TestExcerpt(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("word ", 100)
 	tests := []struct {
 		name, in, want string
@@ -48,6 +49,7 @@ func TestExcerpt(t *testing.T) {
 // However long the body, or made of multi-byte characters, the excerpt is
 // at most MaxExcerpt characters of valid UTF-8 on one line.
 func TestExcerptBounds(t *testing.T) {
+	t.Parallel()
 	for _, in := range []string{
 		strings.Repeat("😈", 10000),
 		strings.Repeat("<p>ab\ncd</p>", 100000),
@@ -69,6 +71,7 @@ func TestExcerptBounds(t *testing.T) {
 
 // Error keeps the chain of the error it shortens.
 func TestError(t *testing.T) {
+	t.Parallel()
 	if upstream.Error(nil) != nil {
 		t.Fatal("Error(nil) is not nil")
 	}

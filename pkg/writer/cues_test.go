@@ -8,6 +8,7 @@ import (
 )
 
 func TestClassify(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		text   string
@@ -54,6 +55,7 @@ func TestClassify(t *testing.T) {
 }
 
 func TestFindCue(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		text   string
@@ -76,6 +78,7 @@ func TestFindCue(t *testing.T) {
 }
 
 func TestCueTopics(t *testing.T) {
+	t.Parallel()
 	for _, sin := range post.Categories {
 		if len(writer.CueTopics(sin)) == 0 {
 			t.Errorf("no cue topics for %s", sin)

@@ -12,6 +12,7 @@ import (
 // (a remote author's as @user); Previous is a previous draft's length
 // without that prefix.
 func TestLengthOf(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		req  writer.Request

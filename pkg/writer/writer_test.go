@@ -39,6 +39,7 @@ func (f *fakeWriter) Write(_ context.Context, req writer.Request) (writer.Draft,
 }
 
 func TestCompose(t *testing.T) {
+	t.Parallel()
 	short := "Short enough."
 	long := strings.Repeat("x", twittertext.MaxLength+1)
 	longer := strings.Repeat("y", twittertext.MaxLength+20)
@@ -102,6 +103,7 @@ func TestCompose(t *testing.T) {
 }
 
 func TestComposeKeepsDraftFields(t *testing.T) {
+	t.Parallel()
 	f := &fakeWriter{answers: []answer{{text: "ok"}}}
 	d, err := writer.Compose(context.Background(), f, writer.Request{Kind: writer.KindProfile})
 	if err != nil {
@@ -116,6 +118,7 @@ func TestComposeKeepsDraftFields(t *testing.T) {
 // On Mastodon a reply is counted with the "@author " prefix it is sent
 // with, in characters, against the limit the server announced (or 500).
 func TestComposeMastodonLimit(t *testing.T) {
+	t.Parallel()
 	prefix := len("@alice@m.example ") - len("@m.example") // a mention counts as @alice
 	tests := []struct {
 		name      string

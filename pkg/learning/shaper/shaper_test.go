@@ -53,6 +53,7 @@ func words(topic, i, n int) string {
 // their 3 examples come from the post's own topic for at least 75 % of
 // them, and posts on no topic get none.
 func TestExamplesComeFromTheSameTopic(t *testing.T) {
+	t.Parallel()
 	st := storetest.New(t)
 	ctx := context.Background()
 	var cases []store.ImportedCase
@@ -115,6 +116,7 @@ func TestExamplesComeFromTheSameTopic(t *testing.T) {
 // with the edit as an example; a post unlike it gets neither; a disabled
 // lesson reaches no prompt; learning off gives nothing.
 func TestShapeAfterAnEdit(t *testing.T) {
+	t.Parallel()
 	st := storetest.New(t)
 	ctx := context.Background()
 	id, _, err := st.UpsertFound(ctx, post.Post{Platform: "x", Source: post.SourceMention, OriginalPostID: "a1", ConversationID: "ca",
@@ -183,6 +185,7 @@ var concepts = [][]string{
 // them, or when the provider fails (a warning in the log), the text's
 // similarity ranks them.
 func TestEmbeddingsRerankExamples(t *testing.T) {
+	t.Parallel()
 	st := storetest.New(t)
 	ctx := context.Background()
 	const (

@@ -21,6 +21,7 @@ import (
 const appPassword = "abcd-efgh-ijkl-mnop"
 
 func TestNewRefusesGarbage(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		cfg  bluesky.Config
@@ -56,6 +57,7 @@ func TestNewRefusesGarbage(t *testing.T) {
 }
 
 func TestSpans(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		text           string
 		mentions, link []string
@@ -87,6 +89,7 @@ func TestSpans(t *testing.T) {
 }
 
 func TestLength(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		text string
 		want int
@@ -104,6 +107,7 @@ func TestLength(t *testing.T) {
 }
 
 func TestKeyOrder(t *testing.T) {
+	t.Parallel()
 	a := bluesky.Key("2026-11-26T08:00:00.5Z", "at://did:plc:b/app.bsky.feed.post/1")
 	b := bluesky.Key("2026-11-26T08:00:00.123456Z", "at://did:plc:a/app.bsky.feed.post/2")
 	c := bluesky.Key("2026-11-26T09:00:00+01:00", "at://did:plc:a/app.bsky.feed.post/0")
@@ -183,6 +187,7 @@ func (p *pds) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func TestSessionRefreshedNotRecreated(t *testing.T) {
+	t.Parallel()
 	p := &pds{expired: map[string]bool{}}
 	srv := httptest.NewServer(p)
 	t.Cleanup(srv.Close)
@@ -246,6 +251,7 @@ func TestSessionRefreshedNotRecreated(t *testing.T) {
 }
 
 func TestWrongPasswordNamesNoSecret(t *testing.T) {
+	t.Parallel()
 	p := &pds{expired: map[string]bool{}}
 	srv := httptest.NewServer(p)
 	t.Cleanup(srv.Close)
@@ -264,6 +270,7 @@ func TestWrongPasswordNamesNoSecret(t *testing.T) {
 }
 
 func TestRateLimitShared(t *testing.T) {
+	t.Parallel()
 	windows, err := ratelimit.Open(taskstest.RedisURL(t), 1)
 	if err != nil {
 		t.Fatal(err)
@@ -312,6 +319,7 @@ func TestRateLimitShared(t *testing.T) {
 }
 
 func TestTooManyRequests(t *testing.T) {
+	t.Parallel()
 	reset := time.Now().Add(5 * time.Minute).Truncate(time.Second)
 	p := &pds{expired: map[string]bool{}, status: 429, headers: http.Header{
 		"Ratelimit-Limit": {"3000"}, "Ratelimit-Remaining": {"0"}, "Ratelimit-Reset": {strconv.FormatInt(reset.Unix(), 10)},

@@ -113,6 +113,7 @@ func eventually(t *testing.T, what string, cond func() bool) {
 }
 
 func TestAgainstDevnet(t *testing.T) {
+	t.Parallel()
 	n := devnet.Start(t)
 	persona := n.CreateAccount(t, "infernal.test")
 	mortal := poster{n: n, acct: n.CreateAccount(t, "mortal.test")}

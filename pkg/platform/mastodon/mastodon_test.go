@@ -40,6 +40,7 @@ func windows(t *testing.T) *ratelimit.Windows {
 
 // The platform contract holds for the client against the stand-in.
 func TestContract(t *testing.T) {
+	t.Parallel()
 	srv := mastodontest.New()
 	t.Cleanup(srv.Close)
 	w := windows(t)
@@ -70,6 +71,7 @@ func TestContract(t *testing.T) {
 }
 
 func TestText(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ name, html, want string }{
 		{name: "paragraphs and breaks", html: "<p>one<br />two</p><p>three</p>", want: "one\ntwo\n\nthree"},
 		{name: "mention span", html: `<p><span class="h-card" translate="no"><a href="https://m.example/@alice" class="u-url mention">@<span>alice</span></a></span> hi</p>`, want: "@alice hi"},
@@ -87,6 +89,7 @@ func TestText(t *testing.T) {
 // are never drafted; a direct mention is left out unless reply_to_direct;
 // the HTML content reads as text, the content warning above it.
 func TestMentionsReadOnlyMentions(t *testing.T) {
+	t.Parallel()
 	srv := mastodontest.New()
 	t.Cleanup(srv.Close)
 	c := client(t, srv, nil, false)
@@ -135,6 +138,7 @@ func TestMentionsReadOnlyMentions(t *testing.T) {
 // file), their descriptions as alt texts; its preview card as the link
 // card; media_url is the first image.
 func TestMediaAndCard(t *testing.T) {
+	t.Parallel()
 	srv := mastodontest.New()
 	t.Cleanup(srv.Close)
 	c := client(t, srv, nil, false)
@@ -184,6 +188,7 @@ func TestMediaAndCard(t *testing.T) {
 // the read and the reply, never answering a direct mention; no setting at
 // all (nil) is off.
 func TestReplyToDirectReadEachTime(t *testing.T) {
+	t.Parallel()
 	srv := mastodontest.New()
 	t.Cleanup(srv.Close)
 	ctx := context.Background()
@@ -262,6 +267,7 @@ func TestReplyToDirectReadEachTime(t *testing.T) {
 // A burst of mentions beyond one page is read whole by the Link header's
 // next pages, and nothing read before comes again.
 func TestMentionsFollowLinkPaging(t *testing.T) {
+	t.Parallel()
 	srv := mastodontest.New()
 	t.Cleanup(srv.Close)
 	c := client(t, srv, nil, false)
@@ -291,6 +297,7 @@ func TestMentionsFollowLinkPaging(t *testing.T) {
 // A reply starts with @acct, keeps the mention's visibility, content
 // warning and language; a direct mention is refused unless reply_to_direct.
 func TestReplyNeverWidens(t *testing.T) {
+	t.Parallel()
 	srv := mastodontest.New()
 	t.Cleanup(srv.Close)
 	ctx := context.Background()
@@ -333,6 +340,7 @@ func TestReplyNeverWidens(t *testing.T) {
 // A create that succeeds but answers 500 is never sent blindly again: the
 // reply is found and answered; a resend under the same key is replayed.
 func TestUnknownOutcomeIsLookedFor(t *testing.T) {
+	t.Parallel()
 	srv := mastodontest.New()
 	t.Cleanup(srv.Close)
 	ctx := context.Background()
@@ -352,6 +360,7 @@ func TestUnknownOutcomeIsLookedFor(t *testing.T) {
 // A create that answers 503 without making its status is looked for,
 // not found, and sent again under the same key: one status.
 func TestUnknownOutcomeNotMadeIsSentAgain(t *testing.T) {
+	t.Parallel()
 	srv := mastodontest.New()
 	t.Cleanup(srv.Close)
 	ctx := context.Background()
@@ -372,6 +381,7 @@ func TestUnknownOutcomeNotMadeIsSentAgain(t *testing.T) {
 // The Idempotency-Key is the post's id and draft version: the same
 // version is one key, an edited version or another post a new one.
 func TestPublishKeyFor(t *testing.T) {
+	t.Parallel()
 	srv := mastodontest.New()
 	t.Cleanup(srv.Close)
 	c := client(t, srv, nil, false)
@@ -403,6 +413,7 @@ func TestPublishKeyFor(t *testing.T) {
 
 // The limit is the instance's max_characters, 500 when it names none.
 func TestMaxCharacters(t *testing.T) {
+	t.Parallel()
 	srv := mastodontest.New()
 	t.Cleanup(srv.Close)
 	c := client(t, srv, nil, false)
@@ -417,6 +428,7 @@ func TestMaxCharacters(t *testing.T) {
 // The window headers (reset in ISO 8601) are kept in the shared windows,
 // and a 429 closes the window until its reset.
 func TestRateLimitWindows(t *testing.T) {
+	t.Parallel()
 	srv := mastodontest.New()
 	t.Cleanup(srv.Close)
 	ctx := context.Background()
@@ -448,6 +460,7 @@ func TestRateLimitWindows(t *testing.T) {
 
 // The stand-in counts as Mastodon does: every URL 23, @user@domain as @user.
 func TestStandInLength(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		text string
 		want int
@@ -465,6 +478,7 @@ func TestStandInLength(t *testing.T) {
 }
 
 func TestValidateServer(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		raw string
 		ok  bool
@@ -492,6 +506,7 @@ func TestValidateServer(t *testing.T) {
 // server names (its address's host until then); a lookup takes either
 // form of a local account, and a remote one by user@domain.
 func TestQualifyAndLookup(t *testing.T) {
+	t.Parallel()
 	srv := mastodontest.New()
 	t.Cleanup(srv.Close)
 	ctx := context.Background()

@@ -14,6 +14,7 @@ import (
 // suite's mortals' posts written straight into the simulated microblog and
 // a clock that stands still, so that the world adds none of its own.
 func TestContract(t *testing.T) {
+	t.Parallel()
 	now := time.Now()
 	entries := []corpus.Entry{
 		{Username: "m1", Name: "M One", Kind: "mention", Text: "@{persona} hello"},

@@ -46,6 +46,7 @@ func newSandbox(t *testing.T) (*sandbox.Sandbox, *clock) {
 }
 
 func TestNewRefusesBadCorpus(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		entries []corpus.Entry
@@ -67,6 +68,7 @@ func TestNewRefusesBadCorpus(t *testing.T) {
 }
 
 func TestTimelinesGrowAtThePace(t *testing.T) {
+	t.Parallel()
 	sb, clk := newSandbox(t)
 	ctx := context.Background()
 	me, err := sb.Me(ctx)
@@ -120,6 +122,7 @@ func TestTimelinesGrowAtThePace(t *testing.T) {
 }
 
 func TestPublishFindAndMetrics(t *testing.T) {
+	t.Parallel()
 	sb, clk := newSandbox(t)
 	ctx := context.Background()
 	page, err := sb.Mentions(ctx, "persona", platform.Range{})
@@ -177,6 +180,7 @@ func TestPublishFindAndMetrics(t *testing.T) {
 }
 
 func TestOldPostsAreForgotten(t *testing.T) {
+	t.Parallel()
 	sb, clk := newSandbox(t)
 	ctx := context.Background()
 	first, err := sb.Mentions(ctx, "persona", platform.Range{})
@@ -202,6 +206,7 @@ func TestOldPostsAreForgotten(t *testing.T) {
 }
 
 func TestPersonaReplies(t *testing.T) {
+	t.Parallel()
 	sb, _ := newSandbox(t)
 	ctx := context.Background()
 	page, err := sb.Mentions(ctx, "persona", platform.Range{})
@@ -246,6 +251,7 @@ func TestPersonaReplies(t *testing.T) {
 }
 
 func TestReplyPolicy(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name     string
 		policy   []sandbox.Option
@@ -344,6 +350,7 @@ func depth(p platform.Post, known map[string]platform.Post) int {
 }
 
 func TestConversationsInTheOpeningBurst(t *testing.T) {
+	t.Parallel()
 	sb, _ := newTalkingSandbox(t, time.Now())
 	ctx := context.Background()
 	me, _ := sb.Me(ctx)
@@ -421,6 +428,7 @@ func TestConversationsInTheOpeningBurst(t *testing.T) {
 }
 
 func TestQuoteOfThePersonaSummonsIt(t *testing.T) {
+	t.Parallel()
 	sb, clk := newTalkingSandbox(t, time.Now())
 	ctx := context.Background()
 	me, _ := sb.Me(ctx)
@@ -479,6 +487,7 @@ func TestQuoteOfThePersonaSummonsIt(t *testing.T) {
 }
 
 func TestLookup(t *testing.T) {
+	t.Parallel()
 	sb, _ := newTalkingSandbox(t, time.Now())
 	ctx := context.Background()
 	topics, err := sb.Search(ctx, "q", platform.Range{})
@@ -556,6 +565,7 @@ func shapes(t *testing.T, sb *sandbox.Sandbox) []shape {
 }
 
 func TestConversationsAreDeterministic(t *testing.T) {
+	t.Parallel()
 	start := time.Date(2026, 11, 25, 9, 0, 0, 0, time.UTC)
 	a, clkA := newTalkingSandbox(t, start)
 	b, clkB := newTalkingSandbox(t, start)
@@ -580,6 +590,7 @@ func TestConversationsAreDeterministic(t *testing.T) {
 }
 
 func TestConversationsAfterAForgettingPause(t *testing.T) {
+	t.Parallel()
 	sb, clk := newTalkingSandbox(t, time.Now())
 	ctx := context.Background()
 	if _, err := sb.Search(ctx, "q", platform.Range{}); err != nil {

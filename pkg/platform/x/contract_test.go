@@ -169,6 +169,7 @@ func (w *xWorld) serve(rw http.ResponseWriter, r *http.Request) {
 // TestContract runs the platform contract against the X client, talking to
 // a stateful stand-in of the X API v2 (OAuth signatures checked).
 func TestContract(t *testing.T) {
+	t.Parallel()
 	world := newXWorld()
 	f := newFakeX(t, world.serve)
 	write := func(t *testing.T, text, parent string) string {

@@ -31,6 +31,7 @@ func anyAnswer(w http.ResponseWriter, r *http.Request) {
 
 // endpointOf names every request the client sends as X counts and bills it.
 func TestEndpointOf(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name     string
 		call     func(context.Context, *Client) error
@@ -111,6 +112,7 @@ func (k *kinds) Bill(_ context.Context, _ string, groups []spend.Resources) {
 // price under every reply policy; any other reply, under the open policy,
 // at the full price.
 func TestSummonedReplyPriceUnderEveryPolicy(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name          string
 		repliesSummon bool
@@ -156,6 +158,7 @@ func TestSummonedReplyPriceUnderEveryPolicy(t *testing.T) {
 // used to bill the persona a second time as a user read and the mention a
 // second time as a post read, 22 % over X's bill here.
 func TestMeterBillsAsXDoes(t *testing.T) {
+	t.Parallel()
 	f := newFakeX(t, func(w http.ResponseWriter, r *http.Request) {
 		switch {
 		case r.URL.Path == "/2/users/me":

@@ -50,6 +50,7 @@ func newestOnly(t *testing.T, refused *atomic.Int32) *fakeX {
 // newest, and from then on only in it: the mention, its parent and the
 // parent's author are read, nothing is refused twice.
 func TestNamingSwitchesOnRefusal(t *testing.T) {
+	t.Parallel()
 	var refused atomic.Int32
 	f := newestOnly(t, &refused)
 	c := f.client(t)
@@ -85,6 +86,7 @@ func TestNamingSwitchesOnRefusal(t *testing.T) {
 // Every post lookup asks for the author and for the referenced posts'
 // authors, with their handles, in the documented naming too.
 func TestLookupAsksForAuthors(t *testing.T) {
+	t.Parallel()
 	var got url.Values
 	f := newFakeX(t, func(w http.ResponseWriter, r *http.Request) {
 		got = r.URL.Query()
@@ -104,6 +106,7 @@ func TestLookupAsksForAuthors(t *testing.T) {
 // One process's discovery is every process's: a second client sharing
 // the Redis naming asks in the newest naming from its first call.
 func TestNamingSharedAcrossClients(t *testing.T) {
+	t.Parallel()
 	shared, err := tasks.NewClient(taskstest.RedisURL(t))
 	if err != nil {
 		t.Fatal(err)
@@ -136,6 +139,7 @@ func TestNamingSharedAcrossClients(t *testing.T) {
 // A 400 that neither naming cures is returned as the refusal it is (the
 // scan pauses the timeline), after one try in each naming.
 func TestNamingCannotCureEveryRefusal(t *testing.T) {
+	t.Parallel()
 	calls := 0
 	f := newFakeX(t, func(w http.ResponseWriter, r *http.Request) {
 		calls++
@@ -151,6 +155,7 @@ func TestNamingCannotCureEveryRefusal(t *testing.T) {
 }
 
 func TestNamingOf(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ in, want string }{
 		{NamingTweets, "tweet.fields"}, {NamingPosts, "post.fields"}, {"", "tweet.fields"}, {"garbage", "tweet.fields"},
 	}
@@ -167,6 +172,7 @@ func TestNamingOf(t *testing.T) {
 // A handle that breaks X's syntax, as a forged answer would carry, is
 // blanked where the post comes in and logged; valid ones are kept.
 func TestHostileHandlesBlanked(t *testing.T) {
+	t.Parallel()
 	f := newFakeX(t, func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, `{"data":[
  {"id":"3","text":"@devil hi","author_id":"7","referenced_tweets":[{"type":"replied_to","id":"2"}],
@@ -205,6 +211,7 @@ func TestHostileHandlesBlanked(t *testing.T) {
 // so that the draft's context looks it up, author and all, rather than
 // quote it without a handle.
 func TestIncludedWithoutAuthorLeftToLookup(t *testing.T) {
+	t.Parallel()
 	f := newFakeX(t, func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, `{"data":[
  {"id":"3","text":"@devil hi","author_id":"7","referenced_posts":[{"type":"replied_to","id":"2"},{"type":"quoted","id":"1"}]}],

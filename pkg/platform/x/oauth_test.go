@@ -174,6 +174,7 @@ func verifyOAuth(r *http.Request, body []byte, consumerKey, consumerSecret, toke
 // example of X's "Creating a signature" guide, so that a passing signature
 // check on the fake server means a correct signature, not two matching bugs.
 func TestSignatureVerifier(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name           string
 		method         string
@@ -213,6 +214,7 @@ func TestSignatureVerifier(t *testing.T) {
 }
 
 func TestParseAuthorization(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		header  string
@@ -245,6 +247,7 @@ func TestParseAuthorization(t *testing.T) {
 // checks that the verifier accepts it as sent and refuses any change to what
 // the signature covers.
 func TestVerifierDetectsTampering(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		tamper  func(r *http.Request)

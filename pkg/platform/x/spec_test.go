@@ -96,6 +96,7 @@ func (f fixedNaming) SetNaming(context.Context, string) error { return nil }
 // Every read that returns posts asks for their media (type, url, preview,
 // alt text) and entities (the link cards).
 func TestParamsInSpec(t *testing.T) {
+	t.Parallel()
 	calls := []struct {
 		name  string
 		posts bool
@@ -168,6 +169,7 @@ func TestParamsInSpec(t *testing.T) {
 // documented names. A check of the test data, so that a wrong extract
 // cannot pass TestParamsInSpec.
 func TestSpecEnumsAsPublished(t *testing.T) {
+	t.Parallel()
 	old, newest := loadSpec(t, "2.159"), loadSpec(t, "2.167")
 	mentions := "GET /2/users/{id}/mentions"
 	o, n := old.Endpoints[mentions], newest.Endpoints[mentions]

@@ -38,6 +38,7 @@ const searchAnswer = `{"data":[
 
 // Each found post knows whether it summons the persona, under both policies.
 func TestEligibility(t *testing.T) {
+	t.Parallel()
 	f := newFakeX(t, func(w http.ResponseWriter, r *http.Request) {
 		if got := r.URL.Query().Get("tweet.fields"); !containsAll(got, "entities", "referenced_tweets", "author_id", "conversation_id") {
 			t.Errorf("tweet.fields %q lacks what eligibility needs", got)
@@ -107,6 +108,7 @@ func windowedClient(t *testing.T, f *fakeX, redisURL string, margin int, meter M
 // Three workers scanning every 150 ms against a stand-in that announces a
 // closed window make not one call inside it, and call again once it opens.
 func TestNoCallInsideAnnouncedWindow(t *testing.T) {
+	t.Parallel()
 	redisURL := taskstest.RedisURL(t)
 	var (
 		mu             sync.Mutex
@@ -187,6 +189,7 @@ func (c *fixedClock) set(t time.Time) { c.mu.Lock(); defer c.mu.Unlock(); c.t = 
 // The spend totals equal the resources the stand-in returned, each counted
 // once per UTC day.
 func TestSpendCountsResourcesOncePerDay(t *testing.T) {
+	t.Parallel()
 	st := storetest.New(t)
 	clk := &fixedClock{t: time.Date(2026, 3, 1, 23, 0, 0, 0, time.UTC)}
 	meter := &spend.Meter{Ledger: st, Prices: spend.DefaultPrices(), Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Now: clk.now}
@@ -245,6 +248,7 @@ func near(a, b float64) bool { return a-b < 1e-9 && b-a < 1e-9 }
 // A 429 that claims 50 calls are left closes the window all the same: the
 // next call through the same windows is not sent before the announced reset.
 func TestRefusedWindowStaysClosed(t *testing.T) {
+	t.Parallel()
 	reset := time.Now().Add(10 * time.Minute)
 	var calls atomic.Int32
 	f := newFakeX(t, func(w http.ResponseWriter, r *http.Request) {
@@ -296,6 +300,7 @@ const mixedPage = `{"data":[
 // (user timelines, not mentions), reads both names of referenced posts and
 // includes, and returns the included posts with their authors.
 func TestTimelinesDropRetweets(t *testing.T) {
+	t.Parallel()
 	f := newFakeX(t, func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, mixedPage)
 	})
@@ -351,6 +356,7 @@ func TestTimelinesDropRetweets(t *testing.T) {
 // A 400 naming an invalid expansion is a configuration refusal, with the
 // parameter named; one naming a read's own bound is not.
 func TestRejectedParameters(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name        string
 		body        string
@@ -408,6 +414,7 @@ func (b *xBill) total() float64 {
 // includes), each once a day, as the stand-in bills it; a summoned reply
 // costs $0.010.
 func TestLookupBilledAsXBills(t *testing.T) {
+	t.Parallel()
 	st := storetest.New(t)
 	clk := &fixedClock{t: time.Date(2026, 4, 20, 12, 0, 0, 0, time.UTC)}
 	meter := &spend.Meter{Ledger: st, Prices: spend.DefaultPrices(), Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Now: clk.now}

@@ -208,6 +208,7 @@ var (
 )
 
 func TestNew(t *testing.T) {
+	t.Parallel()
 	full := Config{APIKey: "k", APISecret: "s", AccessToken: "t", AccessSecret: "ts"}
 	with := func(f func(*Config)) Config { c := full; f(&c); return c }
 	tests := []struct {
@@ -253,6 +254,7 @@ func TestNew(t *testing.T) {
 }
 
 func TestNewUsesGivenHTTPClient(t *testing.T) {
+	t.Parallel()
 	f := newFakeX(t, func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, `{"data":{"id":"1","name":"P","username":"p"}}`)
 	})
@@ -278,6 +280,7 @@ type roundTripFunc func(*http.Request) (*http.Response, error)
 func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
 func TestMe(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name       string
 		status     int
@@ -344,6 +347,7 @@ func checkTimelineQuery(t *testing.T, q url.Values) {
 }
 
 func TestTimelines(t *testing.T) {
+	t.Parallel()
 	type call func(ctx context.Context, c *Client) (platform.Page, error)
 	mentions := func(since string) call {
 		return func(ctx context.Context, c *Client) (platform.Page, error) {
@@ -441,6 +445,7 @@ func TestTimelines(t *testing.T) {
 }
 
 func TestSearchQueryEncoding(t *testing.T) {
+	t.Parallel()
 	const query = `(#sin OR "deadly sins") -is:retweet lang:en ☃ a+b&c=d`
 	f := newFakeX(t, pager(t, "/2/tweets/search/recent", "next_token", map[string]string{"": emptyTimeline}))
 	if _, err := f.client(t).Search(t.Context(), query, platform.Range{}); err != nil {
@@ -456,6 +461,7 @@ func TestSearchQueryEncoding(t *testing.T) {
 }
 
 func TestSearchStaleSinceID(t *testing.T) {
+	t.Parallel()
 	f := newFakeX(t, func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Query().Has("since_id") {
 			writeJSON(w, 400, `{"errors":[{"parameters":{"since_id":["1"]},"message":"Invalid 'since_id':'1'. 'since_id' must be a tweet id created after 2024-06-03T12:00Z. Please use a 'since_id' that is larger than 1797000000000000000"}],"title":"Invalid Request","detail":"One or more parameters to your request was invalid.","type":"https://api.twitter.com/2/problems/invalid-request"}`)
@@ -477,6 +483,7 @@ func TestSearchStaleSinceID(t *testing.T) {
 }
 
 func TestPaginationIsBounded(t *testing.T) {
+	t.Parallel()
 	var n atomic.Int32
 	f := newFakeX(t, func(w http.ResponseWriter, r *http.Request) {
 		i := n.Add(1)
@@ -495,6 +502,7 @@ func TestPaginationIsBounded(t *testing.T) {
 }
 
 func TestTimelineErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name          string
 		status        int
@@ -529,6 +537,7 @@ func TestTimelineErrors(t *testing.T) {
 }
 
 func TestUserByUsername(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name       string
 		username   string
@@ -590,6 +599,7 @@ func TestUserByUsername(t *testing.T) {
 }
 
 func TestPublish(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name      string
 		text      string
@@ -649,6 +659,7 @@ func TestPublish(t *testing.T) {
 // TestRefusals checks that X's refusals come back in X's words, with the
 // right retry semantics, on a POST (the request that matters most).
 func TestRefusals(t *testing.T) {
+	t.Parallel()
 	reset := time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)
 	tests := []struct {
 		name          string
@@ -799,6 +810,7 @@ func TestRefusals(t *testing.T) {
 }
 
 func TestPublishBadAnswers(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		status int
@@ -820,6 +832,7 @@ func TestPublishBadAnswers(t *testing.T) {
 }
 
 func TestFindPublished(t *testing.T) {
+	t.Parallel()
 	const (
 		persona = "2244994945"
 		mortal  = "1800000000000000050"
@@ -918,6 +931,7 @@ func TestFindPublished(t *testing.T) {
 }
 
 func TestMetrics(t *testing.T) {
+	t.Parallel()
 	ids := make([]string, 0, 155)
 	for i := range 150 {
 		ids = append(ids, strconv.Itoa(1800000000000000000+i))
@@ -976,6 +990,7 @@ func TestMetrics(t *testing.T) {
 }
 
 func TestOAuthRejected(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		cfg  func(*Config)
@@ -1004,6 +1019,7 @@ func TestOAuthRejected(t *testing.T) {
 }
 
 func TestTransportFailures(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		setup  func(t *testing.T) (base string, ctx context.Context)
@@ -1056,6 +1072,7 @@ func TestTransportFailures(t *testing.T) {
 }
 
 func TestBodyIsBounded(t *testing.T) {
+	t.Parallel()
 	f := newFakeX(t, func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = io.WriteString(w, `{"data":[{"id":"1","text":"`) // the client may stop reading at its cap
@@ -1074,6 +1091,7 @@ func TestBodyIsBounded(t *testing.T) {
 }
 
 func TestIDOrder(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		a, b string
@@ -1097,6 +1115,7 @@ func TestIDOrder(t *testing.T) {
 }
 
 func TestNormalizeText(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		in   string
@@ -1119,6 +1138,7 @@ func TestNormalizeText(t *testing.T) {
 // pointed, and the request is never repeated (signed) at that address,
 // whatever redirect policy the given HTTP client has.
 func TestRedirectsAreRefused(t *testing.T) {
+	t.Parallel()
 	var followed atomic.Int32
 	elsewhere := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		followed.Add(1)
@@ -1219,6 +1239,7 @@ func pagingTimeline(t *testing.T, tokenParam string, first int64, n int) http.Ha
 // says there is more and where it stopped, and reading on from there with
 // until_id finds every post exactly once.
 func TestBoundedReadsContinue(t *testing.T) {
+	t.Parallel()
 	const first, n = 1_000_000, 1_234
 	tests := []struct {
 		name       string

@@ -34,8 +34,9 @@ func RedisURL(t testing.TB) string {
 	claims := redis.NewClient(opt)
 	defer claims.Close()
 	owner := fmt.Sprintf("%d-%d", os.Getpid(), time.Now().UnixNano())
+	databases := databaseCount(ctx, claims)
 	for attempt := 0; attempt < 600; attempt++ {
-		for db := 1; db < 16; db++ {
+		for db := 1; db < databases; db++ {
 			key := "infernal:test:claim:" + strconv.Itoa(db)
 			ok, err := claims.SetNX(ctx, key, owner, claimTTL).Result()
 			if err != nil {
@@ -70,6 +71,22 @@ func RedisURL(t testing.TB) string {
 	}
 	t.Fatal("taskstest: no empty Redis database could be claimed in a minute")
 	return ""
+}
+
+// databaseCount is how many databases the server has: the private server
+// of the test command has 64, so that the packages' tests running in
+// parallel seldom wait for one; a server that will not say (CONFIG may be
+// disabled) is taken to have Redis's default 16.
+func databaseCount(ctx context.Context, c *redis.Client) int {
+	conf, err := c.ConfigGet(ctx, "databases").Result()
+	if err != nil {
+		return 16
+	}
+	n, err := strconv.Atoi(conf["databases"])
+	if err != nil || n < 2 {
+		return 16
+	}
+	return n
 }
 
 func withDB(server string, db int) string {

@@ -11,6 +11,7 @@ import (
 )
 
 func TestThin(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		text string
@@ -38,6 +39,7 @@ func TestThin(t *testing.T) {
 var coffeeParent = writer.ContextPost{Relation: writer.RelationParent, Author: "bob", Text: "Third espresso before 9am, send help"}
 
 func TestWriteThinMention(t *testing.T) {
+	t.Parallel()
 	mondayQuote := writer.ContextPost{Relation: writer.RelationQuoted, Author: "carol", Text: "Mondays should be illegal"}
 	tests := []struct {
 		name    string
@@ -101,6 +103,7 @@ func TestWriteThinMention(t *testing.T) {
 // it is the persona's own earlier post in the conversation, as published
 // (after @handles) or as written.
 func TestWriteAvoidsOwnReply(t *testing.T) {
+	t.Parallel()
 	w := New("infernal_ai")
 	ctx := context.Background()
 	tests := []struct {
@@ -139,6 +142,7 @@ func TestWriteAvoidsOwnReply(t *testing.T) {
 }
 
 func TestWriteContextDeterministic(t *testing.T) {
+	t.Parallel()
 	w1, w2 := New("infernal_ai"), New("infernal_ai")
 	ctx := context.Background()
 	for _, text := range []string{"@infernal_ai thoughts?", "@infernal_ai 👀", "@infernal_ai the moon is nice"} {
@@ -169,6 +173,7 @@ func TestWriteContextDeterministic(t *testing.T) {
 // TestWriteWithoutContextUnchanged: a request with an empty context, or a
 // full mention whatever its context, is answered as without it.
 func TestWriteWithoutContextUnchanged(t *testing.T) {
+	t.Parallel()
 	w := New("infernal_ai")
 	ctx := context.Background()
 	tests := []struct {
@@ -202,6 +207,7 @@ func TestWriteWithoutContextUnchanged(t *testing.T) {
 // TestWriteThinMentionWithinLimit: whatever the post a thin mention takes
 // its subject from, the reply fits.
 func TestWriteThinMentionWithinLimit(t *testing.T) {
+	t.Parallel()
 	w := New("infernal_ai")
 	parents := []string{
 		strings.Repeat("Mondays are a crime against humanity and coffee is the only witness. ", 20),
@@ -228,6 +234,7 @@ func TestWriteThinMentionWithinLimit(t *testing.T) {
 // answers what they show: its subject comes from the warning, the alt text
 // or the link card, before its thread.
 func TestWriteThinMentionAnswersWhatItShows(t *testing.T) {
+	t.Parallel()
 	w := New("infernal_ai")
 	thread := []writer.ContextPost{{Relation: writer.RelationParent, Author: "a", Text: "leg day at the gym again"}}
 	for _, tt := range []struct {

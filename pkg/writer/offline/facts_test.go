@@ -9,6 +9,7 @@ import (
 )
 
 func TestGroundedDraft(t *testing.T) {
+	t.Parallel()
 	w := New("infernal_ai")
 	req := writer.Request{Kind: writer.KindReply, Persona: "infernal_ai", Author: "maria", PostText: "when does the pit open tonight?"}
 	plain, err := w.Write(context.Background(), req)
@@ -29,6 +30,7 @@ func TestGroundedDraft(t *testing.T) {
 }
 
 func TestJudgeContradiction(t *testing.T) {
+	t.Parallel()
 	facts := []writer.Fact{{Title: "Opening hours", Text: "The pit opens from midnight to dawn, and on Fridays the 13th."}}
 	tests := []struct {
 		name  string

@@ -9,6 +9,7 @@ import (
 )
 
 func TestJudge(t *testing.T) {
+	t.Parallel()
 	reply := writer.Request{Kind: writer.KindReply, Persona: "infernal_ai", Author: "maria_g", PostText: "Third coffee and it's not even 10am"}
 	avoid := reply
 	avoid.Character = persona.Persona{Voice: "v", AvoidTopics: []string{"espresso"}}

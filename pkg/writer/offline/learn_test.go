@@ -9,6 +9,7 @@ import (
 )
 
 func TestDistill(t *testing.T) {
+	t.Parallel()
 	long := "Your third coffee today, mortal? Hell approves of every drop you pour into that sleepless little body of yours."
 	tests := []struct {
 		name string
@@ -44,6 +45,7 @@ func TestDistill(t *testing.T) {
 // The offline writer honours the lessons it knows and prefers an
 // example's length; without them its draft is as before.
 func TestWriteLearned(t *testing.T) {
+	t.Parallel()
 	w := New("devil")
 	ctx := context.Background()
 	req := writer.Request{Kind: writer.KindReply, Persona: "devil", Author: "mortal", PostText: "my third coffee today and it is not even noon!!"}

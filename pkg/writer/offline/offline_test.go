@@ -20,6 +20,7 @@ func reply(text string) writer.Request {
 }
 
 func TestWriteReply(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		text    string
@@ -64,6 +65,7 @@ func TestWriteReply(t *testing.T) {
 }
 
 func TestWriteDeterministic(t *testing.T) {
+	t.Parallel()
 	w1, w2 := New("infernal_ai"), New("infernal_ai")
 	texts := []string{"coffee", "Mondays, am I right", "見て！新しいiPhone", "", "🔥🔥🔥", "https://example.com/x"}
 	for _, text := range texts {
@@ -88,6 +90,7 @@ func TestWriteDeterministic(t *testing.T) {
 }
 
 func TestWriteVariety(t *testing.T) {
+	t.Parallel()
 	w := New("infernal_ai")
 	texts := map[string]bool{}
 	sins := map[post.Category]bool{}
@@ -112,6 +115,7 @@ func TestWriteVariety(t *testing.T) {
 }
 
 func TestWriteProfileSeededByClock(t *testing.T) {
+	t.Parallel()
 	w := New("infernal_ai")
 	base := time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
 	req := writer.Request{Kind: writer.KindProfile, Persona: "infernal_ai"}
@@ -135,6 +139,7 @@ func TestWriteProfileSeededByClock(t *testing.T) {
 }
 
 func TestWriteWithinLimit(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("Mondays are a crime against humanity and coffee is the only witness. ", 20)
 	inputs := []string{
 		"", "a", "ok", long, strings.Repeat("🔥", 300), strings.Repeat("👩‍👩‍👧‍👦🇯🇵", 100),
@@ -167,6 +172,7 @@ func TestWriteWithinLimit(t *testing.T) {
 
 // TestCorpus answers every post of the sandbox's corpus.
 func TestCorpus(t *testing.T) {
+	t.Parallel()
 	entries, err := corpus.Load()
 	if err != nil {
 		t.Fatal(err)
@@ -197,6 +203,7 @@ func TestCorpus(t *testing.T) {
 }
 
 func TestWriteShorter(t *testing.T) {
+	t.Parallel()
 	w := New("infernal_ai")
 	tests := []struct {
 		name string
@@ -245,6 +252,7 @@ func TestWriteShorter(t *testing.T) {
 }
 
 func TestWriteErrors(t *testing.T) {
+	t.Parallel()
 	w := New("infernal_ai")
 	canceled, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -274,6 +282,7 @@ func TestWriteErrors(t *testing.T) {
 }
 
 func TestLines(t *testing.T) {
+	t.Parallel()
 	lines, err := parseLines(linesFile)
 	if err != nil {
 		t.Fatal(err)
@@ -313,6 +322,7 @@ func TestLines(t *testing.T) {
 }
 
 func TestParseLinesErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		src  string
@@ -335,6 +345,7 @@ func TestParseLinesErrors(t *testing.T) {
 }
 
 func TestImplementsWriter(t *testing.T) {
+	t.Parallel()
 	var w writer.Writer = New("x")
 	if w.Name() != "offline" {
 		t.Errorf("Name() = %q", w.Name())
@@ -346,6 +357,7 @@ func TestImplementsWriter(t *testing.T) {
 }
 
 func TestSamples(t *testing.T) {
+	t.Parallel()
 	if !testing.Verbose() {
 		t.Skip("prints samples with -v")
 	}
@@ -367,6 +379,7 @@ func TestSamples(t *testing.T) {
 // A regenerated draft differs from the draft under review, and from each
 // earlier one as the variant grows; the reviewer's simple wishes are heard.
 func TestWriteRegenerated(t *testing.T) {
+	t.Parallel()
 	w := New("infernal_ai")
 	ctx := context.Background()
 	base := writer.Request{Kind: writer.KindReply, Persona: "infernal_ai", Author: "maria_g", PostText: "My coffee machine died this morning."}
@@ -423,6 +436,7 @@ func TestWriteRegenerated(t *testing.T) {
 }
 
 func TestLeadingSentences(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		text  string
@@ -448,6 +462,7 @@ func TestLeadingSentences(t *testing.T) {
 }
 
 func TestShortened(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		text  string
@@ -470,6 +485,7 @@ func TestShortened(t *testing.T) {
 // An operator's persona shows on the embedded default: its own examples
 // are the offline drafts, and its avoided topics are never drafted.
 func TestWriteSpeaksTheOperatorsPersona(t *testing.T) {
+	t.Parallel()
 	w := New("infernal_ai")
 	ctx := context.Background()
 	base := writer.Request{Kind: writer.KindReply, Persona: "infernal_ai", PostText: "@infernal_ai is coffee a sin?", Author: "m"}

@@ -15,6 +15,7 @@ import (
 // answer, first or shorter, fits the room writer.LengthOf gives, and a
 // shorter one is shorter by the platform's count.
 func TestWriteKeepsToThePlatformsRule(t *testing.T) {
+	t.Parallel()
 	inputs := []string{"coffee", "monday", "the void stares back", "今日は雨です", strings.Repeat("🔥", 300),
 		strings.Repeat("https://example.com/very/long/path?with=query ", 10), strings.Repeat("漢字", 200)}
 	for i := 0; i < 40; i++ {
@@ -75,6 +76,7 @@ func TestWriteKeepsToThePlatformsRule(t *testing.T) {
 // The judge counts a draft as the platform does, as it is sent, against
 // the platform's limit; X's reason keeps its words.
 func TestJudgeCountsByThePlatform(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, platform, author, draft string
 		max                           int

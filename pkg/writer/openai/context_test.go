@@ -38,6 +38,7 @@ func userPrompt(t *testing.T, req writer.Request) (system, user string) {
 }
 
 func TestPromptContext(t *testing.T) {
+	t.Parallel()
 	ancestors := func(n int) []writer.ContextPost {
 		var out []writer.ContextPost
 		for i := range n {
@@ -162,6 +163,7 @@ func TestPromptContext(t *testing.T) {
 // its block, every block's tags appear once per post, and only the genuine
 // own post is labelled as the persona's.
 func TestHostileContextStaysInItsBlock(t *testing.T) {
+	t.Parallel()
 	w, err := New(Config{})
 	if err != nil {
 		t.Fatal(err)
@@ -237,6 +239,7 @@ func TestHostileContextStaysInItsBlock(t *testing.T) {
 }
 
 func TestContextBlocks(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		in   []writer.Relation
@@ -265,6 +268,7 @@ func TestContextBlocks(t *testing.T) {
 }
 
 func TestCut(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		s    string
@@ -287,6 +291,7 @@ func TestCut(t *testing.T) {
 
 // TestPromptContextSample prints a rendered prompt with context with -v.
 func TestPromptContextSample(t *testing.T) {
+	t.Parallel()
 	if !testing.Verbose() {
 		t.Skip("prints a sample with -v")
 	}
@@ -297,6 +302,7 @@ func TestPromptContextSample(t *testing.T) {
 // TestWriteCategorizesFromContext: a bare answer to a thin mention is filed
 // by the cues of the post it answers when neither it nor the mention has one.
 func TestWriteCategorizesFromContext(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		context []writer.ContextPost

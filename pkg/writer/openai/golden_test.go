@@ -18,6 +18,7 @@ var anyFence = regexp.MustCompile(`<(/?)(post|draft|current|wish|thread|quoted|o
 // replaced by FENCE: a request without context is prompted as it was before
 // context existed. UPDATE_GOLDEN=1 rewrites the files.
 func TestPromptGolden(t *testing.T) {
+	t.Parallel()
 	at := time.Date(2026, 3, 2, 9, 30, 0, 0, time.UTC)
 	tests := []struct {
 		name string

@@ -15,6 +15,7 @@ import (
 // less what the "@author " a Mastodon reply starts with takes; a platform
 // the table does not hold counts as X.
 func TestPromptSpeaksTheLengthRule(t *testing.T) {
+	t.Parallel()
 	x := "The text must fit in 280 weighted characters: emoji and Chinese, Japanese or Korean characters count two, a link counts 23."
 	tests := []struct {
 		name                   string

@@ -61,6 +61,7 @@ func writeAll(ws []*openai.Writer, n int) []error {
 }
 
 func TestConcurrencyBoundsCallsInFlight(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name        string
 		concurrency int
@@ -95,6 +96,7 @@ func TestConcurrencyBoundsCallsInFlight(t *testing.T) {
 // keep to its rate, never call inside a window it announced closed, and
 // are refused nothing.
 func TestTwoWorkersKeepToTheProvidersWindow(t *testing.T) {
+	t.Parallel()
 	redisURL := taskstest.RedisURL(t)
 	const perMinute, burst, calls = 1200, 4, 44
 	s := openaitest.New(openaitest.Config{Latency: 30 * time.Millisecond, PerMinute: perMinute, Burst: burst})
@@ -121,6 +123,7 @@ func TestTwoWorkersKeepToTheProvidersWindow(t *testing.T) {
 // busy machine), two workers never call inside a window it announced:
 // each answer's counts are taken as of its arrival.
 func TestTwoWorkersKeepToALateCountingProvider(t *testing.T) {
+	t.Parallel()
 	redisURL := taskstest.RedisURL(t)
 	const perMinute, burst, calls = 1200, 4, 24
 	s := openaitest.New(openaitest.Config{Latency: 30 * time.Millisecond, CountDelay: 400 * time.Millisecond, PerMinute: perMinute, Burst: burst})
@@ -139,6 +142,7 @@ func TestTwoWorkersKeepToALateCountingProvider(t *testing.T) {
 // A 429 is writer.Busy until its retry-after, for this worker and the
 // other alike, which then sends nothing before then.
 func TestRefusalClosesTheWindowForEveryWorker(t *testing.T) {
+	t.Parallel()
 	redisURL := taskstest.RedisURL(t)
 	s := openaitest.New(openaitest.Config{StormUntil: time.Now().Add(time.Hour), StormRetryAfter: 20 * time.Second})
 	base := standIn(t, s)
@@ -166,6 +170,7 @@ func TestRefusalClosesTheWindowForEveryWorker(t *testing.T) {
 // 429 closed holds them back too (writer.Busy, nothing sent), and once it
 // is open they are answered.
 func TestEmbeddingsShareTheWritersWindows(t *testing.T) {
+	t.Parallel()
 	redisURL := taskstest.RedisURL(t)
 	s := openaitest.New(openaitest.Config{StormUntil: time.Now().Add(time.Hour), StormRetryAfter: 20 * time.Second})
 	base := standIn(t, s)

@@ -70,6 +70,7 @@ func visionWriter(t *testing.T, s *openaitest.Server, vision openai.Vision, blin
 // images go as image_url parts at detail low, the mortal's first, unless
 // vision is off. The judge gets the same.
 func TestPromptShowsMediaAndLink(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		vision     openai.Vision
 		wantImages []string
@@ -126,6 +127,7 @@ func TestPromptShowsMediaAndLink(t *testing.T) {
 
 // At most four images go with one draft, the mortal's first.
 func TestAtMostFourImages(t *testing.T) {
+	t.Parallel()
 	s := openaitest.New(openaitest.Config{})
 	w := visionWriter(t, s, openai.VisionAuto, nil, nil)
 	req := photoPost()
@@ -144,6 +146,7 @@ func TestAtMostFourImages(t *testing.T) {
 // logged once; later drafts and reviews send none. Under true the refusal
 // is the draft's failure.
 func TestModelWithoutImages(t *testing.T) {
+	t.Parallel()
 	s := openaitest.New(openaitest.Config{RefuseImages: true})
 	blind := &memBlind{}
 	var logged strings.Builder

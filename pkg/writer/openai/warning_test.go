@@ -12,6 +12,7 @@ import (
 // writer's and the judge's prompts, on one line, and the fence is chosen
 // against it; a request without one names no warning at all.
 func TestContentWarningFenced(t *testing.T) {
+	t.Parallel()
 	w, err := New(Config{Now: func() time.Time { return time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC) }})
 	if err != nil {
 		t.Fatal(err)

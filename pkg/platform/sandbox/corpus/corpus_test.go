@@ -12,6 +12,7 @@ import (
 const handle15 = "abcdefghijklmno"
 
 func TestLoad(t *testing.T) {
+	t.Parallel()
 	entries, err := Load()
 	if err != nil {
 		t.Fatal(err)
@@ -112,6 +113,7 @@ func langsOf(entries []Entry, kind string) map[string]bool {
 
 // TestVariety checks the corpus has what the sandbox is meant to show off.
 func TestVariety(t *testing.T) {
+	t.Parallel()
 	entries, err := Load()
 	if err != nil {
 		t.Fatal(err)
@@ -165,6 +167,7 @@ func TestVariety(t *testing.T) {
 }
 
 func TestLoadReturnsFreshSlices(t *testing.T) {
+	t.Parallel()
 	a, _ := Load()
 	a[0].Text = "changed"
 	b, _ := Load()
@@ -178,6 +181,7 @@ func TestLoadReturnsFreshSlices(t *testing.T) {
 }
 
 func TestKnownKind(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		kind string
@@ -202,6 +206,7 @@ func TestKnownKind(t *testing.T) {
 }
 
 func TestTextFor(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		text   string
@@ -223,6 +228,7 @@ func TestTextFor(t *testing.T) {
 }
 
 func TestParseErrors(t *testing.T) {
+	t.Parallel()
 	const accounts = `"accounts": [
 		{"username": "hustle_harold", "name": "H", "lang": "en", "target": true},
 		{"username": "crypto_cassie", "name": "C", "lang": "en", "target": true},

@@ -11,6 +11,7 @@ import (
 // The stand-in answers POST /embeddings in OpenAI's wire format, and
 // refuses what OpenAI refuses with a 400 in OpenAI's words.
 func TestEmbeddingsWire(t *testing.T) {
+	t.Parallel()
 	s := New(Config{MaxInputs: 2})
 	srv := httptest.NewServer(s)
 	t.Cleanup(srv.Close)

@@ -43,6 +43,10 @@ type Config struct {
 	// with a retry-after of StormRetryAfter (1 s if zero).
 	StormUntil      time.Time
 	StormRetryAfter time.Duration
+	// StormFor, when set, makes the storm start at the first request and
+	// last this long: however late a loaded machine sends it, the storm
+	// is met.
+	StormFor time.Duration
 	// RefuseImages makes it a model without image input: a request with
 	// an image_url part is answered 400 in OpenAI's words.
 	RefuseImages bool
@@ -108,7 +112,10 @@ type Server struct {
 	tokens      float64
 	last        time.Time
 	closedUntil time.Time
-	inFlight    int
+	// stormUntil ends the storm: Config.StormUntil, or StormFor after the
+	// first request.
+	stormUntil time.Time
+	inFlight   int
 	// gathered is closed when Gather requests are in flight, releasing
 	// the requests waiting for them; a new one then gathers the next.
 	gathered chan struct{}
@@ -187,7 +194,7 @@ func New(cfg Config) *Server {
 			concept[strings.ToLower(w)] = strings.ToLower(group[0])
 		}
 	}
-	return &Server{cfg: cfg, tokens: float64(cfg.Burst), gathered: make(chan struct{}), concept: concept}
+	return &Server{cfg: cfg, tokens: float64(cfg.Burst), gathered: make(chan struct{}), concept: concept, stormUntil: cfg.StormUntil}
 }
 
 // Stats returns what the stand-in was asked so far.
@@ -239,9 +246,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.stats.InsideWindow++
 	}
 	n := s.stats.Requests
+	if n == 1 && s.cfg.StormFor > 0 {
+		s.stormUntil = now.Add(s.cfg.StormFor)
+	}
 	status, retryAfter := http.StatusOK, time.Duration(0)
 	switch {
-	case now.Before(s.cfg.StormUntil):
+	case now.Before(s.stormUntil):
 		status, retryAfter = http.StatusTooManyRequests, s.cfg.StormRetryAfter
 	case s.cfg.PerMinute > 0:
 		s.refill(now)
