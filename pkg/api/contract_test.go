@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"mime"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -25,24 +27,35 @@ type contract struct {
 	router routers.Router
 }
 
-// loadContract loads and validates docs/openapi.yaml, failing t when it is
-// not a valid OpenAPI document.
+// loadContract returns docs/openapi.yaml loaded and validated, failing t
+// when it is not a valid OpenAPI document. It is read once per test binary
+// (parsing it took a quarter of this package's CPU when every server did),
+// and only read afterwards, by the servers of tests running in parallel.
 func loadContract(t testing.TB) *contract {
 	t.Helper()
+	c, err := sharedContract()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// sharedContract loads the contract the first time it is called.
+var sharedContract = sync.OnceValues(func() (*contract, error) {
 	loader := openapi3.NewLoader()
 	doc, err := loader.LoadFromFile(contractPath)
 	if err != nil {
-		t.Fatalf("load %s: %v", contractPath, err)
+		return nil, fmt.Errorf("load %s: %w", contractPath, err)
 	}
 	if err := doc.Validate(loader.Context); err != nil {
-		t.Fatalf("%s is not a valid OpenAPI document: %v", contractPath, err)
+		return nil, fmt.Errorf("%s is not a valid OpenAPI document: %w", contractPath, err)
 	}
 	router, err := gorillamux.NewRouter(doc)
 	if err != nil {
-		t.Fatalf("route %s: %v", contractPath, err)
+		return nil, fmt.Errorf("route %s: %w", contractPath, err)
 	}
-	return &contract{doc: doc, router: router}
-}
+	return &contract{doc: doc, router: router}, nil
+})
 
 // newServer starts h like httptest.NewServer, with every answer of the API
 // checked against docs/openapi.yaml: an answer whose status the document
