@@ -14,8 +14,8 @@
 # minute twice for asynq to give a dead worker's task back), so the work
 # that does not depend on them runs beside them: the install of Bluesky's
 # development network beside the static checks, and the frontend's static
-# check, build and browser tests beside the Go tests; each one's output is
-# shown when it is waited for, and a failure fails the run.
+# check and build beside the Go tests; each one's output is shown when it
+# is waited for, and a failure fails the run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/services.sh
@@ -128,11 +128,9 @@ echo "== Bluesky's development network (e2e/atproto)"
 settle atproto
 
 if [ -f frontend/package.json ]; then
-	# Types, lint, unit tests, the bundle and then the browser tests, beside
-	# the Go tests: most of the Go tests' time is spent waiting (for leases,
-	# schedules, processes), and on 2 cores the two together take little
-	# longer than the Go tests alone (see the README's figures).
-	beside frontend bash -c 'cd frontend && { [ -d node_modules ] || npm ci --no-audit --no-fund; } && npm run check && npm run build && echo "== frontend: browser tests" && npm run test:e2e'
+	# Types, lint, unit tests and the bundle, beside the Go tests; the
+	# browser tests, which need the bundle, follow them.
+	beside frontend bash -c 'cd frontend && { [ -d node_modules ] || npm ci --no-audit --no-fund; } && npm run check && npm run build'
 fi
 
 echo "== go test -race"
@@ -149,6 +147,8 @@ if command -v docker-compose >/dev/null 2>&1; then
 fi
 
 if [ -f frontend/package.json ]; then
-	echo "== frontend: types, lint, unit tests, build, then browser tests (beside the Go tests)"
+	echo "== frontend: types, lint, unit tests, build"
 	settle frontend
+	echo "== frontend: browser tests"
+	(cd frontend && npm run test:e2e)
 fi
