@@ -670,7 +670,7 @@ func startPostgresHA(t *testing.T) *postgresHA {
 	// postgresql.conf, which pg_basebackup copies: a promoted standby with
 	// it would wait on every commit for a standby it does not have. pg_ctl
 	// hands -o to /bin/sh, hence the quotes around *.
-	h.startServer(t, h.primary, "-c synchronous_standby_names='*'")
+	h.startServer(t, &h.primary, "-c synchronous_standby_names='*'")
 
 	// -R writes standby.signal and a primary_conninfo holding the
 	// connection's options, application_name among them, which names the
@@ -678,7 +678,7 @@ func startPostgresHA(t *testing.T) *postgresHA {
 	// one, which would take seconds.
 	h.run(t, "pg_basebackup", "-h", "127.0.0.1", "-p", strconv.Itoa(h.primary.port), "-U", "postgres",
 		"-d", "application_name=standby1", "-D", h.standby.dir, "-R", "-X", "stream", "--checkpoint=fast", "--no-sync")
-	h.startServer(t, h.standby, "")
+	h.startServer(t, &h.standby, "")
 	h.waitSync(t)
 	return h
 }
@@ -741,12 +741,31 @@ func (h *postgresHA) try(name string, args ...string) error {
 // waits until it accepts connections. Fsync is off: the failover is
 // simulated by killing processes, not the machine, so the page cache
 // survives it.
-func (h *postgresHA) startServer(t *testing.T, s pgServer, extra string) {
+//
+// The port was free when chosen, but the tests running beside this one
+// take ports too, and one may have taken it since: then the server starts
+// again on another port.
+func (h *postgresHA) startServer(t *testing.T, s *pgServer, extra string) {
 	t.Helper()
-	opts := fmt.Sprintf("-p %d -k '%s' -c listen_addresses=127.0.0.1 -c max_connections=200"+
-		" -c wal_level=replica -c max_wal_senders=10 -c synchronous_commit=on -c fsync=off %s",
-		s.port, s.home, extra)
-	h.run(t, "pg_ctl", "-D", s.dir, "-l", s.log(), "-w", "-t", "60", "-o", opts, "start")
+	for attempt := 1; ; attempt++ {
+		opts := fmt.Sprintf("-p %d -k '%s' -c listen_addresses=127.0.0.1 -c max_connections=200"+
+			" -c wal_level=replica -c max_wal_senders=10 -c synchronous_commit=on -c fsync=off %s",
+			s.port, s.home, extra)
+		before := 0
+		if old, err := os.ReadFile(s.log()); err == nil {
+			before = len(old)
+		}
+		err := h.try("pg_ctl", "-D", s.dir, "-l", s.log(), "-w", "-t", "60", "-o", opts, "start")
+		if err == nil {
+			return
+		}
+		// Only what this attempt logged: pg_ctl appends to the file.
+		logged, readErr := os.ReadFile(s.log())
+		if attempt == 3 || readErr != nil || len(logged) < before || !strings.Contains(string(logged[before:]), "Address already in use") {
+			t.Fatal(err)
+		}
+		s.port = freePorts(t, 1)[0]
+	}
 }
 
 // log returns the path of the server's log file.
