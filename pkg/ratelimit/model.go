@@ -30,6 +30,9 @@ type ModelCall struct {
 	// and tokens: an answer's remaining counts are older than the calls
 	// reserved after it, which RecordModel takes off them.
 	spent [2]int64
+	// reserved is when the call was reserved: the provider cannot have
+	// counted it earlier.
+	reserved time.Time
 }
 
 // modelTTL keeps a model window's counters without an announced reset, and
@@ -105,8 +108,9 @@ return {0, spent[1], spent[2]}
 // less what was reserved after the answered call (ARGV[4] spent before
 // it, ARGV[5] its own cost): those calls are taken not to be in the
 // answer's count yet. Its refill rate is what it lacks over the time until
-// it is full; the refill is counted from the answer's arrival, never
-// earlier, so that no room is credited that the provider has not given.
+// it is full; the refill is counted from ARGV[9], the latest moment the
+// provider can have counted the call (RecordModel), never earlier, so that
+// no room is credited that the provider has not given.
 var recordModel = redis.NewScript(`
 local spent = tonumber(redis.call('HGET', KEYS[1], 'spent') or '0')
 local since = spent - tonumber(ARGV[4]) - tonumber(ARGV[5])
@@ -164,7 +168,7 @@ func (w *Windows) ReserveModel(ctx context.Context, name string, tokens int) (ca
 	if res[0] > 0 {
 		return ModelCall{}, time.UnixMilli(res[0]).UTC(), nil
 	}
-	return ModelCall{name: name, tokens: cost, spent: [2]int64{res[1], res[2]}}, time.Time{}, nil
+	return ModelCall{name: name, tokens: cost, spent: [2]int64{res[1], res[2]}, reserved: now}, time.Time{}, nil
 }
 
 // RecordModel keeps what the answer to call, of the given HTTP status,
@@ -176,12 +180,24 @@ func (w *Windows) ReserveModel(ctx context.Context, name string, tokens int) (ca
 // limits is limited by nothing here.
 func (w *Windows) RecordModel(ctx context.Context, call ModelCall, status int, h http.Header) (closedUntil time.Time, err error) {
 	now := w.now()
-	// The answer's counts are taken as of its arrival: the provider
-	// counted the call at some moment before it answered, never after, so
-	// a window refilled from now is never credited with room the provider
-	// has not given, however late the call reached it (a slow network, a
-	// busy machine), and no worker calls inside a window it announced.
+	// The answer's counts are taken as of its arrival, less the time the
+	// provider says it spent processing the call (openai-processing-ms):
+	// the provider counted the call before it began processing it, never
+	// after, so a window refilled from then is never credited with room
+	// the provider has not given, however late the call reached it (a slow
+	// network, a busy machine), and no worker calls inside a window it
+	// announced. Without the header the answer's arrival is taken, which
+	// credits nothing of the model's working time (a second or more: for a
+	// window of a second's calls, all of it).
 	counted := now
+	if d, ok := processing(h); ok {
+		counted = now.Add(-d)
+		if !call.reserved.IsZero() && counted.Before(call.reserved) {
+			// Never before the call existed: a provider's clock or
+			// header cannot credit more than the call's own round trip.
+			counted = call.reserved
+		}
+	}
 	type announced struct {
 		name                    string
 		limit, remaining, index int
@@ -225,7 +241,7 @@ func (w *Windows) RecordModel(ctx context.Context, call ModelCall, status int, h
 		cost := [2]int64{1, call.tokens}[a.index]
 		err := recordModel.Run(ctx, w.rdb, []string{keyPrefix + a.name, indexKey},
 			a.limit, a.remaining, ceilMilli(a.resetAt)-now.UnixMilli(), call.spent[a.index], cost, a.resetAt.Add(time.Hour).Unix(),
-			a.name, ceilSecond(a.resetAt), counted.UnixMilli(), now.UnixMilli()).Err()
+			a.name, ceilSecond(a.resetAt), ceilMilli(counted), now.UnixMilli()).Err()
 		if err != nil && !errors.Is(err, redis.Nil) {
 			errs = append(errs, fmt.Errorf("ratelimit: record %s: %w", a.name, err))
 		}
@@ -234,6 +250,21 @@ func (w *Windows) RecordModel(ctx context.Context, call ModelCall, status int, h
 		errs = append(errs, fmt.Errorf("ratelimit: answered %s: %w", call.name, err))
 	}
 	return closedUntil, errors.Join(errs...)
+}
+
+// processing reads openai-processing-ms, the time OpenAI says it took
+// to process the call; garbage, negative and absurd values (a day or more)
+// are not a duration.
+func processing(h http.Header) (time.Duration, bool) {
+	v := strings.TrimSpace(h.Get("openai-processing-ms"))
+	if v == "" {
+		return 0, false
+	}
+	ms, err := strconv.ParseFloat(v, 64)
+	if err != nil || ms < 0 || ms >= float64(24*time.Hour/time.Millisecond) || math.IsNaN(ms) {
+		return 0, false
+	}
+	return time.Duration(ms * float64(time.Millisecond)), true
 }
 
 // ResetDuration reads an x-ratelimit-reset-* value: OpenAI's durations

@@ -295,3 +295,66 @@ func TestModelWindowRefillsFromTheAnswer(t *testing.T) {
 		})
 	}
 }
+
+// An answer that says how long the provider spent on the call
+// (openai-processing-ms) is taken as counted that long before it arrived,
+// never before the call was reserved: the window's refill during the
+// model's work is credited, and nothing the provider has not given.
+func TestModelWindowRefillsFromTheProvidersCount(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, processing string
+		// took is how long after its reservation the answer came back.
+		took time.Duration
+		// opens is how many calls may go at the answer; wait is how long
+		// the next one then waits.
+		opens int
+		wait  time.Duration
+	}{
+		{name: "no header: from the arrival", took: time.Second, opens: 0, wait: time.Second},
+		{name: "half the round trip", processing: "500", took: time.Second, opens: 0, wait: 500 * time.Millisecond},
+		{name: "most of the round trip", processing: "1000", took: 1030 * time.Millisecond, opens: 1, wait: time.Second},
+		{name: "a fraction of a millisecond, rounded to credit less", processing: "999.5", took: 1030 * time.Millisecond, opens: 0, wait: time.Millisecond},
+		{name: "longer than the round trip: from the reservation", processing: "5000", took: time.Second, opens: 1, wait: time.Second},
+		{name: "garbage", processing: "soon", took: time.Second, opens: 0, wait: time.Second},
+		{name: "negative", processing: "-5", took: time.Second, opens: 0, wait: time.Second},
+		{name: "not a number", processing: "NaN", took: time.Second, opens: 0, wait: time.Second},
+		{name: "absurd", processing: "1e12", took: time.Second, opens: 0, wait: time.Second},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			ctx := context.Background()
+			start := time.Unix(1_900_000_000, 0)
+			now := start
+			w := open(t, taskstest.RedisURL(t), 1, func() time.Time { return now })
+			const name = "api.example gpt"
+			call, _, err := w.ReserveModel(ctx, name, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			now = start.Add(tt.took)
+			// 1 left of 4, full in 3 s: one comes back a second; a call
+			// and the margin need 2.
+			h := modelHeaders(4, 1, "3s", 40000, 30000, "1s")
+			if tt.processing != "" {
+				h.Set("openai-processing-ms", tt.processing)
+			}
+			if _, err := w.RecordModel(ctx, call, 200, h); err != nil {
+				t.Fatal(err)
+			}
+			for i := range tt.opens {
+				if _, wait, err := w.ReserveModel(ctx, name, 1); err != nil || !wait.IsZero() {
+					t.Fatalf("call %d at the answer: waits until %v (%v), want it to go", i+1, wait, err)
+				}
+			}
+			_, wait, err := w.ReserveModel(ctx, name, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := wait.Sub(now); wait.IsZero() || got != tt.wait {
+				t.Errorf("after %d calls the next waits %v, want %v", tt.opens, got, tt.wait)
+			}
+		})
+	}
+}

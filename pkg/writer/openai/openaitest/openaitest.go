@@ -269,6 +269,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.closedUntil = later(s.closedUntil, now.Add(retryAfter))
 		s.mu.Unlock()
 		w.Header().Set("Retry-After", fmt.Sprintf("%d", int(math.Ceil(retryAfter.Seconds()))))
+		setProcessing(w.Header(), now)
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(status)
 		fmt.Fprint(w, `{"error":{"message":"Rate limit reached for requests","type":"requests","param":null,"code":"rate_limit_exceeded"}}`)
@@ -308,6 +309,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
+	setProcessing(w.Header(), now)
 	fmt.Fprintf(w, `{"id":"chatcmpl-%d","object":"chat.completion","created":%d,"model":%q,`+
 		`"choices":[{"index":0,"message":{"role":"assistant","content":%q},"finish_reason":"stop"}],`+
 		`"usage":{"prompt_tokens":400,"completion_tokens":40,"total_tokens":440}}`, n, now.Unix(), req.Model, content)
@@ -346,6 +348,12 @@ func (s *Server) announce(h http.Header, now time.Time) {
 	h.Set("x-ratelimit-limit-tokens", fmt.Sprintf("%d", s.cfg.Burst*tokensPerRequest))
 	h.Set("x-ratelimit-remaining-tokens", fmt.Sprintf("%d", remaining*tokensPerRequest))
 	h.Set("x-ratelimit-reset-tokens", reset.String())
+}
+
+// setProcessing writes openai-processing-ms, as OpenAI does: how long the
+// request took from when it was counted to its answer.
+func setProcessing(h http.Header, counted time.Time) {
+	h.Set("openai-processing-ms", fmt.Sprintf("%d", time.Since(counted).Milliseconds()))
 }
 
 func later(a, b time.Time) time.Time {
