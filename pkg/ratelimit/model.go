@@ -108,7 +108,10 @@ return {0, spent[1], spent[2]}
 // less what was reserved after the answered call (ARGV[4] spent before
 // it, ARGV[5] its own cost): those calls are taken not to be in the
 // answer's count yet. Its refill rate is what it lacks over the time until
-// it is full; the refill is counted from ARGV[9], the latest moment the
+// it is full, less one: a provider that refills evenly announces its
+// remaining count rounded down (a window holding 0.9 of a call says 0, and
+// the time until it holds its 10), so the rate read from the whole count
+// would be up to a call a period too fast; the refill is counted from ARGV[9], the latest moment the
 // provider can have counted the call (RecordModel), never earlier, so that
 // no room is credited that the provider has not given.
 var recordModel = redis.NewScript(`
@@ -118,7 +121,7 @@ if since < 0 then since = 0 end
 local limit, left, full, at, now = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[9]), tonumber(ARGV[10])
 local base = left - since
 local rate = 0
-if limit > 0 and full > 0 and limit > left then rate = (limit - left) / full end
+if limit > 0 and full > 0 and limit > left + 1 then rate = (limit - left - 1) / full end
 local shown = base
 if shown < 0 then shown = 0 end
 redis.call('HSET', KEYS[1], 'limit', limit, 'base', base, 'rate', tostring(rate), 'at_ms', at, 'reset_ms', now + full,

@@ -101,13 +101,14 @@ func TestReserveModel(t *testing.T) {
 	}{
 		{name: "no headers: open", status: 200, header: http.Header{}},
 		{name: "plenty left", status: 200, header: modelHeaders(10000, 9000, "6ms", 1000000, 900000, "6ms"), tokens: 100},
-		// One left of 60, the margin; the other 59 come back over 90.5 s:
-		// one more in 90.5 s / 59.
+		// One left of 60, the margin; the other 59 come back over 90.5 s,
+		// taken as 58 (the count is rounded down): one more in 90.5 s / 58.
 		{name: "requests spent: closed until one refills", status: 200, header: modelHeaders(60, 1, "1m30.5s", 1000000, 900000, "6ms"),
-			want: time.Duration(math.Ceil(90500.0/59)) * time.Millisecond},
+			want: time.Duration(math.Ceil(90500.0/58)) * time.Millisecond},
 		// 200 tokens left, 600 needed (the call and the margin's), 800
-		// come back over 6 minutes: 400 in 3.
-		{name: "tokens spent: closed until enough refill", status: 200, header: modelHeaders(60, 50, "1s", 1000, 200, "6m0s"), tokens: 300, want: 3 * time.Minute},
+		// come back over 6 minutes, taken as 799: 400 in a little over 3.
+		{name: "tokens spent: closed until enough refill", status: 200, header: modelHeaders(60, 50, "1s", 1000, 200, "6m0s"), tokens: 300,
+			want: time.Duration(math.Ceil(400*360000.0/799)) * time.Millisecond},
 		{name: "no refill known: closed until the reset", status: 200, header: modelHeaders(-1, 1, "20s", 1000, 900, "1s"), want: 20 * time.Second},
 		{name: "garbage headers are ignored", status: 200, header: modelHeaders(60, 0, "soon", 1000, 0, "-1s")},
 		{name: "429 closes until retry-after", status: 429, header: func() http.Header {
@@ -173,9 +174,10 @@ func TestModelWindowSharedByTwoWorkers(t *testing.T) {
 	if _, wait, err := b.ReserveModel(ctx, name, 10); err != nil || !wait.Equal(now.Add(ratelimit.ProbeHold).UTC()) {
 		t.Fatalf("b during the probe: %v %v, want to wait %v", wait, err, ratelimit.ProbeHold)
 	}
-	// a's answer: 2 requests left of 4, full again in 2 s: one comes
-	// back a second. With a margin of 1, one call may go now.
-	if _, err := a.RecordModel(ctx, callA, 200, modelHeaders(4, 2, "2s", 100000, 90000, "1s")); err != nil {
+	// a's answer: 2 requests left of 5, full again in 2 s: 3 come back,
+	// taken as 2 (the count is rounded down), one a second. With a margin
+	// of 1, one call may go now.
+	if _, err := a.RecordModel(ctx, callA, 200, modelHeaders(5, 2, "2s", 100000, 90000, "1s")); err != nil {
 		t.Fatal(err)
 	}
 	for i, pair := range [][2]*ratelimit.Windows{{b, a}, {a, b}, {b, a}} {
@@ -238,9 +240,10 @@ func TestModelWindowRefillsToItsLimit(t *testing.T) {
 	if _, err := w.RecordModel(ctx, call, 200, modelHeaders(3, 0, "1s", 30000, 0, "1s")); err != nil {
 		t.Fatal(err)
 	}
-	// 3 come back a second; the call and the margin need 2.
-	if _, wait, err := w.ReserveModel(ctx, name, 1); err != nil || !wait.Equal(now.Add(667*time.Millisecond).UTC()) {
-		t.Fatalf("spent window: %v %v, want closed 667 ms", wait, err)
+	// 3 come back a second, taken as 2 (the count is rounded down); the
+	// call and the margin need 2.
+	if _, wait, err := w.ReserveModel(ctx, name, 1); err != nil || !wait.Equal(now.Add(time.Second).UTC()) {
+		t.Fatalf("spent window: %v %v, want closed a second", wait, err)
 	}
 	now = now.Add(2 * time.Second)
 	for i := range 2 {
@@ -280,9 +283,10 @@ func TestModelWindowRefillsFromTheAnswer(t *testing.T) {
 				t.Fatal(err)
 			}
 			now = start.Add(tt.took)
-			// 1 left of 4, full in 3 s: one comes back a second; the call
-			// and the margin need 2, one more than is left.
-			if _, err := w.RecordModel(ctx, call, 200, modelHeaders(4, 1, "3s", 40000, 30000, "1s")); err != nil {
+			// 1 left of 5, full in 3 s: 4 come back, taken as 3 (the count
+			// is rounded down), one a second; the call and the margin need
+			// 2, one more than is left.
+			if _, err := w.RecordModel(ctx, call, 200, modelHeaders(5, 1, "3s", 40000, 30000, "1s")); err != nil {
 				t.Fatal(err)
 			}
 			_, wait, err := w.ReserveModel(ctx, name, 1)
@@ -334,9 +338,9 @@ func TestModelWindowRefillsFromTheProvidersCount(t *testing.T) {
 				t.Fatal(err)
 			}
 			now = start.Add(tt.took)
-			// 1 left of 4, full in 3 s: one comes back a second; a call
-			// and the margin need 2.
-			h := modelHeaders(4, 1, "3s", 40000, 30000, "1s")
+			// 1 left of 5, full in 3 s: taken as one back a second (as
+			// above); a call and the margin need 2.
+			h := modelHeaders(5, 1, "3s", 40000, 30000, "1s")
 			if tt.processing != "" {
 				h.Set("openai-processing-ms", tt.processing)
 			}
