@@ -1,5 +1,5 @@
 // What the browser tests check on every admin screen, for the test files
-// beside app.test.mjs: a page holding an admin token, waiting for a state,
+// of e2e/: a page holding an admin token, waiting for a state,
 // and the checks at a phone's and a desktop's width (no sideways scroll,
 // 44 px targets, whole words, axe at 0).
 import assert from 'node:assert/strict';
@@ -46,17 +46,58 @@ export async function adminToken(stack) {
 }
 
 /**
+ * A new page in a fresh context (own storage and cookies) of the stack's
+ * browser, 1280 × 900 unless told; onError collects its uncaught errors.
+ */
+export async function newPage(stack, onError, { width = 1280, height = 900, ...options } = {}) {
+  const context = await stack.browser.newContext({ baseURL: stack.baseURL, viewport: { width, height }, ...options });
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  page.on('pageerror', (err) => onError(`${page.url()}: ${err.message}`));
+  return page;
+}
+
+/**
  * A fresh page (own storage) at width × height holding a valid admin
  * token; onError collects the page's uncaught errors.
  */
 export async function adminPage(stack, width, height, onError) {
   const token = await adminToken(stack);
-  const context = await stack.browser.newContext({ baseURL: stack.baseURL, viewport: { width, height } });
-  const page = await context.newPage();
-  page.setDefaultTimeout(15_000);
-  page.on('pageerror', (err) => onError(`${page.url()}: ${err.message}`));
+  const page = await newPage(stack, onError, { width, height });
   await page.addInitScript((t) => localStorage.setItem('token', t), token);
   return page;
+}
+
+/** The page's path. */
+export function pathOf(page) {
+  return new URL(page.url()).pathname;
+}
+
+export async function expectPath(page, path) {
+  await eventually(async () => assert.equal(pathOf(page), path));
+}
+
+/** The page's query string, with its "?". */
+export function searchOf(page) {
+  return new URL(page.url()).search;
+}
+
+export async function expectSelectedTab(page, name) {
+  await eventually(async () => assert.equal(await page.getByRole('tab', { name, exact: true }).getAttribute('aria-selected'), 'true'));
+}
+
+/** Opens an admin section from the navigation bar (a top bar, or a bottom bar on a phone). */
+export async function openSection(page, label) {
+  await page.getByRole('navigation', { name: 'Admin sections' }).getByRole('link', { name: label, exact: true }).click();
+}
+
+/** Signs in through the login form and waits for the dashboard. */
+export async function login(page) {
+  await page.goto('/diaries666op/login');
+  await page.getByLabel('Username').fill(ADMIN_USERNAME);
+  await page.getByLabel('Password').fill(ADMIN_PASSWORD);
+  await page.getByRole('button', { name: 'Login', exact: true }).click();
+  await expectPath(page, '/diaries666op/dashboard');
 }
 
 /**
