@@ -257,53 +257,11 @@ func TestModelWindowRefillsToItsLimit(t *testing.T) {
 }
 
 // An answer's counts are taken as of its arrival, however long the call
-// took: the provider counted it at some moment before it answered, so the
-// window's refill is credited from the answer, never earlier, and a slow
-// call makes no room the provider has not given.
-func TestModelWindowRefillsFromTheAnswer(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		name string
-		// took is how long after its reservation the answer came back.
-		took time.Duration
-	}{
-		{name: "a quick answer", took: 30 * time.Millisecond},
-		{name: "a second", took: time.Second},
-		{name: "a slow answer", took: 5 * time.Second},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			ctx := context.Background()
-			start := time.Unix(1_900_000_000, 0)
-			now := start
-			w := open(t, taskstest.RedisURL(t), 1, func() time.Time { return now })
-			const name = "api.example gpt"
-			call, _, err := w.ReserveModel(ctx, name, 1)
-			if err != nil {
-				t.Fatal(err)
-			}
-			now = start.Add(tt.took)
-			// 1 left of 5, full in 3 s: 4 come back, taken as 3 (the count
-			// is rounded down), one a second; the call and the margin need
-			// 2, one more than is left.
-			if _, err := w.RecordModel(ctx, call, 200, modelHeaders(5, 1, "3s", 40000, 30000, "1s")); err != nil {
-				t.Fatal(err)
-			}
-			_, wait, err := w.ReserveModel(ctx, name, 1)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := wait.Sub(now); wait.IsZero() || got != time.Second {
-				t.Errorf("next call waits %v after the answer, want the second the window takes to refill one", got)
-			}
-		})
-	}
-}
-
-// An answer that says how long the provider spent on the call
-// (openai-processing-ms) is taken as counted that long before it arrived,
-// never before the call was reserved: the window's refill during the
-// model's work is credited, and nothing the provider has not given.
+// took, less the time the provider says it spent on the call
+// (openai-processing-ms), never before the call was reserved: the
+// provider counted the call before it began processing it, so the
+// window's refill during the model's work is credited, and no room the
+// provider has not given.
 func TestModelWindowRefillsFromTheProvidersCount(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -315,7 +273,9 @@ func TestModelWindowRefillsFromTheProvidersCount(t *testing.T) {
 		opens int
 		wait  time.Duration
 	}{
-		{name: "no header: from the arrival", took: time.Second, opens: 0, wait: time.Second},
+		{name: "no header, a quick answer: from the arrival", took: 30 * time.Millisecond, opens: 0, wait: time.Second},
+		{name: "no header, a second: from the arrival", took: time.Second, opens: 0, wait: time.Second},
+		{name: "no header, a slow answer: from the arrival", took: 5 * time.Second, opens: 0, wait: time.Second},
 		{name: "half the round trip", processing: "500", took: time.Second, opens: 0, wait: 500 * time.Millisecond},
 		{name: "most of the round trip", processing: "1000", took: 1030 * time.Millisecond, opens: 1, wait: time.Second},
 		{name: "a fraction of a millisecond, rounded to credit less", processing: "999.5", took: 1030 * time.Millisecond, opens: 0, wait: time.Millisecond},
