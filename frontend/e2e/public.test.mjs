@@ -5,21 +5,12 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { eventually, expectCount, expectPath, expectText, newPage, text } from './admin.mjs';
-import { DIST, startStack } from './stack.mjs';
+import { DIST, fileStack, noUncaughtErrors } from './stack.mjs';
 
-let stack;
-const pageErrors = [];
-
-before(async () => {
-  stack = await startStack();
-}, { timeout: 900_000 });
-
-after(async () => {
-  if (stack) await stack.stop();
-});
+const { stack, pageErrors } = fileStack();
 
 /** A new page in a fresh context (own storage and cookies). */
 const openPage = (options) => newPage(stack, (err) => pageErrors.push(err), options);
@@ -274,8 +265,4 @@ describe('public pages', () => {
   });
 });
 
-describe('uncaught errors', () => {
-  it('no page threw an uncaught error', () => {
-    assert.deepEqual(pageErrors, []);
-  });
-});
+noUncaughtErrors(pageErrors);

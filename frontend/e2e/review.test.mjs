@@ -22,18 +22,9 @@ import {
   searchOf,
   text,
 } from './admin.mjs';
-import { ADMIN_USERNAME, SCREENSHOTS, startStack } from './stack.mjs';
+import { ADMIN_USERNAME, SCREENSHOTS, fileStack, noUncaughtErrors } from './stack.mjs';
 
-let stack;
-const pageErrors = [];
-
-before(async () => {
-  stack = await startStack();
-}, { timeout: 900_000 });
-
-after(async () => {
-  if (stack) await stack.stop();
-});
+const { stack, pageErrors } = fileStack();
 
 /** A new page in a fresh context (own storage and cookies). */
 const openPage = (options) => newPage(stack, (err) => pageErrors.push(err), options);
@@ -1041,8 +1032,4 @@ describe('screenshots', () => {
 
 });
 
-describe('uncaught errors', () => {
-  it('no page threw an uncaught error', () => {
-    assert.deepEqual(pageErrors, []);
-  });
-});
+noUncaughtErrors(pageErrors);

@@ -6,21 +6,12 @@
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import * as admin from './admin.mjs';
 import { eventually, expectCount, expectText, login, newPage, openSection, text } from './admin.mjs';
-import { SCREENSHOTS, startStack } from './stack.mjs';
+import { SCREENSHOTS, fileStack, noUncaughtErrors } from './stack.mjs';
 
-let stack;
-const pageErrors = [];
-
-before(async () => {
-  stack = await startStack();
-}, { timeout: 900_000 });
-
-after(async () => {
-  if (stack) await stack.stop();
-});
+const { stack, pageErrors } = fileStack();
 
 /** A new page in a fresh context (own storage and cookies). */
 const openPage = (options) => newPage(stack, (err) => pageErrors.push(err), options);
@@ -498,8 +489,4 @@ describe('insights', () => {
   });
 });
 
-describe('uncaught errors', () => {
-  it('no page threw an uncaught error', () => {
-    assert.deepEqual(pageErrors, []);
-  });
-});
+noUncaughtErrors(pageErrors);

@@ -1,6 +1,7 @@
 // The system under test for the browser tests: a fresh Postgres database, the
 // real web binary built from this repository, the seed data, and a headless
 // Chromium. Everything is torn down by stop(), even after a failed start.
+import assert from 'node:assert/strict';
 import { execFile, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -10,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { after, before, describe, it } from 'node:test';
 import { chromium } from 'playwright-core';
 
 const execFileAsync = promisify(execFile);
@@ -284,4 +286,39 @@ export async function startStack() {
     await stack.stop();
     throw err;
   }
+}
+
+/**
+ * The stack of one test file: started before the file's tests and stopped
+ * after them. Returns { stack, pageErrors }: stack stands for the started
+ * stack (reading it before the tests run throws), pageErrors collects the
+ * pages' uncaught errors for noUncaughtErrors.
+ */
+export function fileStack() {
+  let started = null;
+  before(async () => {
+    started = await startStack();
+  }, { timeout: 900_000 });
+  after(async () => {
+    if (started) await started.stop();
+  });
+  const stack = new Proxy(
+    {},
+    {
+      get(_, name) {
+        if (!started) throw new Error(`the stack is read (${String(name)}) before the file's tests run`);
+        return started[name];
+      },
+    },
+  );
+  return { stack, pageErrors: [] };
+}
+
+/** The file's last test: no page threw an uncaught error. Call it after the file's other tests. */
+export function noUncaughtErrors(pageErrors) {
+  describe('uncaught errors', () => {
+    it('no page threw an uncaught error', () => {
+      assert.deepEqual(pageErrors, []);
+    });
+  });
 }
