@@ -111,9 +111,10 @@ return {0, spent[1], spent[2]}
 // it is full, less one: a provider that refills evenly announces its
 // remaining count rounded down (a window holding 0.9 of a call says 0, and
 // the time until it holds its 10), so the rate read from the whole count
-// would be up to a call a period too fast; the refill is counted from ARGV[9], the latest moment the
-// provider can have counted the call (RecordModel), never earlier, so that
-// no room is credited that the provider has not given.
+// would be up to a call a period too fast. The refill is counted from
+// ARGV[9], the latest moment the provider can have counted the call
+// (RecordModel), never earlier, so that no room is credited that the
+// provider has not given.
 var recordModel = redis.NewScript(`
 local spent = tonumber(redis.call('HGET', KEYS[1], 'spent') or '0')
 local since = spent - tonumber(ARGV[4]) - tonumber(ARGV[5])
@@ -259,12 +260,15 @@ func (w *Windows) RecordModel(ctx context.Context, call ModelCall, status int, h
 // to process the call; garbage, negative and absurd values (a day or more)
 // are not a duration.
 func processing(h http.Header) (time.Duration, bool) {
-	v := strings.TrimSpace(h.Get("openai-processing-ms"))
-	if v == "" {
-		return 0, false
-	}
-	ms, err := strconv.ParseFloat(v, 64)
-	if err != nil || ms < 0 || ms >= float64(24*time.Hour/time.Millisecond) || math.IsNaN(ms) {
+	d, ok := milliseconds(h.Get("openai-processing-ms"))
+	return d, ok && d < 24*time.Hour
+}
+
+// milliseconds reads a header's non-negative number of milliseconds
+// (whole or not), less than math.MaxInt32; garbage and NaN are not one.
+func milliseconds(v string) (time.Duration, bool) {
+	ms, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+	if err != nil || !(ms >= 0 && ms < math.MaxInt32) {
 		return 0, false
 	}
 	return time.Duration(ms * float64(time.Millisecond)), true
@@ -287,10 +291,8 @@ func ResetDuration(v string) (time.Duration, bool) {
 // RetryAfter reads how long a 429 asks to wait: retry-after-ms, else
 // retry-after in seconds (whole or not) or as an HTTP date.
 func RetryAfter(h http.Header, now time.Time) (time.Duration, bool) {
-	if v := strings.TrimSpace(h.Get("retry-after-ms")); v != "" {
-		if ms, err := strconv.ParseFloat(v, 64); err == nil && ms >= 0 && ms < math.MaxInt32 {
-			return time.Duration(ms * float64(time.Millisecond)), true
-		}
+	if d, ok := milliseconds(h.Get("retry-after-ms")); ok {
+		return d, true
 	}
 	v := strings.TrimSpace(h.Get("Retry-After"))
 	if v == "" {
