@@ -261,7 +261,7 @@ func newAccount(ctx context.Context, name string, cfg config.Config, st *store.S
 	return a, nil
 }
 
-// replyToDirect reads the admin's mastodon.reply_to_direct at each call (a
+// replyToDirect reads the admin's platforms.mastodon.reply_to_direct at each call (a
 // scan's read of the mentions, a reply's send), so a change in the admin
 // applies at the next one without a restart; the cache makes each call one
 // read of the settings' version while they stay unchanged.
@@ -272,7 +272,7 @@ func replyToDirect(st *store.Store) func(context.Context) (bool, error) {
 		if err != nil {
 			return false, err
 		}
-		return set.Mastodon.ReplyToDirect, nil
+		return set.Platforms.On(post.MastodonPlatform, post.OptionReplyToDirect), nil
 	}
 }
 

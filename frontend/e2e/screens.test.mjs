@@ -90,9 +90,10 @@ describe('the admin on a phone and a desktop', () => {
   });
 
   it('settings: Mastodon\'s "Answer direct mentions" shows while Mastodon runs, is saved and kept, and axe finds nothing; hidden, a save keeps it', { timeout: 120_000 }, async () => {
-    const stored = () => stack.db(`SELECT coalesce(mastodon->>'reply_to_direct', 'unset') FROM settings`);
+    const stored = () => stack.db(`SELECT coalesce(platform_options->'mastodon'->>'reply_to_direct', 'unset') FROM settings`);
+    // The options of Mastodon alone, as settings.platform_options holds them.
     const setStored = (json) =>
-      stack.db(`INSERT INTO settings (id, mastodon) VALUES (true, '${json}') ON CONFLICT (id) DO UPDATE SET mastodon = excluded.mastodon`);
+      stack.db(`INSERT INTO settings (id, platform_options) VALUES (true, '{"mastodon": ${json}}') ON CONFLICT (id) DO UPDATE SET platform_options = excluded.platform_options`);
     setStored('{}');
     for (const [width, height] of [
       [360, 740],
@@ -111,11 +112,26 @@ describe('the admin on a phone and a desktop', () => {
       const direct = panel.getByLabel('Answer direct mentions');
       await direct.waitFor();
       assert.equal(await direct.isChecked(), stored() === 'true', `shown as stored at ${width} px`);
-      await expectText(panel.getByTestId('settings-mastodon').locator('.field-hint'),
+      const fieldset = panel.getByTestId('settings-platform-mastodon');
+      await expectText(fieldset.locator('legend'), 'Mastodon');
+      await expectText(fieldset.locator('.field-hint'),
         'On, a direct mention is answered direct, never wider; off, it is left unanswered (skipped: direct_message). Applies from the next scan or send.');
-      assert.equal(await direct.getAttribute('aria-describedby'), await panel.getByTestId('settings-mastodon').locator('.field-hint').getAttribute('id'));
+      assert.equal(await direct.getAttribute('aria-describedby'), await fieldset.locator('.field-hint').getAttribute('id'));
       const want = !(await direct.isChecked());
       await direct.setChecked(want);
+      if (width === 1280) {
+        // A refusal naming the option shows beside its checkbox, and the form keeps the edit.
+        const refusal = 'field "platforms.mastodon.reply_to_direct" must be a bool';
+        await page.route('**/api/settings', (route) =>
+          route.request().method() === 'PUT'
+            ? route.fulfill({ status: 400, json: { error: refusal, field: 'platforms.mastodon.reply_to_direct' } })
+            : route.fallback());
+        await panel.getByRole('button', { name: 'Save Settings', exact: true }).click();
+        await expectText(panel.getByTestId('settings-error-platforms.mastodon.reply_to_direct'), refusal);
+        assert.equal(await direct.getAttribute('aria-invalid'), 'true');
+        assert.equal(await direct.isChecked(), want);
+        await page.unroute('**/api/settings');
+      }
       await panel.getByRole('button', { name: 'Save Settings', exact: true }).click();
       await expectText(panel.getByTestId('settings-saved'), 'Settings saved: the next scans use them');
       assert.equal(stored(), String(want));
@@ -133,7 +149,7 @@ describe('the admin on a phone and a desktop', () => {
     await page.goto('/diaries666op/settings');
     const panel = page.getByTestId('settings-panel');
     await panel.getByLabel('Targeted accounts').waitFor();
-    assert.equal(await panel.getByTestId('settings-mastodon').count(), 0, 'no Mastodon settings without Mastodon');
+    assert.equal(await panel.getByTestId('settings-platform-mastodon').count(), 0, 'no Mastodon settings without Mastodon');
     await panel.getByRole('button', { name: 'Save Settings', exact: true }).click();
     await expectText(panel.getByTestId('settings-saved'), 'Settings saved: the next scans use them');
     assert.equal(stored(), 'true', 'a save with the checkbox hidden keeps it');

@@ -52,10 +52,11 @@ func (s *Server) conversation(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	out := contextResponse{Items: make([]contextItemView, 0, len(c.Items)), Note: p.ContextNote}
+	httpOK := post.DescriptorOf(p.Platform).PlainHTTP
 	for _, it := range c.Items {
 		v := contextItemView{Relation: string(it.Relation), AuthorUsername: it.AuthorUsername, Text: it.Text,
 			CreatedAt: it.CreatedAt, PlatformPostID: it.PlatformPostID, ContentWarning: it.ContentWarning,
-			Media: post.SafeMedia(it.Media, p.Platform == post.SandboxPlatform), Link: post.SafeLink(it.Link, p.Platform == post.SandboxPlatform)}
+			Media: post.SafeMedia(it.Media, httpOK), Link: post.SafeLink(it.Link, httpOK)}
 		if v.CreatedAt != nil {
 			utc := v.CreatedAt.UTC()
 			v.CreatedAt = &utc

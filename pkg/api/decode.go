@@ -63,7 +63,12 @@ func decodeJSON(r *http.Request, v any, allowEmpty bool) error {
 		case typeErr.Field == "":
 			return whole("request body must be a JSON object")
 		default:
-			return &bodyError{Field: typeErr.Field, Message: fmt.Sprintf("field %q must be a %s", typeErr.Field, typeErr.Type)}
+			// encoding/json names a map's member by the map alone.
+			field := typeErr.Field
+			if p := mistypedPath(body, reflect.TypeOf(v), ""); p != "" {
+				field = p
+			}
+			return &bodyError{Field: field, Message: fmt.Sprintf("field %q must be a %s", field, typeErr.Type)}
 		}
 	}
 	if _, err := dec.Token(); err != io.EOF {
@@ -217,6 +222,54 @@ func checkValue(raw json.RawMessage, t reflect.Type, path string) error {
 		return &bodyError{Field: path, Message: fmt.Sprintf("field %q must not be null", path)}
 	}
 	return checkMembers(raw, t, path)
+}
+
+// mistypedPath returns the JSON path of the deepest value of raw that
+// does not decode into its type, t being raw's, descending through the
+// members of objects (struct fields and map values) and the items of
+// arrays; "" when raw decodes, or is itself the value that does not.
+func mistypedPath(raw json.RawMessage, t reflect.Type, path string) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	fits := func(value json.RawMessage, elem reflect.Type) bool {
+		var typeErr *json.UnmarshalTypeError
+		return !errors.As(json.Unmarshal(value, reflect.New(elem).Interface()), &typeErr)
+	}
+	switch t.Kind() {
+	case reflect.Struct, reflect.Map:
+		members, _ := objectMembers(raw)
+		for _, m := range members {
+			elem := t.Elem
+			if t.Kind() == reflect.Struct {
+				f, ok := jsonField(t, m.name)
+				if !ok {
+					continue
+				}
+				elem = func() reflect.Type { return f.Type }
+			}
+			if p := joinPath(path, m.name); !fits(m.value, elem()) {
+				if deeper := mistypedPath(m.value, elem(), p); deeper != "" {
+					return deeper
+				}
+				return p
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		var items []json.RawMessage
+		if json.Unmarshal(raw, &items) != nil {
+			return ""
+		}
+		for i, item := range items {
+			if p := path + "[" + strconv.Itoa(i) + "]"; !fits(item, t.Elem()) {
+				if deeper := mistypedPath(item, t.Elem(), p); deeper != "" {
+					return deeper
+				}
+				return p
+			}
+		}
+	}
+	return ""
 }
 
 // jsonField finds the field of struct t that the JSON member name fills.

@@ -308,6 +308,21 @@ func (s *Server) parseRef(q string) (platform, id string, ok bool) {
 	return "", "", false
 }
 
+// refForms is the error of a lookup's q that no running platform reads:
+// what a reference may be, by the table's RefForm of each.
+func (s *Server) refForms() string {
+	var forms []string
+	for _, d := range post.Descriptors() {
+		if d.RefForm != "" && slices.Contains(s.platforms, d.Name) {
+			forms = append(forms, "on "+d.Label+" ("+d.RefForm+")")
+		}
+	}
+	if len(forms) == 0 {
+		return "q must be a post's id"
+	}
+	return "q must be a post's id or its address " + strings.Join(forms, " or ")
+}
+
 // mentionsTimeline names the mentions scan's cursor and last run.
 const mentionsTimeline = "mentions"
 
@@ -316,7 +331,7 @@ const mentionsTimeline = "mentions"
 func (s *Server) lookupMention(w http.ResponseWriter, r *http.Request) error {
 	platform, id, ok := s.parseRef(r.URL.Query().Get("q"))
 	if !ok {
-		return badRequest("q must be a post's id or its address on X (https://x.com/<user>/status/<id>) or on Bluesky (https://bsky.app/profile/<handle>/post/<key> or at://…)")
+		return badRequest("%s", s.refForms())
 	}
 	ctx := r.Context()
 	f, err := s.store.LookupPost(ctx, platform, id)

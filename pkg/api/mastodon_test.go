@@ -128,3 +128,28 @@ func TestConversationWarning(t *testing.T) {
 		t.Fatalf("context: %d %s %v", status, body, err)
 	}
 }
+
+// A lookup's q that no running platform reads is a 400 naming what a
+// reference may be on each running platform (post.Descriptor.RefForm), and
+// nothing of the others; a Mastodon address is read where Mastodon runs.
+func TestLookupNamesTheRunningPlatformsForms(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		platforms []string
+		want      string
+	}{
+		{[]string{"sandbox"}, `"q must be a post's id"`},
+		{[]string{"x"}, `"q must be a post's id or its address on X (https://x.com/\u003cuser\u003e/status/\u003cid\u003e)"`},
+		{[]string{"x", "bluesky", "mastodon"}, `"q must be a post's id or its address on X (https://x.com/\u003cuser\u003e/status/\u003cid\u003e) or on Bluesky (https://bsky.app/profile/\u003chandle\u003e/post/\u003ckey\u003e or at://…) or on Mastodon (https://\u003cserver\u003e/@\u003cuser\u003e/\u003cid\u003e)"`},
+		{[]string{"sandbox", "mastodon"}, `"q must be a post's id or its address on Mastodon (https://\u003cserver\u003e/@\u003cuser\u003e/\u003cid\u003e)"`},
+	} {
+		e := setupWith(t, func(c *api.Config) { c.Platforms = tt.platforms })
+		if status, body := e.do("GET", "/api/mentions/lookup?q=not+a+post", e.token, ""); status != 400 || !strings.Contains(body, tt.want) {
+			t.Errorf("%v: %d %s, want 400 with %s", tt.platforms, status, body, tt.want)
+		}
+	}
+	e := setupWith(t, func(c *api.Config) { c.Platforms = []string{"x", "mastodon"} })
+	if status, body := e.do("GET", "/api/mentions/lookup?q=https://social.example/@alice/1234", e.token, ""); status != 200 || !strings.Contains(body, `"seen":false`) {
+		t.Errorf("a Mastodon address: %d %s, want 200 unseen", status, body)
+	}
+}

@@ -118,7 +118,7 @@ func TestPersonaAPI(t *testing.T) {
 		{name: "voice of the wrong type", body: with("voice", 42), wantField: "voice"},
 		{name: "more than 20 examples", body: with("examples", slices.Repeat([]string{"boo"}, 21)), wantField: "examples"},
 		{name: "an example over 280 weighted characters", body: with("examples", []string{"ok", strings.Repeat("🔥", 141)}), wantField: "examples[1]"},
-		{name: "an example of the wrong type", body: with("examples", []any{"ok", 3}), wantField: "examples"},
+		{name: "an example of the wrong type", body: with("examples", []any{"ok", 3}), wantField: "examples[1]"},
 		{name: "a name on two lines", body: with("name", "Imp\nthe second"), wantField: "name"},
 		{name: "a control character", body: with("bio", "a\u0007b"), wantField: "bio"},
 		{name: "a topic too long", body: with("avoid_topics", []string{strings.Repeat("x", 101)}), wantField: "avoid_topics[0]"},

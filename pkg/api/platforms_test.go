@@ -325,8 +325,9 @@ func TestPublicStatsByPlatform(t *testing.T) {
 }
 
 // GET /api/platforms serves the table of platforms without a login: each
-// platform's name, label, limit, length rule and post URL pattern, marked
-// running when PLATFORM names it; any other method is a 405.
+// platform's name, label, limit, length rule and post URL pattern, how the
+// settings write its accounts and its own options, marked running when
+// PLATFORM names it; any other method is a 405.
 func TestPlatformTable(t *testing.T) {
 	t.Parallel()
 	e := setupWith(t, func(c *api.Config) { c.Platform, c.Platforms = "x", []string{"x", "bluesky"} })
@@ -339,6 +340,8 @@ func TestPlatformTable(t *testing.T) {
 			Name, Label, LengthRule, PostURLPattern string
 			MaxLength                               int
 			Running, Simulated                      bool
+			AccountHint                             string `json:"account_hint"`
+			Options                                 []struct{ Key, Label, Hint string }
 		} `json:"platforms"`
 	}
 	if err := json.Unmarshal([]byte(strings.NewReplacer(`"length_rule"`, `"LengthRule"`, `"post_url_pattern"`, `"PostURLPattern"`, `"max_length"`, `"MaxLength"`).Replace(body)), &out); err != nil {
@@ -355,6 +358,21 @@ func TestPlatformTable(t *testing.T) {
 			got.PostURLPattern != d.PostURLPattern || got.Running != running || got.Simulated != d.Simulated {
 			t.Errorf("platform %d = %+v, want %+v running %v", i, got, d, running)
 		}
+		if wantHint := post.DescriptorOf(d.AccountSyntax).AccountHint; got.AccountHint != wantHint || wantHint == "" {
+			t.Errorf("%s: account_hint %q, want %q", d.Name, got.AccountHint, wantHint)
+		}
+		if len(got.Options) != len(d.Options) {
+			t.Errorf("%s: options %+v, want %+v", d.Name, got.Options, d.Options)
+		}
+		for j, o := range d.Options {
+			if j < len(got.Options) && (got.Options[j].Key != o.Key || got.Options[j].Label != o.Label || got.Options[j].Hint != o.Hint || o.Hint == "") {
+				t.Errorf("%s: option %d = %+v, want %+v", d.Name, j, got.Options[j], o)
+			}
+		}
+	}
+	// The sandbox writes its accounts as X does; Mastodon has its choice of direct mentions.
+	if !strings.Contains(body, `"name":"sandbox","label":"Sandbox"`) || !strings.Contains(body, `"options":[{"key":"reply_to_direct","label":"Answer direct mentions"`) {
+		t.Errorf("table %s", body)
 	}
 	if status, _ := e.do("POST", "/api/platforms", "", "{}"); status != 405 {
 		t.Errorf("POST /api/platforms: %d, want 405", status)

@@ -30,7 +30,7 @@ var roundTrips = []roundTrip{
 		seed: `{"target_usernames":["alice","did:plc:abc123"],"search_topics":["brimstone"],"blocked_authors":["@bob","12345"],
 			"blocked_phrases":["spoiler"],"caps":{"sends_per_day":40},
 			"autopilot":{"enabled":true,"min_review_score":4,"authors":["alice"],"any_author":false,"categories":["wrath"],"max_per_hour":3,"grace_seconds":60},
-			"mastodon":{"reply_to_direct":true}}`,
+			"platforms":{"mastodon":{"reply_to_direct":true}}}`,
 		change: func(b map[string]any) { b["search_topics"] = []any{"brimstone", "hellfire"} },
 		changed: func(t *testing.T, b map[string]any) {
 			if !reflect.DeepEqual(b["search_topics"], []any{"brimstone", "hellfire"}) {
@@ -39,14 +39,16 @@ var roundTrips = []roundTrip{
 		},
 	},
 	{
-		// Mastodon's own settings, and accounts of every platform's syntax.
+		// A platform's own options, and accounts of every platform's syntax.
 		path: "/api/settings",
 		seed: `{"target_usernames":["alice","@Carol@Mastodon.Example","did:plc:abc123"],"search_topics":[],
-			"blocked_authors":["dave@social.example","12345"],"blocked_phrases":[],"caps":{},"mastodon":{"reply_to_direct":false}}`,
-		change: func(b map[string]any) { b["mastodon"] = map[string]any{"reply_to_direct": true} },
+			"blocked_authors":["dave@social.example","12345"],"blocked_phrases":[],"caps":{},"platforms":{"mastodon":{"reply_to_direct":false}}}`,
+		change: func(b map[string]any) {
+			b["platforms"] = map[string]any{"mastodon": map[string]any{"reply_to_direct": true}}
+		},
 		changed: func(t *testing.T, b map[string]any) {
-			if !reflect.DeepEqual(b["mastodon"], map[string]any{"reply_to_direct": true}) {
-				t.Errorf("mastodon after the change: %v", b["mastodon"])
+			if !reflect.DeepEqual(b["platforms"], map[string]any{"mastodon": map[string]any{"reply_to_direct": true}}) {
+				t.Errorf("platforms after the change: %v", b["platforms"])
 			}
 			if !reflect.DeepEqual(b["target_usernames"], []any{"alice", "carol@mastodon.example", "did:plc:abc123"}) {
 				t.Errorf("target_usernames: %v", b["target_usernames"])

@@ -52,6 +52,8 @@ func (s *Server) settingsAnswer(ctx context.Context) (settingsView, error) {
 	if err != nil {
 		return settingsView{}, err
 	}
+	// Every option of the table is answered, so that a client may PUT back what it got.
+	v.Platforms = v.Platforms.WithDefaults()
 	return settingsView{Settings: v, TargetsNotFound: missing, BlockedAuthorIDs: blocked, TargetIDs: targets}, nil
 }
 
@@ -69,20 +71,21 @@ func (s *Server) getSettings(w http.ResponseWriter, r *http.Request) error {
 
 // settingsRequest is PUT /api/settings' body: every field is required, so
 // that a client that forgets one does not empty it by accident; but for
-// autopilot, learning, knowledge and mastodon, which an absent field leaves
+// autopilot, learning, knowledge and platforms, which an absent field leaves
 // as stored (an older client keeps them as they were).
 type settingsRequest struct {
 	Autopilot *settings.Autopilot `json:"autopilot"`
 	Learning  *learningRequest    `json:"learning"`
 	// Knowledge, absent, keeps the stored one.
 	Knowledge *settings.Knowledge `json:"knowledge"`
-	// Mastodon, absent, keeps the stored one.
-	Mastodon        *mastodonRequest `json:"mastodon"`
-	TargetUsernames *[]string        `json:"target_usernames"`
-	SearchTopics    *[]string        `json:"search_topics"`
-	BlockedAuthors  *[]string        `json:"blocked_authors"`
-	BlockedPhrases  *[]string        `json:"blocked_phrases"`
-	Caps            *settings.Caps   `json:"caps"`
+	// Platforms, absent, keeps the stored options; a platform it leaves
+	// out keeps its own (settings.PlatformOptions.Apply).
+	Platforms       *map[string]map[string]*bool `json:"platforms"`
+	TargetUsernames *[]string                    `json:"target_usernames"`
+	SearchTopics    *[]string                    `json:"search_topics"`
+	BlockedAuthors  *[]string                    `json:"blocked_authors"`
+	BlockedPhrases  *[]string                    `json:"blocked_phrases"`
+	Caps            *settings.Caps               `json:"caps"`
 	// The fields GET answers and a PUT cannot set are taken, so that a
 	// client may PUT back what it got with one field changed, and ignored
 	// whatever they hold: the server works them out.
@@ -135,38 +138,34 @@ func (s *Server) putSettings(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 	}
-	if req.Mastodon != nil {
-		if v.Mastodon, err = req.Mastodon.mastodon(); err != nil {
-			return err
-		}
+	stored, err := s.store.Settings(r.Context())
+	if err != nil {
+		return err
 	}
-	if keep || req.Learning == nil || req.Knowledge == nil || req.Mastodon == nil {
-		stored, err := s.store.Settings(r.Context())
-		if err != nil {
+	if keep {
+		v.Autopilot = stored.Autopilot
+	}
+	if req.Learning == nil {
+		// An absent learning keeps the stored one, as autopilot does.
+		v.Learning = stored.Learning
+	}
+	if req.Knowledge == nil {
+		v.Knowledge = stored.Knowledge
+	}
+	v.Platforms = stored.Platforms
+	if req.Platforms != nil {
+		if v.Platforms, err = stored.Platforms.Apply(*req.Platforms); err != nil {
 			return err
-		}
-		if keep {
-			v.Autopilot = stored.Autopilot
-		}
-		if req.Learning == nil {
-			// An absent learning keeps the stored one, as autopilot does.
-			v.Learning = stored.Learning
-		}
-		if req.Knowledge == nil {
-			v.Knowledge = stored.Knowledge
-		}
-		if req.Mastodon == nil {
-			v.Mastodon = stored.Mastodon
 		}
 	}
 	if err := s.store.PutSettings(r.Context(), v); err != nil {
 		return err
 	}
-	stored, err := s.settingsAnswer(r.Context())
+	answer, err := s.settingsAnswer(r.Context())
 	if err != nil {
 		return err
 	}
-	respondJSON(w, http.StatusOK, stored)
+	respondJSON(w, http.StatusOK, answer)
 	return nil
 }
 
@@ -188,17 +187,4 @@ func (req learningRequest) learning() (settings.Learning, error) {
 		return settings.Learning{}, &settings.FieldError{Field: "learning.lessons", Problem: "is required"}
 	}
 	return settings.Learning{Enabled: *req.Enabled, Examples: *req.Examples, Lessons: *req.Lessons}, nil
-}
-
-// mastodonRequest is settings.Mastodon as PUT: every field required.
-type mastodonRequest struct {
-	ReplyToDirect *bool `json:"reply_to_direct"`
-}
-
-// mastodon is req checked for presence.
-func (req mastodonRequest) mastodon() (settings.Mastodon, error) {
-	if req.ReplyToDirect == nil {
-		return settings.Mastodon{}, &settings.FieldError{Field: "mastodon.reply_to_direct", Problem: "is required"}
-	}
-	return settings.Mastodon{ReplyToDirect: *req.ReplyToDirect}, nil
 }

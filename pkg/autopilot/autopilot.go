@@ -38,10 +38,9 @@ func Qualify(rules settings.Autopilot, f Facts) (map[string]any, string) {
 	p := f.Post
 	author := strings.ToLower(strings.TrimPrefix(p.AuthorUsername, "@"))
 	// The trusted authors are X handles (settings.Autopilot): on a platform
-	// of another account syntax a name alike is another person (a Mastodon
-	// server's local "alice" is not X's @alice), so none of its authors is
-	// trusted by name.
-	trusted := post.DescriptorOf(p.Platform).AccountSyntax == post.XPlatform && slices.Contains(rules.Authors, author)
+	// of another account syntax a name alike is another person, so none of
+	// its authors is trusted by name (post.Descriptor.AuthorsByName).
+	trusted := post.DescriptorOf(p.Platform).AuthorsByName && slices.Contains(rules.Authors, author)
 	switch {
 	case !rules.Enabled:
 		return nil, "autopilot is off"

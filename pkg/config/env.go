@@ -15,8 +15,8 @@ import (
 
 	"github.com/robfig/cron/v3"
 
+	"infernal/pkg/post"
 	"infernal/pkg/redisurl"
-	"infernal/pkg/settings"
 )
 
 // reader reads variables and collects what is wrong with them; its
@@ -331,14 +331,14 @@ func (r *reader) budget(name string, def float64, unbounded *[]string) float64 {
 
 // accounts reads comma-separated accounts: each an X handle (with or
 // without the @), a Bluesky handle (a domain), an X user id or a DID, as
-// the admin's settings take them (settings.ParseAccount).
+// the admin's settings take them (post.ParseAccount).
 func (r *reader) accounts(name string) []string {
 	var out []string
 	for _, f := range strings.Split(r.str(name, ""), ",") {
 		if strings.TrimSpace(f) == "" {
 			continue
 		}
-		a, _, err := settings.ParseAccount(f)
+		a, _, err := post.ParseAccount(f)
 		if err != nil {
 			r.fail(name, "holds %v", err)
 			continue

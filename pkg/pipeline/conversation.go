@@ -71,6 +71,6 @@ func mediaOf(platformName string, p platform.Post) ([]post.Media, *post.Link) {
 	if p.Link != nil {
 		link = &post.Link{URL: p.Link.URL, Title: p.Link.Title, Description: p.Link.Description}
 	}
-	httpOK := platformName == post.SandboxPlatform
+	httpOK := post.DescriptorOf(platformName).PlainHTTP
 	return post.SafeMedia(media, httpOK), post.SafeLink(link, httpOK)
 }

@@ -12,7 +12,7 @@ import (
 	"infernal/pkg/tasks"
 )
 
-// A Mastodon direct mention, while mastodon.reply_to_direct is off, is
+// A Mastodon direct mention, while platforms.mastodon.reply_to_direct is off, is
 // kept in the scan ledger as skipped with reason direct_message, never
 // recorded as a post; the other visibilities are recorded to be drafted.
 // Switched on in the settings, the next scan records a direct mention,
@@ -31,7 +31,7 @@ func TestDirectMentionIsSkippedInTheLedger(t *testing.T) {
 	c, err := mastodon.New(mastodon.Config{Server: srv.URL, AccessToken: mastodontest.Token,
 		ReplyToDirect: func(ctx context.Context) (bool, error) {
 			set, err := e.store.CachedSettings(ctx, &cache)
-			return set.Mastodon.ReplyToDirect, err
+			return set.Platforms.On("mastodon", "reply_to_direct"), err
 		}})
 	if err != nil {
 		t.Fatal(err)
@@ -62,7 +62,7 @@ func TestDirectMentionIsSkippedInTheLedger(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	set.Mastodon.ReplyToDirect = true
+	set.Platforms["mastodon"]["reply_to_direct"] = true
 	if err := e.store.PutSettings(ctx, set); err != nil {
 		t.Fatal(err)
 	}

@@ -441,7 +441,7 @@ func (d *Drafter) guard(ctx context.Context, p post.Post, set settings.Settings)
 	}
 	if blocked {
 		reason := fmt.Sprintf("%s: @%s", guard.ReasonBlockedAuthor, strings.TrimPrefix(handle, "@"))
-		if settings.KindOf(handle).IsID() {
+		if post.AccountKindOf(handle).ID {
 			// Blocked by id: the reason names the author as seen now, and the id.
 			reason = fmt.Sprintf("%s: @%s (%s)", guard.ReasonBlockedAuthor, strings.TrimPrefix(p.AuthorUsername, "@"), handle)
 		}

@@ -201,12 +201,12 @@ func (s *Scanner) ScanTargeted(ctx context.Context, t *asynq.Task) error {
 	var errs []error
 	syntax := post.DescriptorOf(s.Platform.Name()).AccountSyntax
 	for _, username := range set.TargetUsernames {
-		kind := settings.KindOf(username)
-		if kind.Platform() != syntax {
+		kind := post.AccountKindOf(username)
+		if kind.Syntax != syntax {
 			continue
 		}
 		var target store.Target
-		if kind.IsID() {
+		if kind.ID {
 			target.UserID = username
 		} else if target, err = s.Store.Target(ctx, s.Platform.Name(), username); err != nil {
 			return err

@@ -92,6 +92,19 @@ type Descriptor struct {
 	// stored (Bluesky's {did} and {rkey} are parts of its at:// URI); ""
 	// where posts have no page.
 	PostURLPattern string
+	// RefForm is the address of a post as an operator may paste it, for
+	// the error that names what a reference may be ("" where only an id
+	// is taken).
+	RefForm string
+	// AuthorsByName marks the platform whose authors the autopilot may
+	// trust by handle (settings.Autopilot.Authors are X handles): X, and
+	// the sandbox, which plays it. Elsewhere a name alike is another
+	// person (a Mastodon server's local "alice" is not X's @alice).
+	AuthorsByName bool
+	// AccountHint says, for the settings' lists of accounts, how the
+	// platform's accounts are written there; set where AccountSyntax is
+	// the platform's own.
+	AccountHint string
 	// AccountSyntax is the platform whose account syntax (handles, ids)
 	// names the platform's accounts in settings: its own, or X's for the
 	// sandbox, which plays X.
@@ -125,16 +138,39 @@ type Descriptor struct {
 	// author (Mastodon: an acct is relative to the server, a local
 	// account's leaving the domain out, so a name alone is a poor key).
 	ResolveBlocked bool
+	// Options are the choices the administrator makes for the platform
+	// alone (settings.PlatformOptions), each a yes or a no, off on a fresh
+	// install; the admin shows them while the platform runs.
+	Options []Option
 
 	// webURL builds the address of a post; nil where there is none.
 	webURL func(handle, id string) string
 	// parseRef reads a reference to a post as an operator pastes it.
 	parseRef func(ref string) (id string, ok bool)
+	// accounts reads the entries of settings in the platform's account
+	// syntax; unset where AccountSyntax names another platform's.
+	accounts accountSyntax
 	// refAuthor splits a post reference named by its author's handle into
 	// that handle and the reference rebuilt with another author (the
 	// author's stable id); nil where a reference always names the id.
 	refAuthor func(ref string) (handle string, withAuthor func(id string) string, ok bool)
 }
+
+// Option is a choice the administrator makes for one platform alone.
+type Option struct {
+	// Key names it in the settings, under the platform's name
+	// (platforms.mastodon.reply_to_direct).
+	Key string
+	// Label is the admin's name for it, beside its checkbox.
+	Label string
+	// Hint is what the label alone does not say: what on and off do.
+	Hint string
+}
+
+// OptionReplyToDirect is Mastodon's choice to answer a direct mention
+// (visibility direct), always direct, never wider; off, such mentions are
+// skipped with reason direct_message.
+const OptionReplyToDirect = "reply_to_direct"
 
 // MaxLengthMastodon is a Mastodon server's default limit, in characters
 // (its GET /api/v2/instance configuration.statuses.max_characters).
@@ -170,24 +206,35 @@ func Descriptors() []Descriptor {
 	return []Descriptor{
 		{
 			Name: XPlatform, Label: "X", Length: LengthWeighted, MaxLength: twittertext.MaxLength,
-			PostURLPattern: "https://x.com/{handle}/status/{id}", AccountSyntax: XPlatform,
-			MediaHosts: []string{"pbs.twimg.com", "abs.twimg.com", "video.twimg.com"}, Billed: true,
+			PostURLPattern: "https://x.com/{handle}/status/{id}", AccountSyntax: XPlatform, AuthorsByName: true,
+			RefForm:     "https://x.com/<user>/status/<id>",
+			AccountHint: "on X a handle or a user id",
+			MediaHosts:  []string{"pbs.twimg.com", "abs.twimg.com", "video.twimg.com"}, Billed: true,
 			webURL: xWebURL, parseRef: ParseRef,
+			accounts: accountSyntax{parse: xAccount, examples: []string{"an X handle of 1 to 15 letters, digits or underscores", "an X user id (digits)"}},
 		},
 		{
 			Name: BlueskyPlatform, Label: "Bluesky", Length: LengthGraphemes, MaxLength: MaxLengthBluesky,
 			PostURLPattern: "https://bsky.app/profile/{did}/post/{rkey}", AccountSyntax: BlueskyPlatform,
+			RefForm:      "https://bsky.app/profile/<handle>/post/<key> or at://…",
+			AccountHint:  "on Bluesky a handle like alice.bsky.social or a DID",
 			WindowPrefix: "bluesky ", MediaHosts: []string{"cdn.bsky.app"},
 			webURL: blueskyWebURL, parseRef: ParseBlueskyRef, refAuthor: blueskyRefAuthor,
+			accounts: accountSyntax{parse: blueskyAccount, examples: []string{"a Bluesky handle such as alice.bsky.social", "a DID (did:plc:...)"}},
 		},
 		{
 			Name: MastodonPlatform, Label: "Mastodon", Length: LengthCharacters, MaxLength: MaxLengthMastodon,
+			RefForm:       "https://<server>/@<user>/<id>",
+			AccountHint:   "on Mastodon the account with its server, like @alice@mastodon.social",
 			AccountSyntax: MastodonPlatform, WindowPrefix: "mastodon ", ReplyPrefix: true, ReplyWarning: true, ResolveBlocked: true,
 			parseRef: ParseMastodonRef,
+			accounts: accountSyntax{parse: mastodonAccount, examples: []string{"a Mastodon account such as @alice@mastodon.social"}},
+			Options: []Option{{Key: OptionReplyToDirect, Label: "Answer direct mentions",
+				Hint: "On, a direct mention is answered direct, never wider; off, it is left unanswered (skipped: direct_message). Applies from the next scan or send."}},
 		},
 		{
 			Name: SandboxPlatform, Label: "Sandbox", Length: LengthWeighted, MaxLength: twittertext.MaxLength,
-			AccountSyntax: XPlatform, PlainHTTP: true, Simulated: true,
+			AccountSyntax: XPlatform, AuthorsByName: true, PlainHTTP: true, Simulated: true,
 			parseRef: ParseRef,
 		},
 	}
@@ -211,7 +258,7 @@ func DescriptorOf(name string) Descriptor {
 	if d, ok := Describe(name); ok {
 		return d
 	}
-	return Descriptor{Name: name, Label: name, Length: LengthWeighted, MaxLength: twittertext.MaxLength, AccountSyntax: XPlatform}
+	return Descriptor{Name: name, Label: name, Length: LengthWeighted, MaxLength: twittertext.MaxLength, AccountSyntax: XPlatform, AuthorsByName: true}
 }
 
 // Label is the platform's name for people: its descriptor's Label, the

@@ -33,8 +33,9 @@ type Settings struct {
 	Learning Learning `json:"learning"`
 	// Knowledge is how many knowledge chunks a draft's prompt gets.
 	Knowledge Knowledge `json:"knowledge"`
-	// Mastodon are the choices only Mastodon knows of.
-	Mastodon Mastodon `json:"mastodon"`
+	// Platforms are the choices that one platform alone knows of
+	// (post.Descriptor.Options), by platform.
+	Platforms PlatformOptions `json:"platforms"`
 }
 
 // Caps are the reply, send and near-duplicate limits; every field is set
@@ -140,7 +141,7 @@ func (e *FieldError) Error() string {
 
 // Normalize returns s cleaned for storage, or the first bad value as a
 // *FieldError: accounts (targets, blocked authors) are handles or platform
-// ids, as ParseAccount cleans them, entries are
+// ids, as post.ParseAccount cleans them, entries are
 // trimmed, empty entries dropped, duplicates (ignoring case) kept once,
 // nil lists made empty, zero caps take their defaults, and an autopilot never
 // set takes DefaultAutopilot (off). The topics must
@@ -178,18 +179,19 @@ func (s Settings) Normalize() (Settings, error) {
 	if s.Knowledge, err = s.Knowledge.Normalize(); err != nil {
 		return Settings{}, err
 	}
+	s.Platforms = s.Platforms.WithDefaults()
 	return s, nil
 }
 
 // accounts cleans a list of accounts named field, each a handle or a
-// platform id (see ParseAccount).
+// platform id (see post.ParseAccount).
 func accounts(field string, in []string) ([]string, error) {
-	out, err := texts(field, in, MaxAccountLength)
+	out, err := texts(field, in, post.MaxAccountLength)
 	if err != nil {
 		return nil, err
 	}
 	for i, a := range out {
-		norm, _, err := ParseAccount(a)
+		norm, _, err := post.ParseAccount(a)
 		if err != nil {
 			return nil, &FieldError{fmt.Sprintf("%s[%d]", field, i), err.Error()}
 		}

@@ -19,10 +19,10 @@ import (
 // PutSettings has stored any, empty lists and the default caps.
 func (s *Store) Settings(ctx context.Context) (settings.Settings, error) {
 	out := settings.Settings{Caps: settings.DefaultCaps(), Autopilot: settings.DefaultAutopilot(), Learning: settings.DefaultLearning(),
-		Knowledge: settings.DefaultKnowledge(), Mastodon: settings.DefaultMastodon()}
-	var caps, autopilot, learning, knowledge, mastodon []byte
-	err := s.pool.QueryRow(ctx, `SELECT target_usernames, search_topics, caps, autopilot, learning, knowledge, mastodon FROM settings`).Scan(
-		&out.TargetUsernames, &out.SearchTopics, &caps, &autopilot, &learning, &knowledge, &mastodon)
+		Knowledge: settings.DefaultKnowledge(), Platforms: settings.DefaultPlatformOptions()}
+	var caps, autopilot, learning, knowledge, platforms []byte
+	err := s.pool.QueryRow(ctx, `SELECT target_usernames, search_topics, caps, autopilot, learning, knowledge, platform_options FROM settings`).Scan(
+		&out.TargetUsernames, &out.SearchTopics, &caps, &autopilot, &learning, &knowledge, &platforms)
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
 		out.TargetUsernames, out.SearchTopics = []string{}, []string{}
@@ -45,10 +45,13 @@ func (s *Store) Settings(ctx context.Context) (settings.Settings, error) {
 		if err := json.Unmarshal(knowledge, &out.Knowledge); err != nil {
 			return settings.Settings{}, fmt.Errorf("store: settings knowledge: %w", err)
 		}
-		// The stored '{}' of a database from before keeps the default: direct mentions unanswered.
-		if err := json.Unmarshal(mastodon, &out.Mastodon); err != nil {
-			return settings.Settings{}, fmt.Errorf("store: settings mastodon: %w", err)
+		// Options stored before an option was added are off; those of a
+		// platform or an option since removed are dropped.
+		var stored settings.PlatformOptions
+		if err := json.Unmarshal(platforms, &stored); err != nil {
+			return settings.Settings{}, fmt.Errorf("store: settings platform options: %w", err)
 		}
+		out.Platforms = stored.WithDefaults()
 	}
 	if out.BlockedAuthors, err = s.column(ctx, `SELECT username FROM blocked_authors ORDER BY created_at, username`); err != nil {
 		return settings.Settings{}, fmt.Errorf("store: blocked authors: %w", err)
@@ -100,11 +103,11 @@ func accountSyntaxes() (platforms, syntaxes []string) {
 // sandbox, which plays X, each real platform's own.
 func syntaxOf(platform string) string { return post.DescriptorOf(platform).AccountSyntax }
 
-// entrySyntaxes returns the account syntax of each entry (settings.KindOf).
+// entrySyntaxes returns the account syntax of each entry (post.AccountKindOf).
 func entrySyntaxes(entries []string) []string {
 	out := make([]string, len(entries))
 	for i, e := range entries {
-		out[i] = settings.KindOf(e).Platform()
+		out[i] = post.AccountKindOf(e).Syntax
 	}
 	return out
 }
@@ -145,7 +148,7 @@ func (s *Store) SettingsAccounts(ctx context.Context, targets []string) (blocked
 // what id and seen point to, which the next row's scan may reuse.
 func account(entry string, id, seen *string) settings.Account {
 	e := entry
-	if settings.KindOf(entry).IsID() {
+	if post.AccountKindOf(entry).ID {
 		return settings.Account{Entry: entry, Handle: copyOf(seen), ID: &e}
 	}
 	return settings.Account{Entry: entry, Handle: &e, ID: copyOf(id)}
@@ -216,20 +219,20 @@ func (s *Store) putSettings(ctx context.Context, v settings.Settings, onlyFirst 
 		return fmt.Errorf("store: settings knowledge: %w", err)
 	}
 	platforms, syntaxes := accountSyntaxes()
-	mastodon, err := json.Marshal(v.Mastodon)
+	options, err := json.Marshal(v.Platforms.WithDefaults())
 	if err != nil {
-		return fmt.Errorf("store: settings mastodon: %w", err)
+		return fmt.Errorf("store: settings platform options: %w", err)
 	}
 	err = s.inTx(ctx, func(tx pgx.Tx) error {
-		upsert := `INSERT INTO settings (id, target_usernames, search_topics, caps, autopilot, learning, knowledge, mastodon) VALUES (true, $1, $2, $3, $4, $5, $6, $7)
+		upsert := `INSERT INTO settings (id, target_usernames, search_topics, caps, autopilot, learning, knowledge, platform_options) VALUES (true, $1, $2, $3, $4, $5, $6, $7)
 			ON CONFLICT (id) DO UPDATE SET target_usernames = excluded.target_usernames,
 				search_topics = excluded.search_topics, caps = excluded.caps, autopilot = excluded.autopilot,
-				learning = excluded.learning, knowledge = excluded.knowledge, mastodon = excluded.mastodon, updated_at = now()`
+				learning = excluded.learning, knowledge = excluded.knowledge, platform_options = excluded.platform_options, updated_at = now()`
 		if onlyFirst {
-			upsert = `INSERT INTO settings (id, target_usernames, search_topics, caps, autopilot, learning, knowledge, mastodon) VALUES (true, $1, $2, $3, $4, $5, $6, $7)
+			upsert = `INSERT INTO settings (id, target_usernames, search_topics, caps, autopilot, learning, knowledge, platform_options) VALUES (true, $1, $2, $3, $4, $5, $6, $7)
 				ON CONFLICT (id) DO NOTHING`
 		}
-		tag, err := tx.Exec(ctx, upsert, nonNil(v.TargetUsernames), nonNil(v.SearchTopics), caps, autopilot, learning, knowledge, mastodon)
+		tag, err := tx.Exec(ctx, upsert, nonNil(v.TargetUsernames), nonNil(v.SearchTopics), caps, autopilot, learning, knowledge, options)
 		if err != nil {
 			return err
 		}
@@ -285,7 +288,7 @@ func (s *Store) putSettings(ctx context.Context, v settings.Settings, onlyFirst 
 func accountIDs(entries []string) []string {
 	ids := make([]string, len(entries))
 	for i, e := range entries {
-		if settings.KindOf(e).IsID() {
+		if post.AccountKindOf(e).ID {
 			ids[i] = e
 		}
 	}

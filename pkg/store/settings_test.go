@@ -66,10 +66,12 @@ func TestSettingsSeedPutAndBlock(t *testing.T) {
 	}
 }
 
-// settings.mastodon is off before anything is stored, seeded by the
-// environment as off, kept through a put, and read back by the cache a
-// worker asks at every scan and send the moment it changes.
-func TestMastodonSettingsStored(t *testing.T) {
+// A platform's option (platforms.mastodon.reply_to_direct) is off before
+// anything is stored, seeded by the environment as off, kept through a put,
+// and read back by the cache a worker asks at every scan and send the
+// moment it changes; options stored for a platform or an option the table
+// no longer holds are dropped, those it lacks are off.
+func TestPlatformOptionsStored(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	s := storetest.New(t)
@@ -84,7 +86,7 @@ func TestMastodonSettingsStored(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return plain.Mastodon.ReplyToDirect, cached.Mastodon.ReplyToDirect
+		return plain.Platforms.On("mastodon", "reply_to_direct"), cached.Platforms.On("mastodon", "reply_to_direct")
 	}
 	if plain, cached := read(); plain || cached {
 		t.Fatalf("fresh: %v %v, want off", plain, cached)
@@ -95,7 +97,7 @@ func TestMastodonSettingsStored(t *testing.T) {
 	}
 	for _, on := range []bool{true, false, true} {
 		next := base
-		next.Mastodon.ReplyToDirect = on
+		next.Platforms = settings.PlatformOptions{"mastodon": {"reply_to_direct": on}}
 		if err := s.PutSettings(ctx, next); err != nil {
 			t.Fatal(err)
 		}
@@ -110,8 +112,16 @@ func TestMastodonSettingsStored(t *testing.T) {
 	if plain, cached := read(); !plain || !cached {
 		t.Fatalf("after a reseed: stored %v, cached %v, want on", plain, cached)
 	}
+	// Stored by a version whose table held other platforms and options.
+	if _, err := s.Pool().Exec(ctx, `UPDATE settings SET platform_options = '{"mastodon": {"reply_to_direct": true, "gone": true}, "friendica": {"quiet": true}}'`); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Settings(ctx)
+	if want := (settings.PlatformOptions{"mastodon": {"reply_to_direct": true}}); err != nil || !reflect.DeepEqual(got.Platforms, want) {
+		t.Fatalf("options of another table: %v %v, want %v", got.Platforms, err, want)
+	}
 	// The column of a database from before holds '{}': the default.
-	if _, err := s.Pool().Exec(ctx, `UPDATE settings SET mastodon = '{}'`); err != nil {
+	if _, err := s.Pool().Exec(ctx, `UPDATE settings SET platform_options = '{}'`); err != nil {
 		t.Fatal(err)
 	}
 	if plain, cached := read(); plain || cached {
@@ -154,9 +164,9 @@ func TestCachedSettings(t *testing.T) {
 			return s.PutSettings(ctx, next)
 		}},
 		{name: "changed by another process", change: func() error { return other.BlockAuthor(ctx, "x", "loudone", "", "added", 0) }},
-		{name: "mastodon.reply_to_direct switched on", change: func() error {
+		{name: "platforms.mastodon.reply_to_direct switched on", change: func() error {
 			next := base
-			next.Mastodon.ReplyToDirect = true
+			next.Platforms = settings.PlatformOptions{"mastodon": {"reply_to_direct": true}}
 			return other.PutSettings(ctx, next)
 		}},
 	}

@@ -1501,13 +1501,18 @@ export interface components {
              */
             chunks: number;
         };
-        /** @description What only Mastodon knows of. The worker reads it at every scan and send, so a change applies without a restart. A value that is not a boolean is a 400 naming `mastodon.reply_to_direct`. */
-        MastodonSettings: {
-            /**
-             * @description Whether a direct mention (visibility direct) is answered, always direct, never wider. Off, it is left unanswered: skipped in the scan's ledger with reason direct_message, and a reply to one is refused at the send.
-             * @default false
-             */
-            reply_to_direct: boolean;
+        /**
+         * @description The choices one platform alone knows of (the `options` of each platform in GET /api/platforms), by platform name then option key, each a boolean, off on a fresh install; GET answers every option of every platform that has any. The worker reads them at every scan and send, so a change applies without a restart. As PUT, a platform left out keeps its stored options and a platform named gives all of its own; a value that is not a boolean, a missing or unknown option, or a platform without options is a 400 naming it (such as `platforms.mastodon.reply_to_direct`). The options today: mastodon.reply_to_direct, whether a direct mention (visibility direct) is answered, always direct, never wider; off, it is left unanswered (skipped in the scan's ledger with reason direct_message, and a reply to one is refused at the send).
+         * @example {
+         *       "mastodon": {
+         *         "reply_to_direct": false
+         *       }
+         *     }
+         */
+        PlatformOptions: {
+            [key: string]: {
+                [key: string]: boolean;
+            };
         };
         /** @description Whether drafts learn from past decisions. Off, every prompt is exactly as without learning. A bad value is a 400 naming `learning.<field>`. */
         LearningSettings: {
@@ -1586,7 +1591,7 @@ export interface components {
             autopilot: components["schemas"]["Autopilot"];
             learning: components["schemas"]["LearningSettings"];
             knowledge: components["schemas"]["KnowledgeSettings"];
-            mastodon: components["schemas"]["MastodonSettings"];
+            platforms: components["schemas"]["PlatformOptions"];
             /** @description The targeted accounts as stored, each a handle or a platform id (see SettingsInput). */
             target_usernames: string[];
             search_topics: string[];
@@ -1610,14 +1615,14 @@ export interface components {
             /** @description The account's stable id (an X user id, a Bluesky DID, a Mastodon account id), null while unknown. */
             id: string | null;
         };
-        /** @description The settings as PUT; every field present but autopilot, learning, knowledge and mastodon, which keep the stored ones when absent. The answer-only fields of Settings (targets_not_found, target_ids, blocked_author_ids) are taken, whatever they hold, and ignored, so that a client may PUT back what GET answered with one field changed; any other unknown field is a 400. */
+        /** @description The settings as PUT; every field present but autopilot, learning, knowledge and platforms, which keep the stored ones when absent. The answer-only fields of Settings (targets_not_found, target_ids, blocked_author_ids) are taken, whatever they hold, and ignored, so that a client may PUT back what GET answered with one field changed; any other unknown field is a 400. */
         SettingsInput: {
             autopilot?: components["schemas"]["Autopilot"];
             learning?: components["schemas"]["LearningSettings"];
             /** @description Absent keeps the stored one. */
             knowledge?: components["schemas"]["KnowledgeSettings"];
-            /** @description Absent keeps the stored one. */
-            mastodon?: components["schemas"]["MastodonSettings"];
+            /** @description Absent keeps the stored options; a platform left out keeps its own. */
+            platforms?: components["schemas"]["PlatformOptions"];
             /** @description The targeted accounts, each a handle (an X handle, a Bluesky handle such as alice.bsky.social; a leading @ is dropped), a Mastodon account as user@server.tld (with or without the leading @, the server's domain always given), or a platform id (an X user id, digits only; a DID, did:plc:... or did:web:...). A Mastodon account is looked up to its id by the worker and kept by it: digits alone always name an X user. */
             target_usernames: string[];
             search_topics: string[];
@@ -1822,6 +1827,19 @@ export interface components {
             simulated: boolean;
             /** @description Whether PLATFORM names it; a post of a platform that is not running is shown, never sent. */
             running: boolean;
+            /** @description How the settings' lists of accounts name the platform's accounts ("on X a handle or a user id"); the sandbox's is X's. */
+            account_hint: string;
+            /** @description The choices the administrator makes for this platform alone, in the settings' `platforms` (PlatformOptions) under its name; the admin shows them while the platform runs. Empty for most. */
+            options: components["schemas"]["PlatformOption"][];
+        };
+        /** @description One choice of a platform's own, a yes or a no, off on a fresh install. */
+        PlatformOption: {
+            /** @description Its name under the platform's in the settings' `platforms`. */
+            key: string;
+            /** @description The admin's words beside its checkbox. */
+            label: string;
+            /** @description What the label alone does not say. */
+            hint: string;
         };
         /**
          * @description How a platform counts a post's text: weighted is twitter-text v3's weighted length (every URL 23, emoji and most non-Latin characters 2); graphemes counts user-perceived characters; characters is Mastodon's (code points, every URL 23, a mention @user@domain as @user).
@@ -2422,7 +2440,7 @@ export type DocumentInput = components['schemas']['DocumentInput'];
 export type KnowledgeSearch = components['schemas']['KnowledgeSearch'];
 export type KnowledgeRanking = components['schemas']['KnowledgeRanking'];
 export type KnowledgeSettings = components['schemas']['KnowledgeSettings'];
-export type MastodonSettings = components['schemas']['MastodonSettings'];
+export type PlatformOptions = components['schemas']['PlatformOptions'];
 export type LearningSettings = components['schemas']['LearningSettings'];
 export type LearningWeek = components['schemas']['LearningWeek'];
 export type LearningInsights = components['schemas']['LearningInsights'];
@@ -2447,6 +2465,7 @@ export type ModelVision = components['schemas']['ModelVision'];
 export type PlatformSpend = components['schemas']['PlatformSpend'];
 export type PlatformTable = components['schemas']['PlatformTable'];
 export type PlatformDescriptor = components['schemas']['PlatformDescriptor'];
+export type PlatformOption = components['schemas']['PlatformOption'];
 export type LengthRule = components['schemas']['LengthRule'];
 export type TelegramLink = components['schemas']['TelegramLink'];
 export type Paused = components['schemas']['Paused'];

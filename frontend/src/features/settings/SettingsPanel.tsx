@@ -13,6 +13,7 @@ import {
   fromForm,
   LEARNING_NUMBERS,
   LIST_FIELDS,
+  targetsHint,
   toForm,
   type CapField,
   type LearningNumber,
@@ -29,7 +30,8 @@ export const SETTINGS_MESSAGES = {
 const LIST_LABELS: Record<ListField, { label: string; hint: string }> = {
   target_usernames: {
     label: 'Targeted accounts',
-    hint: 'Accounts whose recent posts are answered, one a line: a handle (X; Bluesky like alice.bsky.social; Mastodon like @alice@mastodon.social) or an id (X user id, DID).',
+    // Completed by each running platform's account_hint (targetsHint).
+    hint: 'Accounts whose recent posts are answered, one a line, by handle or id.',
   },
   search_topics: { label: 'Search topics', hint: 'Words or phrases the conversation scan searches for, one a line; none, no search.' },
   blocked_authors: {
@@ -49,10 +51,6 @@ const CAP_LABELS: Record<CapField, string> = {
   min_review_score: 'Minimum review score',
   drafts_per_hour: 'Drafts per hour',
 };
-
-/** What the Mastodon checkbox's label alone does not say. */
-export const MASTODON_DIRECT_HINT =
-  'On, a direct mention is answered direct, never wider; off, it is left unanswered (skipped: direct_message). Applies from the next scan or send.';
 
 /** What a cap's label alone does not say. */
 const CAP_HINTS: Partial<Record<CapField, string>> = {
@@ -111,8 +109,9 @@ interface EditorProps {
 
 function SettingsEditor({ stored, onSaved, onEdit }: EditorProps) {
   const ids = useId();
-  // Mastodon's own settings show only while it runs; hidden, a save keeps them as stored.
-  const mastodonRunning = usePlatforms().some((p) => p.name === 'mastodon' && p.running);
+  // A platform's own options show only while it runs; hidden, a save keeps them as stored.
+  const platforms = usePlatforms();
+  const withOptions = platforms.filter((p) => p.running && p.options.length > 0);
   const [form, setFormState] = useState<SettingsForm>(() => toForm(stored));
   const [saving, setSaving] = useState(false);
   const [fieldError, setFieldError] = useState<{ field: string; message: string } | null>(null);
@@ -164,8 +163,6 @@ function SettingsEditor({ stored, onSaved, onEdit }: EditorProps) {
     };
   }
 
-  const directError = errorFor('mastodon.reply_to_direct');
-
   return (
     <form className="settings-form" onSubmit={(e) => void onSubmit(e)} noValidate>
       <div className="settings-lists">
@@ -186,7 +183,7 @@ function SettingsEditor({ stored, onSaved, onEdit }: EditorProps) {
                 {...err.attrs}
               />
               <p id={`${ids}-${f}-hint`} className="field-hint">
-                {LIST_LABELS[f].hint}
+                {f === 'target_usernames' ? targetsHint(platforms, LIST_LABELS[f].hint) : LIST_LABELS[f].hint}
               </p>
               {notes.length > 0 && (
                 <ul className="settings-accounts field-hint" data-testid={`settings-accounts-${f}`}>
@@ -276,25 +273,43 @@ function SettingsEditor({ stored, onSaved, onEdit }: EditorProps) {
           rejections (see Persona, &ldquo;What it learned&rdquo;). Off, the prompts are exactly as without learning.
         </p>
       </fieldset>
-      {mastodonRunning && (
-        <fieldset className="settings-caps settings-mastodon" data-testid="settings-mastodon">
-          <legend>Mastodon</legend>
-          <div className="field-inline settings-mastodon-direct">
-            <input
-              id={`${ids}-mastodon-direct`}
-              type="checkbox"
-              checked={form.mastodon.reply_to_direct}
-              onChange={(e) => setForm({ ...form, mastodon: { ...form.mastodon, reply_to_direct: e.target.checked } })}
-              {...directError.attrs}
-            />
-            <label htmlFor={`${ids}-mastodon-direct`}>Answer direct mentions</label>
-          </div>
-          <p id={`${ids}-mastodon.reply_to_direct-hint`} className="field-hint settings-caps-hint">
-            {MASTODON_DIRECT_HINT}
-          </p>
-          {directError.node}
+      {withOptions.map((p) => (
+        <fieldset
+          key={p.name}
+          className="settings-caps settings-platform"
+          data-testid={`settings-platform-${p.name}`}
+        >
+          <legend>{p.label}</legend>
+          {p.options.map((o) => {
+            const key = `platforms.${p.name}.${o.key}`;
+            const err = errorFor(key);
+            const on = form.platforms[p.name]?.[o.key] ?? false;
+            return (
+              <div key={o.key}>
+                <div className="field-inline settings-platform-option">
+                  <input
+                    id={`${ids}-${key}`}
+                    type="checkbox"
+                    checked={on}
+                    onChange={(e) =>
+                      setForm({
+                        ...form,
+                        platforms: { ...form.platforms, [p.name]: { ...form.platforms[p.name], [o.key]: e.target.checked } },
+                      })
+                    }
+                    {...err.attrs}
+                  />
+                  <label htmlFor={`${ids}-${key}`}>{o.label}</label>
+                </div>
+                <p id={`${ids}-${key}-hint`} className="field-hint settings-caps-hint">
+                  {o.hint}
+                </p>
+                {err.node}
+              </div>
+            );
+          })}
         </fieldset>
-      )}
+      ))}
       <div className="settings-actions">
         <button type="submit" className="btn btn-primary" disabled={saving}>
           Save Settings

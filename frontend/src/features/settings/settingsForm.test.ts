@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import type { Settings, SettingsCaps, SettingsInput } from '../../api/types';
+import type { PlatformDescriptor, PlatformOptions, Settings, SettingsCaps, SettingsInput } from '../../api/types';
 import {
   accountNote,
   CAP_FIELDS,
   CAP_RANGES,
+  copyOptions,
   DEFAULT_LEARNING,
-  DEFAULT_MASTODON,
   fieldKey,
   fromForm,
+  targetsHint,
   toForm,
   type CapField,
 } from './settingsForm';
@@ -21,7 +22,7 @@ const sent: SettingsInput = {
   blocked_phrases: ['scam coin'],
   caps,
   learning: { enabled: false, examples: 0, lessons: 10 },
-  mastodon: { reply_to_direct: true },
+  platforms: { mastodon: { reply_to_direct: true } },
 };
 /** The settings as answered: targets_not_found, target_ids and blocked_author_ids are never sent. */
 const settings: Settings = {
@@ -36,7 +37,7 @@ const settings: Settings = {
   learning: { enabled: false, examples: 0, lessons: 10 },
   autopilot: { enabled: false, min_review_score: 5, authors: [], any_author: false, categories: [], max_per_hour: 5, grace_seconds: 120 },
   knowledge: { chunks: 3 },
-  mastodon: { reply_to_direct: true },
+  platforms: { mastodon: { reply_to_direct: true } },
 };
 
 describe('toForm and fromForm', () => {
@@ -71,24 +72,31 @@ describe('toForm and fromForm', () => {
   });
 });
 
-describe('the Mastodon settings', () => {
-  it.each([
-    { name: 'on, kept on', stored: { reply_to_direct: true }, want: { reply_to_direct: true } },
-    { name: 'off, kept off', stored: { reply_to_direct: false }, want: { reply_to_direct: false } },
-    { name: 'absent (an older server): off', stored: undefined, want: DEFAULT_MASTODON },
+describe("the platforms' own options", () => {
+  it.each<{ name: string; stored: PlatformOptions | undefined; want: PlatformOptions }>([
+    { name: 'on, kept on', stored: { mastodon: { reply_to_direct: true } }, want: { mastodon: { reply_to_direct: true } } },
+    { name: 'off, kept off', stored: { mastodon: { reply_to_direct: false } }, want: { mastodon: { reply_to_direct: false } } },
+    { name: 'of a platform the editor does not show, kept', stored: { other: { a: true, b: false } }, want: { other: { a: true, b: false } } },
+    { name: 'absent (an older server): none sent, the stored ones kept', stored: undefined, want: {} },
   ])('$name', ({ stored, want }) => {
-    const answer = { ...settings, mastodon: stored } as Settings;
+    const answer = { ...settings, platforms: stored } as Settings;
     const out = fromForm(toForm(answer));
     expect(out).toHaveProperty('settings');
-    if ('settings' in out) expect(out.settings.mastodon).toEqual(want);
+    if ('settings' in out) expect(out.settings.platforms).toEqual(want);
   });
 
   it('sends the checkbox as edited, whatever else the form holds', () => {
     const form = toForm(settings);
-    form.mastodon = { reply_to_direct: false };
+    form.platforms = { ...form.platforms, mastodon: { reply_to_direct: false } };
     const out = fromForm(form);
-    expect(out).toEqual({ settings: { ...sent, mastodon: { reply_to_direct: false } } });
-    expect(DEFAULT_MASTODON).toEqual({ reply_to_direct: false });
+    expect(out).toEqual({ settings: { ...sent, platforms: { mastodon: { reply_to_direct: false } } } });
+  });
+
+  it('copies, so that an edit of the form never changes the answer it came from', () => {
+    const stored = { mastodon: { reply_to_direct: true } };
+    const copy = copyOptions(stored);
+    copy.mastodon.reply_to_direct = false;
+    expect(stored).toEqual({ mastodon: { reply_to_direct: true } });
   });
 });
 
@@ -154,5 +162,27 @@ describe('the learning settings', () => {
     const form = toForm(settings);
     form.learning = { ...form.learning, enabled: true };
     expect(fromForm(form)).toEqual({ settings: { ...sent, learning: { ...sent.learning, enabled: true } } });
+  });
+});
+
+describe('targetsHint', () => {
+  const row = (name: string, running: boolean, account_hint: string) =>
+    ({ name, label: name, max_length: 280, length_rule: 'weighted', post_url_pattern: '', simulated: false, running, account_hint, options: [] }) as PlatformDescriptor;
+  const plain = 'Accounts whose recent posts are answered, one a line, by handle or id.';
+  it.each([
+    { name: 'the table unread', table: [], want: plain },
+    { name: 'none running', table: [row('x', false, 'on X a handle or a user id')], want: plain },
+    {
+      name: 'the running ones, each syntax once (the sandbox writes as X)',
+      table: [
+        row('x', true, 'on X a handle or a user id'),
+        row('bluesky', false, 'on Bluesky a handle like alice.bsky.social or a DID'),
+        row('mastodon', true, 'on Mastodon the account with its server, like @alice@mastodon.social'),
+        row('sandbox', true, 'on X a handle or a user id'),
+      ],
+      want: 'Accounts whose recent posts are answered, one a line: on X a handle or a user id; on Mastodon the account with its server, like @alice@mastodon.social.',
+    },
+  ])('$name', ({ table, want }) => {
+    expect(targetsHint(table, plain)).toBe(want);
   });
 });

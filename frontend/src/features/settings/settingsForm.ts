@@ -2,7 +2,8 @@
 // and which field a server error names.
 import type {
   LearningSettings,
-  MastodonSettings,
+  PlatformDescriptor,
+  PlatformOptions,
   Settings,
   SettingsAccount,
   SettingsCaps,
@@ -69,15 +70,19 @@ export type LearningNumber = keyof typeof LEARNING_NUMBERS;
 /** The learning settings of a fresh install, for an answer without them. */
 export const DEFAULT_LEARNING: LearningSettings = { enabled: true, examples: 3, lessons: 5 };
 
-/** The Mastodon settings of a fresh install, for an answer without them: direct mentions unanswered. */
-export const DEFAULT_MASTODON: MastodonSettings = { reply_to_direct: false };
+/** A copy of each platform's own options (GET /api/platforms names them), none for an answer without them. */
+export function copyOptions(o: PlatformOptions | undefined): PlatformOptions {
+  const out: PlatformOptions = {};
+  for (const [name, options] of Object.entries(o ?? {})) out[name] = { ...options };
+  return out;
+}
 
 /** The settings as the editor's inputs hold them. */
 export interface SettingsForm {
   lists: Record<ListField, string>;
   caps: Record<CapField, string>;
   learning: { enabled: boolean; numbers: Record<LearningNumber, string> };
-  mastodon: MastodonSettings;
+  platforms: PlatformOptions;
 }
 
 export function toForm(s: Settings): SettingsForm {
@@ -90,7 +95,7 @@ export function toForm(s: Settings): SettingsForm {
     lists,
     caps,
     learning: { enabled: learning.enabled, numbers: { examples: String(learning.examples), lessons: String(learning.lessons) } },
-    mastodon: { ...(s.mastodon ?? DEFAULT_MASTODON) },
+    platforms: copyOptions(s.platforms),
   };
 }
 
@@ -116,9 +121,9 @@ export function fromLearningForm(form: SettingsForm['learning']): { learning: Le
  * The settings to send (a SettingsInput: targets_not_found, target_ids and
  * blocked_author_ids are answered, never sent): each list one entry a line, blank lines dropped
  * (the server trims and checks the rest); each cap a number, an empty one 0
- * (the default); the learning settings, each number in its range; the
- * Mastodon settings as they are (sent whether or not the editor shows them,
- * so a save keeps them). A cap that is not a number, or a learning number
+ * (the default); the learning settings, each number in its range; every
+ * platform's own options as they are (sent whether or not the editor shows
+ * them, so a save keeps them). A cap that is not a number, or a learning number
  * out of range, is a FormError.
  */
 export function fromForm(form: SettingsForm): { settings: SettingsInput } | { error: FormError } {
@@ -138,7 +143,18 @@ export function fromForm(form: SettingsForm): { settings: SettingsInput } | { er
   }
   const learning = fromLearningForm(form.learning);
   if ('error' in learning) return learning;
-  return { settings: { ...lists, caps, learning: learning.learning, mastodon: { ...form.mastodon } } };
+  return { settings: { ...lists, caps, learning: learning.learning, platforms: copyOptions(form.platforms) } };
+}
+
+/**
+ * The hint of the targeted accounts: how the running platforms write an
+ * account ("… one a line: on X a handle or a user id; on Bluesky …."), each
+ * syntax once; the plain hint while the table is unread or none runs.
+ */
+export function targetsHint(platforms: readonly PlatformDescriptor[], plain: string): string {
+  const hints = [...new Set(platforms.filter((p) => p.running && p.account_hint !== '').map((p) => p.account_hint))];
+  if (hints.length === 0) return plain;
+  return `Accounts whose recent posts are answered, one a line: ${hints.join('; ')}.`;
 }
 
 /** The editor field a server error's JSON path belongs to: "target_usernames[2]" is target_usernames. */
