@@ -21,7 +21,7 @@ import (
 // on Bluesky (its development network) and one on Mastodon (its stand-in)
 // reach the one review queue with their platform, each approved reply is
 // posted once, on its own platform, and a direct mention on Mastodon never
-// gets a public answer (nor, with mastodon.reply_to_direct off, any).
+// gets a public answer (nor, with platforms.mastodon.reply_to_direct off, any).
 func testOnePersonaOnXBlueskyAndMastodon(t *testing.T, n *devnet.Network) {
 	masto := mastodontest.New()
 	t.Cleanup(masto.Close)

@@ -106,7 +106,7 @@ type Config struct {
 	// loopback), MastodonAccessToken a token of the persona's account with
 	// the read and write:statuses scopes (worker only, PLATFORM names
 	// mastodon). Whether a direct mention is answered is the admin's
-	// setting mastodon.reply_to_direct, not the environment's.
+	// setting platforms.mastodon.reply_to_direct, not the environment's.
 	MastodonServer      string
 	MastodonAccessToken string
 	// SandboxPace is how often the sandbox's mortals post something new.
@@ -430,7 +430,7 @@ func (c *Config) loadMastodon(r *reader) {
 	c.MastodonAccessToken = r.str("MASTODON_ACCESS_TOKEN", "")
 	if r.str("MASTODON_REPLY_TO_DIRECT", "") != "" {
 		// A value set by hand would silently stop mattering: say so, and where it went.
-		r.fail("MASTODON_REPLY_TO_DIRECT", "is no longer read: whether a direct mention is answered is the admin's setting mastodon.reply_to_direct (Settings, or PUT /api/settings), read at every scan and send; set it there, then unset MASTODON_REPLY_TO_DIRECT")
+		r.fail("MASTODON_REPLY_TO_DIRECT", "is no longer read: whether a direct mention is answered is the admin's setting platforms.mastodon.reply_to_direct (Settings, or PUT /api/settings), read at every scan and send; set it there, then unset MASTODON_REPLY_TO_DIRECT")
 	}
 	if c.MastodonAccessToken != "" && r.str("PLATFORM", "") == "" {
 		r.fail("PLATFORM", "must be set (mastodon, or a list naming it) when a Mastodon token is given; the web tier is told the platform by name too")

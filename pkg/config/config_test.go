@@ -726,8 +726,8 @@ func TestLoadMastodon(t *testing.T) {
 		{name: "plain http elsewhere", proc: Worker, env: map[string]string{"PLATFORM": "mastodon", "MASTODON_SERVER": "http://m.example", "MASTODON_ACCESS_TOKEN": "tok"}, want: "MASTODON_SERVER"},
 		{name: "server garbage", proc: Worker, env: map[string]string{"PLATFORM": "mastodon", "MASTODON_SERVER": "not a url", "MASTODON_ACCESS_TOKEN": "tok"}, want: "MASTODON_SERVER"},
 		{name: "server with user info", proc: Worker, env: map[string]string{"PLATFORM": "mastodon", "MASTODON_SERVER": "https://u:p@m.example", "MASTODON_ACCESS_TOKEN": "tok"}, want: "MASTODON_SERVER"},
-		// Now the admin's setting mastodon.reply_to_direct: a value left set is refused, not ignored.
-		{name: "reply to direct retired", proc: Worker, env: map[string]string{"PLATFORM": "mastodon", "MASTODON_SERVER": "https://m.example", "MASTODON_ACCESS_TOKEN": "tok", "MASTODON_REPLY_TO_DIRECT": "true"}, want: "mastodon.reply_to_direct"},
+		// Now the admin's setting platforms.mastodon.reply_to_direct: a value left set is refused, not ignored.
+		{name: "reply to direct retired", proc: Worker, env: map[string]string{"PLATFORM": "mastodon", "MASTODON_SERVER": "https://m.example", "MASTODON_ACCESS_TOKEN": "tok", "MASTODON_REPLY_TO_DIRECT": "true"}, want: "platforms.mastodon.reply_to_direct"},
 		{name: "reply to direct retired, false too", proc: Worker, env: map[string]string{"PLATFORM": "mastodon", "MASTODON_SERVER": "https://m.example", "MASTODON_ACCESS_TOKEN": "tok", "MASTODON_REPLY_TO_DIRECT": "false"}, want: "MASTODON_REPLY_TO_DIRECT"},
 		{name: "token without PLATFORM", proc: Worker, env: map[string]string{"MASTODON_ACCESS_TOKEN": "tok"}, want: "PLATFORM"},
 		{name: "combined with the sandbox", proc: Worker, env: map[string]string{"PLATFORM": "sandbox,mastodon"}, want: "PLATFORM"},

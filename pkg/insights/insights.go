@@ -20,7 +20,7 @@ const (
 	// not summoned to it) and nobody posts replies to by hand.
 	DropNotSummoned = "not summoned"
 	// DropDirectMessage is a direct mention (Mastodon's visibility
-	// direct) left unanswered while mastodon.reply_to_direct is off: a
+	// direct) left unanswered while platforms.mastodon.reply_to_direct is off: a
 	// public answer would widen a private word.
 	DropDirectMessage = "direct_message"
 	// ReasonDraftFailed is a post whose draft failed (a refusal, or a

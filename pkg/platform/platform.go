@@ -203,7 +203,7 @@ type Page struct {
 	Reposts []string
 	// Withheld are the posts the read returned and left out of Posts by
 	// the platform's own rules, each with its reason (a Mastodon direct
-	// mention while mastodon.reply_to_direct is off: "direct_message"),
+	// mention while platforms.mastodon.reply_to_direct is off: "direct_message"),
 	// so that the scan keeps them in its ledger rather than losing them.
 	Withheld []Withheld
 }

@@ -71,7 +71,7 @@ type Config struct {
 	// AccessToken is a token with the read and write:statuses scopes.
 	AccessToken string
 	// ReplyToDirect says whether a direct mention may be answered, direct
-	// (the admin's setting mastodon.reply_to_direct); off, such mentions
+	// (the admin's setting platforms.mastodon.reply_to_direct); off, such mentions
 	// are withheld and their replies refused. It is asked at every read of
 	// the mentions and every reply, so a change applies without a restart;
 	// nil is always off.
@@ -132,7 +132,7 @@ func (c *Client) directAllowed(ctx context.Context) (bool, error) {
 	}
 	ok, err := c.replyToDirect(ctx)
 	if err != nil {
-		return false, fmt.Errorf("mastodon: read mastodon.reply_to_direct: %w", err)
+		return false, fmt.Errorf("mastodon: read platforms.mastodon.reply_to_direct: %w", err)
 	}
 	return ok, nil
 }

@@ -183,7 +183,7 @@ func TestMediaAndCard(t *testing.T) {
 	}
 }
 
-// mastodon.reply_to_direct is asked at every read and every reply: a change
+// platforms.mastodon.reply_to_direct is asked at every read and every reply: a change
 // applies to the same client at once; a setting that cannot be read fails
 // the read and the reply, never answering a direct mention; no setting at
 // all (nil) is off.

@@ -120,7 +120,7 @@ func (c *Client) PublishKeyed(ctx context.Context, key, text, inReplyToID string
 		}
 		if parent.Visibility == "direct" && !direct {
 			return platform.Post{}, &platform.Error{Status: http.StatusUnprocessableEntity, Title: ReasonDirect,
-				Detail: "a direct mention is not answered (mastodon.reply_to_direct is off)"}
+				Detail: "a direct mention is not answered (platforms.mastodon.reply_to_direct is off)"}
 		}
 		body.InReplyToID, body.Visibility, body.SpoilerText = inReplyToID, parent.Visibility, parent.SpoilerText
 		if parent.Language != nil && *parent.Language != "" {
