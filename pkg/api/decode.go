@@ -142,13 +142,9 @@ func checkMembers(raw json.RawMessage, t reflect.Type, path string) error {
 		}
 		seen := make(map[string]bool, len(members))
 		for _, m := range members {
-			key := m.name
-			if t.Kind() == reflect.Struct {
-				f, ok := jsonField(t, m.name)
-				if !ok {
-					continue
-				}
-				key = f.Name
+			_, key, ok := memberType(t, m.name)
+			if !ok {
+				continue
 			}
 			if seen[key] {
 				return &bodyError{Field: joinPath(path, m.name), Message: fmt.Sprintf("field %q is given more than once", joinPath(path, m.name))}
@@ -158,15 +154,9 @@ func checkMembers(raw json.RawMessage, t reflect.Type, path string) error {
 		slices.SortStableFunc(members, func(a, b member) int { return strings.Compare(a.name, b.name) })
 		for _, m := range members {
 			p := joinPath(path, m.name)
-			var elem reflect.Type
-			if t.Kind() == reflect.Struct {
-				f, ok := jsonField(t, m.name)
-				if !ok {
-					return &bodyError{Field: p, Message: fmt.Sprintf("unknown field %q", p)}
-				}
-				elem = f.Type
-			} else {
-				elem = t.Elem()
+			elem, _, ok := memberType(t, m.name)
+			if !ok {
+				return &bodyError{Field: p, Message: fmt.Sprintf("unknown field %q", p)}
 			}
 			if err := checkValue(m.value, elem, p); err != nil {
 				return err
@@ -240,16 +230,12 @@ func mistypedPath(raw json.RawMessage, t reflect.Type, path string) string {
 	case reflect.Struct, reflect.Map:
 		members, _ := objectMembers(raw)
 		for _, m := range members {
-			elem := t.Elem
-			if t.Kind() == reflect.Struct {
-				f, ok := jsonField(t, m.name)
-				if !ok {
-					continue
-				}
-				elem = func() reflect.Type { return f.Type }
+			elem, _, ok := memberType(t, m.name)
+			if !ok {
+				continue
 			}
-			if p := joinPath(path, m.name); !fits(m.value, elem()) {
-				if deeper := mistypedPath(m.value, elem(), p); deeper != "" {
+			if p := joinPath(path, m.name); !fits(m.value, elem) {
+				if deeper := mistypedPath(m.value, elem, p); deeper != "" {
 					return deeper
 				}
 				return p
@@ -270,6 +256,21 @@ func mistypedPath(raw json.RawMessage, t reflect.Type, path string) string {
 		}
 	}
 	return ""
+}
+
+// memberType is the type of the value the JSON member name fills in an
+// object of type t (a struct or a map), and the key under which two
+// members fill the same place (a struct's field name, a map's member
+// name); ok is false for a struct member without a field.
+func memberType(t reflect.Type, name string) (elem reflect.Type, key string, ok bool) {
+	if t.Kind() == reflect.Map {
+		return t.Elem(), name, true
+	}
+	f, ok := jsonField(t, name)
+	if !ok {
+		return nil, "", false
+	}
+	return f.Type, f.Name, true
 }
 
 // jsonField finds the field of struct t that the JSON member name fills.
