@@ -190,7 +190,8 @@ func (f *fakeStore) AllScanSkips(context.Context) ([]store.ScanSkips, error) {
 func (f *fakeStore) Settings(context.Context) (settings.Settings, error) {
 	f.record("Settings")
 	return settings.Settings{TargetUsernames: []string{}, SearchTopics: []string{}, BlockedAuthors: []string{}, BlockedPhrases: []string{},
-		Caps: settings.DefaultCaps(), Autopilot: settings.DefaultAutopilot(), Learning: settings.DefaultLearning()}, nil
+		Caps: settings.DefaultCaps(), Autopilot: settings.DefaultAutopilot(), Learning: settings.DefaultLearning(),
+		Platforms: settings.DefaultPlatformOptions()}, nil
 }
 
 func (f *fakeStore) SetCaseReason(_ context.Context, id int64, reason string) error {

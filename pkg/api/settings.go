@@ -52,8 +52,6 @@ func (s *Server) settingsAnswer(ctx context.Context) (settingsView, error) {
 	if err != nil {
 		return settingsView{}, err
 	}
-	// Every option of the table is answered, so that a client may PUT back what it got.
-	v.Platforms = v.Platforms.WithDefaults()
 	return settingsView{Settings: v, TargetsNotFound: missing, BlockedAuthorIDs: blocked, TargetIDs: targets}, nil
 }
 
