@@ -2,6 +2,7 @@ package settings
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -45,20 +46,15 @@ func (o PlatformOptions) WithDefaults() PlatformOptions {
 // platforms.<name>[.<key>].
 func (o PlatformOptions) Apply(changes map[string]map[string]*bool) (PlatformOptions, error) {
 	out := o.WithDefaults()
-	names := make([]string, 0, len(changes))
-	for name := range changes {
-		names = append(names, name)
-	}
 	// In order, so that of several bad entries the same one is named each time.
-	slices.Sort(names)
-	for _, name := range names {
+	for _, name := range slices.Sorted(maps.Keys(changes)) {
 		field := "platforms." + name
 		d, ok := post.Describe(name)
 		if !ok || len(d.Options) == 0 {
 			return nil, &FieldError{Field: field, Problem: "is not a platform with options of its own (" + strings.Join(optionPlatforms(), ", ") + ")"}
 		}
 		given := changes[name]
-		for key := range given {
+		for _, key := range slices.Sorted(maps.Keys(given)) {
 			if !slices.ContainsFunc(d.Options, func(opt post.Option) bool { return opt.Key == key }) {
 				return nil, &FieldError{Field: field + "." + key, Problem: fmt.Sprintf("is not an option of %s", d.Label)}
 			}

@@ -25,6 +25,7 @@ func TestPlatformOptionsApply(t *testing.T) {
 		{name: "an option missing", changes: map[string]map[string]*bool{"mastodon": {}}, field: "platforms.mastodon.reply_to_direct"},
 		{name: "an option nil", changes: map[string]map[string]*bool{"mastodon": {"reply_to_direct": nil}}, field: "platforms.mastodon.reply_to_direct"},
 		{name: "an option unknown", changes: map[string]map[string]*bool{"mastodon": {"reply_to_direct": &on, "boost": &on}}, field: "platforms.mastodon.boost"},
+		{name: "of two unknown options, the first by name", changes: map[string]map[string]*bool{"mastodon": {"reply_to_direct": &on, "zz": &on, "aa": &on}}, field: "platforms.mastodon.aa"},
 		{name: "a platform without options", changes: map[string]map[string]*bool{"x": {}}, field: "platforms.x"},
 		{name: "a platform unknown", changes: map[string]map[string]*bool{"friendica": {"quiet": &on}}, field: "platforms.friendica"},
 		{name: "of two bad, the first by name", changes: map[string]map[string]*bool{"zzz": {}, "aaa": {}}, field: "platforms.aaa"},
