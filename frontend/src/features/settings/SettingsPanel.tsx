@@ -30,8 +30,8 @@ export const SETTINGS_MESSAGES = {
 const LIST_LABELS: Record<ListField, { label: string; hint: string }> = {
   target_usernames: {
     label: 'Targeted accounts',
-    // Completed by each running platform's account_hint (targetsHint).
-    hint: 'Accounts whose recent posts are answered, one a line, by handle or id.',
+    // Shown as targetsHint, which names each running platform's way of writing an account.
+    hint: targetsHint([]),
   },
   search_topics: { label: 'Search topics', hint: 'Words or phrases the conversation scan searches for, one a line; none, no search.' },
   blocked_authors: {
@@ -183,7 +183,7 @@ function SettingsEditor({ stored, onSaved, onEdit }: EditorProps) {
                 {...err.attrs}
               />
               <p id={`${ids}-${f}-hint`} className="field-hint">
-                {f === 'target_usernames' ? targetsHint(platforms, LIST_LABELS[f].hint) : LIST_LABELS[f].hint}
+                {f === 'target_usernames' ? targetsHint(platforms) : LIST_LABELS[f].hint}
               </p>
               {notes.length > 0 && (
                 <ul className="settings-accounts field-hint" data-testid={`settings-accounts-${f}`}>

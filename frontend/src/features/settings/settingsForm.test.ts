@@ -183,6 +183,6 @@ describe('targetsHint', () => {
       want: 'Accounts whose recent posts are answered, one a line: on X a handle or a user id; on Mastodon the account with its server, like @alice@mastodon.social.',
     },
   ])('$name', ({ table, want }) => {
-    expect(targetsHint(table, plain)).toBe(want);
+    expect(targetsHint(table)).toBe(want);
   });
 });

@@ -149,12 +149,13 @@ export function fromForm(form: SettingsForm): { settings: SettingsInput } | { er
 /**
  * The hint of the targeted accounts: how the running platforms write an
  * account ("… one a line: on X a handle or a user id; on Bluesky …."), each
- * syntax once; the plain hint while the table is unread or none runs.
+ * syntax once; "… one a line, by handle or id." while the table is unread
+ * or none runs.
  */
-export function targetsHint(platforms: readonly PlatformDescriptor[], plain: string): string {
+export function targetsHint(platforms: readonly PlatformDescriptor[]): string {
   const hints = [...new Set(platforms.filter((p) => p.running && p.account_hint !== '').map((p) => p.account_hint))];
-  if (hints.length === 0) return plain;
-  return `Accounts whose recent posts are answered, one a line: ${hints.join('; ')}.`;
+  const ways = hints.length === 0 ? ', by handle or id' : `: ${hints.join('; ')}`;
+  return `Accounts whose recent posts are answered, one a line${ways}.`;
 }
 
 /** The editor field a server error's JSON path belongs to: "target_usernames[2]" is target_usernames. */
